@@ -1,0 +1,60 @@
+# interpdemo — see README.md.
+GO ?= go
+BIN ?= bin/interpdemo
+ARGS ?=
+
+# Packages that are pure Go (no cgo): tested with the race detector.
+PURE := ./loop/... ./physics/... ./input/... ./replay/... ./internal/stats/... ./internal/atomicfile/... ./internal/hud/...
+# Debian/Ubuntu packages: the SDL2 headers to build, Xvfb and xdotool to test.
+BUILD_PKGS := libsdl2-dev pkg-config
+TEST_PKGS := xvfb xdotool xauth
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all build run test test-pure test-gl bench lint deps test-deps clean fuzz plot
+
+all: build
+
+# Install the SDL2 development files when pkg-config cannot find them.
+deps:
+	@pkg-config --exists sdl2 2>/dev/null || { \
+		echo "make: installing $(BUILD_PKGS) (SDL2 headers for go-sdl2)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $(BUILD_PKGS); }
+
+test-deps: deps
+	@command -v Xvfb >/dev/null && command -v xdotool >/dev/null || { \
+		echo "make: installing $(TEST_PKGS) (the GL and end-to-end tests run under Xvfb)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $(TEST_PKGS); }
+
+build: deps
+	$(GO) build -o $(BIN) .
+
+run: build
+	./$(BIN) $(ARGS)
+
+# Every test. INTERPDEMO_REQUIRE_GL=1 turns "no display / no GL context"
+# skips into failures: here the tests must really run.
+test: test-deps
+	$(GO) vet ./...
+	$(GO) test -race -count=1 $(PURE)
+	INTERPDEMO_REQUIRE_GL=1 $(GO) test -count=1 -timeout 20m ./...
+
+bench: build
+	$(GO) run ./cmd/bench
+
+lint: deps
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+# Each fuzz target for 30 s (FUZZTIME=… to change).
+FUZZTIME ?= 30s
+fuzz:
+	@for pkg in ./loop ./input ./replay; do \
+		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep ^Fuzz); do \
+			echo "== $$pkg $$f"; \
+			$(GO) test $$pkg -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) || exit 1; \
+		done; \
+	done
+
+clean:
+	rm -rf bin

@@ -1,0 +1,263 @@
+// Package platform is the thin layer over SDL: the window, the OpenGL
+// context, vsync, and the clock that the loop and SDL's event timestamps
+// share. Everything here must run on the main thread.
+package platform
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/veandco/go-sdl2/sdl"
+)
+
+// Vsync is a swap-interval request.
+type Vsync int
+
+// Vsync modes, as the -vsync flag spells them.
+const (
+	VsyncOff Vsync = iota
+	VsyncOn
+	VsyncAdaptive
+)
+
+func (v Vsync) String() string {
+	switch v {
+	case VsyncOff:
+		return "off"
+	case VsyncOn:
+		return "on"
+	case VsyncAdaptive:
+		return "adaptive"
+	}
+	return fmt.Sprintf("Vsync(%d)", int(v))
+}
+
+// ParseVsync reads "on", "off" or "adaptive".
+func ParseVsync(s string) (Vsync, error) {
+	switch s {
+	case "on":
+		return VsyncOn, nil
+	case "off":
+		return VsyncOff, nil
+	case "adaptive":
+		return VsyncAdaptive, nil
+	}
+	return 0, fmt.Errorf("unknown vsync mode %q (want on, off or adaptive)", s)
+}
+
+// Options configure Open.
+type Options struct {
+	Title         string
+	Width, Height int
+	// Headless renders through SDL's offscreen driver (EGL): no window is
+	// shown and no X server or compositor is needed.
+	Headless bool
+}
+
+// ErrNoDisplay is returned by Open when there is no display to open a
+// window on.
+var ErrNoDisplay = errors.New("no display: DISPLAY and WAYLAND_DISPLAY are not set or cannot be reached; use -headless to render offscreen")
+
+// Window is an SDL window with a current OpenGL 3.3 core context.
+type Window struct {
+	win      *sdl.Window
+	ctx      sdl.GLContext
+	driver   string
+	headless bool
+	vsyncErr string
+}
+
+// Open initialises SDL's video subsystem and opens a window with an OpenGL
+// 3.3 core context, current on the calling thread.
+func Open(o Options) (*Window, error) {
+	if o.Headless {
+		os.Setenv("SDL_VIDEODRIVER", "offscreen")
+	} else if os.Getenv("SDL_VIDEODRIVER") == "" && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		return nil, ErrNoDisplay
+	}
+	if err := sdl.Init(sdl.INIT_VIDEO | sdl.INIT_EVENTS); err != nil {
+		return nil, fmt.Errorf("SDL init: %w", err)
+	}
+	driver, _ := sdl.GetCurrentVideoDriver()
+	if !o.Headless && os.Getenv("SDL_VIDEODRIVER") == "" && (driver == "offscreen" || driver == "dummy") {
+		// SDL fell back to a driver without a screen: the display named by
+		// DISPLAY/WAYLAND_DISPLAY could not be opened.
+		sdl.Quit()
+		return nil, ErrNoDisplay
+	}
+	attrs := []struct {
+		attr sdl.GLattr
+		v    int
+	}{
+		{sdl.GL_CONTEXT_MAJOR_VERSION, 3},
+		{sdl.GL_CONTEXT_MINOR_VERSION, 3},
+		{sdl.GL_CONTEXT_PROFILE_MASK, sdl.GL_CONTEXT_PROFILE_CORE},
+		{sdl.GL_CONTEXT_FLAGS, sdl.GL_CONTEXT_FORWARD_COMPATIBLE_FLAG},
+		{sdl.GL_DOUBLEBUFFER, 1},
+		{sdl.GL_DEPTH_SIZE, 0},
+		{sdl.GL_STENCIL_SIZE, 0},
+	}
+	for _, a := range attrs {
+		if err := sdl.GLSetAttribute(a.attr, a.v); err != nil {
+			sdl.Quit()
+			return nil, fmt.Errorf("SDL GL attribute: %w", err)
+		}
+	}
+	flags := uint32(sdl.WINDOW_OPENGL | sdl.WINDOW_RESIZABLE | sdl.WINDOW_ALLOW_HIGHDPI)
+	if o.Headless {
+		flags |= sdl.WINDOW_HIDDEN
+	}
+	win, err := sdl.CreateWindow(o.Title, sdl.WINDOWPOS_CENTERED, sdl.WINDOWPOS_CENTERED, int32(o.Width), int32(o.Height), flags)
+	if err != nil {
+		sdl.Quit()
+		return nil, fmt.Errorf("creating window: %w", err)
+	}
+	ctx, err := win.GLCreateContext()
+	if err != nil {
+		win.Destroy()
+		sdl.Quit()
+		return nil, fmt.Errorf("creating OpenGL 3.3 core context: %w", err)
+	}
+	if err := win.GLMakeCurrent(ctx); err != nil {
+		sdl.GLDeleteContext(ctx)
+		win.Destroy()
+		sdl.Quit()
+		return nil, fmt.Errorf("making the GL context current: %w", err)
+	}
+	return &Window{win: win, ctx: ctx, driver: driver, headless: o.Headless}, nil
+}
+
+// Driver is SDL's video driver ("x11", "wayland", "offscreen", ...).
+func (w *Window) Driver() string { return w.driver }
+
+// ID is SDL's window id.
+func (w *Window) ID() uint32 {
+	id, _ := w.win.GetID()
+	return id
+}
+
+// DrawableSize is the size of the GL drawable in pixels.
+func (w *Window) DrawableSize() (int, int) {
+	dw, dh := w.win.GLGetDrawableSize()
+	return int(dw), int(dh)
+}
+
+// SetTitle sets the window title.
+func (w *Window) SetTitle(s string) { w.win.SetTitle(s) }
+
+// Swap presents the back buffer.
+func (w *Window) Swap() { w.win.GLSwap() }
+
+// SetVsync asks for a swap interval and reports the state actually in
+// force: "on", "off", "adaptive", or "unsupported" when the driver refuses
+// to set any interval (Xvfb with llvmpipe answers "That operation is not
+// supported"). Adaptive vsync falls back to plain vsync when refused, as
+// SDL's documentation recommends. The first refusal is returned as err so
+// the caller can report it once; the program keeps running either way.
+func (w *Window) SetVsync(v Vsync) (actual string, err error) {
+	interval := map[Vsync]int{VsyncOff: 0, VsyncOn: 1, VsyncAdaptive: -1}[v]
+	setErr := sdl.GLSetSwapInterval(interval)
+	if setErr != nil && v == VsyncAdaptive {
+		if sdl.GLSetSwapInterval(1) == nil {
+			setErr = nil
+		}
+	}
+	if setErr != nil {
+		return "unsupported", fmt.Errorf("vsync %s: cannot set the swap interval: %v", v, setErr)
+	}
+	got, gerr := sdl.GLGetSwapInterval()
+	if gerr != nil {
+		return "unsupported", fmt.Errorf("vsync %s: cannot read the swap interval: %v", v, gerr)
+	}
+	switch {
+	case got > 0:
+		return "on", nil
+	case got < 0:
+		return "adaptive", nil
+	}
+	return "off", nil
+}
+
+// Close deletes the GL context, destroys the window and shuts SDL down.
+// Delete every GL object before calling it.
+func (w *Window) Close() {
+	if w == nil {
+		return
+	}
+	if w.ctx != nil {
+		sdl.GLDeleteContext(w.ctx)
+		w.ctx = nil
+	}
+	if w.win != nil {
+		w.win.Destroy()
+		w.win = nil
+	}
+	sdl.Quit()
+}
+
+// Clock reads SDL's performance counter, the clock SDL's event timestamps
+// come from (CLOCK_MONOTONIC_RAW on Linux). Using it as the loop's clock
+// means input events and frames are measured on the same clock: no drift
+// between them, whatever NTP does to CLOCK_MONOTONIC. It satisfies
+// loop.Sleeper.
+type Clock struct {
+	origin uint64
+	freq   uint64
+}
+
+// NewClock starts a clock at zero. SDL must be initialised.
+func NewClock() *Clock {
+	return &Clock{origin: sdl.GetPerformanceCounter(), freq: sdl.GetPerformanceFrequency()}
+}
+
+// Now is the time since the clock started.
+func (c *Clock) Now() time.Duration {
+	d := sdl.GetPerformanceCounter() - c.origin
+	if c.freq == 1e9 {
+		return time.Duration(d)
+	}
+	sec := d / c.freq
+	return time.Duration(sec)*time.Second + time.Duration((d%c.freq)*1e9/c.freq)
+}
+
+// Sleep pauses the calling goroutine for at least d.
+func (c *Clock) Sleep(d time.Duration) { time.Sleep(d) }
+
+// EventTimes maps SDL event timestamps (32-bit milliseconds since SDL's
+// start, wrapping every 49.7 days) onto a Clock.
+//
+// SDL stamps an event with SDL_GetTicks() when it queues it, and SDL's tick
+// count is the performance counter's time since SDL started, truncated to
+// milliseconds. The offset between the two is found once by watching for
+// the instant the millisecond count steps: at that instant SDL's time is
+// exactly a whole number of milliseconds. After that the mapping is exact
+// to the millisecond and never drifts, because both read the same counter.
+type EventTimes struct {
+	clock  *Clock
+	offset time.Duration // clock time of SDL tick 0
+}
+
+// CalibrateEventTimes measures the offset; it takes at most about a
+// millisecond.
+func CalibrateEventTimes(c *Clock) *EventTimes {
+	start := sdl.GetTicks64()
+	deadline := c.Now() + 5*time.Millisecond
+	for {
+		now := c.Now()
+		t := sdl.GetTicks64()
+		if t != start || now > deadline {
+			return &EventTimes{clock: c, offset: now - time.Duration(t)*time.Millisecond}
+		}
+	}
+}
+
+// Map converts an event timestamp to the clock's time. The 32-bit stamp is
+// widened against the current 64-bit tick count, so a stamp taken just
+// before the 32-bit counter wrapped still maps to the right time.
+func (e *EventTimes) Map(stamp uint32) time.Duration {
+	now := sdl.GetTicks64()
+	full := now - uint64(uint32(now)-stamp) // uint32 subtraction: exact across a wrap
+	return e.offset + time.Duration(full)*time.Millisecond
+}

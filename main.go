@@ -1,0 +1,55 @@
+// Command interpdemo is the classic interp_demo, ported to Go: a ball
+// bouncing around an SDL2 window with an OpenGL 3.3 core context, its logic
+// running at a fixed 25 ticks per second while the renderer draws it at
+// percentWithinTick between its last and next logic positions, as smoothly
+// as the display allows.
+//
+// Space toggles interpolation, V toggles vsync, Q quits; run with -h for
+// every key and flag.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+)
+
+func init() {
+	// SDL's video functions and the OpenGL context belong to the thread
+	// that created them. Locking the main goroutine to the main OS thread
+	// before main runs keeps every SDL and GL call on that thread.
+	runtime.LockOSThread()
+}
+
+func main() {
+	// run returns instead of exiting, so that its deferred cleanup (GL
+	// objects, the context, SDL) happens before the process ends.
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is the whole program; it returns the exit status: 0 on success, 1
+// when something fails at run time, 2 for bad flags.
+func run(args []string, stdout, stderr io.Writer) int {
+	cfg, err := parseFlags(args, stdout)
+	if errors.Is(err, errHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "interpdemo: %v\n", err)
+		return 2
+	}
+	a, err := newApp(cfg, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "interpdemo: %v\n", err)
+		return 1
+	}
+	defer a.close()
+	a.run()
+	if err := a.finish(stdout); err != nil {
+		fmt.Fprintf(stderr, "interpdemo: %v\n", err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,24 @@
+#version 330 core
+
+// The disc is computed analytically from the sprite coordinate: no texture
+// fetch. The edge is anti-aliased over one pixel.
+flat in vec3 color;
+
+uniform float pointSize;   // sprite size in pixels
+uniform float radiusPx;    // disc radius in pixels
+uniform float ring;        // 0: filled disc; > 0: ring of this width (ghost markers)
+uniform float opacity;
+
+out vec4 fragColor;
+
+void main() {
+    float d = length(gl_PointCoord - vec2(0.5)) * pointSize;
+    float a = clamp(radiusPx + 0.5 - d, 0.0, 1.0);
+    if (ring > 0.0) {
+        a *= clamp(d - (radiusPx - ring) + 0.5, 0.0, 1.0);
+    }
+    if (a <= 0.0) {
+        discard;
+    }
+    fragColor = vec4(color, a * opacity);
+}

@@ -1,0 +1,14 @@
+// Package shaders holds the GLSL sources of the renderer as plain .glsl
+// files, embedded at build time so they read and diff as GLSL.
+package shaders
+
+import _ "embed"
+
+// Ball shaders: one point sprite per ball, placed on the GPU between its
+// last and next logic positions, shaded as an anti-aliased disc.
+var (
+	//go:embed ball.vert
+	BallVert string
+	//go:embed ball.frag
+	BallFrag string
+)

@@ -4,18 +4,42 @@ import (
 	"fmt"
 	"image"
 	"io"
-	"strconv"
 	"time"
-	"unsafe"
 
+	"github.com/interpdemo/interpdemo/input"
 	"github.com/interpdemo/interpdemo/internal/platform"
 	"github.com/interpdemo/interpdemo/loop"
 	"github.com/interpdemo/interpdemo/physics"
 	"github.com/interpdemo/interpdemo/render"
 )
 
-// app is the running demo: the world, the loop, the renderer and the
-// settings the keys change. Everything runs on the main thread.
+// drawMode is where between a ball's last and next logic position it is
+// drawn.
+type drawMode int
+
+const (
+	drawInterp drawMode = iota // at percentWithinTick between last and next
+	drawExtrap                 // ahead of next by percentWithinTick
+	drawOff                    // at next: steps at the tick rate
+)
+
+func (d drawMode) String() string {
+	return [...]string{"interpolate", "extrapolate", "off"}[d]
+}
+
+// alpha is the shader's mix factor from last (0) to next (1).
+func (d drawMode) alpha(percent float64) float32 {
+	switch d {
+	case drawInterp:
+		return float32(percent)
+	case drawExtrap:
+		return float32(1 + percent)
+	}
+	return 1
+}
+
+// app is the running demo: the world, the loop strategies, the renderer
+// and the settings the keys change. Everything runs on the main thread.
 type app struct {
 	cfg    config
 	log    io.Writer
@@ -24,80 +48,179 @@ type app struct {
 	events *platform.EventTimes
 	rend   *render.Renderer
 	world  *physics.World
-	fixed  *loop.Fixed
 
-	interp      bool
-	vsync       platform.Vsync // requested
-	vsyncActual string         // in force: on, off, adaptive or unsupported
-	vsyncLogged bool
+	// Timing. Every mode runs on virtual time (the speed factor); only the
+	// strategy of the current mode is in use.
+	mode    timingMode
+	virt    *loop.Virtual
+	fixed   *loop.Fixed
+	sub     *loop.Substep
+	tf      *loop.TimeFactor
+	adapt   *loop.Adaptive
+	limiter *loop.Limiter
+	fastNow time.Duration     // -fast: the synthetic loop time
+	vdelta  loop.VirtualDelta // this frame's advance of virtual time
 
-	fps, tps *loop.RateCounter
+	speed      float64
+	paused     bool
+	fpsCap     int
+	renderLoad time.Duration
+	logicLoad  time.Duration
+
+	// Input: key events wait in keyq (raw clock) until the frame maps them
+	// onto virtual time and hands them to the sampler, which gives every
+	// logic tick its own record.
+	sampler *input.Sampler
+	keyq    []input.Event
+	keyDown [input.MaxButton + 1]uint8 // physical keys held per button (arrows and WASD share)
+	prevRec input.Record
+	cmds    []command // world commands waiting for the next tick boundary
+
+	rec        *recorder // -record
+	rep        *replayer // -replay
+	saveLogged bool
+
+	// View.
+	draw           drawMode
+	hudOn, graphOn bool
+	ghostsOn       bool
+	vsync          platform.Vsync // requested
+	vsyncActual    string         // on, off, adaptive or unsupported
+	vsyncLogged    bool
+	ov             *overlay
+	fps, tps       *loop.RateCounter
+	nextTitle      time.Duration
+	title          []byte
+	last           frameInfo // the latest frame's logic, for the HUD
+	modeLine       []byte
+	discardedTotal time.Duration
+	notice         string // a one-off message for the HUD (refused keys)
+	noticeUntil    time.Duration
+
+	glInfo   string
+	nextHUD  time.Duration
 	quit     bool
+	start    time.Duration // clock time of the first frame
+	frameIdx int64
+	lastImg  *image.RGBA // the last frame, when -screenshot is set
 
-	start     time.Duration // clock time of the first frame
-	lastStart time.Duration // clock time of the previous frame's start
-	nextTitle time.Duration
-	title     []byte
-
-	st      runStats
-	lastImg *image.RGBA // the last frame, read back when -screenshot is set
+	st    runStats
+	trace *traceWriter
 }
 
-// runStats are the totals behind -stats.
-type runStats struct {
-	frames, ticks     int64
-	maxTicksPerFrame  int
-	cappedFrames      int64
-	discarded         time.Duration
-	uploadBytes       int64
-	uploadBytesNoTick int64
-	end               time.Duration
+// frameInfo is what one frame's logic did.
+type frameInfo struct {
+	ticks     int     // logic ticks, cycles or steps run
+	percent   float64 // percentWithinTick (1 in the variable-step modes)
+	discarded time.Duration
+	capped    bool
 }
 
-func newApp(cfg config, log io.Writer) (*app, error) {
-	a := &app{cfg: cfg, log: log, interp: cfg.interp, vsync: cfg.vsync}
-	var err error
-	a.world, err = physics.New(cfg.physicsConfig(cfg.balls))
-	if err != nil {
+// command changes the world between two ticks. Commands are applied at a
+// tick boundary, in order, and recorded with the tick they precede, so a
+// replay applies them at exactly the same point.
+type command struct {
+	kind cmdKind
+	arg  int64
+}
+
+type cmdKind uint8
+
+const (
+	cmdReset    cmdKind = iota + 1 // back to the initial state
+	cmdSetBalls                    // arg: the ball count
+	cmdSetTick                     // arg: the tick length in ns
+)
+
+func newApp(cfg config, log io.Writer, mainStart time.Time) (a *app, err error) {
+	a = &app{
+		cfg: cfg, log: log,
+		mode: cfg.mode, speed: cfg.speed, paused: cfg.paused, fpsCap: cfg.fpsCap,
+		renderLoad: cfg.renderLoad, logicLoad: cfg.logicLoad,
+		hudOn: cfg.hud, graphOn: cfg.graph, ghostsOn: cfg.ghosts,
+		vsync: cfg.vsync,
+	}
+	switch {
+	case !cfg.interp:
+		a.draw = drawOff
+	case cfg.extrapolate:
+		a.draw = drawExtrap
+	}
+	if cfg.replayFile != "" {
+		if a.rep, err = openReplay(cfg.replayFile); err != nil {
+			return nil, err
+		}
+		if a.cfg, err = a.rep.apply(a.cfg); err != nil {
+			return nil, err
+		}
+	}
+	if a.world, err = physics.New(a.cfg.physicsConfig(a.cfg.balls)); err != nil {
 		return nil, err
 	}
-	a.win, err = platform.Open(platform.Options{
+	if cfg.recordFile != "" {
+		a.rec = newRecorder(a.cfg, a.world)
+	}
+	if a.rep != nil {
+		a.rep.bind(a.world)
+		a.prevRec = a.rep.p.Initial()
+	}
+	if a.win, err = platform.Open(platform.Options{
 		Title: "interpdemo", Width: cfg.width, Height: cfg.height, Headless: cfg.headless,
-	})
-	if err != nil {
+	}); err != nil {
 		return nil, err
 	}
-	a.rend, err = render.New(render.Config{
-		WorldW: a.world.Config().Width, WorldH: a.world.Config().Height,
-		Radius: a.world.Config().Radius, FracBits: physics.FracBits,
-	})
-	if err != nil {
-		a.win.Close()
+	defer func() {
+		if err != nil {
+			a.close()
+		}
+	}()
+	wc := a.world.Config()
+	if a.rend, err = render.New(render.Config{WorldW: wc.Width, WorldH: wc.Height, Radius: wc.Radius, FracBits: physics.FracBits}); err != nil {
 		return nil, err
 	}
 	a.rend.Resize(a.win.DrawableSize())
+	a.glInfo = render.Info()
+	a.ov = newOverlay(a.rend)
 	a.setVsync(a.vsync)
-	a.st.uploadBytes += int64(a.syncWorld()) // the initial upload, before any frame
+	if cfg.traceFile != "" {
+		if a.trace, err = newTraceWriter(cfg.traceFile); err != nil {
+			return nil, err
+		}
+	}
 
 	a.clock = platform.NewClock()
 	a.events = platform.CalibrateEventTimes(a.clock)
+	a.sampler = input.NewSampler()
+	a.keyq = make([]input.Event, 0, 64)
+	a.cmds = make([]command, 0, 8)
 	a.fps = loop.NewRateCounter(time.Second, 4096)
 	a.tps = loop.NewRateCounter(time.Second, 4096)
 	a.title = make([]byte, 0, 128)
-
-	now := a.clock.Now()
-	a.fixed, err = loop.NewFixed(loop.FixedConfig{Tick: cfg.tick, MaxLoops: cfg.maxLoops, Lockstep: cfg.lockstep}, now)
-	if err != nil {
-		a.close()
+	a.modeLine = make([]byte, 0, 128)
+	if a.limiter, err = loop.NewLimiter(0); err != nil {
 		return nil, err
 	}
-	a.start, a.lastStart = now, now
+	a.st.init()
+	a.st.mainStart = mainStart
+	a.st.uploadBytes += int64(a.syncWorld()) // the initial upload, before any frame
+
+	now := a.clock.Now()
+	a.start = now
+	if err = a.setMode(a.mode, now); err != nil {
+		return nil, err
+	}
 	return a, nil
 }
 
-// close frees the GL objects, then the context and window. Safe to call
-// on a partly built app.
+// close frees the GL objects, then the context and window, and throws away
+// an unfinished trace. Safe to call on a partly built app.
 func (a *app) close() {
+	if a.trace != nil {
+		a.trace.abort()
+	}
+	if a.ov != nil {
+		a.ov = nil // its textures are the renderer's
+	}
 	if a.rend != nil {
 		a.rend.Delete()
 		a.rend = nil
@@ -120,64 +243,150 @@ func (a *app) setVsync(v platform.Vsync) {
 	}
 }
 
+// setMode switches the timing strategy, starting it afresh at now.
+func (a *app) setMode(m timingMode, now time.Duration) error {
+	if (a.rec != nil || a.rep != nil) && m != modeFixed {
+		return fmt.Errorf("only fixed mode is deterministic; %s cannot be recorded or replayed", m)
+	}
+	// The variable-step modes clamp a stalled frame to 100 ms of game
+	// time; fixed mode handles stalls itself (MaxLoops, debt) and the
+	// strategies with their own clamp get the raw time.
+	maxDelta := time.Duration(-1)
+	if m == modeVariable {
+		maxDelta = loop.DefaultMaxDelta
+	}
+	virt, err := loop.NewVirtual(loop.VirtualConfig{MaxDelta: maxDelta}, now)
+	if err != nil {
+		return err
+	}
+	if a.virt != nil {
+		// Keep the game time continuous across the switch.
+		virt, _ = loop.NewVirtual(loop.VirtualConfig{MaxDelta: maxDelta}, a.virt.Now())
+		virt.Reset(now)
+	}
+	a.virt = virt
+	a.applySpeed()
+	vnow := a.virt.Now()
+	switch m {
+	case modeFixed:
+		a.fixed, err = loop.NewFixed(loop.FixedConfig{Tick: a.world.Config().Tick, MaxLoops: a.cfg.maxLoops, Lockstep: a.cfg.lockstep}, vnow)
+		a.fastNow = vnow
+	case modeSubstep:
+		a.sub, err = loop.NewSubstep(loop.SubstepConfig{}, vnow)
+	case modeTimeFactor:
+		a.tf, err = loop.NewTimeFactor(loop.TimeFactorConfig{}, vnow)
+	case modeAdaptive:
+		a.adapt, err = loop.NewAdaptive(loop.AdaptiveConfig{}, now)
+	}
+	if err != nil {
+		return err
+	}
+	a.mode = m
+	a.applyPacing()
+	return nil
+}
+
+// applySpeed gives the virtual clock the speed factor, or 0 when paused.
+func (a *app) applySpeed() {
+	s := a.speed
+	if a.paused {
+		s = 0
+	}
+	a.virt.SetSpeed(s) // speeds are validated where they are set
+}
+
+// applyPacing sets the frame limiter: the frame cap, or the mode's own
+// minimum frame time (sub-stepping's MinT), whichever is longer. Adaptive
+// mode paces its presents itself.
+func (a *app) applyPacing() {
+	var d time.Duration
+	if a.fpsCap > 0 {
+		d = time.Second / time.Duration(a.fpsCap)
+	}
+	if a.mode == modeSubstep {
+		d = max(d, loop.DefaultMinT)
+	}
+	if a.mode == modeAdaptive {
+		d = 0
+	}
+	a.limiter.SetInterval(d)
+}
+
 func (a *app) run() {
 	for !a.quit {
 		a.frame()
 	}
 }
 
-// frame is one pass of the classic loop: events, logic ticks, draw.
+// frame is one pass of the loop: events, logic, draw, pacing.
 func (a *app) frame() {
 	now := a.clock.Now()
-	a.pumpEvents()
+	a.st.frameStart(now, a)
+	a.pumpEvents(now)
 	if a.cfg.duration > 0 && now-a.start >= a.cfg.duration {
 		a.quit = true
 	}
-
-	plan := a.fixed.Step(now)
-	ran := 0
-	for ; ran < plan.Ticks; ran++ {
-		if a.cfg.ticks > 0 && a.st.ticks >= a.cfg.ticks {
-			break
-		}
-		a.world.Tick(physics.Control{})
-		a.st.ticks++
+	a.vdelta = a.virt.Advance(now)
+	// Key events were stamped on the raw clock; the loop runs on virtual
+	// time (slow motion, pause), so map them before the sampler sees them.
+	for _, e := range a.keyq {
+		e.Time = a.virt.Map(e.Time)
+		a.sampler.Push(e)
 	}
-	if a.cfg.ticks > 0 && a.st.ticks >= a.cfg.ticks {
-		a.quit = true
-	}
+	a.keyq = a.keyq[:0]
 
+	info := a.logic(now)
+	a.last = info
+	a.discardedTotal += info.discarded
+
+	if a.mode == modeAdaptive {
+		a.waitUntil(a.adapt.PresentAt())
+		a.adapt.BeginDraw(a.clock.Now())
+	}
 	uploaded := a.syncWorld()
-	alpha := float32(1)
-	if a.interp {
-		alpha = float32(plan.Percent)
-	}
-	a.rend.Clear()
-	a.rend.DrawBalls(alpha)
+	a.drawFrame(info)
+	a.busy(a.renderLoad)
 	if a.quit && a.cfg.screenshot != "" {
 		a.lastImg = a.rend.ReadPixels()
 	}
 	a.win.Swap()
 	a.rend.EndFrame()
+	if a.mode == modeAdaptive {
+		a.adapt.EndDraw(a.clock.Now())
+	}
 
 	a.fps.Add(now, 1)
-	a.tps.Add(now, ran)
-	a.st.frames++
-	a.st.uploadBytes += int64(uploaded)
-	if ran == 0 {
-		a.st.uploadBytesNoTick += int64(uploaded)
-	}
-	a.st.maxTicksPerFrame = max(a.st.maxTicksPerFrame, ran)
-	if plan.Capped {
-		a.st.cappedFrames++
-	}
-	a.st.discarded += plan.Discarded
-	a.lastStart = now
-	a.st.end = a.clock.Now()
+	a.tps.Add(now, info.ticks)
+	a.st.frameDone(now, info, uploaded, a)
 	if now >= a.nextTitle {
 		a.nextTitle = now + 500*time.Millisecond
 		a.updateTitle(now)
 	}
+	if a.rec != nil {
+		if err := a.rec.maybeSave(now); err != nil && !a.saveLogged {
+			a.saveLogged = true
+			fmt.Fprintf(a.log, "interpdemo: autosave: %v\n", err)
+		}
+	}
+	if !a.quit {
+		a.limiter.Wait(a.clock)
+	}
+	a.frameIdx++
+}
+
+// drawFrame issues the frame's GL commands.
+func (a *app) drawFrame(info frameInfo) {
+	a.rend.SetHighlightFirst(a.world.Player())
+	a.rend.Clear()
+	alpha := float32(1)
+	if a.mode == modeFixed {
+		alpha = a.draw.alpha(info.percent)
+	}
+	a.rend.DrawBalls(alpha)
+	if a.ghostsOn {
+		a.rend.DrawGhosts()
+	}
+	a.ov.draw(a)
 }
 
 // syncWorld brings the GPU's copy of the positions up to date and returns
@@ -186,29 +395,38 @@ func (a *app) syncWorld() int {
 	return a.rend.Sync(a.world.Last, a.world.Next, a.world.Ticks()+a.world.Steps(), a.world.Moved())
 }
 
-// updateTitle shows the live numbers in the window title. The text is
-// built in a reused buffer, so it costs no garbage.
-func (a *app) updateTitle(now time.Duration) {
-	b := a.title[:0]
-	b = append(b, "interpdemo | FPS "...)
-	b = strconv.AppendFloat(b, a.fps.Rate(now), 'f', 0, 64)
-	b = append(b, " | TPS "...)
-	b = strconv.AppendFloat(b, a.tps.Rate(now), 'f', 0, 64)
-	b = append(b, " | interp "...)
-	b = append(b, onOff(a.interp)...)
-	b = append(b, " | vsync "...)
-	b = append(b, a.vsyncActual...)
-	b = append(b, " | balls "...)
-	b = strconv.AppendInt(b, int64(a.world.N()), 10)
-	a.title = b
-	// SetTitle copies the bytes into C memory at once; the string view
-	// does not outlive the call.
-	a.win.SetTitle(unsafe.String(unsafe.SliceData(b), len(b)))
+// busy burns d of CPU time on purpose (the render and logic loads that
+// make a fast machine act like a slow one). It keeps pumping SDL's events
+// about every millisecond, so key presses during a long frame are stamped
+// when they happen, not when the frame ends: the seed's advice to check
+// the input from inside slow drawing code.
+func (a *app) busy(d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	end := a.clock.Now() + d
+	nextPump := time.Duration(0)
+	for {
+		now := a.clock.Now()
+		if now >= end {
+			return
+		}
+		if now >= nextPump {
+			pumpSDL()
+			nextPump = now + time.Millisecond
+		}
+	}
 }
 
-func onOff(b bool) string {
-	if b {
-		return "on"
+// waitUntil sleeps, then spins, until the clock reaches t.
+func (a *app) waitUntil(t time.Duration) {
+	for {
+		rem := t - a.clock.Now()
+		if rem <= 0 {
+			return
+		}
+		if rem > 2*time.Millisecond {
+			time.Sleep(rem - 2*time.Millisecond)
+		}
 	}
-	return "off"
 }

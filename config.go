@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,19 +26,54 @@ type config struct {
 	seed   uint64
 	radius int
 
-	interp bool
-	vsync  platform.Vsync
+	worldW, worldH int32 // world size in units: 640x480 (a replay may differ)
+	ballSpeed      int32 // units per second: 400 (16 units per 40 ms tick)
+
+	interp      bool
+	extrapolate bool
+	vsync       platform.Vsync
 
 	width, height int
 	headless      bool
 
 	duration time.Duration
 	ticks    int64
+	fast     bool
+
+	mode       timingMode
+	speed      float64
+	fpsCap     int
+	renderLoad time.Duration
+	logicLoad  time.Duration
+	paused     bool
+
+	hud, graph, ghosts bool
 
 	stats      bool
 	stateFile  string
 	screenshot string
+	traceFile  string
+	recordFile string
+	replayFile string
+	cpuProfile string
+	memProfile string
+
+	set map[string]bool // flags given on the command line
 }
+
+// The steps the keys move through; the flags accept any value in range.
+var (
+	loadSteps  = []time.Duration{0, 10 * time.Millisecond, 20 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond}
+	capSteps   = []int{0, 30, 60, 144}
+	speedSteps = []float64{0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4}
+	tickSteps  = []time.Duration{10 * time.Millisecond, 20 * time.Millisecond, 25 * time.Millisecond, 40 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond}
+)
+
+const (
+	minSpeed, maxSpeed = 0.25, 4
+	maxLoad            = 2 * time.Second
+	maxFPSCap          = 1000
+)
 
 // usageError is a bad flag value: exit status 2.
 type usageError struct{ msg string }
@@ -52,9 +88,23 @@ func flagErr(name, format string, args ...any) error {
 var errHelp = errors.New("help requested")
 
 const keyHelp = `Keys:
-  Space        interpolation on/off
-  V            vsync on/off
-  Q, Escape    quit
+  Space          interpolation on/off
+  E              cycle drawing: interpolate -> extrapolate -> off
+  V              vsync on/off
+  H              HUD on/off
+  F              frame-time graph on/off
+  G              ghosts: rings at every ball's last and next position
+  L / Shift+L    render load up/down (busy-wait per frame: 0 10 20 50 100 200 400 ms)
+  K / Shift+K    logic load up/down (busy-wait per tick, same steps)
+  C              frame cap: off, 30, 60, 144 FPS
+  M              timing mode: fixed, substep, timefactor, adaptive, variable
+  [ and ]        speed factor down/up (0.25x to 4x)
+  P              pause
+  R              reset the world
+  + and -        ball count x10 / /10 (1 to 1,000,000)
+  PageUp/PageDn  tick time up/down (10 20 25 40 50 100 200 ms)
+  arrows, WASD   move ball 0 (it becomes the player's on the first press)
+  Q, Escape      quit
 `
 
 // parseFlags reads and validates the command line. Errors are usageError
@@ -70,16 +120,32 @@ func parseFlags(args []string, usageOut io.Writer) (config, error) {
 	fs.IntVar(&c.balls, "balls", 1, fmt.Sprintf("number of balls (0 to %d)", physics.MaxBalls))
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of the balls' starting positions and directions")
 	fs.IntVar(&c.radius, "radius", 8, "ball radius in world units (the world is 640x480 units)")
-	fs.BoolVar(&c.interp, "interp", true, "draw balls interpolated between their last and next logic positions")
-	vsync := fs.String("vsync", "on", "vsync: on, off or adaptive")
+	fs.BoolVar(&c.interp, "interp", true, "draw balls between their last and next logic positions (Space)")
+	fs.BoolVar(&c.extrapolate, "extrapolate", false, "draw balls ahead of their next position instead (E)")
+	vsync := fs.String("vsync", "on", "vsync: on, off or adaptive (V)")
 	fs.IntVar(&c.width, "width", 640, "window width in pixels")
 	fs.IntVar(&c.height, "height", 480, "window height in pixels")
 	fs.BoolVar(&c.headless, "headless", false, "render offscreen (SDL offscreen driver): no window, no X server needed")
 	fs.DurationVar(&c.duration, "duration", 0, "quit after this much wall time (0: run until quit)")
 	fs.Int64Var(&c.ticks, "ticks", 0, "quit after exactly this many logic ticks (0: no limit)")
+	fs.BoolVar(&c.fast, "fast", false, "run logic as fast as possible, MAX_LOOPS ticks every frame, not in real time (replays, tests)")
+	mode := fs.String("mode", "fixed", "timing mode: fixed, substep, timefactor, adaptive or variable (M)")
+	fs.Float64Var(&c.speed, "speed", 1, "speed factor, 0.25 to 4: slow motion below 1 ([ and ])")
+	fs.IntVar(&c.fpsCap, "fps-cap", 0, "frame cap in frames per second, 0 for none (C)")
+	fs.DurationVar(&c.renderLoad, "render-load", 0, "busy-wait this long in every frame's draw, to act like a slow machine (L)")
+	fs.DurationVar(&c.logicLoad, "logic-load", 0, "busy-wait this long in every logic tick (K)")
+	fs.BoolVar(&c.paused, "paused", false, "start paused (P)")
+	fs.BoolVar(&c.hud, "hud", true, "show the HUD (H)")
+	fs.BoolVar(&c.graph, "graph", true, "show the frame-time graph (F)")
+	fs.BoolVar(&c.ghosts, "ghosts", false, "show rings at every ball's last and next position (G)")
 	fs.BoolVar(&c.stats, "stats", false, "on exit, print one JSON line of statistics to stdout")
 	fs.StringVar(&c.stateFile, "state", "", "on exit, write the world as JSON to this file")
 	fs.StringVar(&c.screenshot, "screenshot", "", "on exit, write the last frame as PNG to this file")
+	fs.StringVar(&c.traceFile, "trace", "", "write one CSV row per frame to this file")
+	fs.StringVar(&c.recordFile, "record", "", "record the seed, settings and per-tick input to this file")
+	fs.StringVar(&c.replayFile, "replay", "", "replay a recording, checking its state hashes")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile (pprof) of the run to this file")
+	fs.StringVar(&c.memProfile, "memprofile", "", "write an allocation profile (pprof) of the run to this file")
 
 	fs.Usage = func() {
 		fmt.Fprintf(usageOut, "Usage: interpdemo [flags]\n\nA fixed-tick game loop with render interpolation: logic at 25 ticks per\nsecond, drawing as fast as the display allows.\n\n%s\nFlags:\n", keyHelp)
@@ -97,10 +163,16 @@ func parseFlags(args []string, usageOut io.Writer) (config, error) {
 	if fs.NArg() > 0 {
 		return c, usageError{fmt.Sprintf("unexpected argument %q (flags start with -)", fs.Arg(0))}
 	}
+	c.worldW, c.worldH, c.ballSpeed = 640, 480, 400
+	c.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { c.set[f.Name] = true })
 
 	var err error
 	if c.vsync, err = platform.ParseVsync(*vsync); err != nil {
 		return c, flagErr("vsync", "%v", err)
+	}
+	if c.mode, err = parseMode(*mode); err != nil {
+		return c, flagErr("mode", "%v", err)
 	}
 	switch {
 	case c.tick <= 0:
@@ -121,6 +193,30 @@ func parseFlags(args []string, usageOut io.Writer) (config, error) {
 		return c, flagErr("duration", "must not be negative (got %v)", c.duration)
 	case c.ticks < 0 || c.ticks > math.MaxInt32:
 		return c, flagErr("ticks", "must be between 0 and %d (got %d)", math.MaxInt32, c.ticks)
+	case math.IsNaN(c.speed) || c.speed < minSpeed || c.speed > maxSpeed:
+		return c, flagErr("speed", "must be between %v and %v (got %v)", minSpeed, maxSpeed, c.speed)
+	case c.fpsCap < 0 || c.fpsCap > maxFPSCap:
+		return c, flagErr("fps-cap", "must be between 0 (none) and %d (got %d)", maxFPSCap, c.fpsCap)
+	case c.renderLoad < 0 || c.renderLoad > maxLoad:
+		return c, flagErr("render-load", "must be between 0 and %v (got %v)", maxLoad, c.renderLoad)
+	case c.logicLoad < 0 || c.logicLoad > maxLoad:
+		return c, flagErr("logic-load", "must be between 0 and %v (got %v)", maxLoad, c.logicLoad)
+	case c.recordFile != "" && c.replayFile != "":
+		return c, flagErr("replay", "cannot be combined with -record")
+	case c.recordFile != "" && c.mode != modeFixed:
+		return c, flagErr("record", "only -mode fixed is deterministic; %s mode steps by measured time", c.mode)
+	case c.replayFile != "" && c.mode != modeFixed:
+		return c, flagErr("replay", "only -mode fixed is deterministic; %s mode steps by measured time", c.mode)
+	case c.fast && c.mode != modeFixed:
+		return c, flagErr("fast", "only applies to -mode fixed")
+	}
+	if c.replayFile != "" {
+		// The recording decides the world and the loop.
+		for _, name := range []string{"tick", "max-loops", "lockstep", "balls", "seed", "radius"} {
+			if c.set[name] {
+				return c, flagErr(name, "cannot be set with -replay: the recording sets it")
+			}
+		}
 	}
 	if _, err := physics.New(c.physicsConfig(0)); err != nil {
 		return c, flagErr("radius", "%v", err)
@@ -128,6 +224,10 @@ func parseFlags(args []string, usageOut io.Writer) (config, error) {
 	for _, f := range []struct{ name, path string }{
 		{"state", c.stateFile},
 		{"screenshot", c.screenshot},
+		{"trace", c.traceFile},
+		{"record", c.recordFile},
+		{"cpuprofile", c.cpuProfile},
+		{"memprofile", c.memProfile},
 	} {
 		if f.path == "" {
 			continue
@@ -142,9 +242,9 @@ func parseFlags(args []string, usageOut io.Writer) (config, error) {
 // physicsConfig is the world the flags describe, with n balls.
 func (c config) physicsConfig(n int) physics.Config {
 	return physics.Config{
-		Width: 640, Height: 480,
+		Width: c.worldW, Height: c.worldH,
 		Radius: int32(c.radius),
-		Speed:  400,
+		Speed:  c.ballSpeed,
 		Tick:   c.tick,
 		Balls:  n,
 		Seed:   c.seed,
@@ -156,4 +256,28 @@ func oneLine(s string) string {
 		s = s[:i]
 	}
 	return s
+}
+
+// timingMode is one of the loop strategies the demo can run on.
+type timingMode int
+
+const (
+	modeFixed      timingMode = iota // fixed ticks with interpolation (seed 002)
+	modeSubstep                      // BeautifulTimer sub-steps (seed 001)
+	modeTimeFactor                   // time factor + full updates (seed 000)
+	modeAdaptive                     // adaptive update/present split (seed 004)
+	modeVariable                     // one variable step per frame, delta clamped
+	numModes
+)
+
+var modeNames = []string{"fixed", "substep", "timefactor", "adaptive", "variable"}
+
+func (m timingMode) String() string { return modeNames[m] }
+
+func parseMode(s string) (timingMode, error) {
+	i := slices.Index(modeNames, s)
+	if i < 0 {
+		return 0, fmt.Errorf("unknown mode %q (want %s)", s, strings.Join(modeNames, ", "))
+	}
+	return timingMode(i), nil
 }

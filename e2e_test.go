@@ -78,7 +78,7 @@ func TestHeadlessRunIsDeterministic(t *testing.T) {
 func TestSpaceTogglesInterpolationAndQQuits(t *testing.T) {
 	display := xvfb(t)
 	shot := filepath.Join(t.TempDir(), "shot.png")
-	d := startDemo(t, display, "-stats", "-screenshot", shot)
+	d := startDemo(t, display, "-stats", "-screenshot", shot, "-hud=false", "-graph=false")
 	if title := d.waitTitle("interp on", 10*time.Second); !strings.Contains(title, "balls 1") {
 		t.Errorf("title %q lacks the ball count", title)
 	}

@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"time"
 )
 
 func init() {
@@ -26,12 +27,13 @@ func init() {
 func main() {
 	// run returns instead of exiting, so that its deferred cleanup (GL
 	// objects, the context, SDL) happens before the process ends.
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	start := time.Now()
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, start))
 }
 
 // run is the whole program; it returns the exit status: 0 on success, 1
 // when something fails at run time, 2 for bad flags.
-func run(args []string, stdout, stderr io.Writer) int {
+func run(args []string, stdout, stderr io.Writer, start time.Time) int {
 	cfg, err := parseFlags(args, stdout)
 	if errors.Is(err, errHelp) {
 		return 0
@@ -40,13 +42,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "interpdemo: %v\n", err)
 		return 2
 	}
-	a, err := newApp(cfg, stderr)
+	stopProfile, err := startProfiles(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "interpdemo: %v\n", err)
+		return 1
+	}
+	a, err := newApp(cfg, stderr, start)
 	if err != nil {
 		fmt.Fprintf(stderr, "interpdemo: %v\n", err)
 		return 1
 	}
 	defer a.close()
 	a.run()
+	if err := stopProfile(); err != nil {
+		fmt.Fprintf(stderr, "interpdemo: %v\n", err)
+		return 1
+	}
 	if err := a.finish(stdout); err != nil {
 		fmt.Fprintf(stderr, "interpdemo: %v\n", err)
 		return 1

@@ -14,7 +14,7 @@ func TestLetterbox(t *testing.T) {
 		{1280, 960, Rect{0, 0, 1280, 960}},
 		{1000, 400, Rect{233, 0, 533, 400}}, // bars left and right
 		{640, 1000, Rect{0, 260, 640, 480}}, // bars above and below
-		{17, 1000, Rect{0, 493, 17, 13}}, // (1000-13)/2 rounds down
+		{17, 1000, Rect{0, 493, 17, 13}},    // (1000-13)/2 rounds down
 	}
 	for _, c := range cases {
 		got, scale := Letterbox(c.winW, c.winH, 640, 480)

@@ -64,6 +64,9 @@ type Renderer struct {
 
 	uploaded int64
 
+	ov          *overlays
+	overlayList []*Overlay
+
 	fences [maxInFlight]uintptr // fences of the frames still in flight, oldest first
 	nFence int
 }
@@ -132,6 +135,11 @@ func New(cfg Config) (*Renderer, error) {
 	gl.BlendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA)
 	gl.Disable(gl.DEPTH_TEST)
 
+	if r.ov, err = newOverlays(); err != nil {
+		r.Delete()
+		return nil, err
+	}
+
 	r.balls.Use()
 	gl.Uniform1f(r.uRing, 0)
 	gl.Uniform1f(r.uOpacity, 1)
@@ -168,10 +176,7 @@ func (r *Renderer) Resize(w, h int) {
 	// The viewport is the letterboxed world plus a margin on every side;
 	// the projection maps world units onto it accordingly. GL's window
 	// origin is the bottom left; Rect's is the top left.
-	vx := r.view.X - marginPx
-	vy := h - (r.view.Y + r.view.H) - marginPx
-	gl.Viewport(int32(vx), int32(vy), int32(r.view.W+2*marginPx), int32(r.view.H+2*marginPx))
-	gl.Scissor(int32(r.view.X), int32(h-(r.view.Y+r.view.H)), int32(r.view.W), int32(r.view.H))
+	r.setWorldViewport()
 
 	one := float32(int32(1) << r.cfg.FracBits)
 	mx := float32(float64(marginPx)/r.scale) * one
@@ -191,6 +196,19 @@ func (r *Renderer) Resize(w, h int) {
 	gl.Uniform1f(r.uPointSize, r.pointSize)
 	gl.Uniform1f(r.uRadius, float32(rad))
 }
+
+// setWorldViewport points the viewport and scissor at the letterboxed
+// world (see marginPx).
+func (r *Renderer) setWorldViewport() {
+	h := r.winH
+	vx := r.view.X - marginPx
+	vy := h - (r.view.Y + r.view.H) - marginPx
+	gl.Viewport(int32(vx), int32(vy), int32(r.view.W+2*marginPx), int32(r.view.H+2*marginPx))
+	gl.Scissor(int32(r.view.X), int32(h-(r.view.Y+r.view.H)), int32(r.view.W), int32(r.view.H))
+}
+
+// WindowSize is the drawable size given to the last Resize.
+func (r *Renderer) WindowSize() (w, h int) { return r.winW, r.winH }
 
 // View returns the window rectangle the world is drawn into and the scale
 // in pixels per world unit.
@@ -275,7 +293,7 @@ func (r *Renderer) Clear() {
 	gl.Disable(gl.SCISSOR_TEST)
 	gl.ClearColor(0.02, 0.02, 0.03, 1)
 	gl.Clear(gl.COLOR_BUFFER_BIT)
-	gl.Enable(gl.SCISSOR_TEST)
+	gl.Enable(gl.SCISSOR_TEST) // stays on for the balls
 	gl.ClearColor(0.08, 0.10, 0.16, 1)
 	gl.Clear(gl.COLOR_BUFFER_BIT)
 }
@@ -365,6 +383,12 @@ func (r *Renderer) Delete() {
 	if r == nil {
 		return
 	}
+	for _, o := range r.overlayList {
+		o.delete()
+	}
+	r.overlayList = nil
+	r.ov.delete()
+	r.ov = nil
 	for i := 0; i < r.nFence; i++ {
 		gl.DeleteSync(r.fences[i])
 	}

@@ -12,3 +12,11 @@ var (
 	//go:embed ball.frag
 	BallFrag string
 )
+
+// Overlay shaders: a textured rectangle in window pixels (HUD, graph).
+var (
+	//go:embed overlay.vert
+	OverlayVert string
+	//go:embed overlay.frag
+	OverlayFrag string
+)

@@ -1,0 +1,206 @@
+package hud
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"time"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/basicfont"
+	"golang.org/x/image/math/fixed"
+)
+
+// Column is one pixel column of the frame-time graph: of the frames that
+// overlap the column's slice of time, the longest one's duration and tick
+// count, and whether any of them hit MaxLoops or discarded debt.
+type Column struct {
+	Dur       time.Duration
+	Ticks     int
+	Capped    bool
+	Discarded bool
+	Frames    int // frames overlapping the column; 0 = no data
+}
+
+// Columns lays the frames of the last span before now onto len(cols)
+// columns, oldest on the left: each frame covers the columns its time span
+// [Start, Start+Dur) overlaps, so a long frame is a wide bar and many short
+// frames share a column. It reads at most r.Len() frames.
+func Columns(cols []Column, r *Ring, now, span time.Duration) {
+	for i := range cols {
+		cols[i] = Column{}
+	}
+	n := len(cols)
+	if n == 0 || span <= 0 {
+		return
+	}
+	left := now - span
+	for i := 0; i < r.Len(); i++ {
+		f := r.At(i)
+		end := f.Start + f.Dur
+		if end <= left {
+			break // the ring is in time order: everything older is off the graph
+		}
+		c0 := colOf(f.Start, left, span, n)
+		c1 := colOf(end-1, left, span, n)
+		for c := max(c0, 0); c <= min(c1, n-1); c++ {
+			col := &cols[c]
+			if col.Frames == 0 || f.Dur > col.Dur {
+				col.Dur, col.Ticks = f.Dur, f.Ticks
+			}
+			col.Capped = col.Capped || f.Capped
+			col.Discarded = col.Discarded || f.Discarded > 0
+			col.Frames++
+		}
+	}
+}
+
+func colOf(t, left, span time.Duration, n int) int {
+	if t < left {
+		return -1
+	}
+	// 128-bit safe enough: spans are seconds, n is hundreds.
+	return int(int64(t-left) * int64(n) / int64(span))
+}
+
+// Scale maps durations to the graph's height on a log scale from Lo (the
+// bottom) to Hi (the top), so 0.1 ms frames and 400 ms frames both show.
+type Scale struct {
+	Lo, Hi time.Duration
+}
+
+// DefaultScale spans 0.1 ms to 1 s.
+var DefaultScale = Scale{Lo: 100 * time.Microsecond, Hi: time.Second}
+
+// Y returns the height, 0 to h pixels, of a bar of duration d.
+func (s Scale) Y(d time.Duration, h int) int {
+	if d <= s.Lo {
+		return 0
+	}
+	if d >= s.Hi {
+		return h
+	}
+	f := math.Log(float64(d)/float64(s.Lo)) / math.Log(float64(s.Hi)/float64(s.Lo))
+	return int(math.Round(f * float64(h)))
+}
+
+// Graph colours. Bars are coloured by the ticks their frame ran.
+var (
+	graphBG      = color.RGBA{10, 12, 20, 200}
+	tickLine     = color.RGBA{90, 150, 255, 255}
+	capLine      = color.RGBA{80, 220, 120, 255}
+	discardColor = color.RGBA{255, 60, 255, 255}
+	tickColors   = [...]color.RGBA{
+		{110, 110, 120, 255}, // 0 ticks: a frame between ticks
+		{70, 200, 90, 255},   // 1
+		{60, 190, 200, 255},  // 2
+		{230, 210, 60, 255},  // 3
+		{240, 150, 40, 255},  // 4 or more
+	}
+	cappedColor = color.RGBA{240, 50, 50, 255}
+)
+
+// BarColor is the colour of a column's bar.
+func BarColor(c Column) color.RGBA {
+	if c.Capped {
+		return cappedColor
+	}
+	return tickColors[min(c.Ticks, len(tickColors)-1)]
+}
+
+// GraphLines are the reference lines drawn across the graph.
+type GraphLines struct {
+	Tick time.Duration // the tick time (blue)
+	Cap  time.Duration // the frame cap's interval, 0 for none (green)
+}
+
+// Graph draws the frame-time graph. It holds the font drawer for the
+// lines' labels, so drawing allocates nothing.
+type Graph struct {
+	tickLabel, capLabel font.Drawer
+	buf                 []byte
+}
+
+// NewGraph returns a Graph.
+func NewGraph() *Graph {
+	return &Graph{
+		tickLabel: font.Drawer{Src: image.NewUniform(tickLine), Face: basicfont.Face7x13},
+		capLabel:  font.Drawer{Src: image.NewUniform(capLine), Face: basicfont.Face7x13},
+		buf:       make([]byte, 0, 32),
+	}
+}
+
+// Draw paints columns into img: a bar per column of its longest frame's
+// duration, in the colour of its tick count, with that many pips above it
+// where the bar is wide enough to count them, a magenta cap where debt was
+// discarded, and labelled lines at the tick time and the frame cap.
+func (g *Graph) Draw(img *image.RGBA, cols []Column, s Scale, lines GraphLines) {
+	b := img.Bounds()
+	fill(img, b, graphBG)
+	h := b.Dy() - 8 // room for pips on top
+	w := min(len(cols), b.Dx())
+	for x := 0; x < w; x++ {
+		c := cols[x]
+		if c.Frames == 0 {
+			continue
+		}
+		y := s.Y(c.Dur, h)
+		fill(img, image.Rect(b.Min.X+x, b.Max.Y-y, b.Min.X+x+1, b.Max.Y), BarColor(c))
+		if c.Discarded {
+			fill(img, image.Rect(b.Min.X+x, b.Max.Y-y-2, b.Min.X+x+1, b.Max.Y-y), discardColor)
+		}
+	}
+	// Pips: one 2x2 dot per tick above bars at least 3 columns wide.
+	for x := 0; x < w; {
+		c := cols[x]
+		run := 1
+		for x+run < w && cols[x+run] == c {
+			run++
+		}
+		if c.Frames > 0 && run >= 3 {
+			top := b.Max.Y - s.Y(c.Dur, h)
+			px := b.Min.X + x + run/2 - 1
+			for t := 0; t < c.Ticks && t < 8; t++ {
+				fill(img, image.Rect(px, top-3-3*t, px+2, top-1-3*t), color.RGBA{255, 255, 255, 255})
+			}
+		}
+		x += run
+	}
+	ty := b.Max.Y - s.Y(lines.Tick, h)
+	hline(img, ty, tickLine)
+	g.label(img, &g.tickLabel, "tick ", lines.Tick, ty, b.Max.X-90)
+	if lines.Cap > 0 {
+		cy := b.Max.Y - s.Y(lines.Cap, h)
+		hline(img, cy, capLine)
+		g.label(img, &g.capLabel, "cap ", lines.Cap, cy, b.Max.X-180)
+	}
+}
+
+// label writes "name 40ms" just above a line, at x.
+func (g *Graph) label(img *image.RGBA, d *font.Drawer, name string, v time.Duration, y, x int) {
+	g.buf = append(g.buf[:0], name...)
+	g.buf = AppendMs(g.buf, v)
+	d.Dst = img
+	d.Dot = fixed.P(max(x, img.Bounds().Min.X+2), max(y-3, img.Bounds().Min.Y+11))
+	d.DrawBytes(g.buf)
+}
+
+func hline(img *image.RGBA, y int, c color.RGBA) {
+	b := img.Bounds()
+	if y <= b.Min.Y || y > b.Max.Y {
+		return
+	}
+	for x := b.Min.X; x < b.Max.X; x += 2 { // dotted
+		img.SetRGBA(x, y-1, c)
+	}
+}
+
+func fill(img *image.RGBA, r image.Rectangle, c color.RGBA) {
+	r = r.Intersect(img.Bounds())
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		row := img.Pix[img.PixOffset(r.Min.X, y):img.PixOffset(r.Max.X, y)]
+		for i := 0; i < len(row); i += 4 {
+			row[i], row[i+1], row[i+2], row[i+3] = c.R, c.G, c.B, c.A
+		}
+	}
+}

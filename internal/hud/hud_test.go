@@ -1,0 +1,248 @@
+package hud
+
+import (
+	"image"
+	"image/color"
+	"strings"
+	"testing"
+	"time"
+)
+
+const ms = time.Millisecond
+
+func TestRingKeepsLatest(t *testing.T) {
+	r := NewRing(4)
+	for i := 1; i <= 6; i++ {
+		r.Add(Frame{Start: time.Duration(i) * ms, Ticks: i})
+	}
+	if r.Len() != 4 {
+		t.Fatalf("Len = %d, want 4", r.Len())
+	}
+	for i := 0; i < 4; i++ {
+		if got := r.At(i).Ticks; got != 6-i {
+			t.Errorf("At(%d).Ticks = %d, want %d", i, got, 6-i)
+		}
+	}
+	r.Reset()
+	if r.Len() != 0 {
+		t.Fatal("Reset left frames")
+	}
+}
+
+func TestSinceSumsTheLastSecond(t *testing.T) {
+	r := NewRing(1000)
+	// 5 FPS for 3 s: each 200 ms frame runs 5 ticks and hits MaxLoops;
+	// every other one discards debt.
+	for i := 0; i < 15; i++ {
+		var d time.Duration
+		if i%2 == 0 {
+			d = 30 * ms
+		}
+		r.Add(Frame{Start: time.Duration(i) * 200 * ms, Dur: 200 * ms, Ticks: 5, Capped: true, Discarded: d})
+	}
+	w := r.Since(2800*ms - time.Second) // frames that started after 1.8 s: 2.0 .. 2.8 s
+	if w.Frames != 5 || w.Ticks != 25 || w.Capped != 5 || w.DiscardFrames != 3 || w.Discarded != 90*ms {
+		t.Errorf("Since = %+v, want 5 frames, 25 ticks, 5 capped, 3 discarding 90ms", w)
+	}
+}
+
+func TestColumnsPlaceFramesInTime(t *testing.T) {
+	r := NewRing(100)
+	// Graph: 10 columns over the last 1 s before t = 10 s, 100 ms each.
+	// A 300 ms frame from 9.2 s covers columns 2, 3, 4; ten 10 ms frames
+	// from 9.5 s share column 5; a frame ending before 9 s is off the graph.
+	r.Add(Frame{Start: 8500 * ms, Dur: 400 * ms, Ticks: 9})
+	r.Add(Frame{Start: 9200 * ms, Dur: 300 * ms, Ticks: 5, Capped: true})
+	for i := 0; i < 10; i++ {
+		r.Add(Frame{Start: 9500*ms + time.Duration(i)*10*ms, Dur: 10 * ms, Ticks: i % 2})
+	}
+	cols := make([]Column, 10)
+	Columns(cols, r, 10*time.Second, time.Second)
+	for c, col := range cols {
+		switch {
+		case c >= 2 && c <= 4:
+			if col.Dur != 300*ms || col.Ticks != 5 || !col.Capped || col.Frames != 1 {
+				t.Errorf("column %d = %+v, want the 300 ms capped frame", c, col)
+			}
+		case c == 5:
+			if col.Frames != 10 || col.Dur != 10*ms || col.Ticks != 1 {
+				t.Errorf("column 5 = %+v, want 10 frames of 10 ms, longest with 1 tick", col)
+			}
+		default:
+			if col.Frames != 0 {
+				t.Errorf("column %d = %+v, want empty", c, col)
+			}
+		}
+	}
+}
+
+func TestScaleIsLogarithmic(t *testing.T) {
+	s := Scale{Lo: 100 * time.Microsecond, Hi: time.Second} // 4 decades
+	for _, c := range []struct {
+		d    time.Duration
+		want int
+	}{
+		{0, 0}, {100 * time.Microsecond, 0}, {ms, 25}, {10 * ms, 50}, {100 * ms, 75}, {time.Second, 100}, {time.Hour, 100},
+	} {
+		if got := s.Y(c.d, 100); got != c.want {
+			t.Errorf("Y(%v) = %d, want %d", c.d, got, c.want)
+		}
+	}
+}
+
+func TestDrawGraphPaintsBarsByTicks(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 40, 108))
+	cols := make([]Column, 40)
+	cols[5] = Column{Dur: 10 * ms, Ticks: 1, Frames: 1}
+	for c := 20; c < 30; c++ {
+		cols[c] = Column{Dur: 200 * ms, Ticks: 5, Capped: true, Discarded: true, Frames: 1}
+	}
+	NewGraph().Draw(img, cols, DefaultScale, GraphLines{Tick: 40 * ms})
+	h := 100
+	// Column 5: a green bar 50 px tall (10 ms is 2 of 4 decades).
+	if got := img.RGBAAt(5, 107); got != tickColors[1] {
+		t.Errorf("bottom of column 5 = %v, want green %v", got, tickColors[1])
+	}
+	if got := img.RGBAAt(5, 108-DefaultScale.Y(10*ms, h)); got != tickColors[1] {
+		t.Errorf("top of column 5 = %v, want green", got)
+	}
+	if got := img.RGBAAt(5, 108-DefaultScale.Y(10*ms, h)-4); got != graphBG {
+		t.Errorf("above column 5 = %v, want background", got)
+	}
+	// Columns 20-29: red (MaxLoops), a magenta cap, five white pips.
+	top := 108 - DefaultScale.Y(200*ms, h)
+	if got := img.RGBAAt(22, top+3); got != cappedColor {
+		t.Errorf("capped bar = %v, want red", got)
+	}
+	if got := img.RGBAAt(22, top-1); got != discardColor {
+		t.Errorf("discard cap = %v, want magenta", got)
+	}
+	white := color.RGBA{255, 255, 255, 255}
+	pips := 0
+	for y := 0; y < top; y++ {
+		if img.RGBAAt(24, y) == white {
+			pips++
+		}
+	}
+	if pips != 5*2 { // five pips, 2 px tall each
+		t.Errorf("%d white pip pixels above the capped bars, want 10 (5 pips)", pips)
+	}
+	// The tick-time line crosses empty columns.
+	y := 108 - DefaultScale.Y(40*ms, h) - 1
+	if got := img.RGBAAt(10, y); got != tickLine {
+		t.Errorf("tick line at y=%d = %v, want %v", y, got, tickLine)
+	}
+}
+
+func TestGraphLabelsItsLines(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 400, 108))
+	NewGraph().Draw(img, make([]Column, 400), DefaultScale, GraphLines{Tick: 40 * ms, Cap: 16666667})
+	count := func(c color.RGBA, x0, x1 int) int {
+		n := 0
+		for y := 0; y < 108; y++ {
+			for x := x0; x < x1; x++ {
+				if img.RGBAAt(x, y) == c {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	// Away from the dotted lines' x range used by labels, a line is 1 px
+	// tall and dotted: 1 pixel per 2 columns. The labels add glyph pixels.
+	if lineOnly, labelled := count(tickLine, 0, 100), count(tickLine, 310, 400); labelled <= 90/2+20 || lineOnly != 50 {
+		t.Errorf("tick line: %d px without label, %d px with label", lineOnly, labelled)
+	}
+	if labelled := count(capLine, 220, 300); labelled <= 80/2+20 {
+		t.Errorf("cap label not drawn: %d px", labelled)
+	}
+}
+
+func TestAppendTextNamesEverything(t *testing.T) {
+	s := Snapshot{
+		FPS: 59.94, TPS: 25, TicksThisFrame: 2, Percent: 0.375,
+		DiscardedLastSecond: 120 * ms, DiscardedTotal: 1500 * ms,
+		Draw: "extrapolate", VsyncRequested: "on", VsyncActual: "unsupported", FPSCap: 144,
+		RenderLoad: 200 * ms, LogicLoad: 10 * ms, Balls: 1000, Player: true,
+		Mode: "fixed", ModeLine: []byte("substep: 3 cycles"), Speed: 0.5, Paused: true, Tick: 40 * ms, MaxLoops: 5, Lockstep: true,
+		Status: "recording to x.rec",
+	}
+	text := string(AppendText(nil, &s))
+	for _, want := range []string{
+		"FPS 59.9", "TPS 25.0", "ticks this frame 2", "percentWithinTick 0.38", "draw extrapolate",
+		"120ms last s", "1500ms total", "frame cap 144", "vsync on (actual unsupported)",
+		"render 200ms/frame", "logic 10ms/tick", "balls 1000", "player", "mode fixed", "tick 40ms",
+		"max-loops 5", "lockstep", "speed 0.50x", "PAUSED", "substep: 3 cycles", "recording to x.rec",
+		"Space interp", "PgUp/PgDn",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("HUD text lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func TestAppendMs(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{{40 * ms, "40ms"}, {16666667, "16.7ms"}, {250 * time.Microsecond, "0.25ms"}, {0, "0ms"}} {
+		if got := string(AppendMs(nil, c.d)); got != c.want {
+			t.Errorf("AppendMs(%v) = %q, want %q", c.d, got, c.want)
+		}
+	}
+}
+
+func TestTextImageDrawsGlyphsOnAPanel(t *testing.T) {
+	ti := NewTextImage(200, 60)
+	panel := ti.Render([]byte("HUD\nline two"))
+	if panel.Dx() != 8*GlyphW+2*padding || panel.Dy() != 2*LineH+2*padding {
+		t.Errorf("panel %v, want %dx%d", panel, 8*GlyphW+2*padding, 2*LineH+2*padding)
+	}
+	lit := 0
+	for y := 0; y < 60; y++ {
+		for x := 0; x < 200; x++ {
+			c := ti.Img.RGBAAt(x, y)
+			if !image.Pt(x, y).In(panel) && c.A != 0 {
+				t.Fatalf("pixel %d,%d outside the panel is %v", x, y, c)
+			}
+			if c.R > 200 {
+				lit++
+			}
+		}
+	}
+	if lit < 30 {
+		t.Errorf("only %d text pixels drawn", lit)
+	}
+	// A shorter text leaves no trace of the longer one.
+	small := ti.Render([]byte("x"))
+	for y := 0; y < 60; y++ {
+		for x := 0; x < 200; x++ {
+			if !image.Pt(x, y).In(small) && ti.Img.RGBAAt(x, y).A != 0 {
+				t.Fatalf("stale pixel at %d,%d", x, y)
+			}
+		}
+	}
+}
+
+func TestNoAllocations(t *testing.T) {
+	ti := NewTextImage(420, 400)
+	img := image.NewRGBA(image.Rect(0, 0, 320, 100))
+	r := NewRing(512)
+	cols := make([]Column, 320)
+	s := Snapshot{Draw: "interpolate", Mode: "fixed", VsyncRequested: "on", VsyncActual: "on", ModeLine: []byte("x")}
+	buf := make([]byte, 0, 2048)
+	g := NewGraph()
+	now := time.Duration(0)
+	allocs := testing.AllocsPerRun(50, func() {
+		now += 16 * ms
+		r.Add(Frame{Start: now, Dur: 16 * ms, Ticks: 1})
+		buf = AppendText(buf[:0], &s)
+		ti.Render(buf)
+		Columns(cols, r, now, 4*time.Second)
+		g.Draw(img, cols, DefaultScale, GraphLines{Tick: 40 * ms, Cap: 16 * ms})
+		_ = r.Since(now - time.Second)
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per HUD refresh", allocs)
+	}
+}

@@ -1,0 +1,85 @@
+package hud
+
+import (
+	"image"
+	"image/color"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/basicfont"
+	"golang.org/x/image/math/fixed"
+)
+
+// TextImage rasterises lines of text with the 7x13 face of
+// golang.org/x/image/font/basicfont into a reused RGBA image.
+type TextImage struct {
+	Img    *image.RGBA
+	drawer font.Drawer
+	bg     color.RGBA
+	used   image.Rectangle
+}
+
+// Text metrics of basicfont.Face7x13.
+const (
+	GlyphW  = 7
+	LineH   = 14
+	padding = 6
+)
+
+// NewTextImage makes a w x h pixel canvas.
+func NewTextImage(w, h int) *TextImage {
+	t := &TextImage{
+		Img: image.NewRGBA(image.Rect(0, 0, w, h)),
+		bg:  color.RGBA{0, 0, 0, 170},
+	}
+	t.drawer = font.Drawer{
+		Dst:  t.Img,
+		Src:  image.NewUniform(color.RGBA{235, 240, 250, 255}),
+		Face: basicfont.Face7x13,
+	}
+	return t
+}
+
+// Render draws text (lines split at '\n') on a translucent panel sized to
+// the text, and returns the panel's rectangle. Pixels outside the panel are
+// transparent. Text beyond the canvas is clipped.
+func (t *TextImage) Render(text []byte) image.Rectangle {
+	cols, rows := 0, 0
+	for line := range lines(text) {
+		cols = max(cols, len(line))
+		rows++
+	}
+	panel := image.Rect(0, 0, cols*GlyphW+2*padding, rows*LineH+2*padding).Intersect(t.Img.Bounds())
+	// Clear what was used last time, then paint the new panel.
+	fill(t.Img, t.used.Union(panel), color.RGBA{})
+	fill(t.Img, panel, t.bg)
+	t.used = panel
+	y := padding + basicfont.Face7x13.Ascent
+	for line := range lines(text) {
+		t.drawer.Dot = fixed.P(padding, y)
+		t.drawer.DrawBytes(line)
+		y += LineH
+	}
+	return panel
+}
+
+// lines yields the '\n'-separated lines of b without allocating.
+func lines(b []byte) func(func([]byte) bool) {
+	return func(yield func([]byte) bool) {
+		for len(b) > 0 {
+			i := 0
+			for i < len(b) && b[i] != '\n' {
+				i++
+			}
+			if !yield(b[:i]) {
+				return
+			}
+			if i == len(b) {
+				return
+			}
+			b = b[i+1:]
+			if len(b) == 0 {
+				yield(b)
+			}
+		}
+	}
+}

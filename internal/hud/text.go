@@ -1,0 +1,136 @@
+package hud
+
+import (
+	"strconv"
+	"time"
+)
+
+// Snapshot is what the HUD shows, sampled a few times a second.
+type Snapshot struct {
+	FPS, TPS       float64
+	TicksThisFrame int
+	Percent        float64 // percentWithinTick of the latest frame
+
+	DiscardedLastSecond time.Duration
+	DiscardedTotal      time.Duration
+
+	Draw           string // interpolate, extrapolate or off
+	VsyncRequested string
+	VsyncActual    string
+	FPSCap         int // 0: off
+
+	RenderLoad time.Duration // busy-wait per frame
+	LogicLoad  time.Duration // busy-wait per tick
+
+	Balls  int
+	Player bool // ball 0 is under the arrow keys
+
+	Mode     string // fixed, substep, timefactor, adaptive, variable
+	ModeLine []byte // one line of the mode's own numbers; may be empty
+	Speed    float64
+	Paused   bool
+	Tick     time.Duration
+	MaxLoops int
+	Lockstep bool
+
+	Status string // recording or replaying state; may be empty
+
+	GraphLegend bool // explain the graph's colours
+}
+
+// KeyHelp is the HUD's key reference (the same keys as -h lists).
+const KeyHelp = `Space interp   E interp/extrap/off   V vsync   Q quit
+H hud   F graph   G ghosts   P pause   R reset
+L/Shift+L render load   K/Shift+K logic load
+C frame cap   M timing mode   [ ] speed   + - balls
+PgUp/PgDn tick time   arrows/WASD move ball 0`
+
+// GraphLegend explains the graph.
+const GraphLegend = `graph: last 4 s, log scale 0.1 ms - 1 s; bar colour =
+ticks run (grey 0, green 1, cyan 2, yellow 3, orange 4+,
+red MaxLoops); magenta top = debt discarded; white pips
+= ticks; blue line = tick time, green line = frame cap`
+
+// AppendText appends the HUD's text for s to dst, one item per line.
+func AppendText(dst []byte, s *Snapshot) []byte {
+	b := dst
+	b = append(b, "FPS "...)
+	b = strconv.AppendFloat(b, s.FPS, 'f', 1, 64)
+	b = append(b, "   TPS "...)
+	b = strconv.AppendFloat(b, s.TPS, 'f', 1, 64)
+	b = append(b, "   ticks this frame "...)
+	b = strconv.AppendInt(b, int64(s.TicksThisFrame), 10)
+	b = append(b, "\npercentWithinTick "...)
+	b = strconv.AppendFloat(b, s.Percent, 'f', 2, 64)
+	b = append(b, "   draw "...)
+	b = append(b, s.Draw...)
+	b = append(b, "\nmode "...)
+	b = append(b, s.Mode...)
+	b = append(b, "   tick "...)
+	b = AppendMs(b, s.Tick)
+	b = append(b, "   max-loops "...)
+	b = strconv.AppendInt(b, int64(s.MaxLoops), 10)
+	if s.Lockstep {
+		b = append(b, "   lockstep"...)
+	}
+	b = append(b, "\ndebt discarded "...)
+	b = AppendMs(b, s.DiscardedLastSecond)
+	b = append(b, " last s, "...)
+	b = AppendMs(b, s.DiscardedTotal)
+	b = append(b, " total"...)
+	b = append(b, "\nspeed "...)
+	b = strconv.AppendFloat(b, s.Speed, 'f', 2, 64)
+	b = append(b, 'x')
+	if s.Paused {
+		b = append(b, "   PAUSED"...)
+	}
+	b = append(b, "   frame cap "...)
+	if s.FPSCap > 0 {
+		b = strconv.AppendInt(b, int64(s.FPSCap), 10)
+	} else {
+		b = append(b, "off"...)
+	}
+	b = append(b, "\nvsync "...)
+	b = append(b, s.VsyncRequested...)
+	b = append(b, " (actual "...)
+	b = append(b, s.VsyncActual...)
+	b = append(b, ")\nload: render "...)
+	b = AppendMs(b, s.RenderLoad)
+	b = append(b, "/frame   logic "...)
+	b = AppendMs(b, s.LogicLoad)
+	b = append(b, "/tick\nballs "...)
+	b = strconv.AppendInt(b, int64(s.Balls), 10)
+	if s.Player {
+		b = append(b, "   ball 0: player"...)
+	}
+	if len(s.ModeLine) > 0 {
+		b = append(b, '\n')
+		b = append(b, s.ModeLine...)
+	}
+	if s.Status != "" {
+		b = append(b, '\n')
+		b = append(b, s.Status...)
+	}
+	b = append(b, "\n\n"...)
+	b = append(b, KeyHelp...)
+	if s.GraphLegend {
+		b = append(b, "\n\n"...)
+		b = append(b, GraphLegend...)
+	}
+	return b
+}
+
+// AppendMs appends d in milliseconds: "40ms", "16.7ms", "0.25ms".
+func AppendMs(b []byte, d time.Duration) []byte {
+	ms := float64(d) / float64(time.Millisecond)
+	prec := 0
+	switch {
+	case d%time.Millisecond == 0:
+	case ms >= 10:
+		prec = 1
+	default:
+		prec = 2
+	}
+	b = strconv.AppendFloat(b, ms, 'f', prec, 64)
+	return append(b, "ms"...)
+}

@@ -1,0 +1,120 @@
+package render
+
+import (
+	"fmt"
+	"image"
+	"unsafe"
+
+	"github.com/go-gl/gl/v3.3-core/gl"
+
+	"github.com/interpdemo/interpdemo/shaders"
+)
+
+// Overlay is a texture holding an RGBA image (premultiplied, as Go's
+// image.RGBA) drawn as a rectangle in window pixels: the HUD's text and the
+// frame-time graph. Its uploads are counted apart from the balls', since
+// they do not depend on the world.
+type Overlay struct {
+	tex      uint32
+	w, h     int
+	uploaded int64
+}
+
+// overlays is the shared program of all overlays.
+type overlays struct {
+	prog                          *Program
+	uRect, uWindow, uTexScale, uT int32
+	vao                           uint32
+}
+
+func newOverlays() (*overlays, error) {
+	p, err := NewProgram("overlay", shaders.OverlayVert, shaders.OverlayFrag)
+	if err != nil {
+		return nil, err
+	}
+	o := &overlays{prog: p}
+	for _, u := range []struct {
+		loc  *int32
+		name string
+	}{{&o.uRect, "rect"}, {&o.uWindow, "window"}, {&o.uTexScale, "texScale"}, {&o.uT, "tex"}} {
+		if *u.loc, err = p.Uniform(u.name); err != nil {
+			p.Delete()
+			return nil, fmt.Errorf("overlay program: %w", err)
+		}
+	}
+	gl.GenVertexArrays(1, &o.vao) // core profile draws need a VAO, even an empty one
+	p.Use()
+	gl.Uniform1i(o.uT, 0)
+	return o, nil
+}
+
+func (o *overlays) delete() {
+	if o == nil {
+		return
+	}
+	gl.DeleteVertexArrays(1, &o.vao)
+	o.prog.Delete()
+}
+
+// NewOverlay makes an empty (transparent) w x h overlay.
+func (r *Renderer) NewOverlay(w, h int) *Overlay {
+	o := &Overlay{w: w, h: h}
+	gl.GenTextures(1, &o.tex)
+	gl.BindTexture(gl.TEXTURE_2D, o.tex)
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST)
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST)
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE)
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE)
+	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, int32(w), int32(h), 0, gl.RGBA, gl.UNSIGNED_BYTE, nil)
+	blank := make([]byte, w*h*4)
+	gl.TexSubImage2D(gl.TEXTURE_2D, 0, 0, 0, int32(w), int32(h), gl.RGBA, gl.UNSIGNED_BYTE, unsafe.Pointer(&blank[0]))
+	r.overlayList = append(r.overlayList, o)
+	return o
+}
+
+// Upload copies the part rect of img (which has the overlay's size) into
+// the texture.
+func (o *Overlay) Upload(img *image.RGBA, rect image.Rectangle) {
+	rect = rect.Intersect(image.Rect(0, 0, o.w, o.h)).Intersect(img.Bounds())
+	if rect.Empty() {
+		return
+	}
+	gl.BindTexture(gl.TEXTURE_2D, o.tex)
+	gl.PixelStorei(gl.UNPACK_ROW_LENGTH, int32(img.Stride/4))
+	gl.TexSubImage2D(gl.TEXTURE_2D, 0, int32(rect.Min.X), int32(rect.Min.Y), int32(rect.Dx()), int32(rect.Dy()),
+		gl.RGBA, gl.UNSIGNED_BYTE, unsafe.Pointer(&img.Pix[img.PixOffset(rect.Min.X, rect.Min.Y)]))
+	gl.PixelStorei(gl.UNPACK_ROW_LENGTH, 0)
+	o.uploaded += int64(rect.Dx() * rect.Dy() * 4)
+}
+
+// UploadedBytes is the total of texture bytes sent by Upload.
+func (o *Overlay) UploadedBytes() int64 { return o.uploaded }
+
+// DrawOverlay draws the top-left w x h pixels of o at window pixel (x, y),
+// one texel per pixel.
+func (r *Renderer) DrawOverlay(o *Overlay, x, y, w, h int) {
+	if w <= 0 || h <= 0 || r.winW == 0 {
+		return
+	}
+	ov := r.ov
+	gl.Disable(gl.SCISSOR_TEST)
+	gl.BlendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
+	gl.Viewport(0, 0, int32(r.winW), int32(r.winH))
+	ov.prog.Use()
+	gl.BindVertexArray(ov.vao)
+	gl.ActiveTexture(gl.TEXTURE0)
+	gl.BindTexture(gl.TEXTURE_2D, o.tex)
+	gl.Uniform4f(ov.uRect, float32(x), float32(y), float32(w), float32(h))
+	gl.Uniform2f(ov.uWindow, float32(r.winW), float32(r.winH))
+	gl.Uniform2f(ov.uTexScale, float32(w)/float32(o.w), float32(h)/float32(o.h))
+	gl.DrawArrays(gl.TRIANGLE_STRIP, 0, 4)
+	gl.BlendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA)
+	r.setWorldViewport()
+}
+
+func (o *Overlay) delete() {
+	if o.tex != 0 {
+		gl.DeleteTextures(1, &o.tex)
+		o.tex = 0
+	}
+}

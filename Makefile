@@ -56,5 +56,12 @@ fuzz:
 		done; \
 	done
 
+# The README's trace picture: a run whose 300 ms render load forces the loop
+# to catch up (MAX_LOOPS ticks every frame) and discard time debt.
+plot: build
+	./$(BIN) -headless -render-load 300ms -duration 6s -hud=false -graph=false -trace docs/trace-300ms.csv
+	$(GO) run ./cmd/plottrace -title "interpdemo -render-load 300ms: every frame runs MAX_LOOPS=5 ticks and discards debt" \
+		-o docs/trace-300ms.png docs/trace-300ms.csv
+
 clean:
 	rm -rf bin

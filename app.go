@@ -154,7 +154,7 @@ func newApp(cfg config, log io.Writer, mainStart time.Time) (a *app, err error) 
 			return nil, err
 		}
 	}
-	if a.world, err = physics.New(a.cfg.physicsConfig(a.cfg.balls)); err != nil {
+	if a.world, err = newWorld(a.cfg); err != nil {
 		return nil, err
 	}
 	if cfg.recordFile != "" {
@@ -210,6 +210,16 @@ func newApp(cfg config, log io.Writer, mainStart time.Time) (a *app, err error) 
 		return nil, err
 	}
 	return a, nil
+}
+
+// newWorld makes the world the settings describe. (physics.Config takes
+// 0 balls to mean its default, one ball; an empty world is asked for.)
+func newWorld(c config) (*physics.World, error) {
+	w, err := physics.New(c.physicsConfig(c.balls))
+	if err == nil && c.balls == 0 {
+		err = w.SetBalls(0)
+	}
+	return w, err
 }
 
 // close frees the GL objects, then the context and window, and throws away

@@ -36,7 +36,7 @@ run: build
 # skips into failures: here the tests must really run.
 test: test-deps
 	$(GO) vet ./...
-	$(GO) test -race -count=1 $(PURE)
+	$(GO) test -race -short -count=1 $(PURE)
 	INTERPDEMO_REQUIRE_GL=1 $(GO) test -count=1 -timeout 20m ./...
 
 bench: build

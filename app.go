@@ -430,13 +430,5 @@ func (a *app) busy(d time.Duration) {
 
 // waitUntil sleeps, then spins, until the clock reaches t.
 func (a *app) waitUntil(t time.Duration) {
-	for {
-		rem := t - a.clock.Now()
-		if rem <= 0 {
-			return
-		}
-		if rem > 2*time.Millisecond {
-			time.Sleep(rem - 2*time.Millisecond)
-		}
-	}
+	a.limiter.WaitUntil(a.clock, t)
 }

@@ -1,0 +1,178 @@
+package loop_test
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/interpdemo/interpdemo/loop"
+)
+
+const ms = time.Millisecond
+
+// The classic loop, stepped by hand: 40 ms ticks, at most 5 per frame.
+func ExampleFixed() {
+	f, err := loop.NewFixed(loop.FixedConfig{}, 0) // time0 = 0
+	if err != nil {
+		panic(err)
+	}
+	for _, now := range []time.Duration{10 * ms, 45 * ms, 90 * ms, 300 * ms, 2000 * ms, 2010 * ms} {
+		fr := f.Step(now)
+		fmt.Printf("%v: %d ticks (frameTime %v), draw at %.3f, discarded %v\n",
+			now, fr.Ticks, fr.FrameTime, fr.Percent, fr.Discarded)
+	}
+	// Output:
+	// 10ms: 0 ticks (frameTime 0s), draw at 0.250, discarded 0s
+	// 45ms: 1 ticks (frameTime 40ms), draw at 0.125, discarded 0s
+	// 90ms: 1 ticks (frameTime 40ms), draw at 0.250, discarded 0s
+	// 300ms: 5 ticks (frameTime 200ms), draw at 0.500, discarded 0s
+	// 2s: 5 ticks (frameTime 200ms), draw at 1.000, discarded 1.48s
+	// 2.01s: 1 ticks (frameTime 40ms), draw at 0.250, discarded 0s
+}
+
+// In lockstep (a network game) the debt a stall leaves is repaid over the
+// next frames instead of discarded.
+func ExampleFixed_lockstep() {
+	f, _ := loop.NewFixed(loop.FixedConfig{Lockstep: true}, 0)
+	for now := 500 * ms; now <= 540*ms; now += 10 * ms {
+		fr := f.Step(now)
+		fmt.Printf("%v: %d ticks, debt %v\n", now, fr.Ticks, fr.Debt)
+	}
+	// Output:
+	// 500ms: 5 ticks, debt 260ms
+	// 510ms: 5 ticks, debt 70ms
+	// 520ms: 2 ticks, debt 0s
+	// 530ms: 1 ticks, debt 0s
+	// 540ms: 0 ticks, debt 0s
+}
+
+// ball is the seed's bouncy ball, reduced to one axis: 16 units per tick,
+// drawn between its last and next positions.
+type ball struct {
+	last, next float64
+	drawn      []string
+}
+
+func (b *ball) Tick()                     { b.last, b.next = b.next, b.next+16 }
+func (b *ball) Independent(time.Duration) {}
+func (b *ball) Draw(p float64) {
+	b.drawn = append(b.drawn, fmt.Sprintf("%.0f", b.last+p*(b.next-b.last)))
+}
+
+// A Driver calls the game in the classic order; the drawn position moves
+// smoothly between the ticks.
+func ExampleDriver() {
+	clock := loop.NewManualClock(0)
+	f, _ := loop.NewFixed(loop.FixedConfig{}, clock.Now())
+	b := &ball{next: 16}
+	d := &loop.Driver{Clock: clock, Loop: f, Game: b}
+	for i := 0; i < 8; i++ {
+		clock.Advance(10 * ms) // a 100 FPS machine
+		d.Frame()
+	}
+	fmt.Println(b.drawn)
+	// Output: [4 8 12 16 20 24 28 32]
+}
+
+// Slow motion: a Fixed loop on half-speed virtual time keeps its 40 ms
+// ticks, and runs them at half the rate.
+func ExampleVirtual() {
+	v, _ := loop.NewVirtual(loop.VirtualConfig{MaxDelta: -1}, 0) // Fixed handles stalls
+	_ = v.SetSpeed(0.5)
+	f, _ := loop.NewFixed(loop.FixedConfig{}, v.Now())
+	ticks := 0
+	for raw := 10 * ms; raw <= 2*time.Second; raw += 10 * ms {
+		d := v.Advance(raw)
+		ticks += f.Step(v.Now()).Ticks
+		if raw == 10*ms {
+			fmt.Printf("one frame: raw %v, scaled %v\n", d.Raw, d.Scaled)
+		}
+	}
+	fmt.Printf("2s of real time: %v of game time, %d ticks\n", v.Now(), ticks)
+	// Output:
+	// one frame: raw 10ms, scaled 5ms
+	// 2s of real time: 1s of game time, 24 ticks
+}
+
+// BeautifulTimer: a 250 ms frame is cut into 3 sub-steps of at most 100 ms;
+// a frame faster than 60 FPS is told to wait.
+func ExampleSubstep() {
+	s, _ := loop.NewSubstep(loop.SubstepConfig{}, 0) // MinT 1/60 s, MaxT 100 ms, 5 cycles
+	fmt.Printf("%+v\n", s.Step(5*ms))
+	fmt.Printf("%+v\n", s.Step(250*ms))
+	fmt.Printf("%+v\n", s.Step(250*ms+time.Second))
+	// Output:
+	// {Wait:11.666666ms T:5ms Cycles:0 CycleT:0s Dropped:0s}
+	// {Wait:0s T:250ms Cycles:3 CycleT:83.333333ms Dropped:0s}
+	// {Wait:0s T:1.000000001s Cycles:5 CycleT:90.909091ms Dropped:545.454546ms}
+}
+
+// Time factor and full updates: a 30 ms frame scales movement by 1.5 and
+// gives 1 or 2 discrete 20 ms updates; the sum is 50 per second.
+func ExampleTimeFactor() {
+	tf, _ := loop.NewTimeFactor(loop.TimeFactorConfig{}, 0)
+	var fr loop.TimeFactorFrame
+	for now := 30 * ms; now <= 90*ms; now += 30 * ms {
+		fr = tf.Step(now)
+		fmt.Printf("runtime %v: timeFactor %.1f, %d full updates\n", fr.Runtime, fr.TimeFactor, fr.FullUpdates)
+	}
+	for now := 120 * ms; now <= 1020*ms; now += 30 * ms {
+		fr = tf.Step(now)
+	}
+	fmt.Printf("runtime %v: %d full updates in all\n", fr.Runtime, fr.FullUpdateSum)
+	// Output:
+	// runtime 30ms: timeFactor 1.5, 2 full updates
+	// runtime 60ms: timeFactor 1.5, 2 full updates
+	// runtime 90ms: timeFactor 1.5, 1 full updates
+	// runtime 1.02s: 52 full updates in all
+}
+
+// The adaptive split: 2 ms logic cycles and a 5 ms draw fit 9 cycles in a
+// 25 ms frame; draws are paced 25 ms apart.
+func ExampleAdaptive() {
+	clock := loop.NewManualClock(0)
+	a, _ := loop.NewAdaptive(loop.AdaptiveConfig{}, clock.Now())
+	for frame := 0; frame < 3; frame++ {
+		now := clock.Now()
+		for a.NextCycle(now) {
+			clock.Advance(2 * ms) // update()
+			now = clock.Now()
+		}
+		if wait := a.PresentAt() - now; wait > 0 {
+			clock.Sleep(wait)
+		}
+		a.BeginDraw(clock.Now())
+		clock.Advance(5 * ms) // draw()
+		a.EndDraw(clock.Now())
+		fmt.Printf("frame %d: %d cycles, drawn at %v\n", frame, a.CyclesLastFrame(), a.PresentAt()-a.Config().Target)
+	}
+	// Output:
+	// frame 0: 1 cycles, drawn at 25ms
+	// frame 1: 9 cycles, drawn at 50ms
+	// frame 2: 9 cycles, drawn at 75ms
+}
+
+// A 60 FPS cap: frames start 16.666667 ms apart whatever their work.
+func ExampleLimiter() {
+	clock := loop.NewManualClock(0)
+	l, _ := loop.NewLimiter(time.Second / 60)
+	l.Wait(clock) // starts the schedule
+	for _, work := range []time.Duration{3 * ms, 12 * ms, 1 * ms} {
+		clock.Advance(work)
+		r := l.Wait(clock)
+		fmt.Printf("work %v: woke at %v\n", work, r.Woke)
+	}
+	// Output:
+	// work 3ms: woke at 16.666666ms
+	// work 12ms: woke at 33.333332ms
+	// work 1ms: woke at 49.999998ms
+}
+
+// Frames and ticks per second, counted apart.
+func ExampleRateCounter() {
+	fps := loop.NewRateCounter(time.Second, 256)
+	for i := int64(1); i <= 180; i++ { // 3 s at 60 FPS
+		fps.Add(time.Duration(i*1e9/60), 1)
+	}
+	fmt.Println(fps.Rate(3 * time.Second))
+	// Output: 60
+}

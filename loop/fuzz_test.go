@@ -1,0 +1,377 @@
+package loop
+
+import (
+	"encoding/binary"
+	"math"
+	"testing"
+	"time"
+)
+
+// fuzzDeltas decodes the fuzzer's bytes into frame-to-frame clock moves:
+// two bytes each, the top two bits choosing ordinary frames (0-164 ms in
+// 10 us steps), nanosecond-level gaps, stalls (up to 164 s) or jumps back
+// (up to 1.6 s).
+func fuzzDeltas(data []byte) []time.Duration {
+	out := make([]time.Duration, 0, len(data)/2)
+	for ; len(data) >= 2; data = data[2:] {
+		v := time.Duration(binary.LittleEndian.Uint16(data))
+		n := v & 0x3fff
+		switch v >> 14 {
+		case 0:
+			out = append(out, n*10*time.Microsecond)
+		case 1:
+			out = append(out, n)
+		case 2:
+			out = append(out, n*10*ms)
+		case 3:
+			out = append(out, -n*100*time.Microsecond)
+		}
+	}
+	return out
+}
+
+func fuzzSeeds(f *testing.F, add func(data []byte)) {
+	le := func(vs ...uint16) []byte {
+		b := make([]byte, 0, 2*len(vs))
+		for _, v := range vs {
+			b = binary.LittleEndian.AppendUint16(b, v)
+		}
+		return b
+	}
+	add(le(100, 100, 100, 4000, 1666, 1666))          // 1 ms frames, a 40 ms one, 16.66 ms
+	add(le(4000, 4000, 4000, 4000))                   // exactly one tick
+	add(le(20000, 20000, 20000))                      // 200 ms
+	add(le(100, 0x8000|1000, 100, 100))               // 10 s stall
+	add(le(1666, 0xC000|50, 1666, 0xC000|16383, 900)) // clock going back
+	add(le(0x4000|1, 0x4000|39999&0x3fff, 0, 0))      // nanosecond gaps, zero gaps
+}
+
+// FuzzFixed: any frame schedule, any settings: every frame equals the
+// literal seed loop and keeps the invariants; solo mode is back on real
+// time after a capped frame; lockstep never loses a tick.
+func FuzzFixed(f *testing.F) {
+	fuzzSeeds(f, func(d []byte) { f.Add(d, int64(0), uint32(40000), uint8(5), false) })
+	fuzzSeeds(f, func(d []byte) { f.Add(d, int64(-1)<<40, uint32(1), uint8(1), true) })
+	f.Fuzz(func(t *testing.T, data []byte, start int64, tickNs uint32, maxLoops uint8, lockstep bool) {
+		cfg := FixedConfig{Tick: time.Duration(tickNs%(200*uint32(ms))) + 1, MaxLoops: int(maxLoops%16) + 1, Lockstep: lockstep}
+		// The start is anywhere in +-2^61 ns (73 years): the literal seed
+		// loop, the reference, would wrap at the ends of int64, which
+		// TestFixedExtremeTimes and TestFixedBackwards cover.
+		now := time.Duration(start >> 2)
+		fx, err := NewFixed(cfg, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := &seedLoop{tick: cfg.Tick, maxLoops: cfg.MaxLoops, lockstep: lockstep, time0: now, last: now}
+		fwd := time.Duration(0)
+		for i, d := range fuzzDeltas(data) {
+			now = addSat(now, d)
+			if d > 0 {
+				fwd += d
+			}
+			fr := fx.Step(now)
+			checkFrame(t, i, fx, fr)
+			ticks, disc, pct := m.frame(now)
+			if fr.Ticks != ticks || fr.Discarded != disc || fr.Percent != pct || fx.Time0() != m.time0 {
+				t.Fatalf("frame %d: %+v time0 %v; seed loop %d %v %v %v", i, fr, fx.Time0(), ticks, disc, pct, m.time0)
+			}
+			if !lockstep && fr.Capped && fx.Time0() != now-cfg.Tick {
+				t.Fatalf("frame %d: not back on real time", i)
+			}
+			if lockstep {
+				if got, want := fx.TotalTicks()+int64(owedTicks(fr.Debt, cfg.Tick)), wantTicks(fwd, cfg.Tick); got != want {
+					t.Fatalf("frame %d: lockstep run+owed %d, want %d", i, got, want)
+				}
+			}
+		}
+	})
+}
+
+// FuzzFixedOps: frames interleaved with every mid-run operation. Every
+// frame keeps the invariants; an operation at the time of the last frame
+// moves percentWithinTick by at most 1ns/tick (SetTick's rounding) and
+// causes no burst.
+func FuzzFixedOps(f *testing.F) {
+	f.Add([]byte{0, 100, 1, 0, 2, 50, 0, 200, 3, 0, 0, 250, 4, 0, 5, 9, 6, 1, 0, 7, 7, 0})
+	f.Add([]byte{0, 255, 0, 255, 1, 1, 0, 3, 6, 0, 0, 255, 5, 2})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fx, err := NewFixed(FixedConfig{Tick: 40 * ms, MaxLoops: 3}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		now := time.Duration(0)
+		for i := 0; i+1 < len(data); i += 2 {
+			op, v := data[i]%8, time.Duration(data[i+1])
+			if op == 0 {
+				now += v * v * 10 * time.Microsecond // 0 to 650 ms
+				checkFrame(t, i, fx, fx.Step(now))
+				continue
+			}
+			if op == 7 {
+				now -= v * ms
+				checkFrame(t, i, fx, fx.Step(now))
+				continue
+			}
+			before := fx.Step(now)
+			checkFrame(t, i, fx, before)
+			owed := owedTicks(before.Debt, before.Tick)
+			tol := 0.0
+			switch op {
+			case 1:
+				d := (v + 1) * 397 * time.Microsecond
+				if err := fx.SetTick(now, d); err != nil {
+					t.Fatal(err)
+				}
+				tol = 1/float64(d) + 1e-15
+			case 2:
+				if err := fx.SetMaxLoops(int(v%9) + 1); err != nil {
+					t.Fatal(err)
+				}
+			case 3:
+				fx.Pause(now)
+			case 4:
+				fx.Resume(now)
+			case 5:
+				fx.Reset(now)
+				owed = 0
+			case 6:
+				fx.SetLockstep(v%2 == 0)
+			}
+			if got := fx.Percent(); math.Abs(got-before.Percent) > tol {
+				t.Fatalf("op %d: percent %v -> %v", op, before.Percent, got)
+			}
+			after := fx.Step(now)
+			checkFrame(t, i, fx, after)
+			want := 0
+			if fx.Config().Lockstep && !fx.Paused() {
+				want = min(owed, fx.Config().MaxLoops)
+			}
+			if after.Ticks != want {
+				t.Fatalf("op %d: %d ticks at the same now, want %d", op, after.Ticks, want)
+			}
+		}
+	})
+}
+
+// FuzzRateCounter: any event stream: the rate is never negative, NaN or
+// infinite, and exact whenever the window's entries fit.
+func FuzzRateCounter(f *testing.F) {
+	fuzzSeeds(f, func(d []byte) { f.Add(d, int64(time.Second), 8) })
+	f.Fuzz(func(t *testing.T, data []byte, window int64, capacity int) {
+		r := NewRateCounter(time.Duration(window), capacity%64)
+		w := r.Window()
+		var ts []time.Duration
+		now := time.Duration(0)
+		for _, d := range fuzzDeltas(data) {
+			now += d
+			r.Add(now, 1)
+			if len(ts) > 0 && now < ts[len(ts)-1] {
+				ts = append(ts, ts[len(ts)-1])
+			} else {
+				ts = append(ts, now)
+			}
+			q := ts[len(ts)-1]
+			got := r.Rate(q)
+			if got < 0 || math.IsNaN(got) || math.IsInf(got, 0) {
+				t.Fatalf("rate %v", got)
+			}
+			count, entries := 0, 0
+			for j, x := range ts {
+				if x > subSat(q, w) {
+					count++
+					if j == 0 || ts[j-1] != x {
+						entries++
+					}
+				}
+			}
+			if entries < len(r.ring) {
+				if want := float64(count) * 1e9 / float64(w); math.Abs(got-want) > 1e-9*want {
+					t.Fatalf("rate %v, want %v", got, want)
+				}
+			}
+		}
+	})
+}
+
+// FuzzVirtual: any raw schedule, speed and clamp: deltas are consistent,
+// virtual time never goes back and equals floor(clamped time × speed).
+func FuzzVirtual(f *testing.F) {
+	fuzzSeeds(f, func(d []byte) { f.Add(d, 0.5, int64(0)) })
+	fuzzSeeds(f, func(d []byte) { f.Add(d, 3.0, int64(-1)) })
+	f.Fuzz(func(t *testing.T, data []byte, speed float64, maxDelta int64) {
+		v, err := NewVirtual(VirtualConfig{MaxDelta: time.Duration(maxDelta)}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.SetSpeed(speed) != nil {
+			speed = 1
+		}
+		raw, clamped := time.Duration(0), time.Duration(0)
+		for _, d := range fuzzDeltas(data) {
+			raw += d
+			before := v.Now()
+			vd := v.Advance(raw)
+			if vd.Raw < 0 || vd.Clamped < 0 || vd.Cut < 0 || vd.Scaled < 0 || vd.Raw != vd.Clamped+vd.Cut || v.Now() != before+vd.Scaled {
+				t.Fatalf("delta %+v", vd)
+			}
+			clamped += vd.Clamped
+			if v.Now() != exactScaled(clamped, speed) {
+				t.Fatalf("virtual %v, want %v", v.Now(), exactScaled(clamped, speed))
+			}
+			if m := v.Map(raw - d/2); m < before || m > v.Now() {
+				t.Fatalf("Map out of the interval: %v not in [%v, %v]", m, before, v.Now())
+			}
+		}
+	})
+}
+
+// FuzzSubstep: any schedule and settings: the seed's formulas hold and
+// the time is conserved exactly.
+func FuzzSubstep(f *testing.F) {
+	fuzzSeeds(f, func(d []byte) { f.Add(d, int64(0), int64(0), 0) })
+	fuzzSeeds(f, func(d []byte) { f.Add(d, int64(1), int64(7*ms), 2) })
+	f.Fuzz(func(t *testing.T, data []byte, minT, maxT int64, maxCycles int) {
+		cfg := SubstepConfig{
+			MinT:      time.Duration(uint64(minT) % uint64(50*ms)),
+			MaxT:      time.Duration(uint64(maxT) % uint64(time.Second)),
+			MaxCycles: int(uint(maxCycles) % 1000),
+		}
+		s, err := NewSubstep(cfg, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := &substepAccount{cfg: s.Config()}
+		now := time.Duration(0)
+		for i, d := range fuzzDeltas(data) {
+			now += d
+			a.check(t, i, now, s.Step(now))
+		}
+	})
+}
+
+// FuzzTimeFactor: any schedule and settings: deltas are clamped, full
+// updates are in [0, Max] and add up, and without a resync they are
+// exactly one per FullUpdate of runtime.
+func FuzzTimeFactor(f *testing.F) {
+	fuzzSeeds(f, func(d []byte) { f.Add(d, int64(0), int64(0), 0) })
+	fuzzSeeds(f, func(d []byte) { f.Add(d, int64(5*ms), int64(time.Second), 3) })
+	f.Fuzz(func(t *testing.T, data []byte, fu, md int64, maxFull int) {
+		cfg := TimeFactorConfig{
+			FullUpdate:     time.Duration(uint64(fu) % uint64(time.Second)),
+			MaxDelta:       time.Duration(uint64(md) % uint64(10*time.Second)),
+			MaxFullUpdates: int(uint(maxFull) % 100),
+		}
+		tf, err := NewTimeFactor(cfg, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg = tf.Config()
+		now, resynced := time.Duration(0), false
+		var sum int64
+		for _, d := range fuzzDeltas(data) {
+			now += d
+			fr := tf.Step(now)
+			sum += int64(fr.FullUpdates)
+			resynced = resynced || fr.Resynced
+			switch {
+			case fr.RawDelta != max(0, d) || fr.Delta != min(fr.RawDelta, cfg.MaxDelta):
+				t.Fatalf("delta %+v for a move of %v", fr, d)
+			case fr.FullUpdates < 0 || fr.FullUpdates > cfg.MaxFullUpdates || fr.FullUpdateSum != sum:
+				t.Fatalf("%+v", fr)
+			case !resynced && fr.FullUpdateSum != int64(fr.Runtime/cfg.FullUpdate)+1:
+				t.Fatalf("%d full updates after %v of runtime", fr.FullUpdateSum, fr.Runtime)
+			}
+		}
+	})
+}
+
+// FuzzAdaptive: any cycle and draw costs (the fuzzer's moves, backwards
+// included) and settings: at least one and at most MaxCycles cycles a
+// frame, and every decision follows the seed's rule.
+func FuzzAdaptive(f *testing.F) {
+	fuzzSeeds(f, func(d []byte) { f.Add(d, int64(0), 0) })
+	f.Fuzz(func(t *testing.T, data []byte, target int64, maxCycles int) {
+		a, err := NewAdaptive(AdaptiveConfig{
+			Target:    time.Duration(uint64(target) % uint64(time.Second)),
+			MaxCycles: int(uint(maxCycles) % 200),
+		}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := a.Config()
+		ds := fuzzDeltas(data)
+		clock := NewManualClock(0)
+		for first := true; len(ds) > 0; first = false {
+			cycles := 0
+			for {
+				more := a.NextCycle(clock.Now())
+				if cycles > 0 {
+					lastDraw := a.PresentAt() - cfg.Target
+					rule := !first && cycles < cfg.MaxCycles && (clock.Now()-lastDraw)+a.LastCycle() < cfg.Target
+					if more != rule || a.LastCycle() < 0 {
+						t.Fatalf("cycle %d: NextCycle %v, rule %v", cycles, more, rule)
+					}
+				}
+				if !more {
+					break
+				}
+				if cycles++; len(ds) == 0 {
+					break
+				}
+				clock.Advance(ds[0])
+				ds = ds[1:]
+			}
+			if cycles < 1 || cycles > cfg.MaxCycles {
+				t.Fatalf("%d cycles", cycles)
+			}
+			if w := a.PresentAt() - clock.Now(); w > 0 {
+				clock.Advance(w)
+			}
+			a.BeginDraw(clock.Now())
+			if len(ds) > 0 {
+				clock.Advance(ds[0])
+				ds = ds[1:]
+			}
+			a.EndDraw(clock.Now())
+			if a.LastDraw() < 0 || a.CyclesLastFrame() != cycles {
+				t.Fatalf("draw %v, %d cycles recorded", a.LastDraw(), a.CyclesLastFrame())
+			}
+		}
+	})
+}
+
+// FuzzLimiter: any overshoots and frame work: never back before the
+// deadline, at most a clock step late after spinning, deadlines exactly an
+// interval apart unless rebased, and the threshold within its bounds.
+func FuzzLimiter(f *testing.F) {
+	fuzzSeeds(f, func(d []byte) { f.Add(d, int64(time.Second/60), int64(1000)) })
+	f.Fuzz(func(t *testing.T, data []byte, interval, step int64) {
+		iv := time.Duration(uint64(interval) % uint64(100*ms))
+		s := &fakeSleeper{step: time.Duration(uint64(step)%uint64(time.Millisecond)) + time.Microsecond}
+		ds := fuzzDeltas(data)
+		k := 0
+		s.over = func(time.Duration) time.Duration {
+			if len(ds) == 0 {
+				return 0
+			}
+			k++
+			return ds[k%len(ds)] / 16
+		}
+		l, err := NewLimiter(iv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var prev LimiterResult
+		for i, d := range ds {
+			s.now += d
+			r := l.Wait(s)
+			if iv > 0 && i > 0 && d >= 0 {
+				checkWait(t, i, s, r, prev, iv)
+			}
+			if th := l.SpinThreshold(); th < MinSpin || th > MaxSpin {
+				t.Fatalf("threshold %v", th)
+			}
+			prev = r
+		}
+	})
+}

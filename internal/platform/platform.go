@@ -257,7 +257,13 @@ func CalibrateEventTimes(c *Clock) *EventTimes {
 // widened against the current 64-bit tick count, so a stamp taken just
 // before the 32-bit counter wrapped still maps to the right time.
 func (e *EventTimes) Map(stamp uint32) time.Duration {
-	now := sdl.GetTicks64()
-	full := now - uint64(uint32(now)-stamp) // uint32 subtraction: exact across a wrap
-	return e.offset + time.Duration(full)*time.Millisecond
+	return e.offset + time.Duration(widen(sdl.GetTicks64(), stamp))*time.Millisecond
+}
+
+// widen turns a 32-bit millisecond stamp taken at or before now (a 64-bit
+// tick count) into a 64-bit tick count. The difference is taken in 32 bits,
+// so a stamp from just before the 32-bit count wrapped, seen just after,
+// is a few milliseconds old, not 49.7 days in the future.
+func widen(now uint64, stamp uint32) uint64 {
+	return now - uint64(uint32(now)-stamp)
 }

@@ -1,0 +1,90 @@
+package platform
+
+import (
+	"os"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/veandco/go-sdl2/sdl"
+)
+
+func TestWiden(t *testing.T) {
+	const wrap = uint64(1) << 32
+	for _, c := range []struct {
+		now   uint64
+		stamp uint32
+		want  uint64
+	}{
+		{1000, 990, 990},
+		{1000, 1000, 1000},
+		{wrap + 5, 0xFFFFFFF0, wrap - 16}, // stamped before the wrap, seen after
+		{3*wrap + 100, 40, 3*wrap + 40},   // days of uptime
+		{wrap - 1, 0xFFFFFFFE, wrap - 2},  // just before the wrap
+		{50 * 24 * 3600 * 1000, 0, 50*24*3600*1000 - (50*24*3600*1000)%wrap}, // 50 days
+	} {
+		if got := widen(c.now, c.stamp); got != c.want {
+			t.Errorf("widen(%d, %d) = %d, want %d", c.now, c.stamp, got, c.want)
+		}
+	}
+}
+
+func TestParseVsync(t *testing.T) {
+	for _, s := range []string{"on", "off", "adaptive"} {
+		v, err := ParseVsync(s)
+		if err != nil || v.String() != s {
+			t.Errorf("ParseVsync(%q) = %v, %v", s, v, err)
+		}
+	}
+	if _, err := ParseVsync("sometimes"); err == nil {
+		t.Error("ParseVsync accepted nonsense")
+	}
+}
+
+// TestHeadlessWindowAndClocks opens the offscreen driver for real: a GL
+// context, a vsync answer, and event timestamps mapped onto the clock.
+func TestHeadlessWindowAndClocks(t *testing.T) {
+	runtime.LockOSThread()
+	w, err := Open(Options{Title: "test", Width: 64, Height: 48, Headless: true})
+	if err != nil {
+		if os.Getenv("INTERPDEMO_REQUIRE_GL") == "1" {
+			t.Fatal(err)
+		}
+		t.Skipf("no offscreen GL: %v", err)
+	}
+	defer w.Close()
+	if w.Driver() != "offscreen" {
+		t.Errorf("driver %q, want offscreen", w.Driver())
+	}
+	if dw, dh := w.DrawableSize(); dw != 64 || dh != 48 {
+		t.Errorf("drawable %dx%d", dw, dh)
+	}
+	for _, v := range []Vsync{VsyncOn, VsyncOff, VsyncAdaptive} {
+		actual, err := w.SetVsync(v)
+		switch actual {
+		case "on", "off", "adaptive":
+			if err != nil {
+				t.Errorf("%v: state %q with error %v", v, actual, err)
+			}
+		case "unsupported":
+			if err == nil {
+				t.Errorf("%v: unsupported without an error", v)
+			}
+		default:
+			t.Errorf("%v: state %q", v, actual)
+		}
+	}
+	c := NewClock()
+	a := c.Now()
+	e := CalibrateEventTimes(c)
+	b := c.Now()
+	if a < 0 || b < a {
+		t.Fatalf("clock went %v -> %v", a, b)
+	}
+	// An event stamped now maps to within a millisecond before now.
+	now := c.Now()
+	got := e.Map(uint32(sdl.GetTicks64()))
+	if d := now - got; d < -time.Millisecond || d > 2*time.Millisecond {
+		t.Errorf("an event stamped now maps %v away from now", d)
+	}
+}

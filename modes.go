@@ -67,7 +67,9 @@ func (a *app) tickLimitReached() bool {
 
 // tick is one fixed logic tick with its input record.
 func (a *app) tick(rec input.Record) {
+	t0 := a.clock.Now() // ms per physics tick, for -stats (25 reads a second)
 	a.world.Tick(control(rec, a.prevRec))
+	a.st.logic.Add(a.clock.Now() - t0)
 	a.prevRec = rec
 	a.st.ticks++
 	a.busy(a.logicLoad)

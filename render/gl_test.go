@@ -23,7 +23,9 @@ func q8(units float64) int32 { return int32(math.Round(units * (1 << fracBits)))
 // belongs to an OS thread, so the test's goroutine is locked to its thread.
 // Without any way to get a context the test is skipped, unless
 // INTERPDEMO_REQUIRE_GL=1 (make test, CI), where that is a failure.
-func withGL(t *testing.T, w, h int) *platform.Window {
+func withGL(t *testing.T, w, h int) *platform.Window { return withGLB(t, w, h) }
+
+func withGLB(t testing.TB, w, h int) *platform.Window {
 	t.Helper()
 	runtime.LockOSThread()
 	win, err := platform.Open(platform.Options{Title: t.Name(), Width: w, Height: h, Headless: true})

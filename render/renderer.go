@@ -187,7 +187,10 @@ func (r *Renderer) Resize(w, h int) {
 	proj := mgl32.Ortho(-mx, ww+mx, wh+my, -my, -1, 1)
 
 	rad := float64(r.cfg.Radius) * r.scale
-	r.pointSize = float32(2*rad + 2) // one pixel of anti-aliasing on each side
+	// The edge is anti-aliased from radius-0.5 to radius+0.5 pixels: the
+	// sprite is just wide enough for it. Every pixel more is a fragment per
+	// ball that a software rasterizer pays for.
+	r.pointSize = float32(2*rad + 1)
 	if r.maxPoint > 0 && r.pointSize > r.maxPoint {
 		r.pointSize = r.maxPoint
 	}

@@ -35,8 +35,7 @@ type runStats struct {
 	capErr   stats.Histogram // |interval - 1/cap| while a cap is set
 	logic    stats.Histogram // logic time per tick, fixed mode
 
-	startup   time.Duration // main() to the first frame's start
-	firstShow time.Duration // main() to the first frame presented
+	firstShow time.Duration // process start to the first frame presented
 	mainStart time.Time
 
 	prev        hud.Frame // the frame whose interval is not known yet
@@ -104,7 +103,7 @@ func (s *runStats) closePrev(now time.Duration, a *app) {
 // frameDone counts a frame once drawn.
 func (s *runStats) frameDone(start time.Duration, info frameInfo, uploaded int, a *app) {
 	if s.frames == 0 {
-		s.firstShow = time.Since(s.mainStart)
+		s.firstShow = time.Since(s.mainStart) + preMain(s.mainStart)
 	}
 	s.frames++
 	if a.mode != modeFixed {

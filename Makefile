@@ -39,8 +39,10 @@ test: test-deps
 	$(GO) test -race -short -count=1 $(PURE)
 	INTERPDEMO_REQUIRE_GL=1 $(GO) test -count=1 -timeout 20m ./...
 
+# Go benchmarks and the headless scenario matrix -> docs/PERFORMANCE.md
+# (a few minutes). perf, if installed, adds where the CPU time goes.
 bench: build
-	$(GO) run ./cmd/bench
+	$(GO) run ./cmd/bench -bin $(BIN)
 
 lint: deps
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -49,7 +51,7 @@ lint: deps
 # Each fuzz target for 30 s (FUZZTIME=… to change).
 FUZZTIME ?= 30s
 fuzz:
-	@for pkg in ./loop ./input ./replay; do \
+	@for pkg in ./loop ./physics ./input ./replay; do \
 		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep ^Fuzz); do \
 			echo "== $$pkg $$f"; \
 			$(GO) test $$pkg -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) || exit 1; \

@@ -1,0 +1,339 @@
+// Command bench measures interpdemo and writes docs/PERFORMANCE.md: the Go
+// benchmarks of the loop, the physics and the renderer, a matrix of
+// headless runs of the demo (1 to 1,000,000 balls, with and without
+// interpolation), the slow-machine and frame-cap scenarios, start-up time,
+// and where the CPU time goes. Every figure in the file comes from this
+// run; the file says on what machine.
+//
+//	make bench              # = go run ./cmd/bench
+//	go run ./cmd/bench -quick   # shorter runs, for a first look
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/interpdemo/interpdemo/internal/atomicfile"
+)
+
+func main() {
+	os.Exit(run())
+}
+
+type options struct {
+	bin, out string
+	quick    bool
+	goTool   string
+}
+
+func run() int {
+	var o options
+	flag.StringVar(&o.bin, "bin", "bin/interpdemo", "the demo binary to measure (make bench builds it)")
+	flag.StringVar(&o.out, "o", "docs/PERFORMANCE.md", "the report to write")
+	flag.BoolVar(&o.quick, "quick", false, "shorter runs (numbers are noisier)")
+	flag.Parse()
+	o.goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(o.bin); err != nil {
+		fmt.Fprintf(os.Stderr, "bench: %v (run make build first)\n", err)
+		return 2
+	}
+	if err := atomicfile.CheckWritable(o.out); err != nil {
+		fmt.Fprintf(os.Stderr, "bench: -o: %v\n", err)
+		return 2
+	}
+	r := &report{started: time.Now()}
+	steps := []struct {
+		name string
+		f    func(*options, *report) error
+	}{
+		{"machine", machine},
+		{"go benchmarks", goBenchmarks},
+		{"ball matrix", matrix},
+		{"scenarios", scenarios},
+		{"start-up", startup},
+		{"profile", profile},
+	}
+	for _, s := range steps {
+		fmt.Fprintf(os.Stderr, "bench: %s...\n", s.name)
+		if err := s.f(&o, r); err != nil {
+			fmt.Fprintf(os.Stderr, "bench: %s: %v\n", s.name, err)
+			return 1
+		}
+	}
+	if err := atomicfile.WriteFile(o.out, func(w io.Writer) error { return r.write(w, &o) }); err != nil {
+		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(os.Stderr, "bench: wrote %s in %v\n", o.out, time.Since(r.started).Round(time.Second))
+	return 0
+}
+
+// report is everything measured.
+type report struct {
+	started time.Time
+	cpu     string
+	cores   int
+	kernel  string
+	gl      string
+	goVer   string
+
+	bench    map[string]map[string]float64 // benchmark name -> unit -> value
+	benchRaw []string
+
+	matrix    []scenario
+	scenarios []scenario
+	startups  []float64
+
+	profile     []share // where the time goes, 100k balls
+	profileNote string
+}
+
+type scenario struct {
+	name  string
+	args  []string
+	stats map[string]any
+}
+
+type share struct {
+	what string
+	pct  float64
+}
+
+func machine(o *options, r *report) error {
+	b, _ := os.ReadFile("/proc/cpuinfo")
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "model name") {
+			r.cpu = strings.TrimSpace(strings.SplitN(line, ":", 2)[1])
+			break
+		}
+	}
+	r.cores = runtime.NumCPU()
+	if out, err := exec.Command("uname", "-sr").Output(); err == nil {
+		r.kernel = strings.TrimSpace(string(out))
+	}
+	r.goVer = runtime.Version()
+	return nil
+}
+
+var benchLine = regexp.MustCompile(`^(Benchmark\S+?)(-\d+)?\s+(\d+)\s+(.*)$`)
+
+// goBenchmarks runs the packages' benchmarks and keeps every metric.
+func goBenchmarks(o *options, r *report) error {
+	r.bench = map[string]map[string]float64{}
+	bt := "1s"
+	limiterN := "600x" // 10 s of 60 FPS waits per variant
+	if o.quick {
+		bt, limiterN = "200ms", "120x"
+	}
+	runs := [][]string{
+		{"-bench", "^BenchmarkFrame$", "-benchtime", bt, "./loop"},
+		{"-bench", "^BenchmarkLimiter$", "-benchtime", limiterN, "./loop"},
+		{"-bench", "^(BenchmarkTick|BenchmarkCopyFloor)$", "-benchtime", bt, "./physics"},
+		{"-bench", "^BenchmarkFrame$", "-benchtime", bt, "./render"},
+	}
+	for _, args := range runs {
+		cmd := exec.Command(o.goTool, append([]string{"test", "-run", "^$", "-count", "1"}, args...)...)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("go test %v: %v\n%s", args, err, out.String())
+		}
+		pkg := args[len(args)-1][2:]
+		r.benchRaw = append(r.benchRaw, "# "+pkg+": go test -bench '"+args[1]+"' -benchtime "+args[3])
+		sc := bufio.NewScanner(&out)
+		for sc.Scan() {
+			m := benchLine.FindStringSubmatch(sc.Text())
+			if m == nil {
+				continue
+			}
+			r.benchRaw = append(r.benchRaw, sc.Text())
+			name := pkg + "." + m[1]
+			metrics := map[string]float64{}
+			f := strings.Fields(m[4])
+			for i := 0; i+1 < len(f); i += 2 {
+				if v, err := strconv.ParseFloat(f[i], 64); err == nil {
+					metrics[f[i+1]] = v
+				}
+			}
+			r.bench[name] = metrics
+		}
+	}
+	return nil
+}
+
+// demo runs the binary headless and returns its -stats.
+func demo(o *options, args ...string) (map[string]any, error) {
+	full := append([]string{"-headless", "-stats", "-hud=false", "-graph=false", "-vsync", "off"}, args...)
+	cmd := exec.Command(o.bin, full...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	env := []string{}
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "DISPLAY=") && !strings.HasPrefix(kv, "SDL_VIDEODRIVER=") {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env = env
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("%s %s: %v: %s", o.bin, strings.Join(full, " "), err, stderr.String())
+	}
+	var s map[string]any
+	if err := json.Unmarshal(stdout.Bytes(), &s); err != nil {
+		return nil, fmt.Errorf("stats of %v: %v", args, err)
+	}
+	return s, nil
+}
+
+func (o *options) dur(long string) string {
+	if o.quick {
+		return "3s"
+	}
+	return long
+}
+
+func matrix(o *options, r *report) error {
+	for _, n := range []int{1, 1000, 10_000, 100_000, 1_000_000} {
+		for _, interp := range []bool{true, false} {
+			d := o.dur("10s")
+			if n == 1_000_000 {
+				d = o.dur("20s") // a frame takes seconds: enough of them after warm-up
+			}
+			args := []string{"-balls", strconv.Itoa(n), "-interp=" + strconv.FormatBool(interp), "-duration", d}
+			s, err := demo(o, args...)
+			if err != nil {
+				return err
+			}
+			if r.gl == "" {
+				r.gl, _ = s["gl_renderer"].(string)
+			}
+			name := fmt.Sprintf("%s balls, interpolation %s", commas(n), map[bool]string{true: "on", false: "off"}[interp])
+			r.matrix = append(r.matrix, scenario{name: name, args: args, stats: s})
+		}
+	}
+	return nil
+}
+
+func scenarios(o *options, r *report) error {
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"200 ms render load (5 FPS)", []string{"-render-load", "200ms", "-duration", o.dur("10s")}},
+		{"300 ms render load", []string{"-render-load", "300ms", "-duration", o.dur("10s")}},
+		{"300 ms render load, lockstep", []string{"-render-load", "300ms", "-duration", o.dur("10s"), "-lockstep"}},
+		{"frame cap 60, no load", []string{"-fps-cap", "60", "-duration", o.dur("10s")}},
+	} {
+		s, err := demo(o, c.args...)
+		if err != nil {
+			return err
+		}
+		r.scenarios = append(r.scenarios, scenario{name: c.name, args: c.args, stats: s})
+	}
+	return nil
+}
+
+// startup runs the demo for one tick several times and keeps startup_ms.
+func startup(o *options, r *report) error {
+	for i := 0; i < 7; i++ {
+		// The defaults a user gets: HUD and graph on.
+		s, err := demo(o, "-ticks", "1", "-fast", "-hud=true", "-graph=true")
+		if err != nil {
+			return err
+		}
+		r.startups = append(r.startups, num(s, "startup_ms"))
+	}
+	sort.Float64s(r.startups)
+	return nil
+}
+
+// profile records a 100k-ball run with perf, when it is installed, and
+// splits the CPU time between the GL driver (llvmpipe's JIT-compiled
+// shaders and its rasterizer), the kernel, and the demo's own Go code.
+func profile(o *options, r *report) error {
+	perf, err := exec.LookPath("perf")
+	if err != nil {
+		r.profileNote = "perf is not installed (apt-get install linux-perf); no profile taken."
+		return nil
+	}
+	dir, err := os.MkdirTemp("", "interpdemo-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	data := filepath.Join(dir, "perf.data")
+	args := []string{"record", "-o", data, "-F", "999", "--", o.bin, "-headless", "-hud=false", "-graph=false", "-vsync", "off", "-balls", "100000", "-duration", o.dur("8s")}
+	cmd := exec.Command(perf, args...)
+	cmd.Env = append(os.Environ(), "SDL_VIDEODRIVER=offscreen")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		r.profileNote = fmt.Sprintf("perf record failed (%v): %s", err, firstLine(string(out)))
+		return nil
+	}
+	out, err := exec.Command(perf, "report", "-i", data, "--no-children", "-g", "none", "--sort", "dso", "--stdio").Output()
+	if err != nil {
+		r.profileNote = fmt.Sprintf("perf report failed: %v", err)
+		return nil
+	}
+	groups := map[string]float64{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 2 || !strings.HasSuffix(f[0], "%") {
+			continue
+		}
+		pct, err := strconv.ParseFloat(strings.TrimSuffix(f[0], "%"), 64)
+		if err != nil {
+			continue
+		}
+		dso := strings.Join(f[1:], " ")
+		switch {
+		case strings.Contains(dso, "[JIT]"):
+			groups["llvmpipe: JIT-compiled shaders, blending, depth (per fragment)"] += pct
+		case strings.Contains(dso, "swrast_dri") || strings.Contains(dso, "libLLVM") || strings.Contains(dso, "libgallium"):
+			groups["llvmpipe: rasterizer, binning, setup (per primitive and tile)"] += pct
+		case strings.Contains(dso, "kernel"):
+			groups["kernel (scheduling, page faults, futexes)"] += pct
+		case strings.Contains(dso, filepath.Base(o.bin)):
+			groups["interpdemo's own Go code (loop, physics, GL calls, cgo)"] += pct
+		default:
+			groups["other libraries (libc, ld.so, SDL, EGL)"] += pct
+		}
+	}
+	for k, v := range groups {
+		r.profile = append(r.profile, share{k, v})
+	}
+	sort.Slice(r.profile, func(i, j int) bool { return r.profile[i].pct > r.profile[j].pct })
+	return nil
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func num(s map[string]any, k string) float64 {
+	v, _ := s[k].(float64)
+	return v
+}
+
+func commas(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

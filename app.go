@@ -228,9 +228,6 @@ func (a *app) close() {
 	if a.trace != nil {
 		a.trace.abort()
 	}
-	if a.ov != nil {
-		a.ov = nil // its textures are the renderer's
-	}
 	if a.rend != nil {
 		a.rend.Delete()
 		a.rend = nil
@@ -258,35 +255,33 @@ func (a *app) setMode(m timingMode, now time.Duration) error {
 	if (a.rec != nil || a.rep != nil) && m != modeFixed {
 		return fmt.Errorf("only fixed mode is deterministic; %s cannot be recorded or replayed", m)
 	}
-	// The variable-step modes clamp a stalled frame to 100 ms of game
+	// The variable-step mode clamps a stalled frame to 100 ms of game
 	// time; fixed mode handles stalls itself (MaxLoops, debt) and the
-	// strategies with their own clamp get the raw time.
+	// strategies with their own clamp get the raw time. One virtual clock
+	// serves every mode, so game time goes on across a switch.
 	maxDelta := time.Duration(-1)
 	if m == modeVariable {
 		maxDelta = loop.DefaultMaxDelta
 	}
-	virt, err := loop.NewVirtual(loop.VirtualConfig{MaxDelta: maxDelta}, now)
-	if err != nil {
-		return err
+	if a.virt == nil {
+		var err error
+		if a.virt, err = loop.NewVirtual(loop.VirtualConfig{}, now); err != nil {
+			return err
+		}
 	}
-	if a.virt != nil {
-		// Keep the game time continuous across the switch.
-		virt, _ = loop.NewVirtual(loop.VirtualConfig{MaxDelta: maxDelta}, a.virt.Now())
-		virt.Reset(now)
-	}
-	a.virt = virt
+	a.virt.SetMaxDelta(maxDelta)
+	a.virt.Reset(now)
 	a.applySpeed()
 	vnow := a.virt.Now()
+	var err error
 	switch m {
 	case modeFixed:
 		a.fixed, err = loop.NewFixed(loop.FixedConfig{Tick: a.world.Config().Tick, MaxLoops: a.cfg.maxLoops, Lockstep: a.cfg.lockstep}, vnow)
 		a.fastNow = vnow
 	case modeSubstep:
-		a.sub, err = loop.NewSubstep(loop.SubstepConfig{}, vnow)
+		a.sub, err = loop.NewSubstep(loop.SubstepConfig{MinT: 1}, vnow) // MinT: see logicSubstep
 	case modeTimeFactor:
 		a.tf, err = loop.NewTimeFactor(loop.TimeFactorConfig{}, vnow)
-	case modeAdaptive:
-		a.adapt, err = loop.NewAdaptive(loop.AdaptiveConfig{}, now)
 	}
 	if err != nil {
 		return err
@@ -305,18 +300,19 @@ func (a *app) applySpeed() {
 	a.virt.SetSpeed(s) // speeds are validated where they are set
 }
 
-// applyPacing sets the frame limiter: the frame cap, or the mode's own
-// minimum frame time (sub-stepping's MinT), whichever is longer. Adaptive
-// mode paces its presents itself.
+// applyPacing sets the frame limiter: the frame cap, or sub-stepping's MinT
+// (1/60 s), whichever is longer. Adaptive mode paces its presents itself,
+// at the frame cap or, without one, at the seed's 40 presents per second.
 func (a *app) applyPacing() {
 	var d time.Duration
 	if a.fpsCap > 0 {
 		d = time.Second / time.Duration(a.fpsCap)
 	}
-	if a.mode == modeSubstep {
+	switch a.mode {
+	case modeSubstep:
 		d = max(d, loop.DefaultMinT)
-	}
-	if a.mode == modeAdaptive {
+	case modeAdaptive:
+		a.adapt, _ = loop.NewAdaptive(loop.AdaptiveConfig{Target: d}, a.clock.Now()) // d >= 0: valid
 		d = 0
 	}
 	a.limiter.SetInterval(d)

@@ -7,7 +7,6 @@ import (
 
 	"github.com/interpdemo/interpdemo/input"
 	"github.com/interpdemo/interpdemo/internal/hud"
-	"github.com/interpdemo/interpdemo/loop"
 	"github.com/interpdemo/interpdemo/physics"
 )
 
@@ -106,6 +105,10 @@ func (a *app) step(dt time.Duration) {
 // logicSubstep is seed 001's BeautifulTimer: the frame's time cut into
 // 1 + floor(T/MaxT) equal sub-steps, at most MaxCycles.
 func (a *app) logicSubstep() frameInfo {
+	// MinT, "never faster than 1/MinT", is a frame cap on real time: the
+	// limiter keeps it (applyPacing), so slow motion keeps the frame rate
+	// and gets smaller steps. The Substep itself runs with no minimum on
+	// game time, and only waits (no cycles) while the game is paused.
 	f := a.sub.Step(a.virt.Now())
 	for i := 0; i < f.Cycles; i++ {
 		a.step(f.CycleT)
@@ -166,7 +169,7 @@ func (a *app) logicAdaptive(now time.Duration) frameInfo {
 	b = append(b, ", last draw "...)
 	b = hud.AppendMs(b, a.adapt.LastDraw())
 	b = append(b, ", target "...)
-	b = hud.AppendMs(b, loop.DefaultTarget)
+	b = hud.AppendMs(b, a.adapt.Config().Target)
 	a.modeLine = b
 	return frameInfo{ticks: n, percent: 1}
 }

@@ -104,6 +104,20 @@ func (v *Virtual) SetSpeed(s float64) error {
 	return nil
 }
 
+// SetMaxDelta changes the clamp from the next Advance, as in
+// VirtualConfig: 0 means DefaultMaxDelta, a negative value no clamp. A
+// game switching between a fixed loop (no clamp) and variable steps
+// (clamped) keeps one continuous virtual time this way.
+func (v *Virtual) SetMaxDelta(d time.Duration) {
+	if d == 0 {
+		d = DefaultMaxDelta
+	}
+	v.maxDelta = d
+}
+
+// MaxDelta returns the clamp; negative means none.
+func (v *Virtual) MaxDelta() time.Duration { return v.maxDelta }
+
 // Speed returns the speed factor.
 func (v *Virtual) Speed() float64 { return v.speed }
 

@@ -343,3 +343,28 @@ func TestVirtualClampEdge(t *testing.T) {
 		t.Fatalf("MaxDelta + 1ns: %+v", d)
 	}
 }
+
+func TestVirtualSetMaxDelta(t *testing.T) {
+	v, err := NewVirtual(VirtualConfig{MaxDelta: -1}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := v.Advance(500 * ms); d.Scaled != 500*ms || d.Cut != 0 {
+		t.Fatalf("unclamped: %+v", d)
+	}
+	v.SetMaxDelta(0) // the default, 100 ms
+	if v.MaxDelta() != DefaultMaxDelta {
+		t.Fatalf("MaxDelta = %v", v.MaxDelta())
+	}
+	if d := v.Advance(800 * ms); d.Scaled != 100*ms || d.Cut != 200*ms {
+		t.Fatalf("clamped to the default: %+v", d)
+	}
+	v.SetMaxDelta(-1)
+	if d := v.Advance(1800 * ms); d.Scaled != time.Second || d.Cut != 0 {
+		t.Fatalf("unclamped again: %+v", d)
+	}
+	// Virtual time went on without a jump: 500 + 100 + 1000 ms.
+	if v.Now() != 1600*ms {
+		t.Fatalf("virtual now %v, want 1.6s", v.Now())
+	}
+}

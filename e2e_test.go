@@ -1,17 +1,17 @@
 package main
 
 import (
-	"image"
+	"encoding/json"
 	"image/png"
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/interpdemo/interpdemo/internal/x11test"
-	"strconv"
 )
 
 // TestHeadlessRunIsDeterministic is the issue's acceptance run: 250 ticks
@@ -259,7 +259,6 @@ func assertBallInScreenshot(t *testing.T, path string, n int) {
 	if math.Abs(float64(lit)-want)/want > 0.25 {
 		t.Errorf("screenshot %v: %d ball pixels, want about %.0f", b, lit, want)
 	}
-	_ = image.Point{}
 }
 
 func absDiff(a, b uint32) uint32 {
@@ -267,4 +266,90 @@ func absDiff(a, b uint32) uint32 {
 		return a - b
 	}
 	return b - a
+}
+
+// TestStateFile checks -state: the world after exactly -ticks ticks.
+func TestStateFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	d := runDemo(t, "", 30*time.Second, "-headless", "-fast", "-ticks", "30", "-balls", "3", "-state", path, "-stats")
+	if d.code() != 0 {
+		t.Fatal(d.stderr.String())
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Tick  uint64 `json:"tick"`
+		Hash  string `json:"state_hash"`
+		Balls []struct {
+			Last, Next, Velocity [2]int32
+		} `json:"balls"`
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Tick != 30 || len(st.Balls) != 3 || st.Hash != d.stats()["state_hash"] {
+		t.Fatalf("state: tick %d, %d balls, hash %s (stats say %v)", st.Tick, len(st.Balls), st.Hash, d.stats()["state_hash"])
+	}
+	for i, ball := range st.Balls {
+		// Inside the box (radius 8 of 640x480, in 1/256 units), moving
+		// 16 units per tick: last and next one tick apart.
+		for k, lim := range []int32{640, 480} {
+			if p := ball.Next[k]; p < 8*256 || p > (lim-8)*256 {
+				t.Errorf("ball %d outside the box: %v", i, ball.Next)
+			}
+		}
+		v := math.Hypot(float64(ball.Velocity[0]), float64(ball.Velocity[1])) / 256
+		if math.Abs(v-16) > 0.1 {
+			t.Errorf("ball %d moves %.2f units per tick, want 16", i, v)
+		}
+		step := math.Hypot(float64(ball.Next[0]-ball.Last[0]), float64(ball.Next[1]-ball.Last[1])) / 256
+		if step > 16.1 {
+			t.Errorf("ball %d: last %v to next %v is %.2f units", i, ball.Last, ball.Next, step)
+		}
+	}
+}
+
+// TestResizeLetterboxes resizes the real window: the world keeps its
+// aspect ratio, centred between bars.
+func TestResizeLetterboxes(t *testing.T) {
+	display := xvfb(t)
+	shot := filepath.Join(t.TempDir(), "wide.png")
+	d := startDemo(t, display, "-hud=false", "-graph=false", "-screenshot", shot)
+	w := d.window()
+	d.xdo("windowsize", "--sync", w, "1000", "400")
+	time.Sleep(300 * time.Millisecond)
+	d.keys("q")
+	if code, ok := d.wait(5 * time.Second); !ok || code != 0 {
+		t.Fatalf("exited=%v status %d: %s", ok, code, d.stderr.String())
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != 1000 || b.Dy() != 400 {
+		t.Fatalf("screenshot %v, want 1000x400", b)
+	}
+	// 640x480 scaled to 400 px high is 533 px wide, centred: bars of 233
+	// px. The bars and the world have different colours.
+	bar, world := img.At(100, 200), img.At(500, 5)
+	if bar == world {
+		t.Fatalf("bar and world share the colour %v", bar)
+	}
+	for _, x := range []int{5, 230, 770, 995} {
+		if img.At(x, 200) != bar {
+			t.Errorf("pixel %d,200 = %v, want the bar's %v", x, img.At(x, 200), bar)
+		}
+	}
+	for _, x := range []int{236, 500, 764} {
+		if img.At(x, 5) != world {
+			t.Errorf("pixel %d,5 = %v, want the world's %v", x, img.At(x, 5), world)
+		}
+	}
 }

@@ -7,9 +7,12 @@ ARGS ?=
 PURE := ./loop/... ./physics/... ./input/... ./replay/... ./internal/stats/... ./internal/atomicfile/... ./internal/hud/...
 # Debian/Ubuntu packages: the SDL2 headers to build, Xvfb and xdotool to test.
 BUILD_PKGS := libsdl2-dev pkg-config
-TEST_PKGS := xvfb xdotool xauth
+# (libgl1-mesa-dri and libegl-mesa0 are Mesa's llvmpipe, the GL the tests
+# draw with: under Xvfb through GLX, headless through EGL.)
+TEST_PKGS := xvfb xdotool libgl1-mesa-dri libegl-mesa0
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 
 .PHONY: all build run test test-pure test-gl bench lint deps test-deps clean fuzz plot
 
@@ -19,12 +22,13 @@ all: build
 deps:
 	@pkg-config --exists sdl2 2>/dev/null || { \
 		echo "make: installing $(BUILD_PKGS) (SDL2 headers for go-sdl2)"; \
-		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $(BUILD_PKGS); }
+		$(APT) update -qq && $(APT) install -y -qq $(BUILD_PKGS); }
 
 test-deps: deps
-	@command -v Xvfb >/dev/null && command -v xdotool >/dev/null || { \
+	@command -v Xvfb >/dev/null && command -v xdotool >/dev/null && \
+	{ ! command -v dpkg >/dev/null || dpkg -s libgl1-mesa-dri libegl-mesa0 >/dev/null 2>&1; } || { \
 		echo "make: installing $(TEST_PKGS) (the GL and end-to-end tests run under Xvfb)"; \
-		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $(TEST_PKGS); }
+		$(APT) update -qq && $(APT) install -y -qq $(TEST_PKGS); }
 
 build: deps
 	$(GO) build -o $(BIN) .

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/interpdemo/interpdemo/input"
@@ -100,6 +103,7 @@ type app struct {
 	glInfo   string
 	nextHUD  time.Duration
 	quit     bool
+	signals  chan os.Signal // SIGINT, SIGTERM: quit cleanly, writing the files
 	start    time.Duration // clock time of the first frame
 	frameIdx int64
 	lastImg  *image.RGBA // the last frame, when -screenshot is set
@@ -204,6 +208,11 @@ func newApp(cfg config, log io.Writer, mainStart time.Time) (a *app, err error) 
 	a.st.mainStart = mainStart
 	a.st.uploadBytes += int64(a.syncWorld()) // the initial upload, before any frame
 
+	// Ctrl-C or a polite kill ends the run like Q: the trace, the
+	// recording and the other files are written. A second one kills.
+	a.signals = make(chan os.Signal, 1)
+	signal.Notify(a.signals, os.Interrupt, syscall.SIGTERM)
+
 	now := a.clock.Now()
 	a.start = now
 	if err = a.setMode(a.mode, now); err != nil {
@@ -225,6 +234,9 @@ func newWorld(c config) (*physics.World, error) {
 // close frees the GL objects, then the context and window, and throws away
 // an unfinished trace. Safe to call on a partly built app.
 func (a *app) close() {
+	if a.signals != nil {
+		signal.Stop(a.signals)
+	}
 	if a.trace != nil {
 		a.trace.abort()
 	}
@@ -329,6 +341,12 @@ func (a *app) frame() {
 	now := a.clock.Now()
 	a.st.frameStart(now, a)
 	a.pumpEvents(now)
+	select {
+	case <-a.signals:
+		a.quit = true
+		signal.Reset(os.Interrupt, syscall.SIGTERM)
+	default:
+	}
 	if a.cfg.duration > 0 && now-a.start >= a.cfg.duration {
 		a.quit = true
 	}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -168,5 +169,35 @@ func TestRecordAndReplayOnlyInFixedMode(t *testing.T) {
 		if msg := d.stderr.String(); d.code() != 2 || strings.Count(strings.TrimSpace(msg), "\n") > 0 {
 			t.Errorf("%v: exit %d, %q; want 2 and one line", args, d.code(), msg)
 		}
+	}
+}
+
+// TestSignalQuitsCleanly: SIGTERM (or Ctrl-C) ends the run like Q: the
+// trace and the recording are written whole, no temporary file is left,
+// and the recording replays.
+func TestSignalQuitsCleanly(t *testing.T) {
+	dir := t.TempDir()
+	rec, trace := filepath.Join(dir, "run.rec"), filepath.Join(dir, "run.csv")
+	d := startDemo(t, "", "-headless", "-record", rec, "-trace", trace, "-stats", "-fps-cap", "200")
+	time.Sleep(700 * time.Millisecond) // some ticks to record
+	d.cmd.Process.Signal(syscall.SIGTERM)
+	if code, ok := d.wait(10 * time.Second); !ok || code != 0 {
+		t.Fatalf("after SIGTERM: exited=%v status %d: %s", ok, code, d.stderr.String())
+	}
+	live := d.stats()
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 2 {
+		t.Errorf("files after the run: %v, want just the recording and the trace", ents)
+	}
+	b, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows := strings.Count(string(b), "\n") - 1; rows != int(live["frames"].(float64)) {
+		t.Errorf("trace has %d rows for %v frames", rows, live["frames"])
+	}
+	r := runDemo(t, "", 60*time.Second, "-headless", "-replay", rec, "-fast", "-stats")
+	if r.code() != 0 || r.stats()["state_hash"] != live["state_hash"] {
+		t.Errorf("replay of the interrupted recording: exit %d, hash %v, live %v: %s", r.code(), r.stats()["state_hash"], live["state_hash"], r.stderr.String())
 	}
 }

@@ -104,7 +104,7 @@ type app struct {
 	nextHUD  time.Duration
 	quit     bool
 	signals  chan os.Signal // SIGINT, SIGTERM: quit cleanly, writing the files
-	start    time.Duration // clock time of the first frame
+	start    time.Duration  // clock time of the first frame
 	frameIdx int64
 	lastImg  *image.RGBA // the last frame, when -screenshot is set
 

@@ -151,9 +151,10 @@ func (w *Window) SetTitle(s string) { w.win.SetTitle(s) }
 func (w *Window) Swap() { w.win.GLSwap() }
 
 // SetVsync asks for a swap interval and reports the state actually in
-// force: "on", "off", "adaptive", or "unsupported" when the driver refuses
-// to set any interval (Xvfb with llvmpipe answers "That operation is not
-// supported"). Adaptive vsync falls back to plain vsync when refused, as
+// force: "on", "off", "adaptive", "unsupported" when the driver refuses to
+// set any interval (Xvfb with llvmpipe answers "That operation is not
+// supported"), or "offscreen" headless, where SDL accepts an interval but
+// there is no display to wait for (a swap never blocks). Adaptive vsync falls back to plain vsync when refused, as
 // SDL's documentation recommends. The first refusal is returned as err so
 // the caller can report it once; the program keeps running either way.
 func (w *Window) SetVsync(v Vsync) (actual string, err error) {
@@ -170,6 +171,9 @@ func (w *Window) SetVsync(v Vsync) (actual string, err error) {
 	got, gerr := sdl.GLGetSwapInterval()
 	if gerr != nil {
 		return "unsupported", fmt.Errorf("vsync %s: cannot read the swap interval: %v", v, gerr)
+	}
+	if w.headless {
+		return "offscreen", nil
 	}
 	switch {
 	case got > 0:

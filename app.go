@@ -368,7 +368,7 @@ func (a *app) frame() {
 		a.adapt.BeginDraw(a.clock.Now())
 	}
 	uploaded := a.syncWorld()
-	a.drawFrame(info)
+	a.drawFrame(info, now)
 	a.busy(a.renderLoad)
 	if a.quit && a.cfg.screenshot != "" {
 		a.lastImg = a.rend.ReadPixels()
@@ -399,7 +399,7 @@ func (a *app) frame() {
 }
 
 // drawFrame issues the frame's GL commands.
-func (a *app) drawFrame(info frameInfo) {
+func (a *app) drawFrame(info frameInfo, now time.Duration) {
 	a.rend.SetHighlightFirst(a.world.Player())
 	a.rend.Clear()
 	alpha := float32(1)
@@ -410,7 +410,7 @@ func (a *app) drawFrame(info frameInfo) {
 	if a.ghostsOn {
 		a.rend.DrawGhosts()
 	}
-	a.ov.draw(a)
+	a.ov.draw(a, now)
 }
 
 // syncWorld brings the GPU's copy of the positions up to date and returns

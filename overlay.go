@@ -60,9 +60,9 @@ func (o *overlay) uploadedBytes() int64 {
 	return o.textTex.UploadedBytes() + o.graphTex.UploadedBytes()
 }
 
-// draw refreshes what is due and draws the overlays that are on.
-func (o *overlay) draw(a *app) {
-	now := a.clock.Now()
+// draw refreshes what is due, as of the frame's start now, and draws the
+// overlays that are on.
+func (o *overlay) draw(a *app, now time.Duration) {
 	winW, winH := a.rend.WindowSize()
 	if a.hudOn {
 		if now >= a.nextHUD {

@@ -129,7 +129,6 @@ func (s *runStats) frameDone(start time.Duration, info frameInfo, uploaded int, 
 		s.prevCap = 0
 	}
 	s.havePrev = true
-	s.end = a.clock.Now()
 }
 
 // finish closes the last frame at the end of the run.

@@ -153,25 +153,30 @@ func goBenchmarks(o *options, r *report) error {
 		}
 		pkg := args[len(args)-1][2:]
 		r.benchRaw = append(r.benchRaw, "# "+pkg+": go test -bench '"+args[1]+"' -benchtime "+args[3])
-		sc := bufio.NewScanner(&out)
-		for sc.Scan() {
-			m := benchLine.FindStringSubmatch(sc.Text())
-			if m == nil {
-				continue
-			}
-			r.benchRaw = append(r.benchRaw, sc.Text())
-			name := pkg + "." + m[1]
-			metrics := map[string]float64{}
-			f := strings.Fields(m[4])
-			for i := 0; i+1 < len(f); i += 2 {
-				if v, err := strconv.ParseFloat(f[i], 64); err == nil {
-					metrics[f[i+1]] = v
-				}
-			}
-			r.bench[name] = metrics
-		}
+		r.parseBench(pkg, &out)
 	}
 	return nil
+}
+
+// parseBench keeps the benchmark lines of go test's output, and their
+// metrics under "pkg.BenchmarkName/sub" (without the -GOMAXPROCS suffix).
+func (r *report) parseBench(pkg string, out io.Reader) {
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		m := benchLine.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		r.benchRaw = append(r.benchRaw, sc.Text())
+		metrics := map[string]float64{}
+		f := strings.Fields(m[4])
+		for i := 0; i+1 < len(f); i += 2 {
+			if v, err := strconv.ParseFloat(f[i], 64); err == nil {
+				metrics[f[i+1]] = v
+			}
+		}
+		r.bench[pkg+"."+m[1]] = metrics
+	}
 }
 
 // demo runs the binary headless and returns its -stats.

@@ -2,9 +2,7 @@ package main
 
 import (
 	"image"
-	"image/png"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -73,16 +71,7 @@ func TestHUDAndGraphAreDrawn(t *testing.T) {
 		if d.code() != 0 {
 			t.Fatalf("%s: %s", name, d.stderr.String())
 		}
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		img, err := png.Decode(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return img.(*image.RGBA)
+		return readPNG(t, path).(*image.RGBA)
 	}
 	with := shot("with", "-hud", "-graph", "-render-load", "20ms")
 	without := shot("without", "-hud=false", "-graph=false")

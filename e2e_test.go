@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -233,15 +232,7 @@ func TestHelpListsKeys(t *testing.T) {
 // world's background.
 func assertBallInScreenshot(t *testing.T, path string, n int) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("screenshot: %v", err)
-	}
+	img := readPNG(t, path)
 	b := img.Bounds()
 	bg := img.At(b.Min.X+b.Dx()/2, b.Min.Y+1)
 	br, bgG, bb, _ := bg.RGBA()
@@ -324,15 +315,7 @@ func TestResizeLetterboxes(t *testing.T) {
 	if code, ok := d.wait(5 * time.Second); !ok || code != 0 {
 		t.Fatalf("exited=%v status %d: %s", ok, code, d.stderr.String())
 	}
-	f, err := os.Open(shot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := readPNG(t, shot)
 	if b := img.Bounds(); b.Dx() != 1000 || b.Dy() != 400 {
 		t.Fatalf("screenshot %v, want 1000x400", b)
 	}

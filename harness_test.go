@@ -10,6 +10,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -251,4 +253,19 @@ func (d *demo) waitTitle(want string, timeout time.Duration) string {
 	}
 	d.t.Fatalf("title never contained %q within %v; last %q\nstderr: %s", want, timeout, last, d.stderr.String())
 	return ""
+}
+
+// readPNG decodes the PNG file at path (a -screenshot).
+func readPNG(t *testing.T, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return img
 }

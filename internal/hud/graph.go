@@ -181,7 +181,10 @@ func (g *Graph) label(img *image.RGBA, d *font.Drawer, name string, v time.Durat
 	g.buf = append(g.buf[:0], name...)
 	g.buf = AppendMs(g.buf, v)
 	d.Dst = img
-	d.Dot = fixed.P(max(x, img.Bounds().Min.X+2), max(y-3, img.Bounds().Min.Y+11))
+	px, py := max(x, img.Bounds().Min.X+2), max(y-3, img.Bounds().Min.Y+11)
+	// A dark plate under the text, so it reads over the bars.
+	fill(img, image.Rect(px-2, py-11, px+len(g.buf)*GlyphW+2, py+3), color.RGBA{0, 0, 0, 220})
+	d.Dot = fixed.P(px, py)
 	d.DrawBytes(g.buf)
 }
 

@@ -91,8 +91,8 @@ func TestScaleIsLogarithmic(t *testing.T) {
 }
 
 func TestDrawGraphPaintsBarsByTicks(t *testing.T) {
-	img := image.NewRGBA(image.Rect(0, 0, 40, 108))
-	cols := make([]Column, 40)
+	img := image.NewRGBA(image.Rect(0, 0, 200, 108)) // the labels sit at the right
+	cols := make([]Column, 200)
 	cols[5] = Column{Dur: 10 * ms, Ticks: 1, Frames: 1}
 	for c := 20; c < 30; c++ {
 		cols[c] = Column{Dur: 200 * ms, Ticks: 5, Capped: true, Discarded: true, Frames: 1}

@@ -96,7 +96,6 @@ type app struct {
 	title          []byte
 	last           frameInfo // the latest frame's logic, for the HUD
 	modeLine       []byte
-	discardedTotal time.Duration
 	notice         string // a one-off message for the HUD (refused keys)
 	noticeUntil    time.Duration
 
@@ -312,14 +311,19 @@ func (a *app) applySpeed() {
 	a.virt.SetSpeed(s) // speeds are validated where they are set
 }
 
+// capInterval is the frame interval the cap asks for; 0 without a cap.
+func (a *app) capInterval() time.Duration {
+	if a.fpsCap <= 0 {
+		return 0
+	}
+	return time.Second / time.Duration(a.fpsCap)
+}
+
 // applyPacing sets the frame limiter: the frame cap, or sub-stepping's MinT
 // (1/60 s), whichever is longer. Adaptive mode paces its presents itself,
 // at the frame cap or, without one, at the seed's 40 presents per second.
 func (a *app) applyPacing() {
-	var d time.Duration
-	if a.fpsCap > 0 {
-		d = time.Second / time.Duration(a.fpsCap)
-	}
+	d := a.capInterval()
 	switch a.mode {
 	case modeSubstep:
 		d = max(d, loop.DefaultMinT)
@@ -361,7 +365,6 @@ func (a *app) frame() {
 
 	info := a.logic(now)
 	a.last = info
-	a.discardedTotal += info.discarded
 
 	if a.mode == modeAdaptive {
 		a.waitUntil(a.adapt.PresentAt())

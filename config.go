@@ -174,17 +174,10 @@ func parseFlags(args []string, usageOut io.Writer) (config, error) {
 	if c.mode, err = parseMode(*mode); err != nil {
 		return c, flagErr("mode", "%v", err)
 	}
+	if err := c.checkWorld(); err != nil {
+		return c, err
+	}
 	switch {
-	case c.tick <= 0:
-		return c, flagErr("tick", "must be positive (got %v)", c.tick)
-	case c.tick < time.Millisecond || c.tick > 10*time.Second:
-		return c, flagErr("tick", "must be between 1ms and 10s (got %v)", c.tick)
-	case c.maxLoops < 1 || c.maxLoops > 1000:
-		return c, flagErr("max-loops", "must be between 1 and 1000 (got %d)", c.maxLoops)
-	case c.balls < 0 || c.balls > physics.MaxBalls:
-		return c, flagErr("balls", "must be between 0 and %d (got %d)", physics.MaxBalls, c.balls)
-	case c.radius < 1 || c.radius > 200:
-		return c, flagErr("radius", "must be between 1 and 200 units (got %d)", c.radius)
 	case c.width < 16 || c.width > 16384:
 		return c, flagErr("width", "must be between 16 and 16384 pixels (got %d)", c.width)
 	case c.height < 16 || c.height > 16384:
@@ -218,9 +211,6 @@ func parseFlags(args []string, usageOut io.Writer) (config, error) {
 			}
 		}
 	}
-	if _, err := physics.New(c.physicsConfig(0)); err != nil {
-		return c, flagErr("radius", "%v", err)
-	}
 	for _, f := range []struct{ name, path string }{
 		{"state", c.stateFile},
 		{"screenshot", c.screenshot},
@@ -237,6 +227,27 @@ func parseFlags(args []string, usageOut io.Writer) (config, error) {
 		}
 	}
 	return c, nil
+}
+
+// checkWorld checks the settings of the world and the loop: the flags'
+// values, or a recording's (a file can claim anything its format allows).
+func (c config) checkWorld() error {
+	switch {
+	case c.tick <= 0:
+		return flagErr("tick", "must be positive (got %v)", c.tick)
+	case c.tick < time.Millisecond || c.tick > 10*time.Second:
+		return flagErr("tick", "must be between 1ms and 10s (got %v)", c.tick)
+	case c.maxLoops < 1 || c.maxLoops > 1000:
+		return flagErr("max-loops", "must be between 1 and 1000 (got %d)", c.maxLoops)
+	case c.balls < 0 || c.balls > physics.MaxBalls:
+		return flagErr("balls", "must be between 0 and %d (got %d)", physics.MaxBalls, c.balls)
+	case c.radius < 1 || c.radius > 200:
+		return flagErr("radius", "must be between 1 and 200 units (got %d)", c.radius)
+	}
+	if err := c.physicsConfig(0).Validate(); err != nil {
+		return flagErr("radius", "%v", err)
+	}
+	return nil
 }
 
 // physicsConfig is the world the flags describe, with n balls.

@@ -142,9 +142,19 @@ func TestReplayBadFiles(t *testing.T) {
 	garbage := filepath.Join(dir, "garbage.rec")
 	os.WriteFile(empty, nil, 0o644)
 	os.WriteFile(garbage, []byte("IDRP\x01 this is not a recording at all"), 0o644)
+	// A sound file whose settings the demo cannot run.
+	absurd := filepath.Join(dir, "absurd.rec")
+	rec := &replay.Recording{
+		Settings: replay.Settings{Balls: 1, Width: 640, Height: 480, Radius: 8, Speed: 400, Tick: 40 * time.Millisecond, MaxLoops: 5000},
+		Inputs:   []replay.Run{{Count: 1}},
+	}
+	if err := rec.WriteFile(absurd); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		path, want string
 	}{
+		{absurd, "max-loops"},
 		{empty, "empty"},
 		{garbage, garbage},
 		{dir, "directory"},

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"image/png"
 	"io"
@@ -48,7 +47,7 @@ func (a *app) finish(stdout io.Writer) error {
 			return err
 		}
 	}
-	return errors.Join()
+	return nil
 }
 
 func ms(d time.Duration) float64 { return round3(float64(d) / float64(time.Millisecond)) }

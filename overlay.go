@@ -84,11 +84,7 @@ func (o *overlay) draw(a *app, now time.Duration) {
 			o.nextGraph = now + graphRefresh
 			img := o.graphSub
 			hud.Columns(o.cols[:w], o.ring, now, graphSpan)
-			var capInterval time.Duration
-			if a.fpsCap > 0 {
-				capInterval = time.Second / time.Duration(a.fpsCap)
-			}
-			o.graph.Draw(img, o.cols[:w], hud.DefaultScale, hud.GraphLines{Tick: a.world.Config().Tick, Cap: capInterval})
+			o.graph.Draw(img, o.cols[:w], hud.DefaultScale, hud.GraphLines{Tick: a.world.Config().Tick, Cap: a.capInterval()})
 			o.graphTex.Upload(o.graphImg, img.Rect)
 		}
 		a.rend.DrawOverlay(o.graphTex, 0, winH-graphH, o.graphW, graphH)
@@ -105,7 +101,7 @@ func (a *app) snapshot(now time.Duration) *hud.Snapshot {
 		TicksThisFrame:      a.last.ticks,
 		Percent:             a.last.percent,
 		DiscardedLastSecond: lastSecond.Discarded,
-		DiscardedTotal:      a.discardedTotal,
+		DiscardedTotal:      a.st.discarded,
 		Draw:                a.draw.String(),
 		VsyncRequested:      a.vsync.String(),
 		VsyncActual:         a.vsyncActual,

@@ -83,14 +83,8 @@ func (r *replayer) apply(c config) (config, error) {
 	c.lockstep = s.Lockstep
 	c.radius = int(s.Radius)
 	c.worldW, c.worldH, c.ballSpeed = s.Width, s.Height, s.Speed
-	switch {
-	case s.Balls > physics.MaxBalls:
-		return c, fmt.Errorf("%s: recording has %d balls, more than %d", r.path, s.Balls, physics.MaxBalls)
-	case s.MaxLoops < 1 || s.MaxLoops > 1000:
-		return c, fmt.Errorf("%s: recording has max-loops %d, want 1 to 1000", r.path, s.MaxLoops)
-	}
-	if err := c.physicsConfig(c.balls).Validate(); err != nil {
-		return c, fmt.Errorf("%s: recording's world: %v", r.path, err)
+	if err := c.checkWorld(); err != nil {
+		return c, fmt.Errorf("%s: the recording's settings: %v", r.path, err)
 	}
 	return c, nil
 }

@@ -124,10 +124,7 @@ func (s *runStats) frameDone(start time.Duration, info frameInfo, uploaded int, 
 	s.discarded += info.discarded
 	s.prev = hud.Frame{Start: start, Ticks: info.ticks, Capped: info.capped, Discarded: info.discarded}
 	s.prevPercent, s.prevLoad, s.prevMode = info.percent, a.renderLoad, a.mode
-	s.prevCap = a.limiter.Interval()
-	if a.fpsCap == 0 {
-		s.prevCap = 0
-	}
+	s.prevCap = a.capInterval()
 	s.havePrev = true
 }
 

@@ -98,8 +98,10 @@ func (r *Renderer) DrawOverlay(o *Overlay, x, y, w, h int) {
 	}
 	ov := r.ov
 	gl.Disable(gl.SCISSOR_TEST)
-	gl.BlendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
-	gl.Viewport(0, 0, int32(r.winW), int32(r.winH))
+	if !r.fullView {
+		gl.Viewport(0, 0, int32(r.winW), int32(r.winH))
+		r.fullView = true
+	}
 	ov.prog.Use()
 	gl.BindVertexArray(ov.vao)
 	gl.ActiveTexture(gl.TEXTURE0)
@@ -108,8 +110,6 @@ func (r *Renderer) DrawOverlay(o *Overlay, x, y, w, h int) {
 	gl.Uniform2f(ov.uWindow, float32(r.winW), float32(r.winH))
 	gl.Uniform2f(ov.uTexScale, float32(w)/float32(o.w), float32(h)/float32(o.h))
 	gl.DrawArrays(gl.TRIANGLE_STRIP, 0, 4)
-	gl.BlendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA)
-	r.setWorldViewport()
 }
 
 func (o *Overlay) delete() {

@@ -61,6 +61,7 @@ type Renderer struct {
 	maxPoint   float32
 
 	highlight bool
+	fullView  bool // the viewport is the whole window (overlays), not the world
 
 	uploaded int64
 
@@ -132,7 +133,7 @@ func New(cfg Config) (*Renderer, error) {
 
 	gl.Enable(gl.PROGRAM_POINT_SIZE)
 	gl.Enable(gl.BLEND)
-	gl.BlendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA)
+	gl.BlendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA) // premultiplied alpha, for every draw
 	gl.Disable(gl.DEPTH_TEST)
 
 	if r.ov, err = newOverlays(); err != nil {
@@ -203,6 +204,7 @@ func (r *Renderer) Resize(w, h int) {
 // setWorldViewport points the viewport and scissor at the letterboxed
 // world (see marginPx).
 func (r *Renderer) setWorldViewport() {
+	r.fullView = false
 	h := r.winH
 	vx := r.view.X - marginPx
 	vy := h - (r.view.Y + r.view.H) - marginPx
@@ -309,6 +311,9 @@ func (r *Renderer) DrawBalls(alpha float32) {
 		return
 	}
 	r.balls.Use()
+	if r.fullView {
+		r.setWorldViewport()
+	}
 	gl.BindVertexArray(r.vao[r.cur])
 	gl.Uniform1f(r.uAlpha, alpha)
 	gl.DrawArrays(gl.POINTS, 0, int32(r.n))
@@ -321,6 +326,9 @@ func (r *Renderer) DrawGhosts() {
 		return
 	}
 	r.balls.Use()
+	if r.fullView {
+		r.setWorldViewport()
+	}
 	gl.BindVertexArray(r.vao[r.cur])
 	gl.Uniform1f(r.uRing, 1.5)
 	gl.Uniform1f(r.uOpacity, 0.45)

@@ -20,5 +20,8 @@ void main() {
     if (a <= 0.0) {
         discard;
     }
-    fragColor = vec4(color, a * opacity);
+    // Premultiplied alpha, like the overlays: one blend function
+    // (ONE, ONE_MINUS_SRC_ALPHA) serves every draw.
+    float k = a * opacity;
+    fragColor = vec4(color * k, k);
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/interpdemo/interpdemo/input"
 	"github.com/interpdemo/interpdemo/internal/platform"
+	"github.com/interpdemo/interpdemo/internal/sim"
 	"github.com/interpdemo/interpdemo/loop"
 	"github.com/interpdemo/interpdemo/physics"
 	"github.com/interpdemo/interpdemo/render"
@@ -24,11 +25,18 @@ const (
 	drawInterp drawMode = iota // at percentWithinTick between last and next
 	drawExtrap                 // ahead of next by percentWithinTick
 	drawOff                    // at next: steps at the tick rate
+	numDrawModes
 )
 
-func (d drawMode) String() string {
-	return [...]string{"interpolate", "extrapolate", "off"}[d]
+// drawModeNames are each mode's name (the HUD, -stats) and how the window
+// title shows it.
+var drawModeNames = [numDrawModes]struct{ name, title string }{
+	drawInterp: {"interpolate", "interp on"},
+	drawExtrap: {"extrapolate", "interp extrapolate"},
+	drawOff:    {"off", "interp off"},
 }
+
+func (d drawMode) String() string { return drawModeNames[d].name }
 
 // alpha is the shader's mix factor from last (0) to next (1).
 func (d drawMode) alpha(percent float64) float32 {
@@ -41,132 +49,97 @@ func (d drawMode) alpha(percent float64) float32 {
 	return 1
 }
 
-// app is the running demo: the world, the loop strategies, the renderer
-// and the settings the keys change. Everything runs on the main thread.
+// view is what the keys change about the picture and the frame.
+type view struct {
+	draw               drawMode
+	hud, graph, ghosts bool
+	help               bool // the HUD's long form: settings, keys, legend
+	fpsCap             int
+	renderLoad         time.Duration
+}
+
+// capInterval is the frame interval the cap asks for; 0 without a cap.
+func (v *view) capInterval() time.Duration {
+	if v.fpsCap <= 0 {
+		return 0
+	}
+	return time.Second / time.Duration(v.fpsCap)
+}
+
+// vsyncState is the vsync asked for and what the driver gave.
+type vsyncState struct {
+	requested platform.Vsync
+	actual    string // on, off, adaptive, unsupported or offscreen
+	logged    bool   // the first refusal was logged
+}
+
+// app is the shell around the simulation: the window, the renderer, the
+// keys, the overlays, the files and the statistics. It wires the parts;
+// the simulation's insides are package sim's. Everything runs on the main
+// thread.
 type app struct {
-	cfg    config
-	log    io.Writer
-	win    *platform.Window
-	clock  *platform.Clock
-	events *platform.EventTimes
-	rend   *render.Renderer
-	world  *physics.World
-
-	// Timing. Every mode runs on virtual time (the speed factor); only the
-	// strategy of the current mode is in use.
-	mode    timingMode
-	virt    *loop.Virtual
-	fixed   *loop.Fixed
-	sub     *loop.Substep
-	tf      *loop.TimeFactor
-	adapt   *loop.Adaptive
+	cfg     config
+	log     io.Writer
+	win     *platform.Window
+	clock   *platform.Clock
+	events  *platform.EventTimes
+	rend    *render.Renderer
+	sim     *sim.Sim
 	limiter *loop.Limiter
-	fastNow time.Duration     // -fast: the synthetic loop time
-	vdelta  loop.VirtualDelta // this frame's advance of virtual time
 
-	speed      float64
-	paused     bool
-	fpsCap     int
-	renderLoad time.Duration
-	logicLoad  time.Duration
+	keys     keyState
+	view     view
+	vsync    vsyncState
+	ov       *overlay
+	fps, tps *loop.RateCounter
+	title    titleBar
+	notice   notice
+	last     sim.FrameInfo // the latest frame's logic, for the HUD
 
-	// Input: key events wait in keyq (raw clock) until the frame maps them
-	// onto virtual time and hands them to the sampler, which gives every
-	// logic tick its own record.
-	sampler *input.Sampler
-	keyq    []input.Event
-	keyDown [input.MaxButton + 1]uint8 // physical keys held per button (arrows and WASD share)
-	prevRec input.Record
-	cmds    []command // world commands waiting for the next tick boundary
-
-	rec        *recorder // -record
-	rep        *replayer // -replay
-	saveLogged bool
-
-	// View.
-	draw           drawMode
-	hudOn, graphOn bool
-	ghostsOn       bool
-	vsync          platform.Vsync // requested
-	vsyncActual    string         // on, off, adaptive or unsupported
-	vsyncLogged    bool
-	ov             *overlay
-	fps, tps       *loop.RateCounter
-	nextTitle      time.Duration
-	title          []byte
-	last           frameInfo // the latest frame's logic, for the HUD
-	modeLine       []byte
-	notice         string // a one-off message for the HUD (refused keys)
-	noticeUntil    time.Duration
-
-	glInfo   string
-	nextHUD  time.Duration
-	quit     bool
-	signals  chan os.Signal // SIGINT, SIGTERM: quit cleanly, writing the files
-	start    time.Duration  // clock time of the first frame
-	frameIdx int64
-	lastImg  *image.RGBA // the last frame, when -screenshot is set
-
-	st    runStats
-	trace *traceWriter
+	st      runStats
+	trace   *traceWriter
+	saver   autosaver
+	signals chan os.Signal // SIGINT, SIGTERM: quit cleanly, writing the files
+	quit    bool
+	start   time.Duration // clock time of the first frame
+	lastImg *image.RGBA   // the last frame, when -screenshot is set
 }
-
-// frameInfo is what one frame's logic did.
-type frameInfo struct {
-	ticks     int     // logic ticks, cycles or steps run
-	percent   float64 // percentWithinTick (1 in the variable-step modes)
-	discarded time.Duration
-	capped    bool
-}
-
-// command changes the world between two ticks. Commands are applied at a
-// tick boundary, in order, and recorded with the tick they precede, so a
-// replay applies them at exactly the same point.
-type command struct {
-	kind cmdKind
-	arg  int64
-}
-
-type cmdKind uint8
-
-const (
-	cmdReset    cmdKind = iota + 1 // back to the initial state
-	cmdSetBalls                    // arg: the ball count
-	cmdSetTick                     // arg: the tick length in ns
-)
 
 func newApp(cfg config, log io.Writer, mainStart time.Time) (a *app, err error) {
 	a = &app{
 		cfg: cfg, log: log,
-		mode: cfg.mode, speed: cfg.speed, paused: cfg.paused, fpsCap: cfg.fpsCap,
-		renderLoad: cfg.renderLoad, logicLoad: cfg.logicLoad,
-		hudOn: cfg.hud, graphOn: cfg.graph, ghostsOn: cfg.ghosts,
-		vsync: cfg.vsync,
+		view: view{
+			hud: cfg.hud, graph: cfg.graph, ghosts: cfg.ghosts,
+			fpsCap: cfg.fpsCap, renderLoad: cfg.renderLoad,
+		},
+		vsync: vsyncState{requested: cfg.vsync},
 	}
 	switch {
 	case !cfg.interp:
-		a.draw = drawOff
+		a.view.draw = drawOff
 	case cfg.extrapolate:
-		a.draw = drawExtrap
+		a.view.draw = drawExtrap
 	}
-	if cfg.replayFile != "" {
-		if a.rep, err = openReplay(cfg.replayFile); err != nil {
-			return nil, err
+	a.clock = platform.NewClock()
+	if a.sim, err = sim.New(sim.Config{
+		Settings:  cfg.settings,
+		Mode:      cfg.mode,
+		Speed:     cfg.speed,
+		Paused:    cfg.paused,
+		FrameCap:  a.view.capInterval(),
+		Fast:      cfg.fast,
+		TickLimit: cfg.ticks,
+		LogicLoad: cfg.logicLoad,
+		Load:      a.busy,
+		Record:    cfg.recordFile != "",
+		Replay:    cfg.replay,
+	}, a.clock, a.clock.Now()); err != nil {
+		if cfg.replay != nil {
+			err = fmt.Errorf("%s: %v", cfg.replayFile, err)
 		}
-		if a.cfg, err = a.rep.apply(a.cfg); err != nil {
-			return nil, err
-		}
-	}
-	if a.world, err = newWorld(a.cfg); err != nil {
 		return nil, err
 	}
-	if cfg.recordFile != "" {
-		a.rec = newRecorder(a.cfg, a.world)
-	}
-	if a.rep != nil {
-		a.rep.bind(a.world)
-		a.prevRec = a.rep.p.Initial()
-	}
+	a.saver = autosaver{path: cfg.recordFile, next: autosave}
 	if a.win, err = platform.Open(platform.Options{
 		Title: "interpdemo", Width: cfg.width, Height: cfg.height, Headless: cfg.headless,
 	}); err != nil {
@@ -177,34 +150,32 @@ func newApp(cfg config, log io.Writer, mainStart time.Time) (a *app, err error) 
 			a.close()
 		}
 	}()
-	wc := a.world.Config()
+	wc := a.sim.World().Config()
 	if a.rend, err = render.New(render.Config{WorldW: wc.Width, WorldH: wc.Height, Radius: wc.Radius, FracBits: physics.FracBits}); err != nil {
 		return nil, err
 	}
 	a.rend.Resize(a.win.DrawableSize())
-	a.glInfo = render.Info()
-	a.ov = newOverlay(a.rend)
-	a.setVsync(a.vsync)
+	a.ov = newOverlay(a.rend, render.Info())
+	a.setVsync(a.vsync.requested)
 	if cfg.traceFile != "" {
 		if a.trace, err = newTraceWriter(cfg.traceFile); err != nil {
 			return nil, err
 		}
 	}
 
-	a.clock = platform.NewClock()
 	a.events = platform.CalibrateEventTimes(a.clock)
-	a.sampler = input.NewSampler()
-	a.keyq = make([]input.Event, 0, 64)
-	a.cmds = make([]command, 0, 8)
-	a.fps = loop.NewRateCounter(time.Second, 4096)
-	a.tps = loop.NewRateCounter(time.Second, 4096)
-	a.title = make([]byte, 0, 128)
-	a.modeLine = make([]byte, 0, 128)
-	if a.limiter, err = loop.NewLimiter(0); err != nil {
+	a.keys.queue = make([]input.Event, 0, 64)
+	if a.fps, err = loop.NewRateCounter(time.Second, 4096); err != nil {
 		return nil, err
 	}
-	a.st.init()
-	a.st.mainStart = mainStart
+	if a.tps, err = loop.NewRateCounter(time.Second, 4096); err != nil {
+		return nil, err
+	}
+	a.title.buf = make([]byte, 0, 128)
+	if a.limiter, err = loop.NewLimiter(a.sim.LimiterInterval()); err != nil {
+		return nil, err
+	}
+	a.st.init(mainStart)
 	a.st.uploadBytes += int64(a.syncWorld()) // the initial upload, before any frame
 
 	// Ctrl-C or a polite kill ends the run like Q: the trace, the
@@ -214,20 +185,12 @@ func newApp(cfg config, log io.Writer, mainStart time.Time) (a *app, err error) 
 
 	now := a.clock.Now()
 	a.start = now
-	if err = a.setMode(a.mode, now); err != nil {
+	// The loop starts now, not when the simulation was made: the window
+	// and GL set-up is loading time, not a burst of ticks.
+	if err = a.sim.SetMode(a.sim.Mode(), now); err != nil {
 		return nil, err
 	}
 	return a, nil
-}
-
-// newWorld makes the world the settings describe. (physics.Config takes
-// 0 balls to mean its default, one ball; an empty world is asked for.)
-func newWorld(c config) (*physics.World, error) {
-	w, err := physics.New(c.physicsConfig(c.balls))
-	if err == nil && c.balls == 0 {
-		err = w.SetBalls(0)
-	}
-	return w, err
 }
 
 // close frees the GL objects, then the context and window, and throws away
@@ -252,86 +215,21 @@ func (a *app) close() {
 // setVsync asks for a vsync mode and records what the driver gave. The
 // first refusal is logged; the demo goes on either way.
 func (a *app) setVsync(v platform.Vsync) {
-	a.vsync = v
+	a.vsync.requested = v
 	actual, err := a.win.SetVsync(v)
-	a.vsyncActual = actual
-	if err != nil && !a.vsyncLogged {
-		a.vsyncLogged = true
+	a.vsync.actual = actual
+	if err != nil && !a.vsync.logged {
+		a.vsync.logged = true
 		fmt.Fprintf(a.log, "interpdemo: %v; running with the driver's default\n", err)
 	}
 }
 
-// setMode switches the timing strategy, starting it afresh at now.
-func (a *app) setMode(m timingMode, now time.Duration) error {
-	if (a.rec != nil || a.rep != nil) && m != modeFixed {
-		return fmt.Errorf("only fixed mode is deterministic; %s cannot be recorded or replayed", m)
-	}
-	// The variable-step mode clamps a stalled frame to 100 ms of game
-	// time; fixed mode handles stalls itself (MaxLoops, debt) and the
-	// strategies with their own clamp get the raw time. One virtual clock
-	// serves every mode, so game time goes on across a switch.
-	maxDelta := time.Duration(-1)
-	if m == modeVariable {
-		maxDelta = loop.DefaultMaxDelta
-	}
-	if a.virt == nil {
-		var err error
-		if a.virt, err = loop.NewVirtual(loop.VirtualConfig{}, now); err != nil {
-			return err
-		}
-	}
-	a.virt.SetMaxDelta(maxDelta)
-	a.virt.Reset(now)
-	a.applySpeed()
-	vnow := a.virt.Now()
-	var err error
-	switch m {
-	case modeFixed:
-		a.fixed, err = loop.NewFixed(loop.FixedConfig{Tick: a.world.Config().Tick, MaxLoops: a.cfg.maxLoops, Lockstep: a.cfg.lockstep}, vnow)
-		a.fastNow = vnow
-	case modeSubstep:
-		a.sub, err = loop.NewSubstep(loop.SubstepConfig{MinT: 1}, vnow) // MinT: see logicSubstep
-	case modeTimeFactor:
-		a.tf, err = loop.NewTimeFactor(loop.TimeFactorConfig{}, vnow)
-	}
-	if err != nil {
-		return err
-	}
-	a.mode = m
-	a.applyPacing()
-	return nil
-}
-
-// applySpeed gives the virtual clock the speed factor, or 0 when paused.
-func (a *app) applySpeed() {
-	s := a.speed
-	if a.paused {
-		s = 0
-	}
-	a.virt.SetSpeed(s) // speeds are validated where they are set
-}
-
-// capInterval is the frame interval the cap asks for; 0 without a cap.
-func (a *app) capInterval() time.Duration {
-	if a.fpsCap <= 0 {
-		return 0
-	}
-	return time.Second / time.Duration(a.fpsCap)
-}
-
-// applyPacing sets the frame limiter: the frame cap, or sub-stepping's MinT
-// (1/60 s), whichever is longer. Adaptive mode paces its presents itself,
-// at the frame cap or, without one, at the seed's 40 presents per second.
-func (a *app) applyPacing() {
-	d := a.capInterval()
-	switch a.mode {
-	case modeSubstep:
-		d = max(d, loop.DefaultMinT)
-	case modeAdaptive:
-		a.adapt, _ = loop.NewAdaptive(loop.AdaptiveConfig{Target: d}, a.clock.Now()) // d >= 0: valid
-		d = 0
-	}
-	a.limiter.SetInterval(d)
+// setFPSCap sets the frame cap (0 for none): the simulation's adaptive
+// mode follows it, and the limiter paces the frames.
+func (a *app) setFPSCap(n int) {
+	a.view.fpsCap = n
+	a.sim.SetFrameCap(a.view.capInterval())        // >= 0
+	a.limiter.SetInterval(a.sim.LimiterInterval()) // >= 0
 }
 
 func (a *app) run() {
@@ -343,7 +241,12 @@ func (a *app) run() {
 // frame is one pass of the loop: events, logic, draw, pacing.
 func (a *app) frame() {
 	now := a.clock.Now()
-	a.st.frameStart(now, a)
+	if prev, ok := a.st.frameStart(now, a.start); ok {
+		a.ov.ring.Add(frameOf(&prev))
+		if a.trace != nil {
+			a.trace.row(&prev)
+		}
+	}
 	a.pumpEvents(now)
 	select {
 	case <-a.signals:
@@ -354,79 +257,73 @@ func (a *app) frame() {
 	if a.cfg.duration > 0 && now-a.start >= a.cfg.duration {
 		a.quit = true
 	}
-	a.vdelta = a.virt.Advance(now)
-	// Key events were stamped on the raw clock; the loop runs on virtual
-	// time (slow motion, pause), so map them before the sampler sees them.
-	for _, e := range a.keyq {
-		e.Time = a.virt.Map(e.Time)
-		a.sampler.Push(e)
-	}
-	a.keyq = a.keyq[:0]
 
-	info := a.logic(now)
+	info := a.sim.Frame(now, a.keys.queue)
+	a.keys.queue = a.keys.queue[:0]
 	a.last = info
-
-	if a.mode == modeAdaptive {
-		a.waitUntil(a.adapt.PresentAt())
-		a.adapt.BeginDraw(a.clock.Now())
+	if a.sim.Finished() {
+		a.quit = true
 	}
+
+	if t, ok := a.sim.PresentAt(); ok {
+		a.limiter.WaitUntil(a.clock, t)
+	}
+	a.sim.BeginDraw(a.clock.Now())
 	uploaded := a.syncWorld()
 	a.drawFrame(info, now)
-	a.busy(a.renderLoad)
+	a.busy(a.view.renderLoad)
 	if a.quit && a.cfg.screenshot != "" {
 		a.lastImg = a.rend.ReadPixels()
 	}
 	a.win.Swap()
 	a.rend.EndFrame()
-	if a.mode == modeAdaptive {
-		a.adapt.EndDraw(a.clock.Now())
-	}
+	a.sim.EndDraw(a.clock.Now())
 
 	a.fps.Add(now, 1)
-	a.tps.Add(now, info.ticks)
-	a.st.frameDone(now, info, uploaded, a)
-	if now >= a.nextTitle {
-		a.nextTitle = now + 500*time.Millisecond
+	a.tps.Add(now, info.Ticks)
+	a.st.frameDone(now, info, uploaded, a.view.renderLoad, a.sim.Mode(), a.view.capInterval())
+	if now >= a.title.next {
+		a.title.next = now + 500*time.Millisecond
 		a.updateTitle(now)
 	}
-	if a.rec != nil {
-		if err := a.rec.maybeSave(now); err != nil && !a.saveLogged {
-			a.saveLogged = true
-			fmt.Fprintf(a.log, "interpdemo: autosave: %v\n", err)
-		}
+	if err := a.saver.maybeSave(now, a.sim); err != nil {
+		fmt.Fprintf(a.log, "interpdemo: autosave: %v\n", err)
 	}
 	if !a.quit {
 		a.limiter.Wait(a.clock)
 	}
-	a.frameIdx++
 }
 
 // drawFrame issues the frame's GL commands.
-func (a *app) drawFrame(info frameInfo, now time.Duration) {
-	a.rend.SetHighlightFirst(a.world.Player())
+func (a *app) drawFrame(info sim.FrameInfo, now time.Duration) {
+	a.rend.SetHighlightFirst(a.sim.World().Player())
 	a.rend.Clear()
 	alpha := float32(1)
-	if a.mode == modeFixed {
-		alpha = a.draw.alpha(info.percent)
+	if a.sim.Mode() == sim.ModeFixed {
+		alpha = a.view.draw.alpha(info.Percent)
 	}
 	a.rend.DrawBalls(alpha)
-	if a.ghostsOn {
+	if a.view.ghosts {
 		a.rend.DrawGhosts()
 	}
-	a.ov.draw(a, now)
+	if a.view.hud && a.ov.textDue(now) {
+		a.ov.setText(a.rend, a.snapshot(now), now)
+	}
+	a.ov.draw(a.rend, now, a.view.hud, a.view.graph, a.graphLines())
 }
 
 // syncWorld brings the GPU's copy of the positions up to date and returns
 // the buffer bytes sent.
 func (a *app) syncWorld() int {
-	return a.rend.Sync(a.world.Last, a.world.Next, a.world.Ticks()+a.world.Steps(), a.world.Moved())
+	w := a.sim.World()
+	return a.rend.Sync(w.Last, w.Next, w.Ticks()+w.Steps(), w.Moved())
 }
 
 // busy burns d of CPU time on purpose (the render and logic loads that
 // make a fast machine act like a slow one). It keeps pumping SDL's events
 // about every millisecond, so key presses during a long frame are stamped
-// when they happen, not when the frame ends: the seed's advice to check
-// the input from inside slow drawing code.
+// when they happen, not when the frame ends: the advice of the Allegro FAQ
+// answer in Pixelate #11 to check the input from inside slow drawing code.
 func (a *app) busy(d time.Duration) {
 	if d <= 0 {
 		return
@@ -443,9 +340,4 @@ func (a *app) busy(d time.Duration) {
 			nextPump = now + time.Millisecond
 		}
 	}
-}
-
-// waitUntil sleeps, then spins, until the clock reaches t.
-func (a *app) waitUntil(t time.Duration) {
-	a.limiter.WaitUntil(a.clock, t)
 }

@@ -6,28 +6,20 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/interpdemo/interpdemo/internal/atomicfile"
 	"github.com/interpdemo/interpdemo/internal/platform"
+	"github.com/interpdemo/interpdemo/internal/sim"
 	"github.com/interpdemo/interpdemo/physics"
+	"github.com/interpdemo/interpdemo/replay"
 )
 
 // config is everything the flags set. Every value is validated by
 // parseFlags before SDL is touched.
 type config struct {
-	tick     time.Duration
-	maxLoops int
-	lockstep bool
-
-	balls  int
-	seed   uint64
-	radius int
-
-	worldW, worldH int32 // world size in units: 640x480 (a replay may differ)
-	ballSpeed      int32 // units per second: 400 (16 units per 40 ms tick)
+	settings sim.Settings // the world and the fixed loop
 
 	interp      bool
 	extrapolate bool
@@ -40,7 +32,7 @@ type config struct {
 	ticks    int64
 	fast     bool
 
-	mode       timingMode
+	mode       sim.Mode
 	speed      float64
 	fpsCap     int
 	renderLoad time.Duration
@@ -58,68 +50,52 @@ type config struct {
 	cpuProfile string
 	memProfile string
 
-	set map[string]bool // flags given on the command line
+	replay *replay.Recording // -replay, read while the flags are checked
 }
 
-// The steps the keys move through; the flags accept any value in range.
-var (
-	loadSteps  = []time.Duration{0, 10 * time.Millisecond, 20 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond}
-	capSteps   = []int{0, 30, 60, 144}
-	speedSteps = []float64{0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4}
-	tickSteps  = []time.Duration{10 * time.Millisecond, 20 * time.Millisecond, 25 * time.Millisecond, 40 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond}
-)
-
 const (
-	minSpeed, maxSpeed = 0.25, 4
-	maxLoad            = 2 * time.Second
-	maxFPSCap          = 1000
+	maxLoad   = 2 * time.Second
+	maxFPSCap = 1000
 )
 
 // usageError is a bad flag value: exit status 2.
-type usageError struct{ msg string }
+type usageError struct {
+	msg  string
+	hint bool // follow the message with usageHint: the flags did not parse
+}
 
 func (e usageError) Error() string { return e.msg }
 
 func flagErr(name, format string, args ...any) error {
-	return usageError{fmt.Sprintf("-%s: %s", name, fmt.Sprintf(format, args...))}
+	return usageError{msg: fmt.Sprintf("-%s: %s", name, fmt.Sprintf(format, args...))}
 }
 
 // errHelp is returned for -h: print usage, exit 0.
 var errHelp = errors.New("help requested")
 
-const keyHelp = `Keys:
-  Space          interpolation on/off
-  E              cycle drawing: interpolate -> extrapolate -> off
-  V              vsync on/off
-  H              HUD on/off
-  F              frame-time graph on/off
-  G              ghosts: rings at every ball's last and next position
-  L / Shift+L    render load up/down (busy-wait per frame: 0 10 20 50 100 200 400 ms)
-  K / Shift+K    logic load up/down (busy-wait per tick, same steps)
-  C              frame cap: off, 30, 60, 144 FPS
-  M              timing mode: fixed, substep, timefactor, adaptive, variable
-  [ and ]        speed factor down/up (0.25x to 4x)
-  P              pause
-  R              reset the world
-  + and -        ball count x10 / /10 (1 to 1,000,000)
-  PageUp/PageDn  tick time up/down (10 20 25 40 50 100 200 ms)
-  arrows, WASD   move ball 0 (it becomes the player's on the first press)
-  Q, Escape      quit
-`
+// usageHint follows a flag error: the whole usage is long, and the
+// error is what the user needs to see.
+const usageHint = "run interpdemo -h for help"
 
-// parseFlags reads and validates the command line. Errors are usageError
-// values with a one-line message naming the flag.
+// parseFlags reads and validates the command line, and reads the -replay
+// file. Errors are usageError values with a one-line message naming the
+// flag.
 func parseFlags(args []string, usageOut io.Writer) (config, error) {
 	var c config
 	fs := flag.NewFlagSet("interpdemo", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 
-	fs.DurationVar(&c.tick, "tick", 40*time.Millisecond, "logic tick length (tick_time); 40ms = 25 ticks per second")
-	fs.IntVar(&c.maxLoops, "max-loops", 5, "most logic ticks run in one frame to catch up (MAX_LOOPS)")
-	fs.BoolVar(&c.lockstep, "lockstep", false, "keep time debt instead of discarding it, as a network game must")
-	fs.IntVar(&c.balls, "balls", 1, fmt.Sprintf("number of balls (0 to %d)", physics.MaxBalls))
-	fs.Uint64Var(&c.seed, "seed", 1, "seed of the balls' starting positions and directions")
-	fs.IntVar(&c.radius, "radius", 8, "ball radius in world units (the world is 640x480 units)")
+	def := sim.DefaultSettings()
+	var tick time.Duration
+	var maxLoops, balls, radius int
+	var seed uint64
+	var lockstep bool
+	fs.DurationVar(&tick, "tick", def.Tick, "logic tick length (tick_time); 40ms = 25 ticks per second")
+	fs.IntVar(&maxLoops, "max-loops", int(def.MaxLoops), "most logic ticks run in one frame to catch up (MAX_LOOPS)")
+	fs.BoolVar(&lockstep, "lockstep", false, "keep time debt instead of discarding it, as a network game must")
+	fs.IntVar(&balls, "balls", int(def.Balls), fmt.Sprintf("number of balls (0 to %d)", physics.MaxBalls))
+	fs.Uint64Var(&seed, "seed", def.Seed, "seed of the balls' starting positions and directions")
+	fs.IntVar(&radius, "radius", int(def.Radius), fmt.Sprintf("ball radius in world units (the world is %dx%d units)", def.Width, def.Height))
 	fs.BoolVar(&c.interp, "interp", true, "draw balls between their last and next logic positions (Space)")
 	fs.BoolVar(&c.extrapolate, "extrapolate", false, "draw balls ahead of their next position instead (E)")
 	vsync := fs.String("vsync", "on", "vsync: on, off or adaptive (V)")
@@ -129,8 +105,8 @@ func parseFlags(args []string, usageOut io.Writer) (config, error) {
 	fs.DurationVar(&c.duration, "duration", 0, "quit after this much wall time (0: run until quit)")
 	fs.Int64Var(&c.ticks, "ticks", 0, "quit after exactly this many logic ticks (0: no limit)")
 	fs.BoolVar(&c.fast, "fast", false, "run logic as fast as possible, MAX_LOOPS ticks every frame, not in real time (replays, tests)")
-	mode := fs.String("mode", "fixed", "timing mode: fixed, substep, timefactor, adaptive or variable (M)")
-	fs.Float64Var(&c.speed, "speed", 1, "speed factor, 0.25 to 4: slow motion below 1 ([ and ])")
+	mode := fs.String("mode", "fixed", "timing mode: "+sim.ModeNames()+" (M)")
+	fs.Float64Var(&c.speed, "speed", 1, fmt.Sprintf("speed factor, %v to %v: slow motion below 1 ([ and ])", sim.MinSpeed, sim.MaxSpeed))
 	fs.IntVar(&c.fpsCap, "fps-cap", 0, "frame cap in frames per second, 0 for none (C)")
 	fs.DurationVar(&c.renderLoad, "render-load", 0, "busy-wait this long in every frame's draw, to act like a slow machine (L)")
 	fs.DurationVar(&c.logicLoad, "logic-load", 0, "busy-wait this long in every logic tick (K)")
@@ -147,35 +123,48 @@ func parseFlags(args []string, usageOut io.Writer) (config, error) {
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile (pprof) of the run to this file")
 	fs.StringVar(&c.memProfile, "memprofile", "", "write an allocation profile (pprof) of the run to this file")
 
-	fs.Usage = func() {
-		fmt.Fprintf(usageOut, "Usage: interpdemo [flags]\n\nA fixed-tick game loop with render interpolation: logic at 25 ticks per\nsecond, drawing as fast as the display allows.\n\n%s\nFlags:\n", keyHelp)
+	// The flag package calls Usage on every parse error too; the whole
+	// usage is printed for -h only, and an error gets one line.
+	fs.Usage = func() {}
+	usage := func() {
+		fmt.Fprintf(usageOut, "Usage: interpdemo [flags]\n\nA fixed-tick game loop with render interpolation: logic at 25 ticks per\nsecond, drawing as fast as the display allows.\n\n%s\nFlags:\n", keyHelp())
 		fs.SetOutput(usageOut)
 		fs.PrintDefaults()
 		fs.SetOutput(io.Discard)
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fs.Usage()
+			usage()
 			return c, errHelp
 		}
-		return c, usageError{oneLine(err.Error())}
+		return c, usageError{msg: oneLine(err.Error()), hint: true}
 	}
 	if fs.NArg() > 0 {
-		return c, usageError{fmt.Sprintf("unexpected argument %q (flags start with -)", fs.Arg(0))}
+		return c, usageError{msg: fmt.Sprintf("unexpected argument %q (flags start with -)", fs.Arg(0)), hint: true}
 	}
-	c.worldW, c.worldH, c.ballSpeed = 640, 480, 400
-	c.set = map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { c.set[f.Name] = true })
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 
 	var err error
 	if c.vsync, err = platform.ParseVsync(*vsync); err != nil {
 		return c, flagErr("vsync", "%v", err)
 	}
-	if c.mode, err = parseMode(*mode); err != nil {
+	if c.mode, err = sim.ParseMode(*mode); err != nil {
 		return c, flagErr("mode", "%v", err)
 	}
-	if err := c.checkWorld(); err != nil {
-		return c, err
+	switch {
+	case balls < 0 || balls > physics.MaxBalls:
+		return c, flagErr("balls", "must be between 0 and %d (got %d)", physics.MaxBalls, balls)
+	case maxLoops < 1 || maxLoops > sim.MaxMaxLoops:
+		return c, flagErr("max-loops", "must be between 1 and %d (got %d)", sim.MaxMaxLoops, maxLoops)
+	case radius < 1 || radius > sim.MaxRadius:
+		return c, flagErr("radius", "must be between 1 and %d units (got %d)", sim.MaxRadius, radius)
+	}
+	c.settings = def
+	c.settings.Tick, c.settings.MaxLoops, c.settings.Lockstep = tick, uint32(maxLoops), lockstep
+	c.settings.Balls, c.settings.Seed, c.settings.Radius = uint32(balls), seed, int32(radius)
+	if err := sim.CheckSettings(c.settings); err != nil {
+		return c, usageError{msg: err.Error()}
 	}
 	switch {
 	case c.width < 16 || c.width > 16384:
@@ -186,8 +175,8 @@ func parseFlags(args []string, usageOut io.Writer) (config, error) {
 		return c, flagErr("duration", "must not be negative (got %v)", c.duration)
 	case c.ticks < 0 || c.ticks > math.MaxInt32:
 		return c, flagErr("ticks", "must be between 0 and %d (got %d)", math.MaxInt32, c.ticks)
-	case math.IsNaN(c.speed) || c.speed < minSpeed || c.speed > maxSpeed:
-		return c, flagErr("speed", "must be between %v and %v (got %v)", minSpeed, maxSpeed, c.speed)
+	case !(c.speed >= sim.MinSpeed && c.speed <= sim.MaxSpeed): // also NaN
+		return c, flagErr("speed", "must be between %v and %v (got %v)", sim.MinSpeed, sim.MaxSpeed, c.speed)
 	case c.fpsCap < 0 || c.fpsCap > maxFPSCap:
 		return c, flagErr("fps-cap", "must be between 0 (none) and %d (got %d)", maxFPSCap, c.fpsCap)
 	case c.renderLoad < 0 || c.renderLoad > maxLoad:
@@ -196,20 +185,12 @@ func parseFlags(args []string, usageOut io.Writer) (config, error) {
 		return c, flagErr("logic-load", "must be between 0 and %v (got %v)", maxLoad, c.logicLoad)
 	case c.recordFile != "" && c.replayFile != "":
 		return c, flagErr("replay", "cannot be combined with -record")
-	case c.recordFile != "" && c.mode != modeFixed:
+	case c.recordFile != "" && !c.mode.Deterministic():
 		return c, flagErr("record", "only -mode fixed is deterministic; %s mode steps by measured time", c.mode)
-	case c.replayFile != "" && c.mode != modeFixed:
+	case c.replayFile != "" && !c.mode.Deterministic():
 		return c, flagErr("replay", "only -mode fixed is deterministic; %s mode steps by measured time", c.mode)
-	case c.fast && c.mode != modeFixed:
+	case c.fast && c.mode != sim.ModeFixed:
 		return c, flagErr("fast", "only applies to -mode fixed")
-	}
-	if c.replayFile != "" {
-		// The recording decides the world and the loop.
-		for _, name := range []string{"tick", "max-loops", "lockstep", "balls", "seed", "radius"} {
-			if c.set[name] {
-				return c, flagErr(name, "cannot be set with -replay: the recording sets it")
-			}
-		}
 	}
 	for _, f := range []struct{ name, path string }{
 		{"state", c.stateFile},
@@ -226,40 +207,22 @@ func parseFlags(args []string, usageOut io.Writer) (config, error) {
 			return c, flagErr(f.name, "%v", err)
 		}
 	}
+	if c.replayFile != "" {
+		// The recording decides the world and the loop.
+		for _, name := range []string{"tick", "max-loops", "lockstep", "balls", "seed", "radius"} {
+			if set[name] {
+				return c, flagErr(name, "cannot be set with -replay: the recording sets it")
+			}
+		}
+		if c.replay, err = replay.ReadFile(c.replayFile); err != nil {
+			return c, err // a runtime error (status 1): the file, not the flag
+		}
+		if err := sim.CheckSettings(c.replay.Settings); err != nil {
+			return c, fmt.Errorf("%s: the recording's settings: %v", c.replayFile, err)
+		}
+		c.settings = c.replay.Settings
+	}
 	return c, nil
-}
-
-// checkWorld checks the settings of the world and the loop: the flags'
-// values, or a recording's (a file can claim anything its format allows).
-func (c config) checkWorld() error {
-	switch {
-	case c.tick <= 0:
-		return flagErr("tick", "must be positive (got %v)", c.tick)
-	case c.tick < time.Millisecond || c.tick > 10*time.Second:
-		return flagErr("tick", "must be between 1ms and 10s (got %v)", c.tick)
-	case c.maxLoops < 1 || c.maxLoops > 1000:
-		return flagErr("max-loops", "must be between 1 and 1000 (got %d)", c.maxLoops)
-	case c.balls < 0 || c.balls > physics.MaxBalls:
-		return flagErr("balls", "must be between 0 and %d (got %d)", physics.MaxBalls, c.balls)
-	case c.radius < 1 || c.radius > 200:
-		return flagErr("radius", "must be between 1 and 200 units (got %d)", c.radius)
-	}
-	if err := c.physicsConfig(0).Validate(); err != nil {
-		return flagErr("radius", "%v", err)
-	}
-	return nil
-}
-
-// physicsConfig is the world the flags describe, with n balls.
-func (c config) physicsConfig(n int) physics.Config {
-	return physics.Config{
-		Width: c.worldW, Height: c.worldH,
-		Radius: int32(c.radius),
-		Speed:  c.ballSpeed,
-		Tick:   c.tick,
-		Balls:  n,
-		Seed:   c.seed,
-	}
 }
 
 func oneLine(s string) string {
@@ -267,28 +230,4 @@ func oneLine(s string) string {
 		s = s[:i]
 	}
 	return s
-}
-
-// timingMode is one of the loop strategies the demo can run on.
-type timingMode int
-
-const (
-	modeFixed      timingMode = iota // fixed ticks with interpolation (seed 002)
-	modeSubstep                      // BeautifulTimer sub-steps (seed 001)
-	modeTimeFactor                   // time factor + full updates (seed 000)
-	modeAdaptive                     // adaptive update/present split (seed 004)
-	modeVariable                     // one variable step per frame, delta clamped
-	numModes
-)
-
-var modeNames = []string{"fixed", "substep", "timefactor", "adaptive", "variable"}
-
-func (m timingMode) String() string { return modeNames[m] }
-
-func parseMode(s string) (timingMode, error) {
-	i := slices.Index(modeNames, s)
-	if i < 0 {
-		return 0, fmt.Errorf("unknown mode %q (want %s)", s, strings.Join(modeNames, ", "))
-	}
-	return timingMode(i), nil
 }

@@ -38,23 +38,32 @@ func run(args []string, stdout, stderr io.Writer, start time.Time) int {
 	if errors.Is(err, errHelp) {
 		return 0
 	}
-	if err != nil {
+	var usage usageError
+	if errors.As(err, &usage) {
 		fmt.Fprintf(stderr, "interpdemo: %v\n", err)
+		if usage.hint {
+			fmt.Fprintln(stderr, usageHint)
+		}
 		return 2
 	}
-	stopProfile, err := startProfiles(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "interpdemo: %v\n", err)
+		return 1
+	}
+	prof, err := startProfiles(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "interpdemo: %v\n", err)
 		return 1
 	}
 	a, err := newApp(cfg, stderr, start)
 	if err != nil {
+		prof.abort()
 		fmt.Fprintf(stderr, "interpdemo: %v\n", err)
 		return 1
 	}
 	defer a.close()
 	a.run()
-	if err := stopProfile(); err != nil {
+	if err := prof.stop(); err != nil {
 		fmt.Fprintf(stderr, "interpdemo: %v\n", err)
 		return 1
 	}

@@ -9,38 +9,42 @@ import (
 	"time"
 
 	"github.com/interpdemo/interpdemo/internal/atomicfile"
+	"github.com/interpdemo/interpdemo/internal/report"
 	"github.com/interpdemo/interpdemo/physics"
 )
 
 // finish writes what the flags asked for at exit. The files are all
-// written even if one fails; the first error is returned.
+// written even if one fails; the first error is returned, a failed replay
+// first of all.
 func (a *app) finish(stdout io.Writer) error {
-	a.st.finish(a)
+	if last, ok := a.st.finish(a.clock.Now()); ok && a.trace != nil {
+		a.trace.row(&last)
+	}
 	var errs []error
+	if err := a.sim.Err(); err != nil {
+		errs = append(errs, fmt.Errorf("%s: %v", a.cfg.replayFile, err))
+	}
 	if a.trace != nil {
-		errs = append(errs, a.trace.commit())
+		errs = append(errs, fileErr("trace", a.cfg.traceFile, a.trace.commit()))
 		a.trace = nil
 	}
-	if a.rec != nil {
-		errs = append(errs, a.rec.save())
+	if rec := a.sim.RecordingSoFar(); rec != nil {
+		errs = append(errs, fileErr("record", a.cfg.recordFile, rec.WriteFile(a.cfg.recordFile)))
 	}
 	if a.cfg.screenshot != "" && a.lastImg != nil {
-		errs = append(errs, atomicfile.WriteFile(a.cfg.screenshot, func(w io.Writer) error {
+		errs = append(errs, fileErr("screenshot", a.cfg.screenshot, atomicfile.WriteFile(a.cfg.screenshot, func(w io.Writer) error {
 			return png.Encode(w, a.lastImg)
-		}))
+		})))
 	}
 	if a.cfg.stateFile != "" {
-		errs = append(errs, atomicfile.WriteFile(a.cfg.stateFile, a.writeState))
+		errs = append(errs, fileErr("state", a.cfg.stateFile, atomicfile.WriteFile(a.cfg.stateFile, a.writeState)))
 	}
 	if a.cfg.stats {
-		b, err := json.Marshal(a.statsMap())
+		b, err := json.Marshal(a.stats())
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "%s\n", b)
-	}
-	if a.rep != nil && a.rep.err != nil {
-		errs = append([]error{a.rep.err}, errs...)
 	}
 	for _, err := range errs {
 		if err != nil {
@@ -50,12 +54,23 @@ func (a *app) finish(stdout io.Writer) error {
 	return nil
 }
 
-func ms(d time.Duration) float64 { return round3(float64(d) / float64(time.Millisecond)) }
+// fileErr names the flag of a file that could not be written. The errors
+// of package atomicfile and replay already name the file.
+func fileErr(flag, path string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("-%s: %v", flag, err)
+}
 
-func (a *app) statsMap() map[string]any {
+func ms(d time.Duration) float64 { return report.Ms(int64(d)) }
+
+// stats are the run's statistics for -stats.
+func (a *app) stats() *report.Stats {
 	s := &a.st
+	w := a.sim.World()
+	set := a.sim.Settings()
 	wall := s.end - s.wallStart
-	secs := wall.Seconds()
 	// Rates are counted over the frames' starts: the ticks up to the last
 	// frame's start, and the frame intervals between the first and the
 	// last start. The last frame's own drawing time is not logic time.
@@ -64,7 +79,7 @@ func (a *app) statsMap() map[string]any {
 		if span <= 0 {
 			return 0
 		}
-		return round3(float64(n) / span)
+		return report.Round3(float64(n) / span)
 	}
 	hist := map[string]int64{}
 	for n, c := range s.ticksPerFrame {
@@ -76,78 +91,73 @@ func (a *app) statsMap() map[string]any {
 			hist[k] = c
 		}
 	}
-	m := map[string]any{
-		"frames":               s.frames,
-		"ticks":                s.ticks,
-		"seconds":              round3(secs),
-		"fps":                  rate(s.frames - 1),
-		"tps":                  rate(s.ticks),
-		"max_ticks_per_frame":  s.maxTicksPerFrame,
-		"capped_frames":        s.cappedFrames,
-		"discarded_ms":         ms(s.discarded),
-		"interp":               a.draw != drawOff,
-		"draw":                 a.draw.String(),
-		"vsync_requested":      a.vsync.String(),
-		"vsync_actual":         a.vsyncActual,
-		"balls":                a.world.N(),
-		"state_hash":           fmt.Sprintf("%016x", a.world.Hash()),
-		"world_ticks":          a.world.Ticks(),
-		"upload_bytes":         s.uploadBytes,
-		"upload_bytes_no_tick": s.uploadBytesNoTick,
-		"overlay_upload_bytes": a.ov.uploadedBytes(),
-		"frame_ms_p50":         ms(s.interval.Quantile(0.5)),
-		"frame_ms_p99":         ms(s.interval.Quantile(0.99)),
-		"frame_ms_max":         ms(s.interval.Max()),
-		"ticks_per_frame":      hist,
-		"fps_cap":              a.fpsCap,
-		"cpu_fraction":         0.0,
-		"mode":                 a.mode.String(),
-		"speed":                a.speed,
-		"paused":               a.paused,
-		"render_load_ms":       ms(a.renderLoad),
-		"logic_load_ms":        ms(a.logicLoad),
-		"tick_ms":              ms(a.world.Config().Tick),
-		"max_loops":            a.cfg.maxLoops,
-		"lockstep":             a.cfg.lockstep,
-		"hud":                  a.hudOn,
-		"graph":                a.graphOn,
-		"ghosts":               a.ghostsOn,
-		"player":               a.world.Player(),
-		"startup_ms":           ms(s.firstShow),
-		"video_driver":         a.win.Driver(),
-		"gl_renderer":          a.glInfo,
+	r := &report.Stats{
+		Frames:             s.frames,
+		Ticks:              a.sim.Ticks(),
+		Seconds:            report.Round3(wall.Seconds()),
+		FPS:                rate(s.frames - 1),
+		TPS:                rate(a.sim.Ticks()),
+		MaxTicksPerFrame:   s.maxTicksPerFrame,
+		TicksPerFrame:      hist,
+		CappedFrames:       s.cappedFrames,
+		DiscardedMs:        ms(s.discarded),
+		Interp:             a.view.draw != drawOff,
+		Draw:               a.view.draw.String(),
+		VsyncRequested:     a.vsync.requested.String(),
+		VsyncActual:        a.vsync.actual,
+		Balls:              w.N(),
+		StateHash:          fmt.Sprintf("%016x", w.Hash()),
+		WorldTicks:         w.Ticks(),
+		UploadBytes:        s.uploadBytes,
+		UploadBytesNoTick:  s.uploadBytesNoTick,
+		OverlayUploadBytes: a.ov.uploadedBytes(),
+		FrameMsP50:         ms(s.interval.Quantile(0.5)),
+		FrameMsP99:         ms(s.interval.Quantile(0.99)),
+		FrameMsMax:         ms(s.interval.Max()),
+		FPSCap:             a.view.fpsCap,
+		Mode:               a.sim.Mode().String(),
+		Speed:              a.sim.Speed(),
+		Paused:             a.sim.Paused(),
+		RenderLoadMs:       ms(a.view.renderLoad),
+		LogicLoadMs:        ms(a.sim.LogicLoad()),
+		TickMs:             ms(a.sim.Tick()),
+		MaxLoops:           int(set.MaxLoops),
+		Lockstep:           set.Lockstep,
+		HUD:                a.view.hud,
+		Graph:              a.view.graph,
+		Ghosts:             a.view.ghosts,
+		Player:             w.Player(),
+		StartupMs:          ms(s.firstShow),
+		VideoDriver:        a.win.Driver(),
+		GLRenderer:         a.ov.glInfo,
 	}
 	if s.capErr.Count() > 0 {
-		m["cap_error_ms_p99"] = ms(s.capErr.Quantile(0.99))
+		v := ms(s.capErr.Quantile(0.99))
+		r.CapErrorMsP99 = &v
 	}
 	if wall > 0 {
-		m["cpu_fraction"] = round3(float64(cpuTime()-s.cpuStart) / float64(wall))
+		r.CPUFraction = report.Round3(float64(cpuTime()-s.cpuStart) / float64(wall))
 	}
 	if s.warm {
-		m["allocs_after_warmup"] = s.lastAllocs - s.warmAllocs
-		m["gc_after_warmup"] = s.lastGC - s.warmGC
+		allocs, gcs := s.lastAllocs-s.warmAllocs, s.lastGC-s.warmGC
+		r.AllocsAfterWarmup, r.GCAfterWarmup = &allocs, &gcs
 	}
-	if s.logic.Count() > 0 {
-		m["tick_ms_mean"] = round3(float64(s.logic.Mean()) / 1e6)
+	if h := a.sim.TickTimes(); h.Count() > 0 {
+		v := report.Round3(float64(h.Mean()) / 1e6)
+		r.TickMsMean = &v
 	}
 	if s.tickFrames > 0 {
-		m["upload_bytes_per_tick_frame"] = (s.uploadBytes - s.uploadBytesNoTick) / s.tickFrames
+		v := (s.uploadBytes - s.uploadBytesNoTick) / s.tickFrames
+		r.UploadBytesPerTickFrame = &v
 	}
-	if a.rec != nil {
-		m["record"] = a.cfg.recordFile
+	if a.sim.Recording() {
+		r.Record = a.cfg.recordFile
 	}
-	if a.rep != nil {
-		m["replay"] = a.cfg.replayFile
-		m["replay_ok"] = a.rep.done && a.rep.err == nil
+	if a.sim.Replaying() {
+		ok := a.sim.ReplayOK()
+		r.Replay, r.ReplayOK = a.cfg.replayFile, &ok
 	}
-	return m
-}
-
-func round3(v float64) float64 {
-	if v < 0 {
-		return -round3(-v)
-	}
-	return float64(int64(v*1000+0.5)) / 1000
+	return r
 }
 
 // stateJSON is the world as -state writes it.
@@ -164,22 +174,23 @@ type ballJSON struct {
 	Vel  [2]int32 `json:"velocity"`
 }
 
-func (a *app) writeState(w io.Writer) error {
+func (a *app) writeState(out io.Writer) error {
+	w := a.sim.World()
 	s := stateJSON{
-		Tick:  a.world.Ticks(),
-		Hash:  fmt.Sprintf("%016x", a.world.Hash()),
+		Tick:  w.Ticks(),
+		Hash:  fmt.Sprintf("%016x", w.Hash()),
 		Units: "positions in 1/256 world units; velocity in 1/256 world units per tick",
-		Balls: make([]ballJSON, a.world.N()),
+		Balls: make([]ballJSON, w.N()),
 	}
-	k := int64(a.world.Displacement())
+	k := int64(w.Displacement())
 	for i := range s.Balls {
 		s.Balls[i] = ballJSON{
-			Last: [2]int32{a.world.Last[2*i], a.world.Last[2*i+1]},
-			Next: [2]int32{a.world.Next[2*i], a.world.Next[2*i+1]},
-			Vel:  [2]int32{velocity(a.world.Dir[2*i], k), velocity(a.world.Dir[2*i+1], k)},
+			Last: [2]int32{w.Last[2*i], w.Last[2*i+1]},
+			Next: [2]int32{w.Next[2*i], w.Next[2*i+1]},
+			Vel:  [2]int32{velocity(w.Dir[2*i], k), velocity(w.Dir[2*i+1], k)},
 		}
 	}
-	return json.NewEncoder(w).Encode(s)
+	return json.NewEncoder(out).Encode(s)
 }
 
 // velocity is the displacement per tick of a direction component, as the

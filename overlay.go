@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/interpdemo/interpdemo/internal/hud"
+	"github.com/interpdemo/interpdemo/internal/platform"
 	"github.com/interpdemo/interpdemo/render"
 )
 
@@ -23,7 +24,8 @@ const (
 
 // overlay is the HUD and the frame-time graph: images drawn on the CPU by
 // package hud, a few times a second, and uploaded as textures. Between
-// refreshes a frame only draws the two textured rectangles.
+// refreshes a frame only draws the two textured rectangles. It is given
+// the values it shows; it knows nothing of the app.
 type overlay struct {
 	text      *hud.TextImage
 	textTex   *render.Overlay
@@ -39,9 +41,10 @@ type overlay struct {
 	nextText  time.Duration
 	nextGraph time.Duration
 	graphW    int
+	glInfo    string
 }
 
-func newOverlay(r *render.Renderer) *overlay {
+func newOverlay(r *render.Renderer, glInfo string) *overlay {
 	return &overlay{
 		text:     hud.NewTextImage(hudW, hudH),
 		textTex:  r.NewOverlay(hudW, hudH),
@@ -51,6 +54,7 @@ func newOverlay(r *render.Renderer) *overlay {
 		cols:     make([]hud.Column, maxGraphWidth),
 		ring:     hud.NewRing(graphRingSize),
 		graph:    hud.NewGraph(),
+		glInfo:   glInfo,
 	}
 }
 
@@ -60,20 +64,25 @@ func (o *overlay) uploadedBytes() int64 {
 	return o.textTex.UploadedBytes() + o.graphTex.UploadedBytes()
 }
 
-// draw refreshes what is due, as of the frame's start now, and draws the
-// overlays that are on.
-func (o *overlay) draw(a *app, now time.Duration) {
-	winW, winH := a.rend.WindowSize()
-	if a.hudOn {
-		if now >= a.nextHUD {
-			a.nextHUD = now + hudRefresh
-			o.buf = hud.AppendText(o.buf[:0], a.snapshot(now))
-			o.panel = o.text.Render(o.buf)
-			o.textTex.Upload(o.text.Img, o.panel)
-		}
-		a.rend.DrawOverlay(o.textTex, 0, 0, o.panel.Dx(), o.panel.Dy())
+// textDue says the HUD's text is due for a refresh at now.
+func (o *overlay) textDue(now time.Duration) bool { return now >= o.nextText }
+
+// setText renders the HUD's text for s and uploads it.
+func (o *overlay) setText(r *render.Renderer, s *hud.Snapshot, now time.Duration) {
+	o.nextText = now + hudRefresh
+	o.buf = hud.AppendText(o.buf[:0], s)
+	o.panel = o.text.Render(o.buf)
+	o.textTex.Upload(o.text.Img, o.panel)
+}
+
+// draw refreshes the graph when due, as of the frame's start now, and
+// draws the overlays that are on.
+func (o *overlay) draw(r *render.Renderer, now time.Duration, hudOn, graphOn bool, lines hud.GraphLines) {
+	winW, winH := r.WindowSize()
+	if hudOn {
+		r.DrawOverlay(o.textTex, 0, 0, o.panel.Dx(), o.panel.Dy())
 	}
-	if a.graphOn {
+	if graphOn {
 		w := min(winW, maxGraphWidth)
 		if w != o.graphW {
 			o.graphW = w
@@ -84,85 +93,115 @@ func (o *overlay) draw(a *app, now time.Duration) {
 			o.nextGraph = now + graphRefresh
 			img := o.graphSub
 			hud.Columns(o.cols[:w], o.ring, now, graphSpan)
-			o.graph.Draw(img, o.cols[:w], hud.DefaultScale, hud.GraphLines{Tick: a.world.Config().Tick, Cap: a.capInterval()})
+			o.graph.Draw(img, o.cols[:w], hud.DefaultScale, lines)
 			o.graphTex.Upload(o.graphImg, img.Rect)
 		}
-		a.rend.DrawOverlay(o.graphTex, 0, winH-graphH, o.graphW, graphH)
+		r.DrawOverlay(o.graphTex, 0, winH-graphH, o.graphW, graphH)
 	}
 }
 
-// snapshot gathers the HUD's numbers.
+// graphLines are the graph's reference lines: the tick and the frame cap.
+func (a *app) graphLines() hud.GraphLines {
+	return hud.GraphLines{Tick: a.sim.Tick(), Cap: a.view.capInterval()}
+}
+
+// snapshot gathers the HUD's numbers into the overlay's snapshot.
 func (a *app) snapshot(now time.Duration) *hud.Snapshot {
 	s := &a.ov.snap
 	lastSecond := a.ov.ring.Since(now - time.Second)
+	set := a.sim.Settings()
 	*s = hud.Snapshot{
 		FPS:                 a.fps.Rate(now),
 		TPS:                 a.tps.Rate(now),
-		TicksThisFrame:      a.last.ticks,
-		Percent:             a.last.percent,
+		TicksThisFrame:      a.last.Ticks,
+		Percent:             a.last.Percent,
 		DiscardedLastSecond: lastSecond.Discarded,
 		DiscardedTotal:      a.st.discarded,
-		Draw:                a.draw.String(),
-		VsyncRequested:      a.vsync.String(),
-		VsyncActual:         a.vsyncActual,
-		FPSCap:              a.fpsCap,
-		RenderLoad:          a.renderLoad,
-		LogicLoad:           a.logicLoad,
-		Balls:               a.world.N(),
-		Player:              a.world.Player(),
-		Mode:                a.mode.String(),
-		ModeLine:            a.modeLine,
-		Speed:               a.speed,
-		Paused:              a.paused,
-		Tick:                a.world.Config().Tick,
-		MaxLoops:            a.cfg.maxLoops,
-		Lockstep:            a.cfg.lockstep,
+		Draw:                a.view.draw.String(),
+		VsyncRequested:      a.vsync.requested.String(),
+		VsyncActual:         a.vsync.actual,
+		FPSCap:              a.view.fpsCap,
+		RenderLoad:          a.view.renderLoad,
+		LogicLoad:           a.sim.LogicLoad(),
+		Balls:               a.sim.World().N(),
+		Player:              a.sim.World().Player(),
+		Mode:                a.sim.Mode().String(),
+		ModeLine:            a.sim.ModeLine(),
+		Speed:               a.sim.Speed(),
+		Paused:              a.sim.Paused(),
+		Tick:                a.sim.Tick(),
+		MaxLoops:            int(set.MaxLoops),
+		Lockstep:            set.Lockstep,
 		Status:              a.status(now),
-		GraphLegend:         a.graphOn,
+		KeyHelp:             hudHelp,
+		Help:                a.view.help,
+		GraphLegend:         a.view.graph,
 	}
 	return s
 }
 
+// hudHelp is the key table as the HUD shows it, made once.
+var hudHelp = hudKeyHelp()
+
 // status is the HUD's line for recording, replaying and refused keys.
 func (a *app) status(now time.Duration) string {
-	if a.notice != "" && now < a.noticeUntil {
-		return a.notice
+	if msg, ok := a.notice.at(now); ok {
+		return msg
 	}
 	switch {
-	case a.rec != nil:
+	case a.sim.Recording():
 		return "recording to " + a.cfg.recordFile
-	case a.rep != nil:
+	case a.sim.Replaying():
 		return "replaying " + a.cfg.replayFile
 	}
 	return ""
 }
 
-// say shows a message on the HUD for a few seconds.
-func (a *app) say(msg string, now time.Duration) {
-	a.notice, a.noticeUntil = msg, now+3*time.Second
+// notice is a one-off message for the HUD (a refused key), shown for a
+// few seconds.
+type notice struct {
+	msg   string
+	until time.Duration
+}
+
+func (n *notice) say(msg string, now time.Duration) { n.msg, n.until = msg, now+3*time.Second }
+
+func (n *notice) at(now time.Duration) (string, bool) {
+	return n.msg, n.msg != "" && now < n.until
+}
+
+// titleBar is the window title's text, rebuilt twice a second in a reused
+// buffer.
+type titleBar struct {
+	buf  []byte
+	next time.Duration
 }
 
 // updateTitle shows the live numbers in the window title. The text is
 // built in a reused buffer, so it costs no garbage.
 func (a *app) updateTitle(now time.Duration) {
-	b := a.title[:0]
+	b := a.title.buf[:0]
 	b = append(b, "interpdemo | FPS "...)
 	b = strconv.AppendFloat(b, a.fps.Rate(now), 'f', 0, 64)
 	b = append(b, " | TPS "...)
 	b = strconv.AppendFloat(b, a.tps.Rate(now), 'f', 0, 64)
-	b = append(b, " | interp "...)
-	b = append(b, [...]string{"on", "extrapolate", "off"}[a.draw]...)
-	b = append(b, " | vsync "...)
-	b = append(b, a.vsyncActual...)
-	b = append(b, " | balls "...)
-	b = strconv.AppendInt(b, int64(a.world.N()), 10)
 	b = append(b, " | "...)
-	b = append(b, a.mode.String()...)
-	if a.paused {
+	b = append(b, drawModeNames[a.view.draw].title...)
+	b = append(b, " | vsync "...)
+	b = append(b, a.vsync.actual...)
+	b = append(b, " | balls "...)
+	b = strconv.AppendInt(b, int64(a.sim.World().N()), 10)
+	b = append(b, " | "...)
+	b = append(b, a.sim.Mode().String()...)
+	if a.sim.Paused() {
 		b = append(b, " | paused"...)
 	}
-	a.title = b
-	// SetTitle copies the bytes into C memory at once; the string view
-	// does not outlive the call.
-	a.win.SetTitle(unsafe.String(unsafe.SliceData(b), len(b)))
+	a.title.buf = b
+	setTitle(a.win, b)
+}
+
+// setTitle sets the window title from bytes. SetTitle copies them into C
+// memory at once; the string view does not outlive the call.
+func setTitle(w *platform.Window, b []byte) {
+	w.SetTitle(unsafe.String(unsafe.SliceData(b), len(b)))
 }

@@ -8,34 +8,57 @@ import (
 	"github.com/interpdemo/interpdemo/internal/atomicfile"
 )
 
-// startProfiles starts the profiles the flags ask for; the returned
-// function stops them and writes the files.
-func startProfiles(cfg config) (stop func() error, err error) {
-	var cpu *atomicfile.File
+// profiles are the pprof profiles the flags ask for.
+type profiles struct {
+	cpu     *atomicfile.File
+	memPath string
+}
+
+// startProfiles starts the profiles the flags ask for. Call stop at the
+// end of a run to write them, or abort when the run failed to start.
+func startProfiles(cfg config) (*profiles, error) {
+	p := &profiles{memPath: cfg.memProfile}
 	if cfg.cpuProfile != "" {
-		if cpu, err = atomicfile.Create(cfg.cpuProfile); err != nil {
-			return nil, err
+		f, err := atomicfile.Create(cfg.cpuProfile)
+		if err != nil {
+			return nil, fileErr("cpuprofile", cfg.cpuProfile, err)
 		}
-		if err = pprof.StartCPUProfile(cpu); err != nil {
-			cpu.Abort()
-			return nil, err
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Abort()
+			return nil, fileErr("cpuprofile", cfg.cpuProfile, err)
 		}
+		p.cpu = f
 	}
-	if cfg.memProfile != "" {
+	if p.memPath != "" {
 		runtime.MemProfileRate = 1 // every allocation: the point is to find them all
 	}
-	return func() error {
-		if cpu != nil {
-			pprof.StopCPUProfile()
-			if err := cpu.Commit(); err != nil {
-				return err
-			}
+	return p, nil
+}
+
+// stop ends the CPU profile and writes the files.
+func (p *profiles) stop() error {
+	if p.cpu != nil {
+		pprof.StopCPUProfile()
+		err := p.cpu.Commit()
+		p.cpu = nil
+		if err != nil {
+			return fileErr("cpuprofile", "", err)
 		}
-		if cfg.memProfile != "" {
-			return atomicfile.WriteFile(cfg.memProfile, func(w io.Writer) error {
-				return pprof.Lookup("allocs").WriteTo(w, 0)
-			})
-		}
-		return nil
-	}, nil
+	}
+	if p.memPath != "" {
+		err := atomicfile.WriteFile(p.memPath, func(w io.Writer) error {
+			return pprof.Lookup("allocs").WriteTo(w, 0)
+		})
+		return fileErr("memprofile", p.memPath, err)
+	}
+	return nil
+}
+
+// abort ends the CPU profile and leaves no file behind.
+func (p *profiles) abort() {
+	if p.cpu != nil {
+		pprof.StopCPUProfile()
+		p.cpu.Abort()
+		p.cpu = nil
+	}
 }

@@ -2,13 +2,13 @@ package main
 
 import (
 	"runtime/metrics"
-	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/interpdemo/interpdemo/internal/atomicfile"
 	"github.com/interpdemo/interpdemo/internal/hud"
+	"github.com/interpdemo/interpdemo/internal/sim"
 	"github.com/interpdemo/interpdemo/internal/stats"
+	"github.com/interpdemo/interpdemo/internal/trace"
 )
 
 // maxTickHist is the largest ticks-per-frame count the histogram tells
@@ -20,9 +20,9 @@ const maxTickHist = 128
 const warmup = time.Second
 
 // runStats are the measurements behind -stats and -trace, kept in fixed
-// memory.
+// memory. It is given the values it counts.
 type runStats struct {
-	frames, ticks     int64
+	frames            int64
 	maxTicksPerFrame  int
 	cappedFrames      int64
 	discarded         time.Duration
@@ -33,21 +33,17 @@ type runStats struct {
 
 	interval stats.Histogram // frame start to next frame start
 	capErr   stats.Histogram // |interval - 1/cap| while a cap is set
-	logic    stats.Histogram // logic time per tick, fixed mode
 
 	firstShow time.Duration // process start to the first frame presented
 	mainStart time.Time
 
-	prev        hud.Frame // the frame whose interval is not known yet
-	prevPercent float64
-	prevLoad    time.Duration
-	prevMode    timingMode
-	prevCap     time.Duration
-	havePrev    bool
-	end         time.Duration
-	lastStart   time.Duration
-	cpuStart    time.Duration
-	wallStart   time.Duration
+	prev      trace.Row // the frame whose interval is not known yet
+	prevCap   time.Duration
+	havePrev  bool
+	end       time.Duration
+	lastStart time.Duration
+	cpuStart  int64 // ns of CPU time at the start
+	wallStart time.Duration
 
 	warm       bool
 	samples    [2]metrics.Sample
@@ -57,7 +53,8 @@ type runStats struct {
 	lastGC     uint64
 }
 
-func (s *runStats) init() {
+func (s *runStats) init(mainStart time.Time) {
+	s.mainStart = mainStart
 	s.samples[0].Name = "/gc/heap/allocs:objects"
 	s.samples[1].Name = "/gc/cycles/total:gc-cycles"
 	s.cpuStart = cpuTime()
@@ -68,80 +65,70 @@ func (s *runStats) readMetrics() (allocs, gcs uint64) {
 	return s.samples[0].Value.Uint64(), s.samples[1].Value.Uint64()
 }
 
-// frameStart closes the books on the previous frame, now that its interval
-// is known.
-func (s *runStats) frameStart(now time.Duration, a *app) {
+// frameStart closes the books on the previous frame, now that its
+// interval is known, and returns it. runStart is the first frame's start.
+func (s *runStats) frameStart(now, runStart time.Duration) (prev trace.Row, ok bool) {
 	if s.frames == 0 {
 		s.wallStart = now
 	}
 	s.lastStart = now
-	if !s.warm && s.frames > 0 && now-a.start >= warmup {
+	if !s.warm && s.frames > 0 && now-runStart >= warmup {
 		s.warm = true
 		s.warmAllocs, s.warmGC = s.readMetrics()
 	}
-	s.closePrev(now, a)
+	return s.closePrev(now)
 }
 
-func (s *runStats) closePrev(now time.Duration, a *app) {
+func (s *runStats) closePrev(now time.Duration) (trace.Row, bool) {
 	if !s.havePrev {
-		return
+		return trace.Row{}, false
 	}
 	s.havePrev = false
-	f := s.prev
-	f.Dur = now - f.Start
-	s.interval.Add(f.Dur)
+	s.prev.Dur = now - s.prev.Start
+	s.interval.Add(s.prev.Dur)
 	if s.prevCap > 0 {
-		e := f.Dur - s.prevCap
+		e := s.prev.Dur - s.prevCap
 		s.capErr.Add(max(e, -e))
 	}
-	a.ov.ring.Add(f)
-	if a.trace != nil {
-		a.trace.row(a.frameIdx-1, f, a)
-	}
+	return s.prev, true
 }
 
 // frameDone counts a frame once drawn.
-func (s *runStats) frameDone(start time.Duration, info frameInfo, uploaded int, a *app) {
+func (s *runStats) frameDone(start time.Duration, info sim.FrameInfo, uploaded int, renderLoad time.Duration, mode sim.Mode, capInterval time.Duration) {
 	if s.frames == 0 {
 		s.firstShow = time.Since(s.mainStart) + preMain(s.mainStart)
 	}
-	s.frames++
-	if a.mode != modeFixed {
-		s.ticks += int64(info.ticks)
-		a.tickLimitReached()
-	}
 	s.uploadBytes += int64(uploaded)
-	if info.ticks == 0 {
+	if info.Ticks == 0 {
 		s.uploadBytesNoTick += int64(uploaded)
 	} else {
 		s.tickFrames++
 	}
-	s.ticksPerFrame[min(info.ticks, maxTickHist)]++
-	s.maxTicksPerFrame = max(s.maxTicksPerFrame, info.ticks)
-	if info.capped {
+	s.ticksPerFrame[min(info.Ticks, maxTickHist)]++
+	s.maxTicksPerFrame = max(s.maxTicksPerFrame, info.Ticks)
+	if info.Capped {
 		s.cappedFrames++
 	}
-	s.discarded += info.discarded
-	s.prev = hud.Frame{Start: start, Ticks: info.ticks, Capped: info.capped, Discarded: info.discarded}
-	s.prevPercent, s.prevLoad, s.prevMode = info.percent, a.renderLoad, a.mode
-	s.prevCap = a.capInterval()
-	s.havePrev = true
-}
-
-// finish closes the last frame at the end of the run.
-func (s *runStats) finish(a *app) {
-	s.end = a.clock.Now()
-	s.closePrev(s.end, a)
-	s.lastAllocs, s.lastGC = s.readMetrics()
-}
-
-// cpuTime is the process's user plus system CPU time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
+	s.discarded += info.Discarded
+	s.prev = trace.Row{
+		Frame: s.frames, Start: start, Ticks: info.Ticks, Percent: info.Percent,
+		Discarded: info.Discarded, Capped: info.Capped, RenderLoad: renderLoad, Mode: mode.String(),
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	s.prevCap = capInterval
+	s.havePrev = true
+	s.frames++
+}
+
+// finish closes the last frame at the end of the run and returns it.
+func (s *runStats) finish(now time.Duration) (trace.Row, bool) {
+	s.end = now
+	s.lastAllocs, s.lastGC = s.readMetrics()
+	return s.closePrev(s.end)
+}
+
+// frame is a trace row as the graph's ring keeps it.
+func frameOf(r *trace.Row) hud.Frame {
+	return hud.Frame{Start: r.Start, Dur: r.Dur, Ticks: r.Ticks, Capped: r.Capped, Discarded: r.Discarded}
 }
 
 // traceWriter streams one CSV row per frame into a file written
@@ -152,43 +139,22 @@ type traceWriter struct {
 	err error
 }
 
-const traceHeader = "frame,start_ns,duration_ns,ticks,percent_within_tick,discarded_ns,max_loops_hit,render_load_ns,mode\n"
-
 func newTraceWriter(path string) (*traceWriter, error) {
 	f, err := atomicfile.Create(path)
 	if err != nil {
 		return nil, err
 	}
 	t := &traceWriter{f: f, buf: make([]byte, 0, 256)}
-	_, t.err = f.WriteString(traceHeader)
+	_, t.err = f.WriteString(trace.Header)
 	return t, nil
 }
 
-func (t *traceWriter) row(idx int64, f hud.Frame, a *app) {
+func (t *traceWriter) row(r *trace.Row) {
 	if t.err != nil {
 		return
 	}
-	b := t.buf[:0]
-	b = strconv.AppendInt(b, idx, 10)
-	b = append(b, ',')
-	b = strconv.AppendInt(b, int64(f.Start), 10)
-	b = append(b, ',')
-	b = strconv.AppendInt(b, int64(f.Dur), 10)
-	b = append(b, ',')
-	b = strconv.AppendInt(b, int64(f.Ticks), 10)
-	b = append(b, ',')
-	b = strconv.AppendFloat(b, a.st.prevPercent, 'f', 4, 64)
-	b = append(b, ',')
-	b = strconv.AppendInt(b, int64(f.Discarded), 10)
-	b = append(b, ',')
-	b = strconv.AppendBool(b, f.Capped)
-	b = append(b, ',')
-	b = strconv.AppendInt(b, int64(a.st.prevLoad), 10)
-	b = append(b, ',')
-	b = append(b, a.st.prevMode.String()...)
-	b = append(b, '\n')
-	t.buf = b
-	_, t.err = t.f.Write(b)
+	t.buf = trace.AppendRow(t.buf[:0], r)
+	_, t.err = t.f.Write(t.buf)
 }
 
 // commit puts the trace in place.

@@ -23,6 +23,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/interpdemo/interpdemo/internal/atomicfile"
+	"github.com/interpdemo/interpdemo/internal/trace"
 )
 
 func main() {
@@ -53,7 +54,7 @@ func run(args []string, stderr io.Writer) int {
 		return 1
 	}
 	defer f.Close()
-	frames, err := readTrace(f)
+	frames, err := trace.Read(f)
 	if err != nil {
 		fmt.Fprintf(stderr, "plottrace: %s: %v\n", path, err)
 		return 1
@@ -76,8 +77,8 @@ var tickColors = []color.RGBA{
 	{110, 110, 120, 255}, {40, 170, 60, 255}, {30, 160, 190, 255}, {210, 180, 20, 255}, {240, 140, 30, 255},
 }
 
-func plotTrace(w io.Writer, frames []frame, title string, tick time.Duration) error {
-	t0 := frames[0].start
+func plotTrace(w io.Writer, frames []trace.Row, title string, tick time.Duration) error {
+	t0 := frames[0].Start
 	sec := func(d time.Duration) float64 { return (d - t0).Seconds() }
 	msOf := func(d time.Duration) float64 { return float64(d) / 1e6 }
 
@@ -92,14 +93,14 @@ func plotTrace(w io.Writer, frames []frame, title string, tick time.Duration) er
 	byTicks := map[int]plotter.XYs{}
 	var capped, discarded plotter.XYs
 	for _, f := range frames {
-		x0, x1, y := sec(f.start), sec(f.start+f.dur), msOf(f.dur)
+		x0, x1, y := sec(f.Start), sec(f.Start+f.Dur), msOf(f.Dur)
 		steps = append(steps, plotter.XY{X: x0, Y: y}, plotter.XY{X: x1, Y: y})
-		k := min(f.ticks, len(tickColors)-1)
+		k := min(f.Ticks, len(tickColors)-1)
 		byTicks[k] = append(byTicks[k], plotter.XY{X: x0, Y: y})
-		if f.capped {
+		if f.Capped {
 			capped = append(capped, plotter.XY{X: x0, Y: y})
 		}
-		if f.discarded > 0 {
+		if f.Discarded > 0 {
 			discarded = append(discarded, plotter.XY{X: x0, Y: y})
 		}
 	}
@@ -159,7 +160,7 @@ func plotTrace(w io.Writer, frames []frame, title string, tick time.Duration) er
 	// Head room above the tallest frame for the legend.
 	var longest time.Duration
 	for _, f := range frames {
-		longest = max(longest, f.dur)
+		longest = max(longest, f.Dur)
 	}
 	top.Y.Max = max(msOf(longest), msOf(tick)) * 1.45
 
@@ -169,7 +170,7 @@ func plotTrace(w io.Writer, frames []frame, title string, tick time.Duration) er
 	bottom.Add(plotter.NewGrid())
 	tsteps := make(plotter.XYs, 0, 2*len(frames))
 	for _, f := range frames {
-		tsteps = append(tsteps, plotter.XY{X: sec(f.start), Y: float64(f.ticks)}, plotter.XY{X: sec(f.start + f.dur), Y: float64(f.ticks)})
+		tsteps = append(tsteps, plotter.XY{X: sec(f.Start), Y: float64(f.Ticks)}, plotter.XY{X: sec(f.Start + f.Dur), Y: float64(f.Ticks)})
 	}
 	tline, err := plotter.NewLine(tsteps)
 	if err != nil {

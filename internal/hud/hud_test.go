@@ -165,18 +165,49 @@ func TestAppendTextNamesEverything(t *testing.T) {
 		Draw: "extrapolate", VsyncRequested: "on", VsyncActual: "unsupported", FPSCap: 144,
 		RenderLoad: 200 * ms, LogicLoad: 10 * ms, Balls: 1000, Player: true,
 		Mode: "fixed", ModeLine: []byte("substep: 3 cycles"), Speed: 0.5, Paused: true, Tick: 40 * ms, MaxLoops: 5, Lockstep: true,
-		Status: "recording to x.rec",
+		Status: "recording to x.rec", KeyHelp: "Space interp   PgUp/PgDn tick time", GraphLegend: true, Help: true,
 	}
 	text := string(AppendText(nil, &s))
 	for _, want := range []string{
 		"FPS 59.9", "TPS 25.0", "ticks this frame 2", "percentWithinTick 0.38", "draw extrapolate",
-		"120ms last s", "1500ms total", "frame cap 144", "vsync on (actual unsupported)",
+		"120ms/s", "discarded total 1500ms", "frame cap 144", "vsync on (actual unsupported)",
 		"render 200ms/frame", "logic 10ms/tick", "balls 1000", "player", "mode fixed", "tick 40ms",
 		"max-loops 5", "lockstep", "speed 0.50x", "PAUSED", "substep: 3 cycles", "recording to x.rec",
-		"Space interp", "PgUp/PgDn",
+		"Space interp", "PgUp/PgDn", "graph: last 4 s",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("HUD text lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// TestCompactHUD: by default the HUD is a few lines of the figures that
+// matter; the settings, the keys and the legend wait behind the help key,
+// and lines appear only for what is unusual.
+func TestCompactHUD(t *testing.T) {
+	s := Snapshot{
+		FPS: 60, TPS: 25, TicksThisFrame: 1, Percent: 0.5, Draw: "interpolate", VsyncRequested: "on", VsyncActual: "on",
+		Mode: "fixed", Speed: 1, Tick: 40 * ms, MaxLoops: 5, Balls: 1, KeyHelp: "Space interp", GraphLegend: true,
+	}
+	text := string(AppendText(nil, &s))
+	for _, want := range []string{"FPS 60.0", "TPS 25.0", "ticks this frame 1", "percentWithinTick 0.50", "draw interpolate", "vsync on (actual on)", "debt discarded 0ms/s", "? or F1"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("compact HUD lacks %q:\n%s", want, text)
+		}
+	}
+	for _, absent := range []string{"Space interp", "graph:", "max-loops", "mode", "load"} {
+		if strings.Contains(text, absent) {
+			t.Errorf("compact HUD shows %q:\n%s", absent, text)
+		}
+	}
+	if n := strings.Count(text, "\n") + 1; n > 4 {
+		t.Errorf("compact HUD has %d lines, want at most 4:\n%s", n, text)
+	}
+	s.Paused, s.RenderLoad = true, 20*ms
+	text = string(AppendText(nil, &s))
+	for _, want := range []string{"PAUSED", "render 20ms/frame"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("compact HUD hides %q:\n%s", want, text)
 		}
 	}
 }

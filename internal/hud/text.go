@@ -35,15 +35,11 @@ type Snapshot struct {
 
 	Status string // recording or replaying state; may be empty
 
+	KeyHelp string // the key reference, a few keys a line (the demo's key table)
+	Help    bool   // show every setting, the key reference and the graph legend
+
 	GraphLegend bool // explain the graph's colours
 }
-
-// KeyHelp is the HUD's key reference (the same keys as -h lists).
-const KeyHelp = `Space interp   E interp/extrap/off   V vsync   Q quit
-H hud   F graph   G ghosts   P pause   R reset
-L/Shift+L render load   K/Shift+K logic load
-C frame cap   M timing mode   [ ] speed   + - balls
-PgUp/PgDn tick time   arrows/WASD move ball 0`
 
 // GraphLegend explains the graph.
 const GraphLegend = `graph: last 4 s, log scale 0.1 ms - 1 s; bar colour =
@@ -51,57 +47,43 @@ ticks run (grey 0, green 1, cyan 2, yellow 3, orange 4+,
 red MaxLoops); magenta top = debt discarded; white pips
 = ticks; blue line = tick time, green line = frame cap`
 
-// AppendText appends the HUD's text for s to dst, one item per line.
+// AppendText appends the HUD's text for s to dst. By default it is a
+// compact block of the figures that matter (FPS, TPS, ticks this frame,
+// percentWithinTick, the drawing, vsync, the debt discarded) and the
+// lines that say something is unusual (another mode, slow motion, a
+// pause, loads, recording); with s.Help it adds every setting, the key
+// reference and the graph legend.
 func AppendText(dst []byte, s *Snapshot) []byte {
 	b := dst
 	b = append(b, "FPS "...)
 	b = strconv.AppendFloat(b, s.FPS, 'f', 1, 64)
-	b = append(b, "   TPS "...)
+	b = append(b, "  TPS "...)
 	b = strconv.AppendFloat(b, s.TPS, 'f', 1, 64)
-	b = append(b, "   ticks this frame "...)
+	b = append(b, "  ticks this frame "...)
 	b = strconv.AppendInt(b, int64(s.TicksThisFrame), 10)
 	b = append(b, "\npercentWithinTick "...)
 	b = strconv.AppendFloat(b, s.Percent, 'f', 2, 64)
-	b = append(b, "   draw "...)
+	b = append(b, "  draw "...)
 	b = append(b, s.Draw...)
-	b = append(b, "\nmode "...)
-	b = append(b, s.Mode...)
-	b = append(b, "   tick "...)
-	b = AppendMs(b, s.Tick)
-	b = append(b, "   max-loops "...)
-	b = strconv.AppendInt(b, int64(s.MaxLoops), 10)
-	if s.Lockstep {
-		b = append(b, "   lockstep"...)
-	}
-	b = append(b, "\ndebt discarded "...)
-	b = AppendMs(b, s.DiscardedLastSecond)
-	b = append(b, " last s, "...)
-	b = AppendMs(b, s.DiscardedTotal)
-	b = append(b, " total"...)
-	b = append(b, "\nspeed "...)
-	b = strconv.AppendFloat(b, s.Speed, 'f', 2, 64)
-	b = append(b, 'x')
-	if s.Paused {
-		b = append(b, "   PAUSED"...)
-	}
-	b = append(b, "   frame cap "...)
-	if s.FPSCap > 0 {
-		b = strconv.AppendInt(b, int64(s.FPSCap), 10)
-	} else {
-		b = append(b, "off"...)
-	}
 	b = append(b, "\nvsync "...)
 	b = append(b, s.VsyncRequested...)
 	b = append(b, " (actual "...)
 	b = append(b, s.VsyncActual...)
-	b = append(b, ")\nload: render "...)
-	b = AppendMs(b, s.RenderLoad)
-	b = append(b, "/frame   logic "...)
-	b = AppendMs(b, s.LogicLoad)
-	b = append(b, "/tick\nballs "...)
-	b = strconv.AppendInt(b, int64(s.Balls), 10)
-	if s.Player {
-		b = append(b, "   ball 0: player"...)
+	b = append(b, ")  debt discarded "...)
+	b = AppendMs(b, s.DiscardedLastSecond)
+	b = append(b, "/s"...)
+	if s.Mode != "fixed" || s.Speed != 1 || s.Paused {
+		b = append(b, "\nmode "...)
+		b = append(b, s.Mode...)
+		b = append(b, "  speed "...)
+		b = strconv.AppendFloat(b, s.Speed, 'f', 2, 64)
+		b = append(b, 'x')
+		if s.Paused {
+			b = append(b, "  PAUSED"...)
+		}
+	}
+	if !s.Help && (s.RenderLoad > 0 || s.LogicLoad > 0) {
+		b = appendLoads(b, s)
 	}
 	if len(s.ModeLine) > 0 {
 		b = append(b, '\n')
@@ -111,13 +93,50 @@ func AppendText(dst []byte, s *Snapshot) []byte {
 		b = append(b, '\n')
 		b = append(b, s.Status...)
 	}
-	b = append(b, "\n\n"...)
-	b = append(b, KeyHelp...)
+	if !s.Help {
+		if s.KeyHelp != "" {
+			b = append(b, "\n? or F1: keys, settings, graph legend"...)
+		}
+		return b
+	}
+	b = append(b, "\ntick "...)
+	b = AppendMs(b, s.Tick)
+	b = append(b, "  max-loops "...)
+	b = strconv.AppendInt(b, int64(s.MaxLoops), 10)
+	if s.Lockstep {
+		b = append(b, "  lockstep"...)
+	}
+	b = append(b, "  discarded total "...)
+	b = AppendMs(b, s.DiscardedTotal)
+	b = append(b, "\nframe cap "...)
+	if s.FPSCap > 0 {
+		b = strconv.AppendInt(b, int64(s.FPSCap), 10)
+	} else {
+		b = append(b, "off"...)
+	}
+	b = append(b, "  balls "...)
+	b = strconv.AppendInt(b, int64(s.Balls), 10)
+	if s.Player {
+		b = append(b, "  ball 0: player"...)
+	}
+	b = appendLoads(b, s)
+	if s.KeyHelp != "" {
+		b = append(b, "\n\n"...)
+		b = append(b, s.KeyHelp...)
+	}
 	if s.GraphLegend {
 		b = append(b, "\n\n"...)
 		b = append(b, GraphLegend...)
 	}
 	return b
+}
+
+func appendLoads(b []byte, s *Snapshot) []byte {
+	b = append(b, "\nload: render "...)
+	b = AppendMs(b, s.RenderLoad)
+	b = append(b, "/frame  logic "...)
+	b = AppendMs(b, s.LogicLoad)
+	return append(b, "/tick"...)
 }
 
 // AppendMs appends d in milliseconds: "40ms", "16.7ms", "0.25ms".

@@ -66,7 +66,6 @@ type Window struct {
 	ctx      sdl.GLContext
 	driver   string
 	headless bool
-	vsyncErr string
 }
 
 // Open initialises SDL's video subsystem and opens a window with an OpenGL

@@ -1,0 +1,114 @@
+// Package report is the demo's -stats output: one JSON object per run,
+// written by the demo and read by the bench command and the end-to-end
+// tests, all through the one Stats type, so a renamed key breaks the build
+// instead of a type assertion at run time.
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Stats is one run's statistics, as -stats prints them on one line.
+// Fields with a pointer type are left out when they do not apply.
+type Stats struct {
+	Frames           int64            `json:"frames"`
+	Ticks            int64            `json:"ticks"`
+	Seconds          float64          `json:"seconds"`
+	FPS              float64          `json:"fps"`
+	TPS              float64          `json:"tps"`
+	MaxTicksPerFrame int              `json:"max_ticks_per_frame"`
+	TicksPerFrame    map[string]int64 `json:"ticks_per_frame"` // "0", "1", …, "128+": frames
+	CappedFrames     int64            `json:"capped_frames"`
+	DiscardedMs      float64          `json:"discarded_ms"`
+
+	Interp         bool   `json:"interp"`
+	Draw           string `json:"draw"`
+	VsyncRequested string `json:"vsync_requested"`
+	VsyncActual    string `json:"vsync_actual"`
+
+	Balls      int    `json:"balls"`
+	StateHash  string `json:"state_hash"`
+	WorldTicks uint64 `json:"world_ticks"`
+
+	UploadBytes             int64  `json:"upload_bytes"`
+	UploadBytesNoTick       int64  `json:"upload_bytes_no_tick"`
+	UploadBytesPerTickFrame *int64 `json:"upload_bytes_per_tick_frame,omitempty"`
+	OverlayUploadBytes      int64  `json:"overlay_upload_bytes"`
+
+	FrameMsP50    float64  `json:"frame_ms_p50"`
+	FrameMsP99    float64  `json:"frame_ms_p99"`
+	FrameMsMax    float64  `json:"frame_ms_max"`
+	FPSCap        int      `json:"fps_cap"`
+	CapErrorMsP99 *float64 `json:"cap_error_ms_p99,omitempty"`
+	CPUFraction   float64  `json:"cpu_fraction"`
+
+	Mode         string   `json:"mode"`
+	Speed        float64  `json:"speed"`
+	Paused       bool     `json:"paused"`
+	RenderLoadMs float64  `json:"render_load_ms"`
+	LogicLoadMs  float64  `json:"logic_load_ms"`
+	TickMs       float64  `json:"tick_ms"`
+	TickMsMean   *float64 `json:"tick_ms_mean,omitempty"` // world update time per tick
+	MaxLoops     int      `json:"max_loops"`
+	Lockstep     bool     `json:"lockstep"`
+
+	HUD    bool `json:"hud"`
+	Graph  bool `json:"graph"`
+	Ghosts bool `json:"ghosts"`
+	Player bool `json:"player"`
+
+	StartupMs   float64 `json:"startup_ms"`
+	VideoDriver string  `json:"video_driver"`
+	GLRenderer  string  `json:"gl_renderer"`
+
+	AllocsAfterWarmup *uint64 `json:"allocs_after_warmup,omitempty"`
+	GCAfterWarmup     *uint64 `json:"gc_after_warmup,omitempty"`
+
+	Record   string `json:"record,omitempty"`
+	Replay   string `json:"replay,omitempty"`
+	ReplayOK *bool  `json:"replay_ok,omitempty"`
+}
+
+// Parse reads the Stats of a -stats line. Unknown keys are an error, so a
+// reader and a writer that disagree are caught.
+func Parse(line []byte) (*Stats, error) {
+	dec := json.NewDecoder(strings.NewReader(string(line)))
+	dec.DisallowUnknownFields()
+	var s Stats
+	if err := dec.Decode(&s); err != nil {
+		return nil, fmt.Errorf("stats: %w", err)
+	}
+	return &s, nil
+}
+
+// TicksHist returns the ticks-per-frame histogram as counts indexed by
+// the number of ticks (the last index counts that many or more).
+func (s *Stats) TicksHist() []int64 {
+	var h []int64
+	for k, n := range s.TicksPerFrame {
+		i, err := strconv.Atoi(strings.TrimSuffix(k, "+"))
+		if err != nil || i < 0 {
+			continue
+		}
+		for len(h) <= i {
+			h = append(h, 0)
+		}
+		h[i] += n
+	}
+	return h
+}
+
+// Ms rounds a duration in milliseconds to 3 decimals, as every _ms field
+// is written.
+func Ms(ns int64) float64 { return Round3(float64(ns) / 1e6) }
+
+// Round3 rounds to 3 decimals, half away from zero.
+func Round3(v float64) float64 {
+	if v < 0 {
+		return -Round3(-v)
+	}
+	return float64(int64(v*1000+0.5)) / 1000
+}

@@ -1,0 +1,545 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/interpdemo/interpdemo/input"
+	"github.com/interpdemo/interpdemo/internal/stats"
+	"github.com/interpdemo/interpdemo/loop"
+	"github.com/interpdemo/interpdemo/physics"
+	"github.com/interpdemo/interpdemo/replay"
+)
+
+// Config sets up a Sim.
+type Config struct {
+	// Settings are the world's and the fixed loop's. Ignored with Replay,
+	// whose recording brings its own.
+	Settings Settings
+	// Mode is the timing mode to start in.
+	Mode Mode
+	// Speed is the speed factor, MinSpeed to MaxSpeed; 0 means 1.
+	Speed float64
+	// Paused starts the game paused.
+	Paused bool
+	// FrameCap is the frame cap's interval, 0 for none. The adaptive mode
+	// paces its presents at it (or at 40 per second without one).
+	FrameCap time.Duration
+	// Fast runs the fixed loop as fast as frames come, MaxLoops ticks a
+	// frame, not in real time (tests, replays).
+	Fast bool
+	// TickLimit ends the run after exactly this many ticks (cycles in the
+	// variable-step modes); 0 for none.
+	TickLimit int64
+	// LogicLoad is work burnt per tick (per cycle or discrete update in
+	// the other modes), to act like a slow machine.
+	LogicLoad time.Duration
+	// Load burns d of time: the shell's busy-wait, which may pump the
+	// window system's events as it goes. Nil means the load advances
+	// nothing (a test's manual clock then sees no time pass).
+	Load func(d time.Duration)
+	// Record records every tick's input, the commands and hash
+	// checkpoints (Recording returns the recording so far).
+	Record bool
+	// Replay plays a recording back instead of taking input and commands,
+	// checking its hashes.
+	Replay *replay.Recording
+}
+
+// Bounds of the speed factor.
+const (
+	MinSpeed, MaxSpeed = 0.25, 4
+)
+
+// FrameInfo is what one frame's logic did.
+type FrameInfo struct {
+	// Ticks is the logic ticks (fixed mode), cycles, discrete updates or
+	// steps the frame ran.
+	Ticks int
+	// Percent is percentWithinTick in fixed mode, 1 in the others.
+	Percent float64
+	// Discarded is the time debt thrown away (fixed mode) or the time the
+	// other modes' clamps dropped.
+	Discarded time.Duration
+	// Capped says the catch-up hit its cap (MaxLoops, MaxCycles, or a
+	// resync).
+	Capped bool
+}
+
+// Sim is the running simulation. It is not safe for concurrent use.
+type Sim struct {
+	world    *physics.World
+	clock    loop.Clock
+	load     func(time.Duration)
+	settings Settings // MaxLoops and Lockstep; the tick is the world's
+
+	virt     *loop.Virtual
+	mode     Mode
+	strat    strategy
+	vdelta   loop.VirtualDelta // this frame's advance of virtual time
+	speed    float64
+	frameCap time.Duration
+	fast     bool
+
+	sampler *input.Sampler
+	prev    input.Record
+	cmds    []replay.Command // waiting for the next tick boundary
+
+	rec *replay.Recorder
+	rep *replay.Player
+
+	tickLimit int64
+	logicLoad time.Duration
+	ticks     int64 // ticks (cycles in the variable modes) run
+	logic     stats.Histogram
+	modeLine  []byte
+
+	finished   bool  // the tick limit or the end of the replay was reached
+	replayDone bool  // the replay ran to its end and its final hash matched
+	err        error // the first divergence or bad recorded command
+}
+
+// New makes a simulation whose loop starts at now on clock.
+func New(cfg Config, clock loop.Clock, now time.Duration) (*Sim, error) {
+	if clock == nil {
+		return nil, errors.New("sim: no clock")
+	}
+	s := &Sim{
+		clock:     clock,
+		load:      cfg.Load,
+		settings:  cfg.Settings,
+		speed:     cfg.Speed,
+		frameCap:  cfg.FrameCap,
+		fast:      cfg.Fast,
+		tickLimit: cfg.TickLimit,
+		logicLoad: cfg.LogicLoad,
+		sampler:   input.NewSampler(),
+		cmds:      make([]replay.Command, 0, 8),
+		modeLine:  make([]byte, 0, 128),
+	}
+	if s.speed == 0 {
+		s.speed = 1
+	}
+	if err := checkSpeed(s.speed); err != nil {
+		return nil, err
+	}
+	if cfg.Replay != nil {
+		s.settings = cfg.Replay.Settings
+		if err := CheckSettings(s.settings); err != nil {
+			return nil, fmt.Errorf("the recording's settings: %w", err)
+		}
+		s.rep = cfg.Replay.Player()
+		s.prev = s.rep.Initial()
+	} else if err := CheckSettings(s.settings); err != nil {
+		return nil, err
+	}
+	var err error
+	if s.world, err = newWorld(s.settings); err != nil {
+		return nil, err
+	}
+	if cfg.Record {
+		st := s.settings
+		st.Balls = uint32(s.world.N())
+		s.rec = replay.NewRecorder(st, 0)
+	}
+	if s.virt, err = loop.NewVirtual(loop.VirtualConfig{MaxDelta: loop.NoLimit}, now); err != nil {
+		return nil, err
+	}
+	s.virt.SetPaused(cfg.Paused)
+	if err := s.SetMode(cfg.Mode, now); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func checkSpeed(v float64) error {
+	if !(v >= MinSpeed && v <= MaxSpeed) { // also NaN
+		return fmt.Errorf("speed must be between %v and %v (got %v)", MinSpeed, MaxSpeed, v)
+	}
+	return nil
+}
+
+// World is the world to draw. The shell reads it; only the Sim changes it.
+func (s *Sim) World() *physics.World { return s.world }
+
+// Tick is the tick length: the world's, which the fixed loop follows.
+func (s *Sim) Tick() time.Duration { return s.world.Config().Tick }
+
+// Settings are the settings the run started with (the recording's in a
+// replay).
+func (s *Sim) Settings() Settings { return s.settings }
+
+// Mode is the timing mode.
+func (s *Sim) Mode() Mode { return s.mode }
+
+// Speed is the speed factor (kept while paused).
+func (s *Sim) Speed() float64 { return s.speed }
+
+// Paused says whether game time stands still.
+func (s *Sim) Paused() bool { return s.virt.Paused() }
+
+// FrameCap is the frame cap's interval, 0 for none.
+func (s *Sim) FrameCap() time.Duration { return s.frameCap }
+
+// LogicLoad is the work burnt per tick.
+func (s *Sim) LogicLoad() time.Duration { return s.logicLoad }
+
+// Ticks is the ticks (cycles in the variable modes) run so far.
+func (s *Sim) Ticks() int64 { return s.ticks }
+
+// TickTimes is the measured time each fixed tick's world update took.
+func (s *Sim) TickTimes() *stats.Histogram { return &s.logic }
+
+// ModeLine is a line of the mode's own numbers for the HUD, valid until
+// the next frame; empty in fixed mode.
+func (s *Sim) ModeLine() []byte { return s.modeLine }
+
+// Recording says whether the run is being recorded.
+func (s *Sim) Recording() bool { return s.rec != nil }
+
+// Replaying says whether the run plays a recording back.
+func (s *Sim) Replaying() bool { return s.rep != nil }
+
+// Finished says the run is over: the tick limit was reached, or the
+// replay ended or diverged.
+func (s *Sim) Finished() bool { return s.finished }
+
+// ReplayOK says the replay ran to its end with every hash matching.
+func (s *Sim) ReplayOK() bool { return s.replayDone && s.err == nil }
+
+// Err is the first divergence from the recording, or a recorded command
+// the world refused: the run failed.
+func (s *Sim) Err() error { return s.err }
+
+// SetMode switches the timing mode at raw time now, starting the new
+// strategy afresh. Game time goes on across the switch. Only the fixed
+// mode can be recorded or replayed.
+func (s *Sim) SetMode(m Mode, now time.Duration) error {
+	if m < 0 || m >= NumModes {
+		return fmt.Errorf("unknown mode %d", int(m))
+	}
+	if (s.rec != nil || s.rep != nil) && !m.Deterministic() {
+		return fmt.Errorf("only fixed mode is deterministic; %s cannot be recorded or replayed", m)
+	}
+	// The variable-step mode clamps a stalled frame to 100 ms of game
+	// time; fixed mode handles stalls itself (MaxLoops, debt) and the
+	// strategies with their own clamp get the raw time.
+	maxDelta := loop.NoLimit
+	if m == ModeVariable {
+		maxDelta = loop.DefaultMaxDelta
+	}
+	if err := s.virt.SetMaxDelta(maxDelta); err != nil {
+		return err
+	}
+	s.virt.Reset(now)
+	vnow := s.virt.Now()
+	var st strategy
+	switch m {
+	case ModeFixed:
+		f, err := loop.NewFixed(loop.FixedConfig{Tick: s.Tick(), MaxLoops: int(s.settings.MaxLoops), Lockstep: s.settings.Lockstep}, vnow)
+		if err != nil {
+			return err
+		}
+		st = &fixedMode{f: f, fastNow: vnow}
+	case ModeSubstep:
+		sub, err := loop.NewSubstep(loop.SubstepConfig{MinT: loop.NoLimit}, vnow)
+		if err != nil {
+			return err
+		}
+		st = &substepMode{sub: sub}
+	case ModeTimeFactor:
+		tf, err := loop.NewTimeFactor(loop.TimeFactorConfig{}, vnow)
+		if err != nil {
+			return err
+		}
+		st = &timeFactorMode{tf: tf}
+	case ModeAdaptive:
+		a, err := s.newAdaptive(now)
+		if err != nil {
+			return err
+		}
+		st = a
+	case ModeVariable:
+		st = variableMode{}
+	}
+	s.mode, s.strat = m, st
+	return nil
+}
+
+func (s *Sim) newAdaptive(now time.Duration) (*adaptiveMode, error) {
+	a, err := loop.NewAdaptive(loop.AdaptiveConfig{Target: s.frameCap}, now)
+	if err != nil {
+		return nil, err
+	}
+	return &adaptiveMode{a: a}, nil
+}
+
+// SetSpeed sets the speed factor, MinSpeed to MaxSpeed, from the next
+// frame.
+func (s *Sim) SetSpeed(v float64) error {
+	if err := checkSpeed(v); err != nil {
+		return err
+	}
+	if err := s.virt.SetSpeed(v); err != nil {
+		return err
+	}
+	s.speed = v
+	return nil
+}
+
+// SetPaused stops or restarts game time; the speed factor is kept.
+func (s *Sim) SetPaused(p bool) { s.virt.SetPaused(p) }
+
+// SetFrameCap sets the frame cap's interval (0 for none). The adaptive
+// mode's presents follow it.
+func (s *Sim) SetFrameCap(d time.Duration) error {
+	if d < 0 {
+		return fmt.Errorf("frame cap interval %v is negative", d)
+	}
+	s.frameCap = d
+	if s.mode == ModeAdaptive {
+		a, err := s.newAdaptive(s.clock.Now())
+		if err != nil {
+			return err
+		}
+		s.strat = a
+	}
+	return nil
+}
+
+// SetLogicLoad sets the work burnt per tick.
+func (s *Sim) SetLogicLoad(d time.Duration) error {
+	if d < 0 {
+		return fmt.Errorf("logic load %v is negative", d)
+	}
+	s.logicLoad = d
+	return nil
+}
+
+// LimiterInterval is the interval the shell's frame limiter should keep:
+// the frame cap, or sub-stepping's MinT (1/60 s) if longer. The adaptive
+// mode paces its own presents (PresentAt), so it asks for none.
+func (s *Sim) LimiterInterval() time.Duration {
+	switch s.mode {
+	case ModeSubstep:
+		return max(s.frameCap, loop.DefaultMinT)
+	case ModeAdaptive:
+		return 0
+	}
+	return s.frameCap
+}
+
+// PresentAt is when the frame's draw should start, in the adaptive mode;
+// ok is false in the others (draw at once).
+func (s *Sim) PresentAt() (t time.Duration, ok bool) {
+	if a, is := s.strat.(*adaptiveMode); is {
+		return a.a.PresentAt(), true
+	}
+	return 0, false
+}
+
+// BeginDraw and EndDraw tell the adaptive mode when the frame's draw
+// starts and ends (it measures them); the other modes ignore them.
+func (s *Sim) BeginDraw(now time.Duration) {
+	if a, is := s.strat.(*adaptiveMode); is {
+		a.a.BeginDraw(now)
+	}
+}
+
+// EndDraw: see BeginDraw.
+func (s *Sim) EndDraw(now time.Duration) {
+	if a, is := s.strat.(*adaptiveMode); is {
+		a.a.EndDraw(now)
+	}
+}
+
+// Queue holds a world command for the next tick boundary, where it is
+// applied (and recorded) before the next tick. The world checks it then;
+// Queue refuses only what can never run: any command during a replay
+// (which must change the world exactly as the recording did) and an
+// unknown kind.
+func (s *Sim) Queue(c replay.Command) error {
+	if s.rep != nil {
+		return errors.New("replaying: the recording's commands only")
+	}
+	if !c.Kind.Valid() {
+		return fmt.Errorf("unknown command %d", c.Kind)
+	}
+	s.cmds = append(s.cmds, c)
+	return nil
+}
+
+// exec applies one command to the world and the loop. The world checks
+// the values first; on error nothing changes.
+func (s *Sim) exec(c replay.Command) error {
+	switch c.Kind {
+	case replay.CmdReset:
+		s.world.Reset()
+	case replay.CmdSetBalls:
+		if c.Arg < 0 || c.Arg > physics.MaxBalls {
+			return fmt.Errorf("%v: out of range 0..%d", c, physics.MaxBalls)
+		}
+		return s.world.SetBalls(int(c.Arg))
+	case replay.CmdSetTick:
+		d := time.Duration(c.Arg)
+		if d < MinTick || d > MaxTick {
+			return fmt.Errorf("%v: out of range %v..%v", c, MinTick, MaxTick)
+		}
+		if err := s.world.SetTick(d); err != nil {
+			return err
+		}
+		if f, ok := s.strat.(*fixedMode); ok {
+			// d >= MinTick > 0: the loop takes any positive tick.
+			if err := f.f.SetTick(s.virt.Now(), d); err != nil {
+				return err
+			}
+		}
+	default:
+		return fmt.Errorf("unknown command %d", c.Kind)
+	}
+	return nil
+}
+
+// Frame runs the frame's logic at raw clock time now. events are the key
+// events since the last frame, stamped on the same raw clock, in the
+// order they happened (ignored in a replay). It returns what the logic
+// did.
+func (s *Sim) Frame(now time.Duration, events []input.Event) FrameInfo {
+	s.vdelta = s.virt.Advance(now)
+	if s.rep == nil {
+		// Events are stamped on the raw clock; the loop runs on virtual
+		// time (slow motion, pause), so map them first.
+		for _, e := range events {
+			e.Time = s.virt.Map(e.Time)
+			s.sampler.Push(e)
+		}
+	}
+	s.applyCommands()
+	if s.finished {
+		return FrameInfo{Percent: 1}
+	}
+	info := s.strat.frame(s, now)
+	if s.mode != ModeFixed {
+		s.ticks += int64(info.Ticks)
+		s.checkLimit()
+	}
+	return info
+}
+
+// applyCommands carries out the commands queued since the last frame,
+// recording those the world took. A refused command is dropped (it came
+// from a key, which only makes valid ones).
+func (s *Sim) applyCommands() {
+	for _, c := range s.cmds {
+		if s.exec(c) == nil && s.rec != nil {
+			s.rec.Command(c)
+		}
+	}
+	s.cmds = s.cmds[:0]
+}
+
+// checkLimit ends the run once the tick limit is reached.
+func (s *Sim) checkLimit() {
+	if s.tickLimit > 0 && s.ticks >= s.tickLimit {
+		s.finished = true
+	}
+}
+
+// fixedTick runs one fixed tick over span: with the input of the span, or
+// the recording's next record. It returns false when no tick ran (the
+// replay ended).
+func (s *Sim) fixedTick(span loop.TickSpan) bool {
+	var rec input.Record
+	if s.rep != nil {
+		var ok bool
+		if rec, ok = s.replayNext(); !ok {
+			return false
+		}
+	} else {
+		rec = s.sampler.Tick(span.End)
+	}
+	t0 := s.clock.Now()
+	s.world.Tick(control(rec, s.prev))
+	s.logic.Add(s.clock.Now() - t0)
+	s.prev = rec
+	s.ticks++
+	s.burn()
+	if s.rec != nil {
+		s.rec.Tick(rec, s.world.Hash)
+	}
+	if s.rep != nil {
+		if err := s.rep.Check(s.world.Hash); err != nil {
+			s.fail(err)
+		}
+	}
+	s.checkLimit()
+	return true
+}
+
+// replayNext returns the next tick's record, first applying the commands
+// recorded before it. At the end it applies the last commands, checks the
+// final hash and ends the run.
+func (s *Sim) replayNext() (input.Record, bool) {
+	cmds, in, ok := s.rep.Next()
+	for _, c := range cmds {
+		if err := s.exec(c); err != nil {
+			s.fail(fmt.Errorf("tick %d: %v", s.rep.Tick(), err))
+			return in, false
+		}
+	}
+	if !ok {
+		if err := s.rep.CheckFinal(s.world.Hash()); err != nil {
+			s.fail(err)
+		} else {
+			s.replayDone = true
+		}
+		s.finished = true
+	}
+	return in, ok
+}
+
+func (s *Sim) fail(err error) {
+	if s.err == nil {
+		s.err = err
+	}
+	s.finished = true
+}
+
+// step is one variable step of the modes that do not use fixed ticks, with
+// the input that arrived up to now as its record. A step of no time
+// (paused, or a clock that stood still) is skipped: nothing moves.
+func (s *Sim) step(dt time.Duration) {
+	if dt <= 0 {
+		return
+	}
+	rec := s.sampler.Tick(s.virt.Now() + 1)
+	s.world.Step(dt, control(rec, s.prev))
+	s.prev = rec
+}
+
+// burn does the logic load.
+func (s *Sim) burn() {
+	if s.logicLoad > 0 && s.load != nil {
+		s.load(s.logicLoad)
+	}
+}
+
+// control is the player's input for a tick: every direction key that was
+// down at any moment of the tick's span.
+func control(rec, prev input.Record) physics.Control {
+	down := rec.Down(prev)
+	return physics.Control{
+		X: input.Axis(down, input.Left, input.Right),
+		Y: input.Axis(down, input.Up, input.Down),
+	}
+}
+
+// RecordingSoFar returns the recording up to now (nil when not
+// recording): the shell writes it at exit and every few seconds.
+func (s *Sim) RecordingSoFar() *replay.Recording {
+	if s.rec == nil {
+		return nil
+	}
+	return s.rec.Finish(s.world.Hash())
+}

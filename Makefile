@@ -68,12 +68,32 @@ fuzz:
 		done; \
 	done
 
-# The README's trace picture: a run whose 300 ms render load forces the loop
-# to catch up (MAX_LOOPS ticks every frame) and discard time debt.
+# The README's pictures, each from real runs of the demo (headless):
+#   docs/screenshot.png     the window: 100 balls, ghosts on
+#   docs/interpolation.gif  one ball at 5 ticks per second and 25 FPS with
+#                           ghosts: 2 s interpolated, then 2 s not
+#   docs/interpolation.png  where ball 0 is drawn at 60 FPS: off,
+#                           interpolated, extrapolated, with the ticks
+#   docs/trace-300ms.png    frame times with a 300 ms render load
+PLOTTMP := bin/plot
 plot: build
+	mkdir -p $(PLOTTMP)
+	./$(BIN) -headless -balls 100 -ghosts -duration 3s -screenshot docs/screenshot.png
+	./$(BIN) -headless -width 480 -height 360 -radius 16 -tick 200ms -ghosts -fps-cap 25 -duration 2s -graph=false -gif $(PLOTTMP)/on.gif
+	./$(BIN) -headless -width 480 -height 360 -radius 16 -tick 200ms -ghosts -fps-cap 25 -duration 2s -graph=false -interp=false -gif $(PLOTTMP)/off.gif
+	$(GO) run ./cmd/figures gifcat -o docs/interpolation.gif $(PLOTTMP)/on.gif $(PLOTTMP)/off.gif
+	./$(BIN) -headless -fps-cap 60 -duration 1.7s -hud=false -graph=false -interp=false -trace $(PLOTTMP)/off.csv
+	./$(BIN) -headless -fps-cap 60 -duration 1.7s -hud=false -graph=false -trace $(PLOTTMP)/on.csv
+	./$(BIN) -headless -fps-cap 60 -duration 1.7s -hud=false -graph=false -extrapolate -trace $(PLOTTMP)/extrapolate.csv
+	$(GO) run ./cmd/figures positions -o docs/interpolation.png -from 1s -to 1.5s \
+		-title "ball 0's x as drawn at 60 FPS, logic at 25 ticks per second" \
+		"off: steps at the tick rate=$(PLOTTMP)/off.csv" \
+		"interpolated: smooth, one tick behind=$(PLOTTMP)/on.csv" \
+		"extrapolated: ahead, overshoots at the wall=$(PLOTTMP)/extrapolate.csv"
 	./$(BIN) -headless -render-load 300ms -duration 6s -hud=false -graph=false -trace docs/trace-300ms.csv
 	$(GO) run ./cmd/plottrace -title "interpdemo -render-load 300ms: every frame runs MAX_LOOPS=5 ticks and discards debt" \
 		-o docs/trace-300ms.png docs/trace-300ms.csv
+	rm -rf $(PLOTTMP)
 
 clean:
 	rm -rf bin

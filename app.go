@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"syscall"
@@ -102,7 +103,13 @@ type app struct {
 	signals chan os.Signal // SIGINT, SIGTERM: quit cleanly, writing the files
 	quit    bool
 	start   time.Duration // clock time of the first frame
-	lastImg *image.RGBA   // the last frame, when -screenshot is set
+	capture capture       // -screenshot and -gif
+}
+
+// capture keeps the pictures of a run that -screenshot and -gif write.
+type capture struct {
+	last *image.RGBA // the last frame, for -screenshot
+	gif  *gifCapture // every frame, for -gif
 }
 
 func newApp(cfg config, log io.Writer, mainStart time.Time) (a *app, err error) {
@@ -140,6 +147,9 @@ func newApp(cfg config, log io.Writer, mainStart time.Time) (a *app, err error) 
 		return nil, err
 	}
 	a.saver = autosaver{path: cfg.recordFile, next: autosave}
+	if cfg.gifFile != "" {
+		a.capture.gif = &gifCapture{}
+	}
 	if a.win, err = platform.Open(platform.Options{
 		Title: "interpdemo", Width: cfg.width, Height: cfg.height, Headless: cfg.headless,
 	}); err != nil {
@@ -270,10 +280,13 @@ func (a *app) frame() {
 	}
 	a.sim.BeginDraw(a.clock.Now())
 	uploaded := a.syncWorld()
-	a.drawFrame(info, now)
+	alpha := a.drawFrame(info, now)
 	a.busy(a.view.renderLoad)
 	if a.quit && a.cfg.screenshot != "" {
-		a.lastImg = a.rend.ReadPixels()
+		a.capture.last = a.rend.ReadPixels()
+	}
+	if a.capture.gif != nil {
+		a.capture.gif.add(a.rend.ReadPixels(), now)
 	}
 	a.win.Swap()
 	a.rend.EndFrame()
@@ -281,7 +294,8 @@ func (a *app) frame() {
 
 	a.fps.Add(now, 1)
 	a.tps.Add(now, info.Ticks)
-	a.st.frameDone(now, info, uploaded, a.view.renderLoad, a.sim.Mode(), a.view.capInterval())
+	x, nextX := ball0X(a.sim.World(), alpha)
+	a.st.frameDone(now, info, uploaded, a.view.renderLoad, a.sim.Mode(), a.view.capInterval(), x, nextX)
 	if now >= a.title.next {
 		a.title.next = now + 500*time.Millisecond
 		a.updateTitle(now)
@@ -294,8 +308,9 @@ func (a *app) frame() {
 	}
 }
 
-// drawFrame issues the frame's GL commands.
-func (a *app) drawFrame(info sim.FrameInfo, now time.Duration) {
+// drawFrame issues the frame's GL commands and returns the mix factor
+// the balls were drawn at.
+func (a *app) drawFrame(info sim.FrameInfo, now time.Duration) float32 {
 	a.rend.SetHighlightFirst(a.sim.World().Player())
 	a.rend.Clear()
 	alpha := float32(1)
@@ -310,6 +325,17 @@ func (a *app) drawFrame(info sim.FrameInfo, now time.Duration) {
 		a.ov.setText(a.rend, a.snapshot(now), now)
 	}
 	a.ov.draw(a.rend, now, a.view.hud, a.view.graph, a.graphLines())
+	return alpha
+}
+
+// ball0X is where ball 0 is drawn at mix factor alpha, and its logic
+// position, x in world units, for the trace; NaN without a ball.
+func ball0X(w *physics.World, alpha float32) (drawn, next float64) {
+	if w.N() == 0 {
+		return math.NaN(), math.NaN()
+	}
+	last, nxt := float64(w.Last[0]), float64(w.Next[0])
+	return (last + float64(alpha)*(nxt-last)) / physics.One, nxt / physics.One
 }
 
 // syncWorld brings the GPU's copy of the positions up to date and returns

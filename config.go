@@ -44,6 +44,7 @@ type config struct {
 	stats      bool
 	stateFile  string
 	screenshot string
+	gifFile    string
 	traceFile  string
 	recordFile string
 	replayFile string
@@ -117,6 +118,7 @@ func parseFlags(args []string, usageOut io.Writer) (config, error) {
 	fs.BoolVar(&c.stats, "stats", false, "on exit, print one JSON line of statistics to stdout")
 	fs.StringVar(&c.stateFile, "state", "", "on exit, write the world as JSON to this file")
 	fs.StringVar(&c.screenshot, "screenshot", "", "on exit, write the last frame as PNG to this file")
+	fs.StringVar(&c.gifFile, "gif", "", fmt.Sprintf("on exit, write the run's frames (the first %d) as an animated GIF to this file", maxGIFFrames))
 	fs.StringVar(&c.traceFile, "trace", "", "write one CSV row per frame to this file")
 	fs.StringVar(&c.recordFile, "record", "", "record the seed, settings and per-tick input to this file")
 	fs.StringVar(&c.replayFile, "replay", "", "replay a recording, checking its state hashes")
@@ -195,6 +197,7 @@ func parseFlags(args []string, usageOut io.Writer) (config, error) {
 	for _, f := range []struct{ name, path string }{
 		{"state", c.stateFile},
 		{"screenshot", c.screenshot},
+		{"gif", c.gifFile},
 		{"trace", c.traceFile},
 		{"record", c.recordFile},
 		{"cpuprofile", c.cpuProfile},

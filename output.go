@@ -31,10 +31,13 @@ func (a *app) finish(stdout io.Writer) error {
 	if rec := a.sim.RecordingSoFar(); rec != nil {
 		errs = append(errs, fileErr("record", a.cfg.recordFile, rec.WriteFile(a.cfg.recordFile)))
 	}
-	if a.cfg.screenshot != "" && a.lastImg != nil {
+	if a.cfg.screenshot != "" && a.capture.last != nil {
 		errs = append(errs, fileErr("screenshot", a.cfg.screenshot, atomicfile.WriteFile(a.cfg.screenshot, func(w io.Writer) error {
-			return png.Encode(w, a.lastImg)
+			return png.Encode(w, a.capture.last)
 		})))
+	}
+	if g := a.capture.gif; g != nil {
+		errs = append(errs, fileErr("gif", a.cfg.gifFile, atomicfile.WriteFile(a.cfg.gifFile, g.write)))
 	}
 	if a.cfg.stateFile != "" {
 		errs = append(errs, fileErr("state", a.cfg.stateFile, atomicfile.WriteFile(a.cfg.stateFile, a.writeState)))

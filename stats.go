@@ -94,7 +94,7 @@ func (s *runStats) closePrev(now time.Duration) (trace.Row, bool) {
 }
 
 // frameDone counts a frame once drawn.
-func (s *runStats) frameDone(start time.Duration, info sim.FrameInfo, uploaded int, renderLoad time.Duration, mode sim.Mode, capInterval time.Duration) {
+func (s *runStats) frameDone(start time.Duration, info sim.FrameInfo, uploaded int, renderLoad time.Duration, mode sim.Mode, capInterval time.Duration, ball0X, ball0NextX float64) {
 	if s.frames == 0 {
 		s.firstShow = time.Since(s.mainStart) + preMain(s.mainStart)
 	}
@@ -113,6 +113,7 @@ func (s *runStats) frameDone(start time.Duration, info sim.FrameInfo, uploaded i
 	s.prev = trace.Row{
 		Frame: s.frames, Start: start, Ticks: info.Ticks, Percent: info.Percent,
 		Discarded: info.Discarded, Capped: info.Capped, RenderLoad: renderLoad, Mode: mode.String(),
+		Ball0X: ball0X, Ball0NextX: ball0NextX,
 	}
 	s.prevCap = capInterval
 	s.havePrev = true

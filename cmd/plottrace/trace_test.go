@@ -22,7 +22,7 @@ func TestPlotWritesAPNG(t *testing.T) {
 		if i%3 == 0 {
 			disc = "12000000"
 		}
-		b.WriteString(strings.Join([]string{itoa(i), itoa(i * 300_000_000), "300000000", itoa(ticks), "1.0", disc, capped, "300000000", "fixed"}, ",") + "\n")
+		b.WriteString(strings.Join([]string{itoa(i), itoa(i * 300_000_000), "300000000", itoa(ticks), "1.0", disc, capped, "300000000", "fixed", "320", "320"}, ",") + "\n")
 	}
 	os.WriteFile(path, []byte(b.String()), 0o644)
 	out := filepath.Join(dir, "t.png")

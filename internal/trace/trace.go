@@ -24,10 +24,12 @@ type Row struct {
 	Capped     bool          // MaxLoops stopped the catch-up
 	RenderLoad time.Duration // the render load in force
 	Mode       string        // the timing mode
+	Ball0X     float64       // where ball 0 was drawn, x in world units (NaN without a ball)
+	Ball0NextX float64       // ball 0's logic position (nextPosition), x in world units
 }
 
 // Columns are the header's names, in order.
-var Columns = []string{"frame", "start_ns", "duration_ns", "ticks", "percent_within_tick", "discarded_ns", "max_loops_hit", "render_load_ns", "mode"}
+var Columns = []string{"frame", "start_ns", "duration_ns", "ticks", "percent_within_tick", "discarded_ns", "max_loops_hit", "render_load_ns", "mode", "ball0_x", "ball0_next_x"}
 
 // Header is the file's first line.
 var Header = strings.Join(Columns, ",") + "\n"
@@ -52,6 +54,10 @@ func AppendRow(b []byte, r *Row) []byte {
 	b = strconv.AppendInt(b, int64(r.RenderLoad), 10)
 	b = append(b, ',')
 	b = append(b, r.Mode...)
+	b = append(b, ',')
+	b = strconv.AppendFloat(b, r.Ball0X, 'f', 3, 64)
+	b = append(b, ',')
+	b = strconv.AppendFloat(b, r.Ball0NextX, 'f', 3, 64)
 	return append(b, '\n')
 }
 
@@ -110,6 +116,12 @@ func Read(r io.Reader) ([]Row, error) {
 		}
 		f.RenderLoad = time.Duration(num(rec[7]))
 		f.Mode = rec[8]
+		if f.Ball0X, err = strconv.ParseFloat(rec[9], 64); err != nil && perr == nil {
+			perr = err
+		}
+		if f.Ball0NextX, err = strconv.ParseFloat(rec[10], 64); err != nil && perr == nil {
+			perr = err
+		}
 		if perr != nil {
 			return nil, fmt.Errorf("line %d: %v", line, perr)
 		}

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -9,8 +10,8 @@ import (
 
 func TestReadTrace(t *testing.T) {
 	in := Header +
-		"0,1000,200000000,0,0.0010,0,false,200000000,fixed\n" +
-		"1,200001000,300000000,5,1.0000,60000000,true,300000000,fixed\n"
+		"0,1000,200000000,0,0.0010,0,false,200000000,fixed,320.000,320.000\n" +
+		"1,200001000,300000000,5,1.0000,60000000,true,300000000,fixed,NaN,NaN\n"
 	rows, err := Read(strings.NewReader(in))
 	if err != nil {
 		t.Fatal(err)
@@ -18,10 +19,13 @@ func TestReadTrace(t *testing.T) {
 	if len(rows) != 2 {
 		t.Fatalf("%d rows", len(rows))
 	}
-	want := Row{Frame: 1, Start: 200001000, Dur: 300 * time.Millisecond, Ticks: 5, Percent: 1,
-		Discarded: 60 * time.Millisecond, Capped: true, RenderLoad: 300 * time.Millisecond, Mode: "fixed"}
-	if rows[1] != want {
-		t.Errorf("row 1 = %+v, want %+v", rows[1], want)
+	want := Row{Frame: 0, Start: 1000, Dur: 200 * time.Millisecond, Ticks: 0, Percent: 0.001,
+		RenderLoad: 200 * time.Millisecond, Mode: "fixed", Ball0X: 320, Ball0NextX: 320}
+	if rows[0] != want {
+		t.Errorf("row 0 = %+v, want %+v", rows[0], want)
+	}
+	if r := rows[1]; r.Ticks != 5 || !r.Capped || r.Discarded != 60*time.Millisecond || !math.IsNaN(r.Ball0X) || !math.IsNaN(r.Ball0NextX) {
+		t.Errorf("row 1 = %+v", r)
 	}
 }
 
@@ -29,8 +33,8 @@ func TestReadTrace(t *testing.T) {
 // to the 4 decimals written).
 func TestRoundTrip(t *testing.T) {
 	in := []Row{
-		{Frame: 0, Start: 5, Dur: 16_666_667, Ticks: 0, Percent: 0.4167, Mode: "fixed"},
-		{Frame: 1, Start: 16_666_672, Dur: 300_000_000, Ticks: 5, Percent: 1, Discarded: 1_234_567, Capped: true, RenderLoad: 300 * time.Millisecond, Mode: "substep"},
+		{Frame: 0, Start: 5, Dur: 16_666_667, Ticks: 0, Percent: 0.4167, Mode: "fixed", Ball0X: 331.25, Ball0NextX: 336.5},
+		{Frame: 1, Start: 16_666_672, Dur: 300_000_000, Ticks: 5, Percent: 1, Discarded: 1_234_567, Capped: true, RenderLoad: 300 * time.Millisecond, Mode: "substep", Ball0X: 8, Ball0NextX: 631.996},
 	}
 	b := []byte(Header)
 	for i := range in {
@@ -61,11 +65,13 @@ func TestAppendRowAllocatesNothing(t *testing.T) {
 func TestReadTraceErrors(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"", "empty trace"},
-		{"a,b,c,d,e,f,g,h,i\n", "not an interpdemo -trace file"},
+		{"a,b,c,d,e,f,g,h,i,j,k\n", "not an interpdemo -trace file"},
+		{"a,b,c\n", "wrong number of fields"},
 		{Header, "no frames"},
-		{Header + "0,1,2,x,0,0,false,0,fixed\n", "line 2"},
+		{Header + "0,1,2,x,0,0,false,0,fixed,0,0\n", "line 2"},
 		{Header + "0,1,2,3\n", "wrong number of fields"},
-		{Header + "0,1,-2,3,0,0,false,0,fixed\n", "negative"},
+		{Header + "0,1,-2,3,0,0,false,0,fixed,0,0\n", "negative"},
+		{Header + "0,1,2,3,0,0,false,0,fixed,x,0\n", "line 2"},
 	} {
 		_, err := Read(strings.NewReader(c.in))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

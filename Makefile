@@ -7,6 +7,9 @@ ARGS ?=
 # on a 32-bit target (GOARCH=386 runs natively on amd64).
 PURE := ./loop/... ./physics/... ./input/... ./replay/... ./internal/sim/... ./internal/report/... ./internal/trace/... \
 	./internal/stats/... ./internal/atomicfile/... ./internal/hud/...
+# The oldest Go the module supports (go.mod's go line): the pure packages
+# are tested with that toolchain too, fetched through the module proxy.
+GOMIN := $(shell sed -n 's/^go //p' go.mod)
 # staticcheck, pinned: make lint fetches it through the module proxy.
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # Debian/Ubuntu packages: the SDL2 headers to build, Xvfb and xdotool to test.
@@ -46,6 +49,7 @@ test: test-deps
 	$(GO) vet ./...
 	$(GO) test -race -short -count=1 $(PURE)
 	GOARCH=386 $(GO) test -short -count=1 $(PURE)
+	GOTOOLCHAIN=go$(GOMIN) $(GO) test -short -count=1 $(PURE)
 	INTERPDEMO_REQUIRE_GL=1 $(GO) test -count=1 -timeout 20m ./...
 
 # Go benchmarks and the headless scenario matrix -> docs/PERFORMANCE.md

@@ -116,7 +116,7 @@ func newApp(cfg config, log io.Writer, mainStart time.Time) (a *app, err error) 
 	a = &app{
 		cfg: cfg, log: log,
 		view: view{
-			hud: cfg.hud, graph: cfg.graph, ghosts: cfg.ghosts,
+			hud: cfg.hud, graph: cfg.graph, ghosts: cfg.ghosts, help: cfg.hudHelp,
 			fpsCap: cfg.fpsCap, renderLoad: cfg.renderLoad,
 		},
 		vsync: vsyncState{requested: cfg.vsync},
@@ -195,6 +195,7 @@ func newApp(cfg config, log io.Writer, mainStart time.Time) (a *app, err error) 
 
 	now := a.clock.Now()
 	a.start = now
+	a.limiter.Start(now) // the first frame waits its whole interval too
 	// The loop starts now, not when the simulation was made: the window
 	// and GL set-up is loading time, not a burst of ticks.
 	if err = a.sim.SetMode(a.sim.Mode(), now); err != nil {

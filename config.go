@@ -40,6 +40,7 @@ type config struct {
 	paused     bool
 
 	hud, graph, ghosts bool
+	hudHelp            bool
 
 	stats      bool
 	stateFile  string
@@ -113,6 +114,7 @@ func parseFlags(args []string, usageOut io.Writer) (config, error) {
 	fs.DurationVar(&c.logicLoad, "logic-load", 0, "busy-wait this long in every logic tick (K)")
 	fs.BoolVar(&c.paused, "paused", false, "start paused (P)")
 	fs.BoolVar(&c.hud, "hud", true, "show the HUD (H)")
+	fs.BoolVar(&c.hudHelp, "hud-help", false, "start with the HUD's long form: every setting, the keys, the graph's legend (? or F1)")
 	fs.BoolVar(&c.graph, "graph", true, "show the frame-time graph (F)")
 	fs.BoolVar(&c.ghosts, "ghosts", false, "show rings at every ball's last and next position (G)")
 	fs.BoolVar(&c.stats, "stats", false, "on exit, print one JSON line of statistics to stdout")

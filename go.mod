@@ -1,13 +1,13 @@
 module github.com/interpdemo/interpdemo
 
-go 1.26.8
+go 1.24.0
 
 require (
 	github.com/go-gl/gl v0.0.0-20231021071112-07e5d0ea2e71
 	github.com/go-gl/mathgl v1.2.0
 	github.com/veandco/go-sdl2 v0.4.39
-	golang.org/x/image v0.47.0
-	golang.org/x/sys v0.49.0
+	golang.org/x/image v0.30.0
+	golang.org/x/sys v0.35.0
 	gonum.org/v1/plot v0.17.0
 )
 
@@ -18,5 +18,5 @@ require (
 	git.sr.ht/~sbinet/gg v0.7.0 // indirect
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
-	golang.org/x/text v0.43.0 // indirect
+	golang.org/x/text v0.28.0 // indirect
 )

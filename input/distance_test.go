@@ -46,7 +46,7 @@ func tapRun(t *testing.T, frame, start, hold time.Duration, perTick bool) float6
 		held = s.Held().Has(input.Right)
 		plan := fixed.Step(now)
 		for j := 0; j < plan.Ticks; j++ {
-			rec := s.Tick(plan.TickEnd(j))
+			rec := s.Tick(plan.Span(j).End)
 			var c physics.Control
 			if perTick {
 				c.X = input.Axis(rec.Down(prev), input.Left, input.Right)

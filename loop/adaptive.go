@@ -1,9 +1,6 @@
 package loop
 
-import (
-	"fmt"
-	"time"
-)
+import "time"
 
 // Defaults of AdaptiveConfig: a present 40 times per second, at most 100
 // logic cycles per present.
@@ -22,7 +19,8 @@ type AdaptiveConfig struct {
 	MaxCycles int
 }
 
-// Adaptive is seed 004's split of logic cycles and presents: it fits as
+// Adaptive is the clsGameClock post's adaptive split of logic cycles and
+// presents: it fits as
 // many logic cycles before each draw as the target frame time allows,
 // judging from how long the last cycle took and how long ago the last
 // draw started, and paces the draws at the target. It is conservative:
@@ -44,10 +42,17 @@ type AdaptiveConfig struct {
 //	draw()
 //	a.EndDraw(clock.Now())
 //
-// A clock that goes backwards counts as standing still.
+// A clock that goes backwards counts as standing still. The cycles measure
+// real work, so Adaptive runs on the raw clock; variable-step logic inside
+// a cycle takes its delta from a Virtual, which is also what pauses it.
+//
+// The zero Adaptive is ready to use: it behaves like
+// NewAdaptive(AdaptiveConfig{}, t), where t is the first time it is given
+// (its first NextCycle, BeginDraw or EndDraw).
 type Adaptive struct {
-	target    time.Duration
+	target    time.Duration // 0 only in the zero Adaptive
 	maxCycles int
+	started   bool
 
 	last          time.Duration // latest now seen
 	lastDrawStart time.Duration
@@ -63,37 +68,53 @@ type Adaptive struct {
 }
 
 // NewAdaptive returns an Adaptive whose first frame starts at now, as if a
-// draw had started then. As in the seed, the first frame runs a single
-// cycle to take its first measurements.
+// draw had started then. As in the post, the first frame runs a single
+// cycle to take its first measurements. A negative Target or MaxCycles is
+// an error wrapping ErrInvalid.
 func NewAdaptive(cfg AdaptiveConfig, now time.Duration) (*Adaptive, error) {
-	if cfg.Target < 0 || cfg.MaxCycles < 0 {
-		return nil, fmt.Errorf("%w: AdaptiveConfig %+v has a negative field", ErrInvalid, cfg)
+	if err := checkDuration("AdaptiveConfig.Target", cfg.Target); err != nil {
+		return nil, err
 	}
-	if cfg.Target == 0 {
-		cfg.Target = DefaultTarget
+	if err := checkCount("AdaptiveConfig.MaxCycles", cfg.MaxCycles); err != nil {
+		return nil, err
 	}
-	if cfg.MaxCycles == 0 {
-		cfg.MaxCycles = DefaultAdaptiveMaxCycles
+	a := &Adaptive{target: cfg.Target, maxCycles: cfg.MaxCycles}
+	a.start(now)
+	return a, nil
+}
+
+// ready gives a zero Adaptive its default settings.
+func (a *Adaptive) ready() {
+	if a.target == 0 {
+		a.target = DefaultTarget
 	}
-	return &Adaptive{
-		target:        cfg.Target,
-		maxCycles:     cfg.MaxCycles,
-		last:          now,
-		lastDrawStart: now,
-		drawStart:     now,
-		cycleStart:    now,
-		single:        true,
-	}, nil
+	if a.maxCycles == 0 {
+		a.maxCycles = DefaultAdaptiveMaxCycles
+	}
+}
+
+// start starts the first frame at now, as if a draw had started then.
+func (a *Adaptive) start(now time.Duration) {
+	a.ready()
+	a.started = true
+	a.last, a.lastDrawStart, a.drawStart, a.cycleStart = now, now, now, now
+	a.single = true
 }
 
 // Config returns the split's settings.
 func (a *Adaptive) Config() AdaptiveConfig {
+	a.ready()
 	return AdaptiveConfig{Target: a.target, MaxCycles: a.maxCycles}
 }
 
 // observe treats a backwards jump of the clock as no time at all: the
-// stored instants move back with it.
+// stored instants move back with it. The first time a zero Adaptive is
+// given starts it.
 func (a *Adaptive) observe(now time.Duration) {
+	if !a.started {
+		a.start(now)
+		return
+	}
 	if now < a.last {
 		d := now - a.last
 		a.lastDrawStart = addSat(a.lastDrawStart, d)
@@ -129,9 +150,13 @@ func (a *Adaptive) NextCycle(now time.Duration) bool {
 }
 
 // PresentAt returns when the next draw should start: lastDrawStart +
-// Target. The seed waits until then before drawing; wait PresentAt()-now
-// if it is positive, or draw at once.
-func (a *Adaptive) PresentAt() time.Duration { return addSat(a.lastDrawStart, a.target) }
+// Target. The post waits until then before drawing; wait PresentAt()-now
+// if it is positive, or draw at once. (A zero Adaptive that has not been
+// given a time yet answers as if a draw had started at 0.)
+func (a *Adaptive) PresentAt() time.Duration {
+	a.ready()
+	return addSat(a.lastDrawStart, a.target)
+}
 
 // BeginDraw records the start of the frame's draw at now. It ends the
 // frame's cycles (measuring the last one if NextCycle did not), resets the

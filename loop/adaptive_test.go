@@ -39,7 +39,7 @@ func adaptiveFrame(a *Adaptive, clock *ManualClock, cycle, draw func() time.Dura
 
 func constant(d time.Duration) func() time.Duration { return func() time.Duration { return d } }
 
-// wantAdaptiveCycles derives the steady cycle count from seed 004's test:
+// wantAdaptiveCycles derives the steady cycle count from the clsGameClock post's test:
 // after k cycles of c following a draw of d that started the frame, another
 // cycle runs while d + k×c + c < target. The count is the first k where
 // that fails: max(1, ceil((target-d-c)/c)).
@@ -67,7 +67,7 @@ func TestAdaptiveSteady(t *testing.T) {
 		a := mustAdaptive(t, AdaptiveConfig{}, clock.Now())
 		first, _ := adaptiveFrame(a, clock, constant(c.cycle), constant(c.draw))
 		if first != 1 {
-			t.Fatalf("%+v: first frame ran %d cycles, want 1 (seed: single cycle first)", c, first)
+			t.Fatalf("%+v: first frame ran %d cycles, want 1 (the post: single cycle first)", c, first)
 		}
 		want := min(wantAdaptiveCycles(DefaultTarget, c.cycle, c.draw), DefaultAdaptiveMaxCycles)
 		var draws []time.Duration
@@ -125,7 +125,7 @@ func TestAdaptiveSingleCycleOnce(t *testing.T) {
 
 // TestAdaptiveScenarios: the classic schedules as the durations of the
 // logic cycles (a frame's cycles take the gaps of the schedule in turn);
-// checks the seed's decision rule at every call and the safety cap.
+// checks the post's decision rule at every call and the safety cap.
 func TestAdaptiveScenarios(t *testing.T) {
 	for _, sc := range classicScenarios() {
 		t.Run(sc.name, func(t *testing.T) {
@@ -139,8 +139,8 @@ func TestAdaptiveScenarios(t *testing.T) {
 				for {
 					more := a.NextCycle(now)
 					if cycles > 0 {
-						// The seed's rule, from the outside (the first frame
-						// is single, as in the seed).
+						// The post's rule, from the outside (the first frame
+						// is single, as in the post).
 						lastDraw := a.PresentAt() - DefaultTarget
 						fits := (now-lastDraw)+a.LastCycle() < DefaultTarget
 						rule := fits && cycles < DefaultAdaptiveMaxCycles && a.CyclesLastFrame() > 0
@@ -251,7 +251,7 @@ func TestAdaptiveProperties(t *testing.T) {
 }
 
 func TestAdaptiveErrors(t *testing.T) {
-	for _, cfg := range []AdaptiveConfig{{Target: -1}, {MaxCycles: -1}} {
+	for _, cfg := range []AdaptiveConfig{{Target: -1}, {Target: NoLimit}, {MaxCycles: -1}} {
 		if a, err := NewAdaptive(cfg, 0); !errors.Is(err, ErrInvalid) || a != nil {
 			t.Errorf("NewAdaptive(%+v) = %v, %v", cfg, a, err)
 		}
@@ -278,5 +278,35 @@ func TestAdaptiveAllocs(t *testing.T) {
 		a.EndDraw(now)
 	}); n != 0 {
 		t.Fatalf("%v allocs", n)
+	}
+}
+
+// TestAdaptiveZeroValue: a zero Adaptive behaves exactly like NewAdaptive
+// with the default config at the first time it is given.
+func TestAdaptiveZeroValue(t *testing.T) {
+	var z Adaptive
+	if z.Config() != (AdaptiveConfig{Target: DefaultTarget, MaxCycles: DefaultAdaptiveMaxCycles}) || z.PresentAt() != DefaultTarget {
+		t.Fatalf("zero config %+v, present at %v", z.Config(), z.PresentAt())
+	}
+	r := rand.New(rand.NewPCG(52, 53))
+	for iter := 0; iter < 20; iter++ {
+		c1, c2 := NewManualClock(origin), NewManualClock(origin)
+		var zero Adaptive
+		ref := mustAdaptive(t, AdaptiveConfig{}, origin)
+		for f := 0; f < 50; f++ {
+			costs := make([]time.Duration, 64)
+			for i := range costs {
+				costs[i] = time.Duration(r.Int64N(int64(6 * ms)))
+			}
+			next := func(k *int) func() time.Duration {
+				return func() time.Duration { *k++; return costs[*k%len(costs)] }
+			}
+			var k1, k2 int
+			n1, at1 := adaptiveFrame(&zero, c1, next(&k1), next(&k1))
+			n2, at2 := adaptiveFrame(ref, c2, next(&k2), next(&k2))
+			if n1 != n2 || at1 != at2 || zero.LastCycle() != ref.LastCycle() || zero.LastDraw() != ref.LastDraw() {
+				t.Fatalf("iter %d frame %d: zero %d cycles drawn at %v; NewAdaptive %d at %v", iter, f, n1, at1, n2, at2)
+			}
+		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 
 var sinkDuration time.Duration
 var sinkFloat float64
-var sinkBool bool
 
 // frameTime is a jittery 60 FPS frame time without a generator in the
 // loop: 16.67 ms +- a few hundred microseconds.
@@ -49,7 +48,7 @@ func BenchmarkFrame(b *testing.B) {
 		for b.Loop() {
 			i++
 			c.Advance(frameTime(i))
-			d.Frame()
+			_, _ = d.Frame()
 		}
 	})
 	b.Run("Virtual.Advance", func(b *testing.B) {
@@ -111,7 +110,7 @@ func BenchmarkFrame(b *testing.B) {
 		}
 	})
 	b.Run("RateCounter.Add+Rate", func(b *testing.B) {
-		r := NewRateCounter(time.Second, 1024)
+		r, _ := NewRateCounter(time.Second, 1024)
 		now := time.Duration(0)
 		b.ReportAllocs()
 		i := 0

@@ -21,7 +21,8 @@ type Sleeper interface {
 
 // ManualClock is a Clock and Sleeper whose time moves only when told to:
 // the clock of tests and simulations. Sleep advances it instead of
-// blocking. It is not safe for concurrent use.
+// blocking. The zero ManualClock reads 0. It is not safe for concurrent
+// use.
 type ManualClock struct {
 	now time.Duration
 }

@@ -1,11 +1,11 @@
 // Package loop schedules a game's logic and drawing in time: the classic
-// fixed-tick loop with interpolation of interp_demo, and the other timing
-// strategies a game may pick, as plain Go that reads no clock of its own.
-// Every decision is given the time (a time.Duration since some origin,
-// integer nanoseconds, from a Clock) and returns what to do; only
-// RealClock reads the operating system. Nothing allocates per frame and
-// nothing starts a goroutine, so the loop runs on the caller's main thread,
-// as SDL and OpenGL require.
+// fixed-tick loop with interpolation of the interp_demo game-loop article,
+// and the other timing strategies a game may pick, as plain Go that reads
+// no clock of its own. Every decision is given the time (a time.Duration
+// since some origin, integer nanoseconds, from a Clock) and returns what to
+// do; only RealClock reads the operating system. Nothing allocates per
+// frame and nothing starts a goroutine, so the loop runs on the caller's
+// main thread, as SDL and OpenGL require.
 //
 // # The fixed-tick loop
 //
@@ -40,35 +40,51 @@
 // time).
 //
 // Fixed.Step plans one frame and leaves the calls to the caller; a Driver
-// makes them, in the classic order Tick() × n, Independent(frameTime),
-// Draw(percentWithinTick). Each tick j of a frame covers the span
-// [SpanStart+j×Tick, SpanStart+(j+1)×Tick) of the loop's clock, which
-// input code uses to give each tick the events that happened before its
-// end (FixedFrame.TickEnd). A runnable sketch:
+// makes them, in the classic order Tick(span) × n, Independent(frame),
+// Draw(percentWithinTick). Each tick j of a frame stands for the span
+// FixedFrame.Span(j) = [SpanStart+j×Tick, SpanStart+(j+1)×Tick) of the
+// loop's clock, which input code uses to give each tick the events that
+// happened before its end. The per-frame work gets FixedFrame.LogicTime,
+// the logic time the frame's ticks stood for (the article's
+// IndependentTickRun(frametime)), and FixedFrame.Elapsed, the clock time
+// since the last frame, for animating UI smoothly. A runnable sketch of a
+// ball moving 16 units a tick, which starts one step apart (last 0, next
+// 16) so that it moves from the first frame on:
 //
 //	clock := loop.NewRealClock()
 //	fixed, err := loop.NewFixed(loop.FixedConfig{}, clock.Now()) // 40 ms, MaxLoops 5, solo
 //	if err != nil {
 //		return err
 //	}
+//	last, next := 0.0, 16.0
 //	for !quit {
 //		fr := fixed.Step(clock.Now()) // the frame's one clock read
 //		for j := 0; j < fr.Ticks; j++ {
-//			// One logic tick, fed the input events stamped before fr.TickEnd(j).
-//			ball.last = ball.next
-//			ball.next += 16
+//			// One logic tick, fed the input events stamped before fr.Span(j).End.
+//			last, next = next, next+16
 //		}
-//		hud(fr.FrameTime)                                      // IndependentTickRun
-//		draw(ball.last + fr.Percent*(ball.next-ball.last)) // interpolated
+//		hud(fr.LogicTime, fr.Elapsed)       // IndependentTickRun
+//		draw(last + fr.Percent*(next-last)) // interpolated
 //	}
 //
 // Driver runs the same loop with callbacks; ExampleDriver shows it whole.
 //
-// Fixed also pauses and resumes, resets after a level load, and changes its
-// tick and cap while running, all without a burst of ticks or a jump in
-// percentWithinTick; it counts ticks per second apart from frames per
-// second (RateCounter). A clock that goes backwards counts as standing
-// still: no panic, no negative tick count, no jump in percentWithinTick.
+// Fixed also resets after a level load and changes its tick and cap while
+// running, all without a burst of ticks or a jump in percentWithinTick. A
+// clock that goes backwards counts as standing still: no panic, no
+// negative tick count, no jump in percentWithinTick. Fixed keeps totals
+// (TotalTicks, TotalFrames, TotalDiscarded) but no rates: a game counts
+// ticks and frames per second with RateCounters of its own.
+//
+// # Pause, slow motion, fast forward
+//
+// Game time is a Virtual: raw time, clamped per frame, times a speed
+// factor, stopped while paused (Virtual.SetPaused). Every strategy runs on
+// it by being given Virtual.Now instead of the raw time (a Driver is given
+// a VirtualClock), so there is one way to pause whatever the strategy: a
+// Fixed loop on a paused Virtual runs no ticks and draws at a frozen
+// percentWithinTick, and resumes without a burst. Input events, stamped on
+// the raw clock, are mapped to game time with Virtual.Map.
 //
 // # Strategies
 //
@@ -76,21 +92,52 @@
 //	-----------  ------------------------------------------------  ----------------------------------------------
 //	Fixed        deterministic logic at a fixed rate, smooth        last+next state per object; one tick of input
 //	             drawing by interpolation; replays, lockstep        lag; ticks of a slow machine come in bursts
-//	             network games (the default of the demo)            (at most MaxLoops, then discarded in solo mode)
-//	Virtual      a speed factor (slow motion, pause, fast           nothing per frame; the delta is clamped, so a
-//	             forward) over any strategy; variable delta         stall slows the game (a long frame is cut to
-//	             with a clamp; Fixed on Virtual keeps fixed ticks   MaxDelta); input must be mapped with Map
+//	             network games (the interp_demo game-loop           (at most MaxLoops, then discarded in solo mode)
+//	             article; the default of the demo)
+//	Virtual      a speed factor (slow motion, fast forward) and     nothing per frame; the delta is clamped, so a
+//	             pause over any strategy; variable delta with a     stall slows the game (a long frame is cut to
+//	             clamp; Fixed on Virtual keeps fixed ticks          MaxDelta); input must be mapped with Map
 //	Substep      variable-step physics that must never see a        logic runs 1..MaxCycles times per frame; not
-//	             step longer than MaxT (seed 001)                   deterministic across machines; drops time
-//	                                                                beyond MaxCycles (the game slows down)
+//	             step of MaxT or more: sub-stepping, as in          deterministic across machines; drops time
+//	             BeautifulTimer                                     beyond MaxCycles (the game slows down)
 //	TimeFactor   scaling continuous values by a float factor,       two code paths (scaled and counted); float
 //	             counting discrete events at exactly N per          rounding in the scaled values; resyncs (loses
-//	             second (seed 000)                                  updates) beyond MaxFullUpdates
+//	             second: time factor with full updates (the         updates) beyond MaxFullUpdates
+//	             DarkBASIC timer-based movement post)
 //	Adaptive     logic as often as fits between paced presents      relies on the last frame's timings; reacts
-//	             (seed 004): high logic rate, steady frame rate     late to load spikes unless SingleCycleOnce
-//	Limiter      a frame cap without vsync (seed 001 MinT, seed     up to MaxSpin (2 ms) of spinning per frame,
-//	             004 MinimumDelta); pacing any of the above         learned down to what the sleeper needs
+//	             (the clsGameClock post's adaptive split): high     late to load spikes unless SingleCycleOnce
+//	             logic rate, steady frame rate
+//	Limiter      a frame cap without vsync (BeautifulTimer's MinT,  up to MaxSpin (2 ms) of spinning per frame,
+//	             the clsGameClock post's MinimumDelta); pacing      learned down to what the sleeper needs
+//	             any of the above
 //
 // RateCounter counts events (frames, ticks) per second over a rolling
 // window in fixed memory.
+//
+// # Settings and errors
+//
+// One policy holds everywhere. Constructors (NewFixed, NewVirtual,
+// NewSubstep, NewTimeFactor, NewAdaptive, NewLimiter, NewRateCounter)
+// validate their settings and return an error wrapping ErrInvalid; setters
+// (SetTick, SetMaxLoops, SetSpeed, SetMaxDelta, SetInterval) validate and
+// return such an error, changing nothing. Nothing is clamped silently. In
+// a setting, zero means the default, and a duration limit that can be off
+// (a clamp, a minimum frame, a frame cap) is turned off with NoLimit; any
+// other negative value is an error. Driver.Frame and Driver.Run return
+// ErrIncompleteDriver (which wraps ErrInvalid) when a field is missing.
+// The per-frame calls (Step, Advance, Map, Wait, Add, Rate) take any value
+// and have no error to check: times saturate at the ends of time.Duration
+// instead of wrapping, a clock going backwards counts as standing still,
+// and nothing panics.
+//
+// # Zero values
+//
+// The zero value of every strategy is ready to use, with the default
+// settings: a zero Fixed, Virtual, Substep, TimeFactor or Adaptive behaves
+// like its constructor with a zero config called at the first time it is
+// given, so its schedule starts there. A zero Limiter is off, a zero
+// RateCounter counts over DefaultRateWindow (making its memory at its
+// first Add), a zero ManualClock reads 0 and a zero RealClock starts at
+// its first reading. A zero Driver, or one missing a field, runs nothing
+// and returns ErrIncompleteDriver.
 package loop

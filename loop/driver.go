@@ -1,85 +1,134 @@
 package loop
 
-import (
-	"errors"
-	"time"
-)
+import "fmt"
 
 // Game is what a Driver runs: the three parts of the classic loop.
 type Game interface {
-	// Tick advances the game logic by one fixed tick.
-	Tick()
+	// Tick advances the game logic by one fixed tick, the one that stands
+	// for span of the Driver's clock. Input code gives the tick the events
+	// stamped before span.End (mapped with Virtual.Map when the clock is a
+	// VirtualClock); the game gets everything it needs here and must not
+	// call back into the Driver.
+	Tick(span TickSpan)
 	// Independent does the per-frame work that must not change the logic
-	// (IndependentTickRun in the seed): input gathering, UI, HUD clocks.
-	// frameTime is the logic time the frame's ticks stood for.
-	Independent(frameTime time.Duration)
+	// (IndependentTickRun in the interp_demo game-loop article): input
+	// gathering, UI, HUD clocks. fr is the frame's plan: fr.LogicTime is
+	// the logic time the frame's ticks stood for (the article's
+	// frametime, for clocks that follow the game logic), fr.Elapsed the
+	// clock time since the last frame (for animating UI smoothly).
+	Independent(fr FixedFrame)
 	// Draw draws the world at percentWithinTick between the last tick's
 	// state and the next's.
 	Draw(percentWithinTick float64)
 }
 
-// ErrIncompleteDriver is returned by Driver.Run when a field it needs is
-// nil.
-var ErrIncompleteDriver = errors.New("loop: Driver needs a Clock, a Loop, a Game and a stop function (and a Sleeper clock when it has a Limiter)")
+// ErrIncompleteDriver is returned by Driver.Frame and Driver.Run when a
+// field the Driver needs is missing; it wraps ErrInvalid.
+var ErrIncompleteDriver = fmt.Errorf("%w: incomplete Driver", ErrInvalid)
 
 // Driver runs a Fixed loop on a clock and calls a Game in the classic order,
-// on the caller's goroutine (SDL and OpenGL need the main thread): Tick()
-// n times, then Independent(frameTime), then Draw(percentWithinTick).
+// on the caller's goroutine (SDL and OpenGL need the main thread): Tick(span)
+// n times, then Independent(frame), then Draw(percentWithinTick), then, with
+// a Limiter, the wait for the next frame.
+//
+// A Driver needs Clock, Loop and Game (and, with a Limiter, a Clock that is
+// a Sleeper); one that lacks any of them runs nothing and returns
+// ErrIncompleteDriver, so the zero Driver is harmless but useless. A Driver
+// resets its Loop (and starts its Limiter) at its first frame, the first
+// Frame call or the first frame of each Run, with the same clock reading
+// the frame is planned with: the time spent between making the loop and
+// the first frame (loading) is not a burst of ticks, and the first frame
+// is paced like the others.
 type Driver struct {
 	Clock Clock
 	Loop  *Fixed
 	Game  Game
-	// Limiter, when not nil, caps the frame rate: Run waits on it after
-	// each frame. Clock must then be a Sleeper.
+	// Limiter, when not nil, caps the frame rate: each frame ends with a
+	// Wait on it. Clock must then be a Sleeper.
 	Limiter *Limiter
 
-	cur  FixedFrame
-	tick int
+	started bool // the first frame has reset the loop
+}
+
+// check returns the Sleeper the Limiter waits on (nil without a Limiter),
+// or an error wrapping ErrIncompleteDriver that names what is missing.
+func (d *Driver) check() (Sleeper, error) {
+	switch {
+	case d.Clock == nil:
+		return nil, fmt.Errorf("%w: no Clock", ErrIncompleteDriver)
+	case d.Loop == nil:
+		return nil, fmt.Errorf("%w: no Loop", ErrIncompleteDriver)
+	case d.Game == nil:
+		return nil, fmt.Errorf("%w: no Game", ErrIncompleteDriver)
+	}
+	switch c := d.Clock.(type) {
+	case VirtualClock:
+		if c.Raw == nil || c.Virtual == nil {
+			return nil, fmt.Errorf("%w: its VirtualClock lacks Raw or Virtual", ErrIncompleteDriver)
+		}
+	case *VirtualClock:
+		if c == nil || c.Raw == nil || c.Virtual == nil {
+			return nil, fmt.Errorf("%w: its VirtualClock lacks Raw or Virtual", ErrIncompleteDriver)
+		}
+	}
+	if d.Limiter == nil {
+		return nil, nil
+	}
+	s, ok := d.Clock.(Sleeper)
+	if !ok {
+		return nil, fmt.Errorf("%w: it has a Limiter, and its Clock (%T) is not a Sleeper", ErrIncompleteDriver, d.Clock)
+	}
+	return s, nil
 }
 
 // Frame runs one frame: it reads the clock once, plans the frame with
-// Loop.Step and calls the Game. It returns the plan. A Driver missing its
-// Clock, Loop or Game does nothing and returns the zero FixedFrame.
-func (d *Driver) Frame() FixedFrame {
-	if d.Clock == nil || d.Loop == nil || d.Game == nil {
-		return FixedFrame{}
+// Loop.Step, calls the Game and, with a Limiter, waits for the next
+// frame's start. It returns the plan. The first frame of a Driver first
+// resets the Loop (and starts the Limiter) at the clock's time, as Run
+// does. A Driver missing a field runs nothing and returns an error
+// wrapping ErrIncompleteDriver.
+func (d *Driver) Frame() (FixedFrame, error) {
+	sleeper, err := d.check()
+	if err != nil {
+		return FixedFrame{}, err
 	}
-	fr := d.Loop.Step(d.Clock.Now())
-	d.cur = fr
-	for d.tick = 0; d.tick < fr.Ticks; d.tick++ {
-		d.Game.Tick()
+	now := d.Clock.Now()
+	if !d.started {
+		d.started = true
+		d.Loop.Reset(now)
+		if d.Limiter != nil {
+			d.Limiter.Start(now)
+		}
 	}
-	d.Game.Independent(fr.FrameTime)
+	fr := d.Loop.Step(now)
+	for j := 0; j < fr.Ticks; j++ {
+		d.Game.Tick(fr.Span(j))
+	}
+	d.Game.Independent(fr)
 	d.Game.Draw(fr.Percent)
-	return fr
+	if sleeper != nil {
+		d.Limiter.Wait(sleeper)
+	}
+	return fr, nil
 }
 
-// Current returns the frame being run and the index of the tick running
-// now: inside Game.Tick, tick j of the frame, whose span ends at
-// fr.TickEnd(j); inside Independent and Draw, fr.Ticks.
-func (d *Driver) Current() (fr FixedFrame, tick int) { return d.cur, d.tick }
-
 // Run runs frames until stop returns true; stop is asked before each
-// frame. It first calls Loop.Reset(Clock.Now()), so that the time spent
-// between NewFixed and Run (loading) does not come out as a burst of
-// ticks. With a Limiter, it waits on it after each frame.
+// frame. Its first frame resets the Loop (and starts the Limiter) at the
+// clock's time, as a Driver's first Frame does, so that the time before
+// Run (loading, or a menu between two Runs) is not a burst of ticks. A
+// Driver missing a field, or a nil stop, is an error wrapping
+// ErrIncompleteDriver, returned before anything runs.
 func (d *Driver) Run(stop func() bool) error {
-	if d.Clock == nil || d.Loop == nil || d.Game == nil || stop == nil {
-		return ErrIncompleteDriver
+	if stop == nil {
+		return fmt.Errorf("%w: Run needs a stop function", ErrIncompleteDriver)
 	}
-	var sleeper Sleeper
-	if d.Limiter != nil {
-		s, ok := d.Clock.(Sleeper)
-		if !ok {
-			return ErrIncompleteDriver
-		}
-		sleeper = s
+	if _, err := d.check(); err != nil {
+		return err
 	}
-	d.Loop.Reset(d.Clock.Now())
+	d.started = false
 	for !stop() {
-		d.Frame()
-		if sleeper != nil {
-			d.Limiter.Wait(sleeper)
+		if _, err := d.Frame(); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -17,16 +17,16 @@ func ExampleFixed() {
 	}
 	for _, now := range []time.Duration{10 * ms, 45 * ms, 90 * ms, 300 * ms, 2000 * ms, 2010 * ms} {
 		fr := f.Step(now)
-		fmt.Printf("%v: %d ticks (frameTime %v), draw at %.3f, discarded %v\n",
-			now, fr.Ticks, fr.FrameTime, fr.Percent, fr.Discarded)
+		fmt.Printf("%v: %d ticks (logic time %v), draw at %.3f, discarded %v\n",
+			now, fr.Ticks, fr.LogicTime, fr.Percent, fr.Discarded)
 	}
 	// Output:
-	// 10ms: 0 ticks (frameTime 0s), draw at 0.250, discarded 0s
-	// 45ms: 1 ticks (frameTime 40ms), draw at 0.125, discarded 0s
-	// 90ms: 1 ticks (frameTime 40ms), draw at 0.250, discarded 0s
-	// 300ms: 5 ticks (frameTime 200ms), draw at 0.500, discarded 0s
-	// 2s: 5 ticks (frameTime 200ms), draw at 1.000, discarded 1.48s
-	// 2.01s: 1 ticks (frameTime 40ms), draw at 0.250, discarded 0s
+	// 10ms: 0 ticks (logic time 0s), draw at 0.250, discarded 0s
+	// 45ms: 1 ticks (logic time 40ms), draw at 0.125, discarded 0s
+	// 90ms: 1 ticks (logic time 40ms), draw at 0.250, discarded 0s
+	// 300ms: 5 ticks (logic time 200ms), draw at 0.500, discarded 0s
+	// 2s: 5 ticks (logic time 200ms), draw at 1.000, discarded 1.48s
+	// 2.01s: 1 ticks (logic time 40ms), draw at 0.250, discarded 0s
 }
 
 // In lockstep (a network game) the debt a stall leaves is repaid over the
@@ -45,15 +45,52 @@ func ExampleFixed_lockstep() {
 	// 540ms: 0 ticks, debt 0s
 }
 
-// ball is the seed's bouncy ball, reduced to one axis: 16 units per tick,
-// drawn between its last and next positions.
+// The zero Fixed needs no constructor: its schedule starts at its first
+// Step, with the default 40 ms ticks.
+func ExampleFixed_zero() {
+	var f loop.Fixed
+	for _, now := range []time.Duration{5 * time.Second, 5*time.Second + 30*ms, 5*time.Second + 90*ms} {
+		fr := f.Step(now)
+		fmt.Printf("%v: %d ticks, draw at %.2f, %v since the last frame\n", now, fr.Ticks, fr.Percent, fr.Elapsed)
+	}
+	// Output:
+	// 5s: 0 ticks, draw at 0.00, 0s since the last frame
+	// 5.03s: 0 ticks, draw at 0.75, 30ms since the last frame
+	// 5.09s: 2 ticks, draw at 0.25, 60ms since the last frame
+}
+
+// Each tick of a frame stands for its own stretch of the clock: input code
+// gives tick j the events stamped before Span(j).End.
+func ExampleFixedFrame_Span() {
+	f, _ := loop.NewFixed(loop.FixedConfig{}, 0)
+	fr := f.Step(130 * ms)
+	events := []time.Duration{10 * ms, 55 * ms, 61 * ms, 125 * ms} // key presses
+	for j := 0; j < fr.Ticks; j++ {
+		span := fr.Span(j)
+		var mine []time.Duration
+		for len(events) > 0 && events[0] < span.End {
+			mine, events = append(mine, events[0]), events[1:]
+		}
+		fmt.Printf("tick %d [%v, %v): %v\n", j, span.Start, span.End, mine)
+	}
+	fmt.Printf("left for later ticks: %v\n", events)
+	// Output:
+	// tick 0 [0s, 40ms): [10ms]
+	// tick 1 [40ms, 80ms): [55ms 61ms]
+	// tick 2 [80ms, 120ms): []
+	// left for later ticks: [125ms]
+}
+
+// ball is the article's bouncy ball, reduced to one axis: 16 units per
+// tick, drawn between its last and next positions. It starts one step
+// apart (last 0, next 16), so it moves from the first frame on.
 type ball struct {
 	last, next float64
 	drawn      []string
 }
 
-func (b *ball) Tick()                     { b.last, b.next = b.next, b.next+16 }
-func (b *ball) Independent(time.Duration) {}
+func (b *ball) Tick(loop.TickSpan)          { b.last, b.next = b.next, b.next+16 }
+func (b *ball) Independent(loop.FixedFrame) {}
 func (b *ball) Draw(p float64) {
 	b.drawn = append(b.drawn, fmt.Sprintf("%.0f", b.last+p*(b.next-b.last)))
 }
@@ -63,20 +100,22 @@ func (b *ball) Draw(p float64) {
 func ExampleDriver() {
 	clock := loop.NewManualClock(0)
 	f, _ := loop.NewFixed(loop.FixedConfig{}, clock.Now())
-	b := &ball{next: 16}
+	b := &ball{last: 0, next: 16}
 	d := &loop.Driver{Clock: clock, Loop: f, Game: b}
-	for i := 0; i < 8; i++ {
+	for i := 0; i < 9; i++ {
+		if _, err := d.Frame(); err != nil {
+			panic(err)
+		}
 		clock.Advance(10 * ms) // a 100 FPS machine
-		d.Frame()
 	}
 	fmt.Println(b.drawn)
-	// Output: [4 8 12 16 20 24 28 32]
+	// Output: [0 4 8 12 16 20 24 28 32]
 }
 
 // Slow motion: a Fixed loop on half-speed virtual time keeps its 40 ms
 // ticks, and runs them at half the rate.
 func ExampleVirtual() {
-	v, _ := loop.NewVirtual(loop.VirtualConfig{MaxDelta: -1}, 0) // Fixed handles stalls
+	v, _ := loop.NewVirtual(loop.VirtualConfig{MaxDelta: loop.NoLimit}, 0) // Fixed handles stalls
 	_ = v.SetSpeed(0.5)
 	f, _ := loop.NewFixed(loop.FixedConfig{}, v.Now())
 	ticks := 0
@@ -91,6 +130,58 @@ func ExampleVirtual() {
 	// Output:
 	// one frame: raw 10ms, scaled 5ms
 	// 2s of real time: 1s of game time, 24 ticks
+}
+
+// Pausing is the Virtual's: a Fixed loop on it runs no ticks and draws at
+// a frozen percentWithinTick, and resumes without a burst.
+func ExampleVirtual_SetPaused() {
+	v, _ := loop.NewVirtual(loop.VirtualConfig{MaxDelta: loop.NoLimit}, 0)
+	f, _ := loop.NewFixed(loop.FixedConfig{}, v.Now())
+	frame := func(raw time.Duration) {
+		v.Advance(raw)
+		fr := f.Step(v.Now())
+		fmt.Printf("raw %v: game %v, %d ticks, draw at %.2f\n", raw, v.Now(), fr.Ticks, fr.Percent)
+	}
+	frame(50 * ms)
+	v.SetPaused(true)
+	frame(60 * ms)
+	frame(5 * time.Second)
+	v.SetPaused(false)
+	frame(5*time.Second + 40*ms)
+	// Output:
+	// raw 50ms: game 50ms, 1 ticks, draw at 0.25
+	// raw 60ms: game 50ms, 0 ticks, draw at 0.25
+	// raw 5s: game 50ms, 0 ticks, draw at 0.25
+	// raw 5.04s: game 90ms, 1 ticks, draw at 0.25
+}
+
+// A Driver on a VirtualClock runs the fixed loop on game time, reading the
+// raw clock once per frame: at a quarter speed, 4 s of real time are 1 s of
+// game time.
+func ExampleVirtualClock() {
+	raw := loop.NewManualClock(0)
+	v, _ := loop.NewVirtual(loop.VirtualConfig{MaxDelta: loop.NoLimit}, raw.Now())
+	_ = v.SetSpeed(0.25)
+	b := &ball{last: 0, next: 16}
+	d := &loop.Driver{Clock: loop.VirtualClock{Raw: raw, Virtual: v}, Loop: new(loop.Fixed), Game: b}
+	for i := 0; i <= 400; i++ {
+		if _, err := d.Frame(); err != nil {
+			panic(err)
+		}
+		raw.Advance(10 * ms)
+	}
+	fmt.Printf("game time %v, %d ticks, ball at %s\n", v.Now(), d.Loop.TotalTicks(), b.drawn[len(b.drawn)-1])
+	// Output: game time 1s, 24 ticks, ball at 400
+}
+
+// A ManualClock moves only when told to: the clock of tests and
+// simulations. Sleep advances it.
+func ExampleManualClock() {
+	c := loop.NewManualClock(time.Second)
+	c.Advance(16 * ms)
+	c.Sleep(4 * ms)
+	fmt.Println(c.Now())
+	// Output: 1.02s
 }
 
 // BeautifulTimer: a 250 ms frame is cut into 3 sub-steps of at most 100 ms;
@@ -151,11 +242,13 @@ func ExampleAdaptive() {
 	// frame 2: 9 cycles, drawn at 75ms
 }
 
-// A 60 FPS cap: frames start 16.666667 ms apart whatever their work.
+// A 60 FPS cap: frames start 16.666667 ms apart whatever their work, the
+// first one included, since the schedule starts at the first frame's
+// start.
 func ExampleLimiter() {
 	clock := loop.NewManualClock(0)
 	l, _ := loop.NewLimiter(time.Second / 60)
-	l.Wait(clock) // starts the schedule
+	l.Start(clock.Now()) // the first frame starts now
 	for _, work := range []time.Duration{3 * ms, 12 * ms, 1 * ms} {
 		clock.Advance(work)
 		r := l.Wait(clock)
@@ -167,12 +260,21 @@ func ExampleLimiter() {
 	// work 1ms: woke at 49.999998ms
 }
 
-// Frames and ticks per second, counted apart.
+// Frames and ticks per second, counted apart by the game, each with its
+// own counter, here for a fixed loop at 60 frames per second.
 func ExampleRateCounter() {
-	fps := loop.NewRateCounter(time.Second, 256)
-	for i := int64(1); i <= 180; i++ { // 3 s at 60 FPS
-		fps.Add(time.Duration(i*1e9/60), 1)
+	fps, err := loop.NewRateCounter(time.Second, 256)
+	if err != nil {
+		panic(err)
 	}
-	fmt.Println(fps.Rate(3 * time.Second))
-	// Output: 60
+	var tps loop.RateCounter // the zero RateCounter: a 1 s window
+	var f loop.Fixed
+	for i := int64(0); i <= 180; i++ { // 3 s at 60 FPS
+		now := time.Duration(i * 1e9 / 60)
+		fr := f.Step(now)
+		fps.Add(now, 1)
+		tps.Add(now, fr.Ticks)
+	}
+	fmt.Println(fps.Rate(3*time.Second), tps.Rate(3*time.Second))
+	// Output: 60 25
 }

@@ -11,33 +11,27 @@ const (
 	DefaultMaxLoops = 5
 )
 
-// Capacities of the rate counters Fixed keeps: exact up to 2048 frames and
-// 512 ticking frames per second, estimated above (see RateCounter).
-const (
-	fixedFPSCapacity = 2048
-	fixedTPSCapacity = 512
-)
-
 // FixedConfig sets up a Fixed loop.
 type FixedConfig struct {
-	// Tick is the logic time one tick stands for (tick_time in the seed).
-	// Zero means DefaultTick; negative is an error.
+	// Tick is the logic time one tick stands for (tick_time in the
+	// interp_demo game-loop article). Zero means DefaultTick; negative is
+	// an error.
 	Tick time.Duration
 	// MaxLoops is the most ticks one frame runs (MAX_LOOPS). Zero means
 	// DefaultMaxLoops; negative is an error.
 	MaxLoops int
 	// Lockstep keeps the time debt that MaxLoops leaves instead of
-	// discarding it (bNetworkGame in the seed): no tick is ever lost, the
-	// loop catches up over the next frames.
+	// discarding it (the article's bNetworkGame): no tick is ever lost,
+	// the loop catches up over the next frames.
 	Lockstep bool
 }
 
 func (c FixedConfig) normalize() (FixedConfig, error) {
-	if c.Tick < 0 {
-		return c, fmt.Errorf("%w: FixedConfig.Tick %v is negative", ErrInvalid, c.Tick)
+	if err := checkDuration("FixedConfig.Tick", c.Tick); err != nil {
+		return c, err
 	}
-	if c.MaxLoops < 0 {
-		return c, fmt.Errorf("%w: FixedConfig.MaxLoops %d is negative", ErrInvalid, c.MaxLoops)
+	if err := checkCount("FixedConfig.MaxLoops", c.MaxLoops); err != nil {
+		return c, err
 	}
 	if c.Tick == 0 {
 		c.Tick = DefaultTick
@@ -52,11 +46,21 @@ func (c FixedConfig) normalize() (FixedConfig, error) {
 // says how many logic ticks to run and how far into the next tick to draw.
 // See the package documentation for the algorithm. It reads no clock, does
 // not allocate in Step and is not safe for concurrent use.
+//
+// Fixed does not pause: run it on the game time of a Virtual
+// (VirtualClock, or Step(virtual.Now())) and pause the Virtual. Game time
+// then stands still, and a loop given the same time again runs no tick
+// (but the debt a lockstep loop owed before the pause) and draws at the
+// same percentWithinTick.
+//
+// The zero Fixed is ready to use: it behaves like NewFixed(FixedConfig{},
+// t), where t is the first time it is given (its first Step, Reset or
+// SetTick), so its schedule starts there.
 type Fixed struct {
-	tick     time.Duration
+	tick     time.Duration // 0 only in the zero Fixed, until ready
 	maxLoops int
 	lockstep bool
-	paused   bool
+	started  bool // the loop has been given a time
 
 	// last is the latest now seen and pending the time since time0 at
 	// last: the progress into the tick in progress plus any debt. time0 is
@@ -64,28 +68,41 @@ type Fixed struct {
 	// lost to saturation at the ends of time.Duration.
 	last    time.Duration
 	pending time.Duration
+	// elapsed is the forward time seen since the last Step (or Reset).
+	elapsed time.Duration
 
 	totalTicks     int64
 	totalFrames    int64
 	totalDiscarded time.Duration
-
-	tps, fps RateCounter
 }
 
-// FixedFrame is one frame's plan: run Ticks logic ticks, then pass
-// FrameTime to the per-frame work, then draw at Percent.
+// FixedFrame is one frame's plan: run Ticks logic ticks (tick j over the
+// span Span(j)), then the per-frame work, then draw at Percent.
 type FixedFrame struct {
 	// Now is the time the frame was planned for.
 	Now time.Duration
 	// SpanStart is time0 before this frame's ticks: tick j (0-based) of
-	// this frame covers [SpanStart+j*Tick, SpanStart+(j+1)*Tick).
+	// this frame covers [SpanStart+j*Tick, SpanStart+(j+1)*Tick); see
+	// Span.
 	SpanStart time.Duration
 	// Tick is the tick length used this frame.
 	Tick time.Duration
 	// Ticks is the number of logic ticks to run, 0 to MaxLoops.
 	Ticks int
-	// FrameTime is Ticks*Tick: what IndependentTickRun(frameTime) receives.
-	FrameTime time.Duration
+	// LogicTime is Ticks*Tick, the logic time this frame's ticks stand
+	// for: what the interp_demo game-loop article passes to
+	// IndependentTickRun(frametime), for clocks and timers that follow
+	// the game logic. It comes in steps of Tick (0 on most frames of a
+	// fast machine), so it is not for smooth animation: use Elapsed.
+	LogicTime time.Duration
+	// Elapsed is the clock time since the previous Step (the time between
+	// two frames), for animating what is not game logic (UI, menus, a
+	// blinking cursor) smoothly. It is 0 on the first Step; after a Reset
+	// it counts from the Reset (the forgotten time is not in it); time the
+	// clock went backwards counts as none. On a
+	// VirtualClock it is game time, which stops while the Virtual is
+	// paused; UI that must move during a pause uses the raw clock.
+	Elapsed time.Duration
 	// Percent is percentWithinTick = min(1, (now-time0)/Tick), in [0, 1]:
 	// how far the drawing is from the last tick's state to the next's.
 	Percent float64
@@ -102,46 +119,78 @@ type FixedFrame struct {
 	// a frame at the same now would run ceil(Debt/Tick) more ticks (up
 	// to MaxLoops).
 	Debt time.Duration
-	// Paused says the loop was paused: no ticks, Percent frozen.
-	Paused bool
 }
 
-// TickEnd returns the end of the span of tick j of this frame,
-// SpanStart+(j+1)*Tick: input code gives tick j the events stamped before
-// it. j is meant to be in [0, Ticks).
-func (f FixedFrame) TickEnd(j int) time.Duration {
-	return addSat(f.SpanStart, time.Duration(j+1)*f.Tick)
+// TickSpan is the stretch of the loop's clock that one logic tick stands
+// for, [Start, End): input code gives the tick the events stamped before
+// End that no earlier tick took, so that each tick sees the input of its
+// own time (the Allegro FAQ answer in Pixelate #11: at 5 frames per second
+// a quick tap belongs to one of the frame's ticks, not to all of them).
+type TickSpan struct {
+	Start, End time.Duration
 }
 
-// NewFixed returns a Fixed loop whose first tick starts at now (time0 = now).
+// Span returns the span of tick j of this frame: [SpanStart+j*Tick,
+// SpanStart+(j+1)*Tick). j is meant to be in [0, Ticks); any other j gives
+// what the formula gives, saturated at the ends of time.Duration (spans
+// never wrap around, and a later j never gives an earlier span).
+func (f FixedFrame) Span(j int) TickSpan {
+	k := int64(j)
+	k1 := k + 1
+	if k1 < k {
+		k1 = k
+	}
+	return TickSpan{
+		Start: addSat(f.SpanStart, mulSat(f.Tick, k)),
+		End:   addSat(f.SpanStart, mulSat(f.Tick, k1)),
+	}
+}
+
+// NewFixed returns a Fixed loop whose first tick starts at now (time0 =
+// now). A negative Tick or MaxLoops is an error wrapping ErrInvalid.
 func NewFixed(cfg FixedConfig, now time.Duration) (*Fixed, error) {
 	cfg, err := cfg.normalize()
 	if err != nil {
 		return nil, err
 	}
-	f := &Fixed{
+	return &Fixed{
 		tick:     cfg.Tick,
 		maxLoops: cfg.MaxLoops,
 		lockstep: cfg.Lockstep,
+		started:  true,
 		last:     now,
-	}
-	f.tps.init(DefaultRateWindow, fixedTPSCapacity)
-	f.fps.init(DefaultRateWindow, fixedFPSCapacity)
-	return f, nil
+	}, nil
 }
 
-// observe moves the loop's idea of the time to now. Only forward time
-// while running adds to the pending time: time that must not count (the
-// clock went backwards, or the loop is paused) moves time0 along with now.
-// A backwards jump of the clock counts as no time at all.
+// ready gives a zero Fixed its default settings.
+func (f *Fixed) ready() {
+	if f.tick == 0 {
+		f.tick = DefaultTick
+	}
+	if f.maxLoops == 0 {
+		f.maxLoops = DefaultMaxLoops
+	}
+}
+
+// observe moves the loop's idea of the time to now. Only forward time adds
+// to the pending time; a backwards jump of the clock counts as no time at
+// all (time0 moves back with the clock). The first time a zero Fixed is
+// given starts its schedule.
 func (f *Fixed) observe(now time.Duration) {
-	if now > f.last && !f.paused {
-		f.pending = addSat(f.pending, subSat(now, f.last))
+	f.ready()
+	if !f.started {
+		f.started, f.last = true, now
+		return
+	}
+	if now > f.last {
+		d := subSat(now, f.last)
+		f.pending = addSat(f.pending, d)
+		f.elapsed = addSat(f.elapsed, d)
 	}
 	f.last = now
 }
 
-// Step plans the frame at time now: it runs the seed's loop
+// Step plans the frame at time now: it runs the article's loop
 //
 //	while now - time0 > Tick && ticks < MaxLoops { ticks++; time0 += Tick }
 //	if !Lockstep && now - time0 > Tick { time0 = now - Tick } // discard the debt
@@ -152,15 +201,18 @@ func (f *Fixed) observe(now time.Duration) {
 // no change in percentWithinTick; the loop goes on from there.
 func (f *Fixed) Step(now time.Duration) (fr FixedFrame) {
 	f.observe(now)
-	fr.Now, fr.SpanStart, fr.Tick, fr.Paused = now, f.Time0(), f.tick, f.paused
+	fr.Now, fr.SpanStart, fr.Tick = now, f.Time0(), f.tick
+	if f.totalFrames > 0 {
+		fr.Elapsed = f.elapsed
+	}
+	f.elapsed = 0
 	f.totalFrames++
-	f.fps.Add(now, 1)
-	if !f.paused && f.pending > f.tick {
+	if f.pending > f.tick {
 		// The loop runs while pending - n*Tick > Tick: n = ceil(pending/Tick) - 1.
 		n := min((f.pending-1)/f.tick, time.Duration(f.maxLoops))
 		f.pending -= n * f.tick
 		fr.Ticks = int(n)
-		fr.FrameTime = n * f.tick
+		fr.LogicTime = n * f.tick
 		if f.pending > f.tick {
 			fr.Capped = true
 			if !f.lockstep {
@@ -170,7 +222,6 @@ func (f *Fixed) Step(now time.Duration) (fr FixedFrame) {
 			}
 		}
 		f.totalTicks += int64(n)
-		f.tps.Add(now, fr.Ticks)
 	}
 	fr.Percent = f.Percent()
 	fr.Debt = max(0, f.pending-f.tick)
@@ -180,6 +231,7 @@ func (f *Fixed) Step(now time.Duration) (fr FixedFrame) {
 // Percent returns percentWithinTick at the latest time the loop was given,
 // without planning a frame.
 func (f *Fixed) Percent() float64 {
+	f.ready()
 	if f.pending >= f.tick {
 		return 1
 	}
@@ -187,44 +239,32 @@ func (f *Fixed) Percent() float64 {
 }
 
 // Time0 returns the start of the tick in progress, on the clock the loop
-// is given (time0 in the seed). Pauses and a clock going backwards move it
-// forward; a discard sets it to now - Tick.
+// is given (time0 in the interp_demo game-loop article). A clock going
+// backwards moves it back with the clock; Reset moves it forward by the
+// forgotten time; a discard sets it to now - Tick.
 func (f *Fixed) Time0() time.Duration { return subSat(f.last, f.pending) }
 
 // Reset restarts the schedule at now, after loading a level or any long
-// pause the game wants forgotten: the time since the loop last saw the
+// stop the game wants forgotten: the time since the loop last saw the
 // clock does not turn into a burst of ticks, and any lockstep debt is
 // forgiven. The tick in progress keeps its progress, so percentWithinTick
 // at now is what it was at the last frame and the drawing does not jump.
-// The forgotten time is not counted in TotalDiscarded.
+// The next Step's Elapsed counts from now. The forgotten time is not
+// counted in TotalDiscarded. On a zero Fixed, Reset starts the schedule at
+// now.
 func (f *Fixed) Reset(now time.Duration) {
+	f.ready()
+	f.started = true
 	f.pending = min(f.pending, f.tick)
 	f.last = now
+	f.elapsed = 0
 }
-
-// Pause stops the ticks at now: Step runs none and reports the
-// percentWithinTick of the moment of the pause. Pausing a paused loop does
-// nothing.
-func (f *Fixed) Pause(now time.Duration) {
-	f.observe(now)
-	f.paused = true
-}
-
-// Resume restarts the ticks at now, as if the time between Pause and
-// Resume had not passed: no burst of ticks, no jump in percentWithinTick.
-// Resuming a running loop only observes now.
-func (f *Fixed) Resume(now time.Duration) {
-	f.observe(now)
-	f.paused = false
-}
-
-// Paused reports whether the loop is paused.
-func (f *Fixed) Paused() bool { return f.paused }
 
 // SetTick changes the tick length at now. The pending time since time0 is
 // rescaled by d/old exactly (rounded up to the nanosecond), so the count of
 // ticks owed is unchanged and percentWithinTick moves by less than 1ns/d:
-// no burst, no jump. d <= 0 is an error and changes nothing.
+// no burst, no jump. A d <= 0 is an error wrapping ErrInvalid and changes
+// nothing.
 func (f *Fixed) SetTick(now, d time.Duration) error {
 	if d <= 0 {
 		return fmt.Errorf("%w: tick %v is not positive", ErrInvalid, d)
@@ -236,13 +276,15 @@ func (f *Fixed) SetTick(now, d time.Duration) error {
 }
 
 // SetMaxLoops changes the most ticks one frame runs, from the next Step.
-// n < 1 is an error and changes nothing. It moves no time: in solo mode no
-// debt exists between frames, so nothing bursts; in lockstep mode a
-// higher cap repays existing debt faster, never more than n ticks a frame.
+// An n < 1 is an error wrapping ErrInvalid and changes nothing. It moves
+// no time: in solo mode no debt exists between frames, so nothing bursts;
+// in lockstep mode a higher cap repays existing debt faster, never more
+// than n ticks a frame.
 func (f *Fixed) SetMaxLoops(n int) error {
 	if n < 1 {
 		return fmt.Errorf("%w: MaxLoops %d is less than 1", ErrInvalid, n)
 	}
+	f.ready()
 	f.maxLoops = n
 	return nil
 }
@@ -250,6 +292,7 @@ func (f *Fixed) SetMaxLoops(n int) error {
 // SetLockstep switches lockstep mode. Leaving it discards any debt at once
 // (counted in TotalDiscarded), as a solo frame would: no burst follows.
 func (f *Fixed) SetLockstep(on bool) {
+	f.ready()
 	f.lockstep = on
 	if !on && f.pending > f.tick {
 		f.totalDiscarded = addSat(f.totalDiscarded, f.pending-f.tick)
@@ -257,24 +300,19 @@ func (f *Fixed) SetLockstep(on bool) {
 	}
 }
 
-// Config returns the loop's current settings.
+// Config returns the loop's current settings (the defaults, for a zero
+// Fixed).
 func (f *Fixed) Config() FixedConfig {
+	f.ready()
 	return FixedConfig{Tick: f.tick, MaxLoops: f.maxLoops, Lockstep: f.lockstep}
 }
 
-// TotalTicks returns the number of ticks planned since NewFixed.
+// TotalTicks returns the number of ticks planned since the loop was made.
 func (f *Fixed) TotalTicks() int64 { return f.totalTicks }
 
-// TotalFrames returns the number of Step calls since NewFixed.
+// TotalFrames returns the number of Step calls since the loop was made.
 func (f *Fixed) TotalFrames() int64 { return f.totalFrames }
 
-// TotalDiscarded returns the time debt discarded since NewFixed (solo
-// mode).
+// TotalDiscarded returns the time debt discarded since the loop was made
+// (solo mode, and leaving lockstep mode).
 func (f *Fixed) TotalDiscarded() time.Duration { return f.totalDiscarded }
-
-// TPS returns the ticks per second over the second before now.
-func (f *Fixed) TPS(now time.Duration) float64 { return f.tps.Rate(now) }
-
-// FPS returns the frames (Step calls) per second over the second before
-// now, counted apart from the ticks.
-func (f *Fixed) FPS(now time.Duration) float64 { return f.fps.Rate(now) }

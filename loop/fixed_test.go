@@ -3,16 +3,19 @@ package loop
 import (
 	"errors"
 	"math"
+	"math/big"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 )
 
-// seedLoop is the loop of seed 002 written out literally, tick by tick,
-// in integer nanoseconds: the reference Fixed is checked against. The one
-// addition is the documented policy for a clock going backwards: such a
-// jump counts as no time (time0 moves back with the clock).
-type seedLoop struct {
+// articleLoop is the loop of the interp_demo game-loop article written out
+// literally, tick by tick, in integer nanoseconds: the reference Fixed is
+// checked against. The one addition is the documented policy for a clock
+// going backwards: such a jump counts as no time (time0 moves back with
+// the clock).
+type articleLoop struct {
 	tick     time.Duration
 	maxLoops int
 	lockstep bool
@@ -20,7 +23,7 @@ type seedLoop struct {
 	last     time.Duration
 }
 
-func (m *seedLoop) frame(time1 time.Duration) (ticks int, discarded time.Duration, percent float64) {
+func (m *articleLoop) frame(time1 time.Duration) (ticks int, discarded time.Duration, percent float64) {
 	if time1 < m.last {
 		m.time0 -= m.last - time1
 	}
@@ -45,8 +48,10 @@ func checkFrame(t *testing.T, i int, f *Fixed, fr FixedFrame) {
 		t.Fatalf("frame %d: %d ticks, want 0..%d", i, fr.Ticks, cfg.MaxLoops)
 	case !(fr.Percent >= 0 && fr.Percent <= 1):
 		t.Fatalf("frame %d: percent %v out of [0,1]", i, fr.Percent)
-	case fr.FrameTime != time.Duration(fr.Ticks)*fr.Tick:
-		t.Fatalf("frame %d: frameTime %v != %d x %v", i, fr.FrameTime, fr.Ticks, fr.Tick)
+	case fr.LogicTime != time.Duration(fr.Ticks)*fr.Tick:
+		t.Fatalf("frame %d: LogicTime %v != %d x %v", i, fr.LogicTime, fr.Ticks, fr.Tick)
+	case fr.Elapsed < 0:
+		t.Fatalf("frame %d: Elapsed %v", i, fr.Elapsed)
 	case fr.Capped && fr.Ticks != cfg.MaxLoops:
 		t.Fatalf("frame %d: capped after %d ticks, MaxLoops %d", i, fr.Ticks, cfg.MaxLoops)
 	case fr.Debt < 0 || fr.Discarded < 0:
@@ -57,13 +62,27 @@ func checkFrame(t *testing.T, i int, f *Fixed, fr FixedFrame) {
 		t.Fatalf("frame %d: lockstep discarded %v", i, fr.Discarded)
 	case fr.Discarded > 0 && !fr.Capped:
 		t.Fatalf("frame %d: discarded %v without hitting the cap", i, fr.Discarded)
-	case f.Time0() > fr.Now && !fr.Paused:
+	case f.Time0() > fr.Now:
 		t.Fatalf("frame %d: time0 %v after now %v", i, f.Time0(), fr.Now)
 	}
-	if fr.Ticks > 0 && fr.SpanStart != math.MinInt64 && fr.TickEnd(fr.Ticks-1) > fr.Now {
-		// (A span start that would lie before the first representable
-		// instant saturates there; only then can the spans look late.)
-		t.Fatalf("frame %d: last tick ends at %v, after now %v", i, fr.TickEnd(fr.Ticks-1), fr.Now)
+	if fr.Ticks > 0 && fr.SpanStart != math.MinInt64 {
+		// The spans tile [SpanStart, SpanStart+LogicTime), one tick each,
+		// and the last ends no later than now, at the new time0. (A span
+		// start that would lie before the first representable instant
+		// saturates there; only then can the spans look late. Only the
+		// first and last few spans of a huge frame are checked.)
+		for j := 0; j < fr.Ticks; j++ {
+			if j == 8 && fr.Ticks > 16 {
+				j = fr.Ticks - 8
+			}
+			sp := fr.Span(j)
+			if sp.Start != fr.SpanStart+time.Duration(j)*fr.Tick || sp.End != sp.Start+fr.Tick {
+				t.Fatalf("frame %d: span %d is %+v, start %v tick %v", i, j, sp, fr.SpanStart, fr.Tick)
+			}
+		}
+		if end := fr.Span(fr.Ticks - 1).End; end != fr.SpanStart+fr.LogicTime || end > fr.Now {
+			t.Fatalf("frame %d: last tick ends at %v, start+logic %v, now %v", i, end, fr.SpanStart+fr.LogicTime, fr.Now)
+		}
 	}
 }
 
@@ -77,8 +96,8 @@ func mustFixed(t testing.TB, cfg FixedConfig, now time.Duration) *Fixed {
 }
 
 // TestFixedScenarios runs the classic schedules through the loop in solo
-// and lockstep mode, compares every frame with the literal seed loop and
-// checks the totals against closed formulas.
+// and lockstep mode, compares every frame with the article's literal loop
+// and checks the totals against closed formulas.
 func TestFixedScenarios(t *testing.T) {
 	const tick = DefaultTick
 	for _, sc := range classicScenarios() {
@@ -86,7 +105,7 @@ func TestFixedScenarios(t *testing.T) {
 			name := sc.name + map[bool]string{false: "/solo", true: "/lockstep"}[lockstep]
 			t.Run(name, func(t *testing.T) {
 				f := mustFixed(t, FixedConfig{Lockstep: lockstep}, origin)
-				m := &seedLoop{tick: tick, maxLoops: DefaultMaxLoops, lockstep: lockstep, time0: origin, last: origin}
+				m := &articleLoop{tick: tick, maxLoops: DefaultMaxLoops, lockstep: lockstep, time0: origin, last: origin}
 				frames := make([]FixedFrame, len(sc.times))
 				var discarded time.Duration
 				for i, now := range sc.times {
@@ -94,11 +113,11 @@ func TestFixedScenarios(t *testing.T) {
 					checkFrame(t, i, f, fr)
 					ticks, disc, pct := m.frame(now)
 					if fr.Ticks != ticks || fr.Discarded != disc || fr.Percent != pct {
-						t.Fatalf("frame %d at %v: got ticks %d discarded %v percent %v; seed loop %d %v %v",
+						t.Fatalf("frame %d at %v: got ticks %d discarded %v percent %v; article loop %d %v %v",
 							i, now, fr.Ticks, fr.Discarded, fr.Percent, ticks, disc, pct)
 					}
 					if f.Time0() != m.time0 {
-						t.Fatalf("frame %d: time0 %v, seed loop %v", i, f.Time0(), m.time0)
+						t.Fatalf("frame %d: time0 %v, article loop %v", i, f.Time0(), m.time0)
 					}
 					frames[i] = fr
 					discarded += disc
@@ -137,9 +156,14 @@ func checkScenario(t *testing.T, sc scenario, lockstep bool, f *Fixed, frames []
 		if maxPer > 1 {
 			t.Fatalf("a frame ran %d ticks", maxPer)
 		}
-		if end := sc.times[len(sc.times)-1]; sc.name == "jitter" {
-			if tps := f.TPS(end); math.Abs(tps-25) > 1 {
-				t.Fatalf("jitter: %v ticks per second, want 25", tps)
+		if sc.name == "jitter" {
+			// Counted by the caller, as a game does: 25 ticks a second.
+			tps := mustRate(t, time.Second, 64)
+			for _, fr := range frames {
+				tps.Add(fr.Now, fr.Ticks)
+			}
+			if got := tps.Rate(sc.times[len(sc.times)-1]); math.Abs(got-25) > 1 {
+				t.Fatalf("jitter: %v ticks per second, want 25", got)
 			}
 		}
 	case "exactly one tick":
@@ -333,7 +357,7 @@ func TestFixedLockstepRepays(t *testing.T) {
 
 // TestFixedProperties drives random schedules (short frames, long ones,
 // stalls, clock jumps back) through both modes and random settings, checks
-// each frame against the seed loop and the invariants, and checks the
+// each frame against the article's loop and the invariants, and checks the
 // documented guarantees of each mode.
 func TestFixedProperties(t *testing.T) {
 	r := rand.New(rand.NewPCG(2, 3))
@@ -345,7 +369,7 @@ func TestFixedProperties(t *testing.T) {
 		}
 		start := time.Duration(r.Int64N(1<<40)) - 1<<39
 		f := mustFixed(t, cfg, start)
-		m := &seedLoop{tick: cfg.Tick, maxLoops: cfg.MaxLoops, lockstep: cfg.Lockstep, time0: start, last: start}
+		m := &articleLoop{tick: cfg.Tick, maxLoops: cfg.MaxLoops, lockstep: cfg.Lockstep, time0: start, last: start}
 		now := start
 		fwd := time.Duration(0)
 		for i := 0; i < 2000; i++ {
@@ -363,9 +387,12 @@ func TestFixedProperties(t *testing.T) {
 			}
 			fr := f.Step(now)
 			checkFrame(t, i, f, fr)
+			if want := max(0, now-prev); i > 0 && fr.Elapsed != want || i == 0 && fr.Elapsed != 0 {
+				t.Fatalf("frame %d: Elapsed %v for a move of %v", i, fr.Elapsed, now-prev)
+			}
 			ticks, disc, pct := m.frame(now)
 			if fr.Ticks != ticks || fr.Discarded != disc || fr.Percent != pct || f.Time0() != m.time0 {
-				t.Fatalf("cfg %+v frame %d: got %+v time0 %v; seed loop %d %v %v %v", cfg, i, fr, f.Time0(), ticks, disc, pct, m.time0)
+				t.Fatalf("cfg %+v frame %d: got %+v time0 %v; article loop %d %v %v %v", cfg, i, fr, f.Time0(), ticks, disc, pct, m.time0)
 			}
 			if !cfg.Lockstep && fr.Capped && (f.Time0() != now-cfg.Tick || fr.Percent != 1) {
 				t.Fatalf("solo: not back on real time after a capped frame: time0 %v now %v", f.Time0(), now)
@@ -411,28 +438,142 @@ func TestFixedNoDrift30Days(t *testing.T) {
 	}
 }
 
-// TestFixedRates: 25 ticks per second and 60 frames per second, counted
-// apart, on generated timestamps.
-func TestFixedRates(t *testing.T) {
-	f := mustFixed(t, FixedConfig{}, 0)
+// TestFixedCountedRates: a game counts ticks and frames per second with
+// RateCounters of its own: 25 and 60 on generated 60 FPS timestamps, and,
+// with the loop on a paused Virtual, frames go on and ticks stop.
+func TestFixedCountedRates(t *testing.T) {
+	v := mustVirtual(t, VirtualConfig{MaxDelta: NoLimit}, 0)
+	f := mustFixed(t, FixedConfig{}, v.Now())
+	tps, fps := mustRate(t, time.Second, 512), mustRate(t, time.Second, 2048)
+	frame := func(raw time.Duration) {
+		v.Advance(raw)
+		fr := f.Step(v.Now())
+		tps.Add(raw, fr.Ticks)
+		fps.Add(raw, 1)
+	}
 	for i := int64(1); i <= 60*30; i++ {
 		now := time.Duration(i * 1e9 / 60)
-		f.Step(now)
+		frame(now)
 		if now >= 2*time.Second && i%7 == 0 {
-			if tps, fps := f.TPS(now), f.FPS(now); math.Abs(tps-25) > 1 || math.Abs(fps-60) > 1 {
-				t.Fatalf("at %v: TPS %v FPS %v, want 25 and 60", now, tps, fps)
+			if tr, fr := tps.Rate(now), fps.Rate(now); math.Abs(tr-25) > 1 || math.Abs(fr-60) > 1 {
+				t.Fatalf("at %v: TPS %v FPS %v, want 25 and 60", now, tr, fr)
 			}
 		}
 	}
-	// Paused, frames go on and ticks stop: after a second TPS is 0.
 	now := 30 * time.Second
-	f.Pause(now)
+	v.SetPaused(true)
 	for i := int64(1); i <= 90; i++ {
-		f.Step(now + time.Duration(i*1e9/60))
+		frame(now + time.Duration(i*1e9/60))
 	}
 	now += 1500 * ms
-	if tps, fps := f.TPS(now), f.FPS(now); tps != 0 || math.Abs(fps-60) > 1 {
-		t.Fatalf("paused: TPS %v FPS %v, want 0 and 60", tps, fps)
+	if tr, fr := tps.Rate(now), fps.Rate(now); tr != 0 || math.Abs(fr-60) > 1 {
+		t.Fatalf("paused: TPS %v FPS %v, want 0 and 60", tr, fr)
+	}
+}
+
+// TestFixedZeroValue: a zero Fixed behaves exactly like NewFixed with the
+// default config at the time of its first Step, Reset or SetTick; before
+// that every method answers without a panic.
+func TestFixedZeroValue(t *testing.T) {
+	var z Fixed
+	if z.Config() != (FixedConfig{Tick: DefaultTick, MaxLoops: DefaultMaxLoops}) || z.Percent() != 0 || z.Time0() != 0 {
+		t.Fatalf("zero Fixed: config %+v percent %v time0 %v", z.Config(), z.Percent(), z.Time0())
+	}
+	r := rand.New(rand.NewPCG(40, 41))
+	for iter := 0; iter < 100; iter++ {
+		start := time.Duration(r.Int64N(1<<40)) - 1<<39
+		var zero Fixed
+		var ref *Fixed
+		switch iter % 3 {
+		case 0: // the first Step starts it
+			ref = mustFixed(t, FixedConfig{}, start)
+		case 1: // Reset starts it
+			zero.Reset(start)
+			ref = mustFixed(t, FixedConfig{}, start)
+		case 2: // SetTick starts it, with the new tick
+			if err := zero.SetTick(start, 25*ms); err != nil {
+				t.Fatal(err)
+			}
+			ref = mustFixed(t, FixedConfig{Tick: 25 * ms}, start)
+		}
+		now := start
+		for i := 0; i < 300; i++ {
+			if i > 0 {
+				now += time.Duration(r.Int64N(int64(100 * ms)))
+			}
+			got, want := zero.Step(now), ref.Step(now)
+			if got != want {
+				t.Fatalf("iter %d frame %d: zero Fixed %+v, NewFixed %+v", iter, i, got, want)
+			}
+		}
+	}
+}
+
+// TestFixedElapsed: Elapsed is the clock time since the previous Step, 0
+// on the first, 0 when the clock went back, and counted from a Reset.
+func TestFixedElapsed(t *testing.T) {
+	f := mustFixed(t, FixedConfig{}, origin)
+	for _, c := range []struct {
+		op   string
+		at   time.Duration
+		want time.Duration
+	}{
+		{"step", origin + 5*ms, 0}, // the first Step
+		{"step", origin + 21*ms, 16 * ms},
+		{"step", origin + 21*ms, 0},
+		{"step", origin + 10*ms, 0}, // back
+		{"step", origin + 30*ms, 20 * ms},
+		{"reset", origin + 5*time.Second, 0},
+		{"step", origin + 5*time.Second + 7*ms, 7 * ms},
+		{"settick", origin + 5*time.Second + 10*ms, 0},
+		{"step", origin + 5*time.Second + 17*ms, 10 * ms}, // SetTick does not cut the frame
+	} {
+		switch c.op {
+		case "reset":
+			f.Reset(c.at)
+		case "settick":
+			if err := f.SetTick(c.at, 20*ms); err != nil {
+				t.Fatal(err)
+			}
+		default:
+			if fr := f.Step(c.at); fr.Elapsed != c.want {
+				t.Fatalf("Step(origin+%v): Elapsed %v, want %v", c.at-origin, fr.Elapsed, c.want)
+			}
+		}
+	}
+}
+
+// TestFrameSpan: Span saturates at the ends of time.Duration instead of
+// wrapping, and a later tick never has an earlier span.
+func TestFrameSpan(t *testing.T) {
+	fr := FixedFrame{SpanStart: 100 * ms, Tick: 40 * ms, Ticks: 3}
+	if got := fr.Span(1); got != (TickSpan{140 * ms, 180 * ms}) {
+		t.Fatalf("Span(1) = %+v", got)
+	}
+	for _, fr := range []FixedFrame{
+		{SpanStart: math.MaxInt64 - 50*ms, Tick: 40 * ms},
+		{SpanStart: math.MinInt64 + 50*ms, Tick: 40 * ms},
+		{SpanStart: 0, Tick: math.MaxInt64},
+		{SpanStart: -time.Hour, Tick: 1},
+	} {
+		prev := TickSpan{Start: math.MinInt64, End: math.MinInt64}
+		js := []int{math.MinInt, math.MinInt + 1, -3, -1, 0, 1, 2, 3, math.MaxInt32 - 1, math.MaxInt32, math.MaxInt - 1, math.MaxInt}
+		slices.Sort(js) // on 386, math.MaxInt is math.MaxInt32
+		for _, j := range slices.Compact(js) {
+			sp := fr.Span(j)
+			want := func(k int64) time.Duration {
+				x := new(big.Int).Mul(big.NewInt(k), big.NewInt(int64(fr.Tick)))
+				return clampBig(x.Add(x, big.NewInt(int64(fr.SpanStart))))
+			}
+			if sp.End < sp.Start || sp.Start < prev.Start || sp.End < prev.End {
+				t.Fatalf("%+v: Span(%d) = %+v after %+v", fr, j, sp, prev)
+			}
+			// Exact where the product fits; saturated where the sum does not.
+			if k := int64(j); mulSat(fr.Tick, k) != math.MaxInt64 && mulSat(fr.Tick, k) != math.MinInt64 && sp.Start != want(k) {
+				t.Fatalf("%+v: Span(%d).Start = %v, want %v", fr, j, sp.Start, want(k))
+			}
+			prev = sp
+		}
 	}
 }
 
@@ -442,22 +583,25 @@ func TestFixedAllocs(t *testing.T) {
 	allocs := testing.AllocsPerRun(10000, func() {
 		now += 16 * ms
 		fr := f.Step(now)
-		_ = fr.TickEnd(0)
-		_ = f.TPS(now) + f.FPS(now)
+		_ = fr.Span(0)
 	})
 	if allocs != 0 {
 		t.Fatalf("Step allocates %v times per frame", allocs)
 	}
 	allocs = testing.AllocsPerRun(1000, func() {
 		now += 16 * ms
-		f.Pause(now)
-		f.Resume(now + ms)
 		_ = f.SetTick(now+ms, 20*ms)
 		_ = f.SetTick(now+ms, 40*ms)
 		_ = f.SetMaxLoops(5)
+		f.SetLockstep(true)
+		f.SetLockstep(false)
 		f.Reset(now + ms)
 	})
 	if allocs != 0 {
 		t.Fatalf("the setters allocate %v times", allocs)
+	}
+	var zero Fixed
+	if a := testing.AllocsPerRun(1000, func() { now += 16 * ms; zero.Step(now) }); a != 0 {
+		t.Fatalf("a zero Fixed's Step allocates %v times", a)
 	}
 }

@@ -2,6 +2,7 @@ package loop
 
 import (
 	"encoding/binary"
+	"errors"
 	"math"
 	"testing"
 	"time"
@@ -30,7 +31,7 @@ func fuzzDeltas(data []byte) []time.Duration {
 	return out
 }
 
-func fuzzSeeds(f *testing.F, add func(data []byte)) {
+func fuzzCorpus(f *testing.F, add func(data []byte)) {
 	le := func(vs ...uint16) []byte {
 		b := make([]byte, 0, 2*len(vs))
 		for _, v := range vs {
@@ -47,22 +48,22 @@ func fuzzSeeds(f *testing.F, add func(data []byte)) {
 }
 
 // FuzzFixed: any frame schedule, any settings: every frame equals the
-// literal seed loop and keeps the invariants; solo mode is back on real
+// article's literal loop and keeps the invariants; solo mode is back on real
 // time after a capped frame; lockstep never loses a tick.
 func FuzzFixed(f *testing.F) {
-	fuzzSeeds(f, func(d []byte) { f.Add(d, int64(0), uint32(40000), uint8(5), false) })
-	fuzzSeeds(f, func(d []byte) { f.Add(d, int64(-1)<<40, uint32(1), uint8(1), true) })
+	fuzzCorpus(f, func(d []byte) { f.Add(d, int64(0), uint32(40000), uint8(5), false) })
+	fuzzCorpus(f, func(d []byte) { f.Add(d, int64(-1)<<40, uint32(1), uint8(1), true) })
 	f.Fuzz(func(t *testing.T, data []byte, start int64, tickNs uint32, maxLoops uint8, lockstep bool) {
 		cfg := FixedConfig{Tick: time.Duration(tickNs%(200*uint32(ms))) + 1, MaxLoops: int(maxLoops%16) + 1, Lockstep: lockstep}
-		// The start is anywhere in +-2^61 ns (73 years): the literal seed
-		// loop, the reference, would wrap at the ends of int64, which
+		// The start is anywhere in +-2^61 ns (73 years): the article's
+		// literal loop, the reference, would wrap at the ends of int64, which
 		// TestFixedExtremeTimes and TestFixedBackwards cover.
 		now := time.Duration(start >> 2)
 		fx, err := NewFixed(cfg, now)
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := &seedLoop{tick: cfg.Tick, maxLoops: cfg.MaxLoops, lockstep: lockstep, time0: now, last: now}
+		m := &articleLoop{tick: cfg.Tick, maxLoops: cfg.MaxLoops, lockstep: lockstep, time0: now, last: now}
 		fwd := time.Duration(0)
 		for i, d := range fuzzDeltas(data) {
 			now = addSat(now, d)
@@ -71,15 +72,18 @@ func FuzzFixed(f *testing.F) {
 			}
 			fr := fx.Step(now)
 			checkFrame(t, i, fx, fr)
+			if want := max(0, d); i == 0 && fr.Elapsed != 0 || i > 0 && fr.Elapsed != want {
+				t.Fatalf("frame %d: Elapsed %v for a move of %v", i, fr.Elapsed, d)
+			}
 			ticks, disc, pct := m.frame(now)
 			if fr.Ticks != ticks || fr.Discarded != disc || fr.Percent != pct || fx.Time0() != m.time0 {
-				t.Fatalf("frame %d: %+v time0 %v; seed loop %d %v %v %v", i, fr, fx.Time0(), ticks, disc, pct, m.time0)
+				t.Fatalf("frame %d: %+v time0 %v; article loop %d %v %v %v", i, fr, fx.Time0(), ticks, disc, pct, m.time0)
 			}
 			if !lockstep && fr.Capped && fx.Time0() != now-cfg.Tick {
 				t.Fatalf("frame %d: not back on real time", i)
 			}
 			if lockstep {
-				if got, want := fx.TotalTicks()+int64(owedTicks(fr.Debt, cfg.Tick)), wantTicks(fwd, cfg.Tick); got != want {
+				if got, want := fx.TotalTicks()+owedTicks64(fr.Debt, cfg.Tick), wantTicks(fwd, cfg.Tick); got != want {
 					t.Fatalf("frame %d: lockstep run+owed %d, want %d", i, got, want)
 				}
 			}
@@ -87,55 +91,85 @@ func FuzzFixed(f *testing.F) {
 	})
 }
 
-// FuzzFixedOps: frames interleaved with every mid-run operation. Every
-// frame keeps the invariants; an operation at the time of the last frame
-// moves percentWithinTick by at most 1ns/tick (SetTick's rounding) and
-// causes no burst.
+// FuzzFixedOps: frames of a Fixed loop on a Virtual (speed 1, no clamp)
+// interleaved with every mid-run operation, pausing the Virtual included.
+// Every frame keeps the invariants; an operation at the time of the last
+// frame moves percentWithinTick by at most 1ns/tick (SetTick's rounding)
+// and causes no burst; while paused, game time stands still and the loop
+// runs no tick but the debt a lockstep loop owed, drawing at a frozen
+// percentWithinTick once that is repaid.
 func FuzzFixedOps(f *testing.F) {
 	f.Add([]byte{0, 100, 1, 0, 2, 50, 0, 200, 3, 0, 0, 250, 4, 0, 5, 9, 6, 1, 0, 7, 7, 0})
 	f.Add([]byte{0, 255, 0, 255, 1, 1, 0, 3, 6, 0, 0, 255, 5, 2})
+	f.Add([]byte{6, 0, 0, 255, 3, 0, 0, 40, 0, 40, 0, 40, 0, 40, 4, 0, 0, 20})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fx, err := NewFixed(FixedConfig{Tick: 40 * ms, MaxLoops: 3}, 0)
+		v, err := NewVirtual(VirtualConfig{MaxDelta: NoLimit}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		now := time.Duration(0)
+		fx, err := NewFixed(FixedConfig{Tick: 40 * ms, MaxLoops: 3}, v.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw := time.Duration(0)
+		last := fx.Step(v.Now())
+		frame := func(i int, d time.Duration) {
+			before := v.Now()
+			raw += d
+			v.Advance(raw)
+			fr := fx.Step(v.Now())
+			checkFrame(t, i, fx, fr)
+			if v.Paused() {
+				owed := owedTicks(last.Debt, last.Tick)
+				if !fx.Config().Lockstep {
+					owed = 0
+				}
+				switch {
+				case v.Now() != before:
+					t.Fatalf("frame %d: paused game time moved %v", i, v.Now()-before)
+				case fr.Ticks > owed:
+					t.Fatalf("frame %d: %d ticks while paused, %d owed", i, fr.Ticks, owed)
+				case owed == 0 && fr.Percent != last.Percent:
+					t.Fatalf("frame %d: paused percent %v -> %v", i, last.Percent, fr.Percent)
+				}
+			}
+			last = fr
+		}
 		for i := 0; i+1 < len(data); i += 2 {
-			op, v := data[i]%8, time.Duration(data[i+1])
+			op, b := data[i]%8, time.Duration(data[i+1])
 			if op == 0 {
-				now += v * v * 10 * time.Microsecond // 0 to 650 ms
-				checkFrame(t, i, fx, fx.Step(now))
+				frame(i, b*b*10*time.Microsecond) // 0 to 650 ms
 				continue
 			}
 			if op == 7 {
-				now -= v * ms
-				checkFrame(t, i, fx, fx.Step(now))
+				frame(i, -b*ms) // the raw clock jumps back: no game time
 				continue
 			}
+			now := v.Now()
 			before := fx.Step(now)
 			checkFrame(t, i, fx, before)
 			owed := owedTicks(before.Debt, before.Tick)
 			tol := 0.0
 			switch op {
 			case 1:
-				d := (v + 1) * 397 * time.Microsecond
+				d := (b + 1) * 397 * time.Microsecond
 				if err := fx.SetTick(now, d); err != nil {
 					t.Fatal(err)
 				}
 				tol = 1/float64(d) + 1e-15
 			case 2:
-				if err := fx.SetMaxLoops(int(v%9) + 1); err != nil {
+				if err := fx.SetMaxLoops(int(b%9) + 1); err != nil {
 					t.Fatal(err)
 				}
 			case 3:
-				fx.Pause(now)
+				v.SetPaused(true)
 			case 4:
-				fx.Resume(now)
+				v.SetPaused(false)
 			case 5:
 				fx.Reset(now)
 				owed = 0
 			case 6:
-				fx.SetLockstep(v%2 == 0)
+				fx.SetLockstep(b%2 == 0)
 			}
 			if got := fx.Percent(); math.Abs(got-before.Percent) > tol {
 				t.Fatalf("op %d: percent %v -> %v", op, before.Percent, got)
@@ -143,12 +177,13 @@ func FuzzFixedOps(f *testing.F) {
 			after := fx.Step(now)
 			checkFrame(t, i, fx, after)
 			want := 0
-			if fx.Config().Lockstep && !fx.Paused() {
+			if fx.Config().Lockstep {
 				want = min(owed, fx.Config().MaxLoops)
 			}
 			if after.Ticks != want {
 				t.Fatalf("op %d: %d ticks at the same now, want %d", op, after.Ticks, want)
 			}
+			last = after
 		}
 	})
 }
@@ -156,9 +191,19 @@ func FuzzFixedOps(f *testing.F) {
 // FuzzRateCounter: any event stream: the rate is never negative, NaN or
 // infinite, and exact whenever the window's entries fit.
 func FuzzRateCounter(f *testing.F) {
-	fuzzSeeds(f, func(d []byte) { f.Add(d, int64(time.Second), 8) })
+	fuzzCorpus(f, func(d []byte) { f.Add(d, int64(time.Second), 8) })
+	fuzzCorpus(f, func(d []byte) { f.Add(d, int64(0), 1) })
 	f.Fuzz(func(t *testing.T, data []byte, window int64, capacity int) {
-		r := NewRateCounter(time.Duration(window), capacity%64)
+		r, err := NewRateCounter(time.Duration(window), capacity%64)
+		if window < 0 || capacity%64 < 0 {
+			if !errors.Is(err, ErrInvalid) || r != nil {
+				t.Fatalf("NewRateCounter(%v, %d) = %v, %v", time.Duration(window), capacity%64, r, err)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
 		w := r.Window()
 		var ts []time.Duration
 		now := time.Duration(0)
@@ -193,13 +238,22 @@ func FuzzRateCounter(f *testing.F) {
 	})
 }
 
-// FuzzVirtual: any raw schedule, speed and clamp: deltas are consistent,
-// virtual time never goes back and equals floor(clamped time × speed).
+// FuzzVirtual: any raw schedule, speed, clamp and pauses (the frames whose
+// raw move is an odd number of nanoseconds toggle the pause): deltas are
+// consistent, virtual time never goes back and equals floor(clamped time
+// run while not paused × speed).
 func FuzzVirtual(f *testing.F) {
-	fuzzSeeds(f, func(d []byte) { f.Add(d, 0.5, int64(0)) })
-	fuzzSeeds(f, func(d []byte) { f.Add(d, 3.0, int64(-1)) })
+	fuzzCorpus(f, func(d []byte) { f.Add(d, 0.5, int64(0)) })
+	fuzzCorpus(f, func(d []byte) { f.Add(d, 3.0, int64(NoLimit)) })
+	fuzzCorpus(f, func(d []byte) { f.Add(d, 1.0, int64(-2)) })
 	f.Fuzz(func(t *testing.T, data []byte, speed float64, maxDelta int64) {
 		v, err := NewVirtual(VirtualConfig{MaxDelta: time.Duration(maxDelta)}, 0)
+		if maxDelta < 0 && maxDelta != int64(NoLimit) {
+			if !errors.Is(err, ErrInvalid) || v != nil {
+				t.Fatalf("NewVirtual(MaxDelta %v) = %v, %v", time.Duration(maxDelta), v, err)
+			}
+			return
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -208,11 +262,23 @@ func FuzzVirtual(f *testing.F) {
 		}
 		raw, clamped := time.Duration(0), time.Duration(0)
 		for _, d := range fuzzDeltas(data) {
+			if d%2 != 0 {
+				v.SetPaused(!v.Paused())
+			}
 			raw += d
 			before := v.Now()
 			vd := v.Advance(raw)
 			if vd.Raw < 0 || vd.Clamped < 0 || vd.Cut < 0 || vd.Scaled < 0 || vd.Raw != vd.Clamped+vd.Cut || v.Now() != before+vd.Scaled {
 				t.Fatalf("delta %+v", vd)
+			}
+			if maxDelta == int64(NoLimit) && vd.Cut != 0 || maxDelta > 0 && vd.Clamped > time.Duration(maxDelta) {
+				t.Fatalf("clamp %v: %+v", time.Duration(maxDelta), vd)
+			}
+			if v.Paused() {
+				if vd.Scaled != 0 {
+					t.Fatalf("paused: %+v", vd)
+				}
+				continue
 			}
 			clamped += vd.Clamped
 			if v.Now() != exactScaled(clamped, speed) {
@@ -225,16 +291,21 @@ func FuzzVirtual(f *testing.F) {
 	})
 }
 
-// FuzzSubstep: any schedule and settings: the seed's formulas hold and
-// the time is conserved exactly.
+// FuzzSubstep: any schedule and settings (a negative minT fuzz value
+// stands for NoLimit): BeautifulTimer's formulas hold and the time is
+// conserved exactly.
 func FuzzSubstep(f *testing.F) {
-	fuzzSeeds(f, func(d []byte) { f.Add(d, int64(0), int64(0), 0) })
-	fuzzSeeds(f, func(d []byte) { f.Add(d, int64(1), int64(7*ms), 2) })
+	fuzzCorpus(f, func(d []byte) { f.Add(d, int64(0), int64(0), 0) })
+	fuzzCorpus(f, func(d []byte) { f.Add(d, int64(1), int64(7*ms), 2) })
+	fuzzCorpus(f, func(d []byte) { f.Add(d, int64(-1), int64(3*ms), 4) })
 	f.Fuzz(func(t *testing.T, data []byte, minT, maxT int64, maxCycles int) {
 		cfg := SubstepConfig{
 			MinT:      time.Duration(uint64(minT) % uint64(50*ms)),
 			MaxT:      time.Duration(uint64(maxT) % uint64(time.Second)),
 			MaxCycles: int(uint(maxCycles) % 1000),
+		}
+		if minT < 0 {
+			cfg.MinT = NoLimit
 		}
 		s, err := NewSubstep(cfg, 0)
 		if err != nil {
@@ -249,17 +320,22 @@ func FuzzSubstep(f *testing.F) {
 	})
 }
 
-// FuzzTimeFactor: any schedule and settings: deltas are clamped, full
-// updates are in [0, Max] and add up, and without a resync they are
-// exactly one per FullUpdate of runtime.
+// FuzzTimeFactor: any schedule and settings (a negative md fuzz value
+// stands for NoLimit): deltas are clamped, full updates are in [0, Max]
+// and add up, and without a resync they are exactly one per FullUpdate of
+// runtime.
 func FuzzTimeFactor(f *testing.F) {
-	fuzzSeeds(f, func(d []byte) { f.Add(d, int64(0), int64(0), 0) })
-	fuzzSeeds(f, func(d []byte) { f.Add(d, int64(5*ms), int64(time.Second), 3) })
+	fuzzCorpus(f, func(d []byte) { f.Add(d, int64(0), int64(0), 0) })
+	fuzzCorpus(f, func(d []byte) { f.Add(d, int64(5*ms), int64(time.Second), 3) })
+	fuzzCorpus(f, func(d []byte) { f.Add(d, int64(5*ms), int64(-1), 30) })
 	f.Fuzz(func(t *testing.T, data []byte, fu, md int64, maxFull int) {
 		cfg := TimeFactorConfig{
 			FullUpdate:     time.Duration(uint64(fu) % uint64(time.Second)),
 			MaxDelta:       time.Duration(uint64(md) % uint64(10*time.Second)),
 			MaxFullUpdates: int(uint(maxFull) % 100),
+		}
+		if md < 0 {
+			cfg.MaxDelta = NoLimit
 		}
 		tf, err := NewTimeFactor(cfg, 0)
 		if err != nil {
@@ -274,7 +350,8 @@ func FuzzTimeFactor(f *testing.F) {
 			sum += int64(fr.FullUpdates)
 			resynced = resynced || fr.Resynced
 			switch {
-			case fr.RawDelta != max(0, d) || fr.Delta != min(fr.RawDelta, cfg.MaxDelta):
+			case fr.RawDelta != max(0, d) || cfg.MaxDelta != NoLimit && fr.Delta != min(fr.RawDelta, cfg.MaxDelta) ||
+				cfg.MaxDelta == NoLimit && fr.Delta != fr.RawDelta:
 				t.Fatalf("delta %+v for a move of %v", fr, d)
 			case fr.FullUpdates < 0 || fr.FullUpdates > cfg.MaxFullUpdates || fr.FullUpdateSum != sum:
 				t.Fatalf("%+v", fr)
@@ -287,9 +364,9 @@ func FuzzTimeFactor(f *testing.F) {
 
 // FuzzAdaptive: any cycle and draw costs (the fuzzer's moves, backwards
 // included) and settings: at least one and at most MaxCycles cycles a
-// frame, and every decision follows the seed's rule.
+// frame, and every decision follows the post's rule.
 func FuzzAdaptive(f *testing.F) {
-	fuzzSeeds(f, func(d []byte) { f.Add(d, int64(0), 0) })
+	fuzzCorpus(f, func(d []byte) { f.Add(d, int64(0), 0) })
 	f.Fuzz(func(t *testing.T, data []byte, target int64, maxCycles int) {
 		a, err := NewAdaptive(AdaptiveConfig{
 			Target:    time.Duration(uint64(target) % uint64(time.Second)),
@@ -344,7 +421,7 @@ func FuzzAdaptive(f *testing.F) {
 // deadline, at most a clock step late after spinning, deadlines exactly an
 // interval apart unless rebased, and the threshold within its bounds.
 func FuzzLimiter(f *testing.F) {
-	fuzzSeeds(f, func(d []byte) { f.Add(d, int64(time.Second/60), int64(1000)) })
+	fuzzCorpus(f, func(d []byte) { f.Add(d, int64(time.Second/60), int64(1000)) })
 	f.Fuzz(func(t *testing.T, data []byte, interval, step int64) {
 		iv := time.Duration(uint64(interval) % uint64(100*ms))
 		s := &fakeSleeper{step: time.Duration(uint64(step)%uint64(time.Millisecond)) + time.Microsecond}

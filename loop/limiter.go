@@ -1,9 +1,6 @@
 package loop
 
-import (
-	"fmt"
-	"time"
-)
+import "time"
 
 // Bounds of the Limiter's spin threshold: the stretch before a deadline
 // that it spins through instead of sleeping.
@@ -31,8 +28,8 @@ const (
 	maxStuckReads = 64
 )
 
-// Limiter caps the frame rate (seed 001's MinT, seed 004's MinimumDelta):
-// Wait returns at deadlines exactly Interval apart. It sleeps for most of
+// Limiter caps the frame rate (BeautifulTimer's MinT, the clsGameClock
+// post's MinimumDelta): Wait returns at deadlines exactly Interval apart. It sleeps for most of
 // the wait and spins, re-reading the clock, only for the last stretch,
 // because a sleep can overshoot (Go's time.Sleep on Linux wakes up to a
 // millisecond late). The length of that stretch, the spin threshold, is
@@ -41,8 +38,15 @@ const (
 // TCP estimates round trips), clamped to [MinSpin, MaxSpin], so that it
 // spins as little as the sleeper allows.
 //
+// The schedule starts at the start of the first frame: call Start with
+// the clock's time there (a Driver does), and the first Wait waits until
+// one interval after it, like every later Wait. A Limiter that was never
+// started starts at its first Wait, which then waits a whole interval from
+// that moment: never too short a frame, but one interval plus the first
+// frame's work.
+//
 // It is not safe for concurrent use. The zero value is a Limiter that is
-// off.
+// off (Wait returns at once) and useful once given an interval.
 type Limiter struct {
 	interval time.Duration
 	deadline time.Duration // the last deadline
@@ -66,8 +70,9 @@ type LimiterResult struct {
 	Rebased bool
 }
 
-// NewLimiter returns a Limiter with the given interval; 0 turns it off
-// (Wait returns at once), a negative interval is an error.
+// NewLimiter returns a Limiter with the given interval. 0 or NoLimit means
+// no cap (Wait returns at once); any other negative interval is an error
+// wrapping ErrInvalid.
 func NewLimiter(interval time.Duration) (*Limiter, error) {
 	l := new(Limiter)
 	if err := l.SetInterval(interval); err != nil {
@@ -77,13 +82,14 @@ func NewLimiter(interval time.Duration) (*Limiter, error) {
 }
 
 // SetInterval changes the interval from the next Wait: the next deadline is
-// the last one plus the new interval. 0 turns the limiter off; a negative
-// interval is an error and changes nothing.
+// the last one (or, after a Wait while off, the time that Wait returned)
+// plus the new interval. 0 or NoLimit turns the limiter off; any other
+// negative interval is an error wrapping ErrInvalid and changes nothing.
 func (l *Limiter) SetInterval(d time.Duration) error {
-	if d < 0 {
-		return fmt.Errorf("%w: limiter interval %v is negative", ErrInvalid, d)
+	if err := checkLimit("Limiter interval", d); err != nil {
+		return err
 	}
-	l.interval = d
+	l.interval = max(d, 0)
 	return nil
 }
 
@@ -115,24 +121,35 @@ func (l *Limiter) learn(over time.Duration) {
 	l.threshold = min(max(l.overMean+spinK*l.overDev, MinSpin), MaxSpin)
 }
 
-// Reset forgets the last deadline: the next Wait returns at once and
-// starts a new schedule. What was learned about the sleeper is kept.
-func (l *Limiter) Reset() { l.started = false }
+// Start starts a new schedule at now, the start of the frame about to run:
+// the next Wait waits until now + Interval. Call it at the start of the
+// first frame, and again after a stop in the frame loop that is not a
+// frame (a level load), which would otherwise count as one late frame
+// (see Wait). What was learned about the sleeper is kept.
+func (l *Limiter) Start(now time.Duration) {
+	l.started = true
+	l.deadline = now
+}
 
 // Wait blocks until the next deadline, the last one plus the interval, so
-// that deadlines never drift. The first Wait (and any Wait while the
-// limiter is off) returns at once and sets the deadline to now. A caller
-// more than one interval behind is rebased: the deadline becomes now. A
-// clock that went backwards never makes Wait wait more than one interval.
+// that deadlines never drift. A Limiter not started yet starts at Wait's
+// first reading of the clock (and so waits a whole interval). While the
+// limiter is off, Wait returns at once and the time it returned becomes
+// the last deadline. A caller more than one interval behind is rebased:
+// the deadline becomes now. A clock that went backwards never makes Wait
+// wait more than one interval. A nil Sleeper does nothing and returns the
+// zero LimiterResult.
 func (l *Limiter) Wait(s Sleeper) LimiterResult {
 	if s == nil {
 		return LimiterResult{}
 	}
 	now := s.Now()
-	if l.interval <= 0 || !l.started {
-		l.started = l.interval > 0
-		l.deadline = now
+	if l.interval <= 0 {
+		l.Start(now)
 		return LimiterResult{Deadline: now, Woke: now}
+	}
+	if !l.started {
+		l.Start(now)
 	}
 	l.initLearner()
 	var r LimiterResult
@@ -150,7 +167,8 @@ func (l *Limiter) Wait(s Sleeper) LimiterResult {
 // WaitUntil blocks until the clock reaches deadline, the same way Wait
 // does (sleep, then spin the learned last stretch), for pacing that is not
 // a fixed interval: the adaptive split's PresentAt, a sub-step's MinT. It
-// does not touch Wait's schedule. A deadline already past returns at once.
+// does not touch Wait's schedule. A deadline already past returns at once;
+// a nil Sleeper does nothing and returns the zero LimiterResult.
 func (l *Limiter) WaitUntil(s Sleeper, deadline time.Duration) LimiterResult {
 	if s == nil {
 		return LimiterResult{}

@@ -2,6 +2,7 @@ package loop
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -132,10 +133,8 @@ func TestLimiterBigOvershoot(t *testing.T) {
 func TestLimiterRebase(t *testing.T) {
 	s := &fakeSleeper{step: 100}
 	l := mustLimiter(t, 10*ms)
-	first := l.Wait(s)
-	if first.Woke != first.Deadline || first.Slept != 0 || first.Spun != 0 {
-		t.Fatalf("first wait: %+v", first)
-	}
+	l.Start(s.now)
+	first := LimiterResult{Deadline: s.now}
 	s.now += 15 * ms // 5 ms behind the next deadline
 	r := l.Wait(s)
 	if r.Rebased || r.Deadline != first.Deadline+10*ms || r.Slept != 0 || r.Spun != 0 {
@@ -171,7 +170,7 @@ func TestLimiterRebase(t *testing.T) {
 func TestLimiterNoDrift(t *testing.T) {
 	r := rand.New(rand.NewPCG(27, 28))
 	s := &fakeSleeper{step: 40, over: func(time.Duration) time.Duration { return time.Duration(r.Int64N(int64(300 * time.Microsecond))) }}
-	const interval = 16666667
+	const interval time.Duration = 16666667
 	l := mustLimiter(t, interval)
 	first := l.Wait(s)
 	var res LimiterResult
@@ -194,14 +193,15 @@ func TestLimiterOddSleepers(t *testing.T) {
 	s := &fakeSleeper{step: 10 * time.Microsecond, over: func(req time.Duration) time.Duration { return -req }}
 	l := mustLimiter(t, 5*ms)
 	l.Wait(s)
+	before := s.sleeps
 	r := l.Wait(s)
-	if r.Woke < r.Deadline || s.sleeps > maxSleeps+1 {
-		t.Fatalf("non-sleeping sleeper: %+v after %d sleeps", r, s.sleeps)
+	if r.Woke < r.Deadline || s.sleeps-before > maxSleeps+1 {
+		t.Fatalf("non-sleeping sleeper: %+v after %d sleeps", r, s.sleeps-before)
 	}
 	// A ManualClock only moves when slept: spinning sleeps the rest.
 	c := NewManualClock(0)
 	l = mustLimiter(t, 5*ms)
-	l.Wait(c)
+	l.Start(c.Now())
 	for i := 1; i <= 10; i++ {
 		c.Advance(time.Duration(i) * 100 * time.Microsecond)
 		r := l.Wait(c)
@@ -225,12 +225,17 @@ func TestLimiterOddSleepers(t *testing.T) {
 }
 
 func TestLimiterOffAndErrors(t *testing.T) {
-	if l, err := NewLimiter(-ms); !errors.Is(err, ErrInvalid) || l != nil {
-		t.Fatalf("NewLimiter(-1ms) = %v, %v", l, err)
+	for _, bad := range []time.Duration{-ms, -2, math.MinInt64} {
+		if l, err := NewLimiter(bad); !errors.Is(err, ErrInvalid) || l != nil {
+			t.Fatalf("NewLimiter(%v) = %v, %v", bad, l, err)
+		}
 	}
 	s := &fakeSleeper{step: 100}
 	var zero Limiter
-	for _, l := range []*Limiter{mustLimiter(t, 0), &zero} {
+	for _, l := range []*Limiter{mustLimiter(t, 0), mustLimiter(t, NoLimit), &zero} {
+		if l.Interval() != 0 {
+			t.Fatalf("off limiter: interval %v", l.Interval())
+		}
 		for i := 0; i < 3; i++ {
 			before := s.now
 			r := l.Wait(s)
@@ -240,8 +245,8 @@ func TestLimiterOffAndErrors(t *testing.T) {
 		}
 	}
 	l := mustLimiter(t, 10*ms)
-	if err := l.SetInterval(-1); !errors.Is(err, ErrInvalid) || l.Interval() != 10*ms {
-		t.Fatalf("SetInterval(-1) = %v, interval %v", err, l.Interval())
+	if err := l.SetInterval(-2); !errors.Is(err, ErrInvalid) || l.Interval() != 10*ms {
+		t.Fatalf("SetInterval(-2) = %v, interval %v", err, l.Interval())
 	}
 	a := l.Wait(s)
 	if err := l.SetInterval(20 * ms); err != nil {
@@ -250,9 +255,73 @@ func TestLimiterOffAndErrors(t *testing.T) {
 	if b := l.Wait(s); b.Deadline != a.Deadline+20*ms {
 		t.Fatalf("new interval: %v", b.Deadline-a.Deadline)
 	}
-	l.Reset()
-	if c := l.Wait(s); c.Slept != 0 || c.Spun != 0 {
-		t.Fatalf("after Reset: %+v", c)
+	// A new schedule after a stop that was not a frame (a level load).
+	s.now += time.Minute
+	start := s.now
+	l.Start(start)
+	if c := l.Wait(s); c.Rebased || c.Deadline != start+20*ms || c.Woke < c.Deadline {
+		t.Fatalf("after Start: %+v", c)
+	}
+	if err := l.SetInterval(NoLimit); err != nil || l.Interval() != 0 {
+		t.Fatalf("SetInterval(NoLimit) = %v, interval %v", err, l.Interval())
+	}
+	if c := l.Wait(s); c.Slept != 0 || c.Spun != 0 || c.Woke != c.Deadline {
+		t.Fatalf("turned off: %+v", c)
+	}
+}
+
+// TestLimiterFirstWait: the schedule starts at the start of the first
+// frame (Start), so the first Wait waits until one interval after it, like
+// every later one; without Start, the first Wait waits a whole interval
+// from its own reading of the clock; a limiter turned on after running
+// off counts from the last Wait.
+func TestLimiterFirstWait(t *testing.T) {
+	c := NewManualClock(5 * time.Second)
+	l := mustLimiter(t, 10*ms)
+	l.Start(c.Now())
+	for i, work := range []time.Duration{3 * ms, 9 * ms, 0, 1 * ms} {
+		c.Advance(work)
+		r := l.Wait(c)
+		if want := 5*time.Second + time.Duration(i+1)*10*ms; r.Woke != want || r.Deadline != want || r.Rebased {
+			t.Fatalf("frame %d with Start: %+v, want to wake at %v", i, r, want)
+		}
+	}
+
+	c = NewManualClock(5 * time.Second)
+	l = mustLimiter(t, 10*ms)
+	c.Advance(3 * ms) // the first frame's work, unseen
+	if r := l.Wait(c); r.Woke != 5*time.Second+13*ms || r.Deadline != r.Woke {
+		t.Fatalf("first Wait without Start: %+v, want a whole interval from 5.003s", r)
+	}
+	c.Advance(2 * ms)
+	if r := l.Wait(c); r.Woke != 5*time.Second+23*ms {
+		t.Fatalf("second Wait without Start: %+v", r)
+	}
+
+	c = NewManualClock(time.Second)
+	l = mustLimiter(t, 0)
+	if r := l.Wait(c); r.Woke != time.Second || r.Slept != 0 {
+		t.Fatalf("off: %+v", r)
+	}
+	if err := l.SetInterval(10 * ms); err != nil {
+		t.Fatal(err)
+	}
+	c.Advance(2 * ms)
+	if r := l.Wait(c); r.Woke != time.Second+10*ms || r.Rebased {
+		t.Fatalf("turned on: %+v, want to wake one interval after the last Wait", r)
+	}
+
+	// The zero Limiter is off until given an interval.
+	var z Limiter
+	c = NewManualClock(0)
+	if r := z.Wait(c); r.Woke != 0 {
+		t.Fatalf("zero limiter waited: %+v", r)
+	}
+	if err := z.SetInterval(4 * ms); err != nil {
+		t.Fatal(err)
+	}
+	if r := z.Wait(c); r.Woke != 4*ms {
+		t.Fatalf("zero limiter given 4 ms: %+v", r)
 	}
 }
 
@@ -262,6 +331,8 @@ func TestLimiterAllocs(t *testing.T) {
 	if a := testing.AllocsPerRun(1000, func() {
 		c.Advance(3 * ms)
 		l.Wait(c)
+		l.WaitUntil(c, c.Now()+ms)
+		l.Start(c.Now())
 	}); a != 0 {
 		t.Fatalf("%v allocs", a)
 	}

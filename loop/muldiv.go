@@ -23,3 +23,18 @@ func mulDiv(a, b, c time.Duration, ceil bool) time.Duration {
 	}
 	return time.Duration(q)
 }
+
+// mulSat returns d×n, saturated to the range of time.Duration.
+func mulSat(d time.Duration, n int64) time.Duration {
+	if d == 0 || n == 0 {
+		return 0
+	}
+	p := d * time.Duration(n)
+	if p/time.Duration(n) != d || (n == -1 && d == math.MinInt64) {
+		if (d < 0) != (n < 0) {
+			return math.MinInt64
+		}
+		return math.MaxInt64
+	}
+	return p
+}

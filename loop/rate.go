@@ -1,9 +1,17 @@
 package loop
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
-// DefaultRateWindow is the window of the rates Fixed reports.
-const DefaultRateWindow = time.Second
+// Defaults of NewRateCounter: rates per second over the last second, exact
+// up to 1024 distinct event times in the window (frames per second on any
+// display there is).
+const (
+	DefaultRateWindow   = time.Second
+	DefaultRateCapacity = 1024
+)
 
 // MaxRateCapacity is the largest number of entries a RateCounter keeps.
 const MaxRateCapacity = 1 << 20
@@ -34,8 +42,13 @@ const (
 // divides by the whole window, so it rises from 0 during the first window.
 // Timestamps that go backwards count as the latest timestamp seen.
 //
-// A RateCounter is not safe for concurrent use. Its zero value counts
-// nothing; make one with NewRateCounter.
+// A RateCounter has one owner: a game counting frames and ticks per second
+// keeps one counter for each (Add(now, 1) per frame, Add(now, fr.Ticks)
+// per frame of a Fixed loop); no strategy keeps counters of its own.
+//
+// A RateCounter is not safe for concurrent use. The zero RateCounter is
+// ready to use: it behaves like NewRateCounter(0, 0) (DefaultRateWindow,
+// DefaultRateCapacity), and makes its memory at its first Add.
 type RateCounter struct {
 	window  time.Duration
 	ring    []rateEntry
@@ -54,33 +67,61 @@ type rateEntry struct {
 }
 
 // NewRateCounter returns a counter over the given window that keeps up to
-// capacity entries. Invalid settings do not fail: a window <= 0 means
-// DefaultRateWindow, and capacity is clamped to [2, MaxRateCapacity].
-// Pick a capacity above the highest rate you expect times the window
-// (e.g. 1024 for frames per second) to keep Rate exact.
-func NewRateCounter(window time.Duration, capacity int) *RateCounter {
-	r := new(RateCounter)
-	r.init(window, capacity)
-	return r
+// capacity entries. A window of 0 means DefaultRateWindow and a capacity
+// of 0 DefaultRateCapacity; a negative window, and a capacity that is
+// negative or above MaxRateCapacity, are errors wrapping ErrInvalid. Pick
+// a capacity above the highest rate you expect times the window (e.g.
+// 1024 for frames per second) to keep Rate exact.
+func NewRateCounter(window time.Duration, capacity int) (*RateCounter, error) {
+	if err := checkDuration("RateCounter window", window); err != nil {
+		return nil, err
+	}
+	if capacity < 0 || capacity > MaxRateCapacity {
+		return nil, fmt.Errorf("%w: RateCounter capacity %d is not in [0, %d] (0 means the default)", ErrInvalid, capacity, MaxRateCapacity)
+	}
+	r := &RateCounter{window: window}
+	r.ready(capacity)
+	return r, nil
 }
 
-func (r *RateCounter) init(window time.Duration, capacity int) {
-	if window <= 0 {
-		window = DefaultRateWindow
+// ready gives the counter its defaults and its memory, once.
+func (r *RateCounter) ready(capacity int) {
+	if r.window == 0 {
+		r.window = DefaultRateWindow
 	}
-	capacity = min(max(capacity, 2), MaxRateCapacity)
-	*r = RateCounter{window: window, ring: make([]rateEntry, capacity)}
+	if r.ring == nil {
+		if capacity == 0 {
+			capacity = DefaultRateCapacity
+		}
+		r.ring = make([]rateEntry, capacity)
+	}
 }
 
 // Window returns the counter's window.
-func (r *RateCounter) Window() time.Duration { return r.window }
+func (r *RateCounter) Window() time.Duration {
+	if r.window == 0 {
+		return DefaultRateWindow
+	}
+	return r.window
+}
 
-// Add records n events at time now. n <= 0 records nothing; n is capped
-// at 2^31-1 per call.
+// Capacity returns the most entries the counter keeps: Rate is exact while
+// the events in the window have at most that many distinct times.
+func (r *RateCounter) Capacity() int {
+	if r.ring == nil {
+		return DefaultRateCapacity
+	}
+	return len(r.ring)
+}
+
+// Add records n events at time now. Like every per-frame call of this
+// package it takes any value: n <= 0 records nothing, and a count
+// saturates (at 2^31-1 events per call) instead of overflowing.
 func (r *RateCounter) Add(now time.Duration, n int) {
-	if n <= 0 || len(r.ring) == 0 {
+	if n <= 0 {
 		return
 	}
+	r.ready(0)
 	k := int64(min(n, maxRateAdd))
 	if r.started && now < r.last {
 		now = r.last
@@ -138,10 +179,7 @@ func (r *RateCounter) Rate(now time.Duration) float64 {
 	return float64(r.sum) * 1e9 / float64(r.window)
 }
 
-// Reset forgets every event.
+// Reset forgets every event; the window and the memory are kept.
 func (r *RateCounter) Reset() {
-	if len(r.ring) == 0 {
-		return
-	}
 	*r = RateCounter{window: r.window, ring: r.ring}
 }

@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -12,7 +13,7 @@ import (
 // rate events) and within 1 between them.
 func TestRateSteady(t *testing.T) {
 	for _, hz := range []int64{25, 60, 144, 1000} {
-		r := NewRateCounter(time.Second, 2048)
+		r := mustRate(t, time.Second, 2048)
 		for i := int64(1); i <= hz*5; i++ {
 			now := origin + time.Duration(i*1e9/hz)
 			r.Add(now, 1)
@@ -37,7 +38,7 @@ func TestRateSteady(t *testing.T) {
 // TestRateWindowSlides: after a rate change the old events leave the
 // window exactly one window later.
 func TestRateWindowSlides(t *testing.T) {
-	r := NewRateCounter(time.Second, 512)
+	r := mustRate(t, time.Second, 512)
 	now := time.Duration(0)
 	for i := 0; i < 200; i++ { // 100 Hz for 2 s
 		now += 10 * ms
@@ -62,7 +63,7 @@ func TestRateWindowSlides(t *testing.T) {
 // the rate is estimated from the span the ring covers: exact at a steady
 // rate, following the recent rate when it changes.
 func TestRateOverCapacity(t *testing.T) {
-	r := NewRateCounter(time.Second, 16)
+	r := mustRate(t, time.Second, 16)
 	now := time.Duration(0)
 	for i := int64(1); i <= 600; i++ {
 		now = time.Duration(i * 1e9 / 60)
@@ -94,8 +95,8 @@ func TestRateAgainstBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(10, 11))
 	for iter := 0; iter < 200; iter++ {
 		window := time.Duration(1+rng.Int64N(2000)) * ms
-		capacity := 2 + rng.IntN(64)
-		r := NewRateCounter(window, capacity)
+		capacity := 1 + rng.IntN(65)
+		r := mustRate(t, window, capacity)
 		type ev struct {
 			t time.Duration
 			n int
@@ -138,22 +139,65 @@ func TestRateAgainstBruteForce(t *testing.T) {
 	}
 }
 
-func TestRateOddInput(t *testing.T) {
+func mustRate(t testing.TB, window time.Duration, capacity int) *RateCounter {
+	t.Helper()
+	r, err := NewRateCounter(window, capacity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestRateSettings(t *testing.T) {
+	for _, c := range []struct {
+		window   time.Duration
+		capacity int
+	}{{-time.Second, 8}, {NoLimit, 8}, {time.Second, -5}, {time.Second, MaxRateCapacity + 1}, {time.Second, math.MaxInt}} {
+		if r, err := NewRateCounter(c.window, c.capacity); !errors.Is(err, ErrInvalid) || r != nil {
+			t.Errorf("NewRateCounter(%v, %d) = %v, %v; want ErrInvalid", c.window, c.capacity, r, err)
+		}
+	}
+	r := mustRate(t, 0, 0)
+	if r.Window() != DefaultRateWindow || r.Capacity() != DefaultRateCapacity {
+		t.Fatalf("defaults: window %v capacity %d", r.Window(), r.Capacity())
+	}
+	if r := mustRate(t, 3*time.Second, MaxRateCapacity); r.Window() != 3*time.Second || r.Capacity() != MaxRateCapacity {
+		t.Fatalf("window %v capacity %d", r.Window(), r.Capacity())
+	}
+	// A one-entry ring estimates from the gap between the last two event
+	// times: at a steady 60 Hz, 60.
+	one := mustRate(t, time.Second, 1)
+	for i := int64(1); i <= 120; i++ {
+		one.Add(time.Duration(i*1e9/60), 1)
+	}
+	if got := one.Rate(2 * time.Second); math.Abs(got-60) > 0.01 {
+		t.Fatalf("one entry at 60 Hz: %v", got)
+	}
+}
+
+// TestRateZeroValue: a zero RateCounter counts like NewRateCounter(0, 0).
+func TestRateZeroValue(t *testing.T) {
 	var zero RateCounter
-	zero.Add(time.Second, 3)
-	if zero.Rate(time.Second) != 0 {
-		t.Fatal("the zero RateCounter counted")
+	if zero.Rate(time.Second) != 0 || zero.Window() != DefaultRateWindow || zero.Capacity() != DefaultRateCapacity {
+		t.Fatal("the zero RateCounter before any event")
 	}
 	zero.Reset()
+	ref := mustRate(t, 0, 0)
+	r := rand.New(rand.NewPCG(44, 45))
+	now := time.Duration(0)
+	for i := 0; i < 5000; i++ {
+		now += time.Duration(r.Int64N(int64(5 * ms)))
+		n := r.IntN(3)
+		zero.Add(now, n)
+		ref.Add(now, n)
+		if got, want := zero.Rate(now), ref.Rate(now); got != want {
+			t.Fatalf("event %d: zero counter %v, NewRateCounter(0, 0) %v", i, got, want)
+		}
+	}
+}
 
-	r := NewRateCounter(-time.Second, -5)
-	if r.Window() != DefaultRateWindow || len(r.ring) != 2 {
-		t.Fatalf("normalised to window %v capacity %d", r.Window(), len(r.ring))
-	}
-	if big := NewRateCounter(time.Second, math.MaxInt); len(big.ring) != MaxRateCapacity {
-		t.Fatalf("capacity not clamped: %d", len(big.ring))
-	}
-	r = NewRateCounter(time.Second, 8)
+func TestRateOddInput(t *testing.T) {
+	r := mustRate(t, time.Second, 8)
 	r.Add(time.Second, 0)
 	r.Add(time.Second, -7)
 	if r.Rate(time.Second) != 0 {
@@ -165,7 +209,7 @@ func TestRateOddInput(t *testing.T) {
 		t.Fatalf("huge n: %v", got)
 	}
 	// Adds at the same time share one entry: a tiny ring holds a burst.
-	tiny := NewRateCounter(time.Second, 2)
+	tiny := mustRate(t, time.Second, 2)
 	for i := 0; i < 10; i++ {
 		tiny.Add(time.Second, 1)
 	}
@@ -189,7 +233,7 @@ func TestRateOddInput(t *testing.T) {
 }
 
 func TestRateAllocs(t *testing.T) {
-	r := NewRateCounter(time.Second, 64)
+	r := mustRate(t, time.Second, 64)
 	now := time.Duration(0)
 	if a := testing.AllocsPerRun(10000, func() {
 		now += ms
@@ -197,5 +241,14 @@ func TestRateAllocs(t *testing.T) {
 		_ = r.Rate(now)
 	}); a != 0 {
 		t.Fatalf("%v allocs", a)
+	}
+	var zero RateCounter
+	zero.Add(now, 1) // makes its memory, once
+	if a := testing.AllocsPerRun(10000, func() {
+		now += ms
+		zero.Add(now, 1)
+		_ = zero.Rate(now)
+	}); a != 0 {
+		t.Fatalf("a zero RateCounter: %v allocs", a)
 	}
 }

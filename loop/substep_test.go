@@ -17,7 +17,7 @@ func mustSubstep(t testing.TB, cfg SubstepConfig, now time.Duration) *Substep {
 	return s
 }
 
-// substepAccount replays frames and checks each against seed 001's
+// substepAccount replays frames and checks each against BeautifulTimer's
 // formulas, and that the time is conserved: what the sub-steps ran, plus
 // what was dropped, plus the few nanoseconds carried, is exactly the
 // forward time of the clock up to the last frame that ran.
@@ -126,8 +126,8 @@ func TestSubstepScenarios(t *testing.T) {
 	}
 }
 
-// TestSubstepSeedFormula: the edges of seed 001's formula.
-func TestSubstepSeedFormula(t *testing.T) {
+// TestSubstepFormula: the edges of BeautifulTimer's formula.
+func TestSubstepFormula(t *testing.T) {
 	for _, c := range []struct {
 		t            time.Duration
 		cycles       int
@@ -211,7 +211,7 @@ func TestSubstepProperties(t *testing.T) {
 }
 
 func TestSubstepConfigAndReset(t *testing.T) {
-	for _, cfg := range []SubstepConfig{{MinT: -1}, {MaxT: -1}, {MaxCycles: -1}} {
+	for _, cfg := range []SubstepConfig{{MinT: -2}, {MinT: -time.Hour}, {MaxT: -1}, {MaxT: NoLimit}, {MaxCycles: -1}} {
 		if s, err := NewSubstep(cfg, 0); !errors.Is(err, ErrInvalid) || s != nil {
 			t.Errorf("NewSubstep(%+v) = %v, %v", cfg, s, err)
 		}
@@ -237,5 +237,94 @@ func TestSubstepAllocs(t *testing.T) {
 		s.Step(now)
 	}); a != 0 {
 		t.Fatalf("%v allocs", a)
+	}
+}
+
+// TestSubstepNoMinimum: with MinT NoLimit no frame waits; every Step runs,
+// even one with no time passed (one sub-step of 0), and the formulas and
+// the account of time hold.
+func TestSubstepNoMinimum(t *testing.T) {
+	s := mustSubstep(t, SubstepConfig{MinT: NoLimit}, origin)
+	if s.Config().MinT != NoLimit {
+		t.Fatalf("config %+v", s.Config())
+	}
+	a := &substepAccount{cfg: s.Config(), prev: origin}
+	r := rand.New(rand.NewPCG(46, 47))
+	now := origin
+	for i := 0; i < 10000; i++ {
+		if r.IntN(4) > 0 {
+			now += time.Duration(r.Int64N(int64(30 * ms)))
+		}
+		fr := s.Step(now)
+		a.check(t, i, now, fr)
+		if fr.Wait != 0 || fr.Cycles < 1 {
+			t.Fatalf("frame %d: %+v", i, fr)
+		}
+	}
+	if fr := s.Step(now); fr.Wait != 0 || fr.Cycles != 1 || fr.CycleT != 0 || fr.T != 0 {
+		t.Fatalf("a Step with no time passed: %+v", fr)
+	}
+}
+
+// TestSubstepZeroValue: a zero Substep behaves exactly like NewSubstep
+// with the default config at its first Step (or Reset).
+func TestSubstepZeroValue(t *testing.T) {
+	var z Substep
+	if z.Config() != (SubstepConfig{MinT: DefaultMinT, MaxT: DefaultMaxT, MaxCycles: DefaultMaxCycles}) {
+		t.Fatalf("zero config %+v", z.Config())
+	}
+	r := rand.New(rand.NewPCG(48, 49))
+	for iter := 0; iter < 20; iter++ {
+		start := time.Duration(r.Int64N(1 << 40))
+		var zero Substep
+		if iter%2 == 1 {
+			zero.Reset(start)
+		}
+		ref := mustSubstep(t, SubstepConfig{}, start)
+		now := start
+		for i := 0; i < 500; i++ {
+			if i > 0 {
+				now += time.Duration(r.Int64N(int64(300 * ms)))
+			}
+			if got, want := zero.Step(now), ref.Step(now); got != want {
+				t.Fatalf("iter %d frame %d: zero %+v, NewSubstep %+v", iter, i, got, want)
+			}
+		}
+	}
+}
+
+// TestSubstepOnPausedVirtual: given a paused Virtual's time, Substep sees
+// no time pass: it only says Wait, and after the resume it runs on from
+// where it was.
+func TestSubstepOnPausedVirtual(t *testing.T) {
+	v := mustVirtual(t, VirtualConfig{}, origin)
+	s := mustSubstep(t, SubstepConfig{}, v.Now())
+	raw := origin
+	var ran time.Duration
+	for i := 0; i < 100; i++ {
+		raw += 20 * ms
+		v.Advance(raw)
+		fr := s.Step(v.Now())
+		ran += time.Duration(fr.Cycles) * fr.CycleT
+	}
+	v.SetPaused(true)
+	for i := 0; i < 100; i++ {
+		raw += 20 * ms
+		v.Advance(raw)
+		if fr := s.Step(v.Now()); fr.Cycles != 0 || fr.Wait != DefaultMinT-fr.T {
+			t.Fatalf("paused frame %d: %+v", i, fr)
+		}
+	}
+	v.SetPaused(false)
+	for i := 0; i < 100; i++ {
+		raw += 20 * ms
+		v.Advance(raw)
+		fr := s.Step(v.Now())
+		ran += time.Duration(fr.Cycles) * fr.CycleT
+	}
+	// 200 running frames of 20 ms, nothing dropped; at most the carried
+	// nanoseconds are missing.
+	if d := 200*20*ms - ran; d < 0 || d > 5 {
+		t.Fatalf("ran %v of 4s", ran)
 	}
 }

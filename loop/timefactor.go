@@ -1,11 +1,9 @@
 package loop
 
-import (
-	"fmt"
-	"time"
-)
+import "time"
 
-// Defaults of TimeFactorConfig, as in seed 000.
+// Defaults of TimeFactorConfig, as in the DarkBASIC timer-based movement
+// post.
 const (
 	DefaultFullUpdate     = 20 * time.Millisecond
 	DefaultMaxFullUpdates = 10
@@ -18,7 +16,9 @@ type TimeFactorConfig struct {
 	// is an error.
 	FullUpdate time.Duration
 	// MaxDelta clamps one frame's elapsed time (GAME__MAX_TIME_DIF). Zero
-	// means DefaultMaxDelta; negative is an error.
+	// means DefaultMaxDelta; NoLimit means no clamp (a stall then gives a
+	// huge time factor, and MaxFullUpdates full updates); any other
+	// negative value is an error.
 	MaxDelta time.Duration
 	// MaxFullUpdates is the most full updates one frame gets before the
 	// schedule is resynchronised. Zero means DefaultMaxFullUpdates;
@@ -26,15 +26,24 @@ type TimeFactorConfig struct {
 	MaxFullUpdates int
 }
 
-// TimeFactor is seed 000's timer-based movement: each frame gives a float
-// timeFactor = delta/FullUpdate to scale continuous values with, and an
-// integer number of discrete full updates due, which adds up to exactly
-// one per FullUpdate of runtime (50 per second at 20 ms) whatever the frame
-// rate. The seed's algorithm runs unchanged, in integer nanoseconds.
+// TimeFactor is the time factor with full updates of the DarkBASIC
+// timer-based movement post: each frame gives a float timeFactor =
+// delta/FullUpdate to scale continuous values with, and an integer number
+// of discrete full updates due, which adds up to exactly one per
+// FullUpdate of runtime (50 per second at 20 ms) whatever the frame rate.
+// The post's algorithm runs unchanged, in integer nanoseconds.
+//
+// TimeFactor does not pause: give it the time of a Virtual, and while the
+// Virtual is paused every frame has a zero delta and no full update.
+//
+// The zero TimeFactor is ready to use: it behaves like
+// NewTimeFactor(TimeFactorConfig{}, t), where t is the first time it is
+// given (its first Step or Reset), so its runtime starts there.
 type TimeFactor struct {
-	fullUpdate time.Duration
-	maxDelta   time.Duration
+	fullUpdate time.Duration // 0 only in the zero TimeFactor
+	maxDelta   time.Duration // NoLimit: no clamp
 	maxFull    int
+	started    bool
 
 	last    time.Duration // raw time of the last Step
 	runtime time.Duration // sum of the clamped deltas
@@ -64,33 +73,55 @@ type TimeFactorFrame struct {
 	FullUpdateSum int64
 }
 
-// NewTimeFactor returns a TimeFactor whose runtime starts at 0 at now.
+// NewTimeFactor returns a TimeFactor whose runtime starts at 0 at now. A
+// negative FullUpdate or MaxFullUpdates, or a negative MaxDelta other than
+// NoLimit, is an error wrapping ErrInvalid.
 func NewTimeFactor(cfg TimeFactorConfig, now time.Duration) (*TimeFactor, error) {
-	if cfg.FullUpdate < 0 || cfg.MaxDelta < 0 || cfg.MaxFullUpdates < 0 {
-		return nil, fmt.Errorf("%w: TimeFactorConfig %+v has a negative field", ErrInvalid, cfg)
+	if err := checkDuration("TimeFactorConfig.FullUpdate", cfg.FullUpdate); err != nil {
+		return nil, err
 	}
-	if cfg.FullUpdate == 0 {
-		cfg.FullUpdate = DefaultFullUpdate
+	if err := checkLimit("TimeFactorConfig.MaxDelta", cfg.MaxDelta); err != nil {
+		return nil, err
 	}
-	if cfg.MaxDelta == 0 {
-		cfg.MaxDelta = DefaultMaxDelta
+	if err := checkCount("TimeFactorConfig.MaxFullUpdates", cfg.MaxFullUpdates); err != nil {
+		return nil, err
 	}
-	if cfg.MaxFullUpdates == 0 {
-		cfg.MaxFullUpdates = DefaultMaxFullUpdates
-	}
-	return &TimeFactor{fullUpdate: cfg.FullUpdate, maxDelta: cfg.MaxDelta, maxFull: cfg.MaxFullUpdates, last: now}, nil
+	t := &TimeFactor{fullUpdate: cfg.FullUpdate, maxDelta: cfg.MaxDelta, maxFull: cfg.MaxFullUpdates}
+	t.Reset(now)
+	return t, nil
 }
 
-// Config returns the timer's settings.
+// ready gives a zero TimeFactor its default settings.
+func (t *TimeFactor) ready() {
+	if t.fullUpdate == 0 {
+		t.fullUpdate = DefaultFullUpdate
+	}
+	if t.maxDelta == 0 {
+		t.maxDelta = DefaultMaxDelta
+	}
+	if t.maxFull == 0 {
+		t.maxFull = DefaultMaxFullUpdates
+	}
+}
+
+// Config returns the timer's settings (MaxDelta is NoLimit when there is
+// no clamp).
 func (t *TimeFactor) Config() TimeFactorConfig {
+	t.ready()
 	return TimeFactorConfig{FullUpdate: t.fullUpdate, MaxDelta: t.maxDelta, MaxFullUpdates: t.maxFull}
 }
 
-// Step measures the frame at now (game_update in the seed).
+// Step measures the frame at now (game_update in the post).
 func (t *TimeFactor) Step(now time.Duration) TimeFactorFrame {
+	if !t.started {
+		t.Reset(now)
+	}
 	raw := max(0, subSat(now, t.last))
 	t.last = now
-	delta := min(raw, t.maxDelta)
+	delta := raw
+	if t.maxDelta != NoLimit {
+		delta = min(raw, t.maxDelta)
+	}
 	t.runtime = addSat(t.runtime, delta)
 	fr := TimeFactorFrame{
 		RawDelta:   raw,
@@ -105,7 +136,7 @@ func (t *TimeFactor) Step(now time.Duration) TimeFactorFrame {
 			t.next = addSat(t.runtime, t.fullUpdate)
 		} else {
 			fr.FullUpdates = int(updates)
-			t.next = addSat(t.next, updates*t.fullUpdate)
+			t.next = addSat(t.next, mulSat(t.fullUpdate, int64(updates)))
 		}
 	}
 	t.sum += int64(fr.FullUpdates)
@@ -115,7 +146,9 @@ func (t *TimeFactor) Step(now time.Duration) TimeFactorFrame {
 }
 
 // Reset sets the runtime and the full-update schedule and sum back to 0 at
-// now (game_reset in the seed: after loading a level).
+// now (game_reset in the post: after loading a level).
 func (t *TimeFactor) Reset(now time.Duration) {
+	t.ready()
+	t.started = true
 	t.last, t.runtime, t.next, t.sum = now, 0, 0, 0
 }

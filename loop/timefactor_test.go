@@ -17,9 +17,10 @@ func mustTimeFactor(t testing.TB, cfg TimeFactorConfig, now time.Duration) *Time
 	return tf
 }
 
-// seedGame is seed 000's game_update written out literally, in integer
-// milliseconds like the DarkBASIC original (timer() is in ms).
-type seedGame struct {
+// postGame is the DarkBASIC timer-based movement post's game_update
+// written out literally, in integer milliseconds like the DarkBASIC
+// original (timer() is in ms).
+type postGame struct {
 	starttime, runtime, actualRuntime, timedif int64
 	nextFullUpdate, fullUpdates, fullUpdateSum int64
 	timeFactor                                 float64
@@ -30,7 +31,7 @@ const (
 	maxTimeDif      = 100
 )
 
-func (g *seedGame) update(timer int64) {
+func (g *postGame) update(timer int64) {
 	tprev := g.actualRuntime
 	g.actualRuntime = timer - g.starttime
 	g.timedif = g.actualRuntime - tprev
@@ -54,14 +55,14 @@ func (g *seedGame) update(timer int64) {
 	g.fullUpdateSum += g.fullUpdates
 }
 
-// TestTimeFactorMatchesSeed: on millisecond timestamps (which the seed
-// works in), every frame equals the seed's game_update.
-func TestTimeFactorMatchesSeed(t *testing.T) {
+// TestTimeFactorMatchesPost: on millisecond timestamps (which the post
+// works in), every frame equals the post's game_update.
+func TestTimeFactorMatchesPost(t *testing.T) {
 	r := rand.New(rand.NewPCG(18, 19))
 	for iter := 0; iter < 100; iter++ {
 		start := r.Int64N(1 << 30)
 		tf := mustTimeFactor(t, TimeFactorConfig{}, time.Duration(start)*ms)
-		g := &seedGame{starttime: start}
+		g := &postGame{starttime: start}
 		now := start
 		for i := 0; i < 2000; i++ {
 			switch k := r.IntN(100); {
@@ -75,7 +76,7 @@ func TestTimeFactorMatchesSeed(t *testing.T) {
 			if fr.Delta != time.Duration(g.timedif)*ms || fr.TimeFactor != g.timeFactor ||
 				int64(fr.FullUpdates) != g.fullUpdates || fr.FullUpdateSum != g.fullUpdateSum ||
 				fr.Runtime != time.Duration(g.runtime)*ms {
-				t.Fatalf("frame %d at %d ms: %+v; seed %+v", i, now-start, fr, *g)
+				t.Fatalf("frame %d at %d ms: %+v; post %+v", i, now-start, fr, *g)
 			}
 		}
 	}
@@ -174,7 +175,7 @@ func TestTimeFactorResync(t *testing.T) {
 }
 
 func TestTimeFactorResetAndErrors(t *testing.T) {
-	for _, cfg := range []TimeFactorConfig{{FullUpdate: -1}, {MaxDelta: -1}, {MaxFullUpdates: -1}} {
+	for _, cfg := range []TimeFactorConfig{{FullUpdate: -1}, {FullUpdate: NoLimit}, {MaxDelta: -2}, {MaxFullUpdates: -1}} {
 		if tf, err := NewTimeFactor(cfg, 0); !errors.Is(err, ErrInvalid) || tf != nil {
 			t.Errorf("NewTimeFactor(%+v) = %v, %v", cfg, tf, err)
 		}
@@ -210,5 +211,81 @@ func TestTimeFactorAllocs(t *testing.T) {
 		tf.Step(now)
 	}); a != 0 {
 		t.Fatalf("%v allocs", a)
+	}
+}
+
+// TestTimeFactorNoLimit: with MaxDelta NoLimit a frame's delta is never
+// clamped: a 2 s stall gives a time factor of 100, and the full updates
+// due beyond MaxFullUpdates resync.
+func TestTimeFactorNoLimit(t *testing.T) {
+	tf := mustTimeFactor(t, TimeFactorConfig{MaxDelta: NoLimit}, 0)
+	if tf.Config().MaxDelta != NoLimit {
+		t.Fatalf("config %+v", tf.Config())
+	}
+	tf.Step(0)
+	fr := tf.Step(2 * time.Second)
+	if fr.Delta != 2*time.Second || fr.TimeFactor != 100 || fr.FullUpdates != DefaultMaxFullUpdates || !fr.Resynced || fr.Runtime != 2*time.Second {
+		t.Fatalf("unclamped stall: %+v", fr)
+	}
+	if fr := tf.Step(math.MaxInt64); fr.Delta != math.MaxInt64-2*time.Second || fr.Runtime != math.MaxInt64 {
+		t.Fatalf("extreme: %+v", fr)
+	}
+}
+
+// TestTimeFactorZeroValue: a zero TimeFactor behaves exactly like
+// NewTimeFactor with the default config at its first Step (or Reset).
+func TestTimeFactorZeroValue(t *testing.T) {
+	var z TimeFactor
+	if z.Config() != (TimeFactorConfig{FullUpdate: DefaultFullUpdate, MaxDelta: DefaultMaxDelta, MaxFullUpdates: DefaultMaxFullUpdates}) {
+		t.Fatalf("zero config %+v", z.Config())
+	}
+	r := rand.New(rand.NewPCG(50, 51))
+	for iter := 0; iter < 20; iter++ {
+		start := time.Duration(r.Int64N(1 << 40))
+		var zero TimeFactor
+		if iter%2 == 1 {
+			zero.Reset(start)
+		}
+		ref := mustTimeFactor(t, TimeFactorConfig{}, start)
+		now := start
+		for i := 0; i < 500; i++ {
+			if i > 0 {
+				now += time.Duration(r.Int64N(int64(150 * ms)))
+			}
+			if got, want := zero.Step(now), ref.Step(now); got != want {
+				t.Fatalf("iter %d frame %d: zero %+v, NewTimeFactor %+v", iter, i, got, want)
+			}
+		}
+	}
+}
+
+// TestTimeFactorOnPausedVirtual: given a paused Virtual's time, every
+// frame has a zero delta and no full update; after the resume the count
+// goes on at one per 20 ms of game time.
+func TestTimeFactorOnPausedVirtual(t *testing.T) {
+	v := mustVirtual(t, VirtualConfig{}, origin)
+	tf := mustTimeFactor(t, TimeFactorConfig{}, v.Now())
+	raw := origin
+	frame := func() TimeFactorFrame {
+		raw += 16 * ms
+		v.Advance(raw)
+		return tf.Step(v.Now())
+	}
+	for i := 0; i < 100; i++ {
+		frame()
+	}
+	v.SetPaused(true)
+	for i := 0; i < 100; i++ {
+		if fr := frame(); fr.Delta != 0 || fr.TimeFactor != 0 || fr.FullUpdates != 0 || fr.Runtime != 1600*ms {
+			t.Fatalf("paused frame %d: %+v", i, fr)
+		}
+	}
+	v.SetPaused(false)
+	var fr TimeFactorFrame
+	for i := 0; i < 100; i++ {
+		fr = frame()
+	}
+	if fr.Runtime != 3200*ms || fr.FullUpdateSum != int64(3200*ms/(20*ms))+1 {
+		t.Fatalf("after the resume: %+v", fr)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 )
@@ -26,13 +27,19 @@ func exactScaled(d time.Duration, s float64) time.Duration {
 	return time.Duration(q.Int64())
 }
 
-// TestVirtualScenarios: the classic schedules at speeds 1, 0.5, 2 and 0.
-// Each frame's raw delta is clamped to 100 ms, then scaled; the virtual time
-// elapsed is floor(sum of clamped deltas × speed), exactly.
+// TestVirtualScenarios: the classic schedules at speeds 1, 0.5, 2 and 1/3,
+// and paused at speed 2. Each frame's raw delta is clamped to 100 ms, then
+// scaled; the virtual time elapsed is floor(sum of clamped deltas × speed),
+// exactly, or none while paused.
 func TestVirtualScenarios(t *testing.T) {
 	for _, sc := range classicScenarios() {
-		for _, speed := range []float64{1, 0.5, 2, 0, 1.0 / 3} {
+		for _, speed := range []float64{1, 0.5, 2, 1.0 / 3, -2} {
 			v := mustVirtual(t, VirtualConfig{}, origin)
+			paused := speed < 0
+			if paused {
+				speed = -speed
+				v.SetPaused(true)
+			}
 			if err := v.SetSpeed(speed); err != nil {
 				t.Fatal(err)
 			}
@@ -53,8 +60,12 @@ func TestVirtualScenarios(t *testing.T) {
 				clamped += d.Clamped
 				cut += d.Cut
 			}
-			if want := origin + exactScaled(clamped, speed); v.Now() != want {
-				t.Fatalf("%s x%v: virtual now %v, want %v", sc.name, speed, v.Now(), want)
+			want := origin + exactScaled(clamped, speed)
+			if paused {
+				want = origin
+			}
+			if v.Now() != want || v.Speed() != speed {
+				t.Fatalf("%s x%v paused %v: virtual now %v, want %v", sc.name, speed, paused, v.Now(), want)
 			}
 			switch sc.name {
 			case "stall 10s":
@@ -110,25 +121,34 @@ func TestVirtualSpeed(t *testing.T) {
 	if v.Speed() != 1 {
 		t.Fatalf("initial speed %v", v.Speed())
 	}
-	for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), -0.5, MaxSpeed * 2} {
+	for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), -0.5, MaxSpeed * 2, 0, math.Copysign(0, -1)} {
 		if err := v.SetSpeed(bad); !errors.Is(err, ErrInvalid) || v.Speed() != 1 {
 			t.Fatalf("SetSpeed(%v) = %v, speed now %v", bad, err, v.Speed())
 		}
 	}
-	// Paused: no virtual time passes; a Fixed loop on it runs no ticks
-	// and keeps its percent.
+	if err := v.SetSpeed(0); err == nil || !strings.Contains(err.Error(), "SetPaused") {
+		t.Fatalf("SetSpeed(0) = %v: the message should point to SetPaused", err)
+	}
+	// Paused at half speed: no virtual time passes, the speed is kept; a
+	// Fixed loop on it runs no ticks and keeps its percent. Resumed, time
+	// runs at half speed again.
+	if err := v.SetSpeed(0.5); err != nil {
+		t.Fatal(err)
+	}
 	f := mustFixed(t, FixedConfig{}, v.Now())
 	v.Advance(50 * ms)
 	fr := f.Step(v.Now())
-	if err := v.SetSpeed(0); err != nil {
-		t.Fatal(err)
-	}
+	v.SetPaused(true)
 	for i := 1; i <= 100; i++ {
 		d := v.Advance(50*ms + time.Duration(i)*16*ms)
 		g := f.Step(v.Now())
-		if d.Scaled != 0 || g.Ticks != 0 || g.Percent != fr.Percent {
+		if d.Scaled != 0 || d.Raw != 16*ms || g.Ticks != 0 || g.Percent != fr.Percent || v.Speed() != 0.5 || !v.Paused() {
 			t.Fatalf("paused frame %d: %+v %+v", i, d, g)
 		}
+	}
+	v.SetPaused(false)
+	if d := v.Advance(50*ms + 101*16*ms); d.Scaled != 8*ms || v.Now() != 25*ms+8*ms {
+		t.Fatalf("resumed at half speed: %+v, now %v", d, v.Now())
 	}
 	// Tiny and huge speeds do not break anything.
 	for _, s := range []float64{math.SmallestNonzeroFloat64, 1e-300, MaxSpeed} {
@@ -141,15 +161,12 @@ func TestVirtualSpeed(t *testing.T) {
 			t.Fatalf("speed %v: %+v", s, d)
 		}
 	}
-	if err := v.SetSpeed(math.Copysign(0, -1)); err != nil || v.Speed() != 0 {
-		t.Fatalf("-0: %v %v", err, v.Speed())
-	}
 }
 
 // TestVirtualSlowMotionFixed: a Fixed loop on half-speed virtual time runs
 // its ticks at half the rate: 12.5 per second of raw time, still fixed.
 func TestVirtualSlowMotionFixed(t *testing.T) {
-	v := mustVirtual(t, VirtualConfig{MaxDelta: -1}, origin)
+	v := mustVirtual(t, VirtualConfig{MaxDelta: NoLimit}, origin)
 	if err := v.SetSpeed(0.5); err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +182,7 @@ func TestVirtualSlowMotionFixed(t *testing.T) {
 	if want := wantTicks(e/2, DefaultTick); f.TotalTicks() != want {
 		t.Fatalf("%d ticks in %v of raw time at half speed, want %d", f.TotalTicks(), e, want)
 	}
-	// No clamp with MaxDelta < 0: a 10 s stall is 5 s of virtual time.
+	// No clamp with NoLimit: a 10 s stall is 5 s of virtual time.
 	before := v.Now()
 	if d := v.Advance(ts[len(ts)-1] + 10*time.Second); d.Cut != 0 || v.Now()-before != 5*time.Second {
 		t.Fatalf("unclamped stall: %+v", d)
@@ -240,7 +257,7 @@ func TestVirtualBackwardsAndReset(t *testing.T) {
 		t.Fatalf("after Reset: %+v", d)
 	}
 	// Extreme raw jumps saturate instead of wrapping.
-	v2 := mustVirtual(t, VirtualConfig{MaxDelta: -1}, math.MinInt64)
+	v2 := mustVirtual(t, VirtualConfig{MaxDelta: NoLimit}, math.MinInt64)
 	if err := v2.SetSpeed(MaxSpeed); err != nil {
 		t.Fatal(err)
 	}
@@ -254,18 +271,21 @@ func TestVirtualBackwardsAndReset(t *testing.T) {
 // slow motion.
 func TestVirtualClockDriver(t *testing.T) {
 	raw := NewManualClock(origin)
-	v := mustVirtual(t, VirtualConfig{MaxDelta: -1}, raw.Now())
+	v := mustVirtual(t, VirtualConfig{MaxDelta: NoLimit}, raw.Now())
 	if err := v.SetSpeed(0.25); err != nil {
 		t.Fatal(err)
 	}
 	vc := VirtualClock{Raw: raw, Virtual: v}
 	g := &nopGame{}
 	d := &Driver{Clock: vc, Loop: mustFixed(t, FixedConfig{}, vc.Now()), Game: g}
-	for i := 0; i < 1000; i++ {
+	for i := 0; i < 1001; i++ {
+		if _, err := d.Frame(); err != nil {
+			t.Fatal(err)
+		}
 		raw.Advance(10 * ms)
-		d.Frame()
 	}
-	// 10 s of raw time at x0.25: 2.5 s of logic, ceil(2.5/0.04)-1 = 62 ticks.
+	// 10 s of raw time after the first frame at x0.25: 2.5 s of logic,
+	// ceil(2.5/0.04)-1 = 62 ticks.
 	if want := wantTicks(2500*ms, DefaultTick); int64(g.ticks) != want {
 		t.Fatalf("%d ticks, want %d", g.ticks, want)
 	}
@@ -274,24 +294,33 @@ func TestVirtualClockDriver(t *testing.T) {
 	}
 }
 
-// TestVirtualProperties: random raw schedules, speed changes and resets;
-// virtual time never goes back, Scaled = floor-consistent with Clamped,
-// and the deltas add up to the virtual time.
+// TestVirtualProperties: random raw schedules, speed changes, pauses and
+// resets; virtual time never goes back, Scaled = floor-consistent with
+// the clamped time run (not paused) since the last speed change, and the
+// deltas add up to the virtual time.
 func TestVirtualProperties(t *testing.T) {
 	r := rand.New(rand.NewPCG(14, 15))
 	for iter := 0; iter < 200; iter++ {
-		maxDelta := time.Duration(r.Int64N(int64(200*ms))) - 20*ms
+		maxDelta := time.Duration(r.Int64N(int64(200 * ms)))
+		if iter%4 == 0 {
+			maxDelta = NoLimit
+		}
 		v := mustVirtual(t, VirtualConfig{MaxDelta: maxDelta}, 0)
+		if maxDelta == 0 {
+			maxDelta = DefaultMaxDelta
+		}
 		raw, sum, segClamped := time.Duration(0), time.Duration(0), time.Duration(0)
 		segStart := v.Now()
 		for i := 0; i < 500; i++ {
 			switch k := r.IntN(50); {
 			case k == 0:
-				s := r.Float64() * 4
+				s := r.Float64()*4 + 1e-9
 				if err := v.SetSpeed(s); err != nil {
 					t.Fatal(err)
 				}
 				segStart, segClamped = v.Now(), 0
+			case k == 3:
+				v.SetPaused(!v.Paused())
 			case k == 1:
 				raw -= time.Duration(r.Int64N(int64(time.Second)))
 			case k == 2:
@@ -304,10 +333,14 @@ func TestVirtualProperties(t *testing.T) {
 			if d.Raw < 0 || d.Clamped < 0 || d.Scaled < 0 || d.Cut < 0 || d.Raw != d.Clamped+d.Cut {
 				t.Fatalf("bad delta %+v", d)
 			}
-			if maxDelta > 0 && d.Clamped > maxDelta || maxDelta < 0 && d.Cut != 0 {
+			if maxDelta > 0 && d.Clamped > maxDelta || maxDelta == NoLimit && d.Cut != 0 {
 				t.Fatalf("clamp %v: %+v", maxDelta, d)
 			}
-			segClamped += d.Clamped
+			if !v.Paused() {
+				segClamped += d.Clamped
+			} else if d.Scaled != 0 {
+				t.Fatalf("paused, and %v of virtual time passed", d.Scaled)
+			}
 			if v.Now() != segStart+exactScaled(segClamped, v.Speed()) || v.Now() != before+d.Scaled {
 				t.Fatalf("virtual now %v, want %v", v.Now(), segStart+exactScaled(segClamped, v.Speed()))
 			}
@@ -323,12 +356,22 @@ func TestVirtualAllocs(t *testing.T) {
 	v := mustVirtual(t, VirtualConfig{}, 0)
 	_ = v.SetSpeed(0.5)
 	raw := time.Duration(0)
+	i := 0
 	if a := testing.AllocsPerRun(10000, func() {
 		raw += 16 * ms
+		if i++; i%50 == 0 {
+			v.SetPaused(!v.Paused())
+			_ = v.SetSpeed(0.5)
+			_ = v.SetMaxDelta(NoLimit)
+		}
 		v.Advance(raw)
 		_ = v.Map(raw - ms)
 	}); a != 0 {
 		t.Fatalf("%v allocs", a)
+	}
+	var zero Virtual
+	if a := testing.AllocsPerRun(1000, func() { raw += 16 * ms; zero.Advance(raw) }); a != 0 {
+		t.Fatalf("a zero Virtual: %v allocs", a)
 	}
 }
 
@@ -345,26 +388,130 @@ func TestVirtualClampEdge(t *testing.T) {
 }
 
 func TestVirtualSetMaxDelta(t *testing.T) {
-	v, err := NewVirtual(VirtualConfig{MaxDelta: -1}, 0)
+	for _, bad := range []time.Duration{-2, -ms, math.MinInt64} {
+		if v, err := NewVirtual(VirtualConfig{MaxDelta: bad}, 0); !errors.Is(err, ErrInvalid) || v != nil {
+			t.Fatalf("NewVirtual(MaxDelta %v) = %v, %v", bad, v, err)
+		}
+	}
+	v, err := NewVirtual(VirtualConfig{MaxDelta: NoLimit}, 0)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if v.MaxDelta() != NoLimit {
+		t.Fatalf("MaxDelta = %v, want NoLimit", v.MaxDelta())
 	}
 	if d := v.Advance(500 * ms); d.Scaled != 500*ms || d.Cut != 0 {
 		t.Fatalf("unclamped: %+v", d)
 	}
-	v.SetMaxDelta(0) // the default, 100 ms
+	if err := v.SetMaxDelta(0); err != nil { // the default, 100 ms
+		t.Fatal(err)
+	}
 	if v.MaxDelta() != DefaultMaxDelta {
 		t.Fatalf("MaxDelta = %v", v.MaxDelta())
+	}
+	if err := v.SetMaxDelta(-2); !errors.Is(err, ErrInvalid) || v.MaxDelta() != DefaultMaxDelta {
+		t.Fatalf("SetMaxDelta(-2) = %v, MaxDelta now %v", err, v.MaxDelta())
 	}
 	if d := v.Advance(800 * ms); d.Scaled != 100*ms || d.Cut != 200*ms {
 		t.Fatalf("clamped to the default: %+v", d)
 	}
-	v.SetMaxDelta(-1)
+	if err := v.SetMaxDelta(NoLimit); err != nil {
+		t.Fatal(err)
+	}
 	if d := v.Advance(1800 * ms); d.Scaled != time.Second || d.Cut != 0 {
 		t.Fatalf("unclamped again: %+v", d)
 	}
 	// Virtual time went on without a jump: 500 + 100 + 1000 ms.
 	if v.Now() != 1600*ms {
 		t.Fatalf("virtual now %v, want 1.6s", v.Now())
+	}
+}
+
+// TestVirtualZeroValue: a zero Virtual behaves exactly like NewVirtual with
+// the default config at the raw time of its first Advance (or Reset), and
+// settings made before that are kept.
+func TestVirtualZeroValue(t *testing.T) {
+	var z Virtual
+	if z.Now() != 0 || z.Speed() != 1 || z.MaxDelta() != DefaultMaxDelta || z.Paused() || z.Map(time.Hour) != 0 {
+		t.Fatalf("zero Virtual: now %v speed %v max delta %v", z.Now(), z.Speed(), z.MaxDelta())
+	}
+	r := rand.New(rand.NewPCG(42, 43))
+	for iter := 0; iter < 50; iter++ {
+		start := time.Duration(r.Int64N(1 << 40))
+		var zero Virtual
+		ref := mustVirtual(t, VirtualConfig{}, start)
+		if iter%2 == 1 {
+			// Set up before the start, as a game would.
+			if err := zero.SetSpeed(0.75); err != nil {
+				t.Fatal(err)
+			}
+			if err := zero.SetMaxDelta(NoLimit); err != nil {
+				t.Fatal(err)
+			}
+			if err := ref.SetSpeed(0.75); err != nil {
+				t.Fatal(err)
+			}
+			if err := ref.SetMaxDelta(NoLimit); err != nil {
+				t.Fatal(err)
+			}
+			zero.Reset(start)
+		} else if d := zero.Advance(start); d != (VirtualDelta{}) || zero.Now() != start {
+			t.Fatalf("first Advance of a zero Virtual: %+v, now %v", d, zero.Now())
+		}
+		raw := start
+		for i := 0; i < 200; i++ {
+			raw += time.Duration(r.Int64N(int64(150 * ms)))
+			if got, want := zero.Advance(raw), ref.Advance(raw); got != want || zero.Now() != ref.Now() {
+				t.Fatalf("iter %d frame %d: zero %+v now %v; NewVirtual %+v now %v", iter, i, got, zero.Now(), want, ref.Now())
+			}
+			if m := raw - time.Duration(r.Int64N(int64(150*ms))); zero.Map(m) != ref.Map(m) {
+				t.Fatalf("Map(%v): %v, want %v", m, zero.Map(m), ref.Map(m))
+			}
+		}
+	}
+}
+
+// TestVirtualMapPause: events stamped on the raw clock during a pause all
+// map to the frozen virtual time, and over the whole run (before, during
+// and after the pause) the mapping never goes back and never leaves the
+// interval of its frame.
+func TestVirtualMapPause(t *testing.T) {
+	v := mustVirtual(t, VirtualConfig{}, origin)
+	raw := origin
+	prev := time.Duration(math.MinInt64)
+	frame := func(pausedNow bool) {
+		t.Helper()
+		start := raw
+		before := v.Now()
+		raw += 16 * ms
+		v.Advance(raw)
+		for ev := start + ms; ev <= raw; ev += 3 * ms {
+			m := v.Map(ev)
+			if m < prev || m < before || m > v.Now() {
+				t.Fatalf("Map(%v) = %v: back from %v or out of [%v, %v]", ev, m, prev, before, v.Now())
+			}
+			if pausedNow && m != before {
+				t.Fatalf("paused: Map(%v) = %v, want the frozen %v", ev, m, before)
+			}
+			prev = m
+		}
+	}
+	for i := 0; i < 10; i++ {
+		frame(false)
+	}
+	v.SetPaused(true)
+	frozen := v.Now()
+	for i := 0; i < 50; i++ {
+		frame(true)
+	}
+	if v.Now() != frozen {
+		t.Fatalf("paused Virtual moved %v", v.Now()-frozen)
+	}
+	v.SetPaused(false)
+	for i := 0; i < 10; i++ {
+		frame(false)
+	}
+	if v.Now() != frozen+10*16*ms {
+		t.Fatalf("after the resume: %v, want %v", v.Now()-frozen, 10*16*ms)
 	}
 }

@@ -73,7 +73,7 @@
 //     during a 200 ms draw is stamped when the next pump runs, so a tap
 //     made during it comes out as a zero-length tap (it still acts on
 //     one tick: it is not lost) and a 100 ms hold shrinks to one tick. For
-//     true times, pump during long work too, as the Pixelate article
+//     true times, pump during long work too, as the Allegro FAQ answer in Pixelate #11
 //     suggests: call SDL_PumpEvents every few milliseconds from a place the
 //     slow code passes regularly (on the main thread), and leave the events
 //     queued for the frame's poll; their stamps are then good to a few

@@ -3,7 +3,7 @@ package input
 import "time"
 
 // This file holds the test's own model of the fixed-tick loop of the
-// original interp_demo, written from its description (seed 002), so that
+// original interp_demo, written from the interp_demo game-loop article, so that
 // the tests can drive a Sampler the way the demo does without importing
 // package loop:
 //

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// readmeProgram returns the Go block that follows the marker in README.md.
+func readmeProgram(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	i := strings.Index(s, "<!-- readme-program")
+	if i < 0 {
+		t.Fatal("README.md lost its readme-program marker")
+	}
+	s = s[i:]
+	start := strings.Index(s, "```go\n")
+	end := strings.Index(s[start+6:], "\n```")
+	if start < 0 || end < 0 {
+		t.Fatal("no Go block after the readme-program marker")
+	}
+	return s[start+6 : start+6+end+1]
+}
+
+// TestREADMEProgramBuildsInANewModule: the README's library program, as
+// it stands, in a new module that only requires this one (replaced by the
+// working tree), builds and runs: its ball is drawn at increasing x.
+func TestREADMEProgramBuildsInANewModule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a module")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go tool on PATH")
+	}
+	root, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	mod := "module example.com/ball\n\ngo 1.24\n\nrequire github.com/interpdemo/interpdemo v0.0.0\n\nreplace github.com/interpdemo/interpdemo => " + root + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(readmeProgram(t)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	gorun := func(args ...string) string {
+		cmd := exec.CommandContext(ctx, goTool, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	gorun("mod", "tidy")
+	gorun("build", "-o", "ball", ".")
+	out, err := exec.CommandContext(ctx, filepath.Join(dir, "ball")).Output()
+	if err != nil {
+		t.Fatalf("running the program: %v\n%s", err, out)
+	}
+	re := regexp.MustCompile(`(?m)^frame +(\d+): (\d+) ticks, percentWithinTick ([0-9.]+), ball drawn at x = +([0-9.]+)$`)
+	m := re.FindAllStringSubmatch(string(out), -1)
+	if len(m) != 6 {
+		t.Fatalf("want 6 lines of output, got:\n%s", out)
+	}
+	prev := -1.0
+	for _, l := range m {
+		x, _ := strconv.ParseFloat(l[4], 64)
+		if x <= prev {
+			t.Errorf("the ball went back or stood still: %q after x = %v", l[0], prev)
+		}
+		prev = x
+	}
+}

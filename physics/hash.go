@@ -11,7 +11,8 @@ const (
 //
 //	Ticks()                  8 bytes, little-endian
 //	N()                      8 bytes, little-endian
-//	player flag              1 byte, 0 or 1
+//	player flags             1 byte: bit i set while ball i is player-controlled
+//	                         (0 or 1 with a single player)
 //	step remainder           8 bytes, little-endian (0 unless Step was used)
 //	Last, then Next, then Dir  each int32 as 4 bytes, little-endian
 //
@@ -24,11 +25,7 @@ func (w *World) Hash() uint64 {
 	h := uint64(fnvOffset)
 	h = hash64(h, w.ticks)
 	h = hash64(h, uint64(w.N()))
-	var p uint64
-	if w.player {
-		p = 1
-	}
-	h = (h ^ p) * fnvPrime
+	h = (h ^ uint64(w.players)) * fnvPrime
 	h = hash64(h, w.stepRem)
 	h = hash32s(h, w.Last)
 	h = hash32s(h, w.Next)

@@ -45,8 +45,8 @@ func sign(v int8) int32 {
 // advance is the body of Tick and Step: 0 <= k <= MaxDisplacement.
 func (w *World) advance(k int64, c Control) {
 	first := 0
-	if len(w.Next) >= 2 && (w.player || c != (Control{})) {
-		w.player = true
+	if len(w.Next) >= 2 && (w.players&1 != 0 || c != (Control{})) {
+		w.players |= 1
 		first = 1
 		x, y := w.Next[0], w.Next[1]
 		w.Last[0], w.Last[1] = x, y

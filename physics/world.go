@@ -45,7 +45,7 @@ type World struct {
 	ticks   uint64 // logic ticks since New or Reset
 	steps   uint64 // variable steps since New or Reset
 	stepRem uint64 // sub-Q8 remainder carried between Steps, < 1s
-	player  bool   // ball 0 is player-controlled
+	players uint8  // bit i: ball i is player-controlled (TickPlayers); ball 0 alone in Tick
 	moved   uint64 // bumped whenever Last/Next are set other than by Tick/Step
 }
 
@@ -95,7 +95,7 @@ func (w *World) Steps() uint64 { return w.steps }
 func (w *World) Displacement() int32 { return int32(w.k) }
 
 // Player reports whether ball 0 is under player control (see Tick).
-func (w *World) Player() bool { return w.player }
+func (w *World) Player() bool { return w.players&1 != 0 }
 
 // Moved returns a counter that changes every time Last or Next is set by
 // anything other than Tick or Step: Teleport, Reset, and SetBalls when the
@@ -142,8 +142,8 @@ func (w *World) SetBalls(n int) error {
 	if n > old {
 		w.spawn(old, n)
 	}
-	if n == 0 {
-		w.player = false
+	if n < 8 {
+		w.players &= uint8(1<<n - 1) // removed balls end their player's control
 	}
 	w.moved++
 	return nil
@@ -176,7 +176,7 @@ func (w *World) resize(n int) {
 func (w *World) Reset() {
 	w.spawn(0, w.N())
 	w.ticks, w.steps, w.stepRem = 0, 0, 0
-	w.player = false
+	w.players = 0
 	w.moved++
 }
 

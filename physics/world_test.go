@@ -1,6 +1,7 @@
 package physics_test
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -501,7 +502,7 @@ func TestValidate(t *testing.T) {
 		{"Radius", physics.Config{Width: 5, Height: 5, Radius: 1e9}}, // no overflow in 2R
 		{"Balls", physics.Config{Balls: -1}},
 		{"Balls", physics.Config{Balls: physics.MaxBalls + 1}},
-		{"Balls", physics.Config{Balls: 1 << 62}},
+		{"Balls", physics.Config{Balls: math.MaxInt}}, // 2^63-1, or 2^31-1 on 32-bit
 		{"Speed", physics.Config{Speed: -400}},
 		{"Speed", physics.Config{Speed: 1 << 30}},                   // 2^30*256*0.04 Q8: too far
 		{"Speed", physics.Config{Speed: 1 << 30, Tick: 1 << 62}},    // the product overflows 64 bits

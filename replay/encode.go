@@ -84,7 +84,7 @@ func (rec *Recording) AppendBinary(b []byte) ([]byte, error) {
 	}
 
 	n := len(b) - payload
-	if n > MaxFileSize-overhead || n > math.MaxUint32 {
+	if n > MaxFileSize-overhead || uint64(n) > math.MaxUint32 {
 		return b[:start], errInvalid(fmt.Errorf("encodes to %d bytes, more than the %d-byte limit", n+overhead, MaxFileSize))
 	}
 	binary.LittleEndian.PutUint32(b[payload-4:], uint32(n))

@@ -13,7 +13,10 @@ import (
 // WriteFile writes rec to path atomically: to a temporary file in the same
 // directory, synced, then renamed over path. A crash, a kill or an error at
 // any point leaves either the old file or the new one, never a mix, and no
-// temporary file behind (except after a crash).
+// temporary file behind (except after a crash). A symbolic link at path is
+// followed and what it points to is replaced; the link stays. A device or
+// FIFO (/dev/stdout, a pipe to another program) is written straight to,
+// never replaced.
 func (rec *Recording) WriteFile(path string) error {
 	return rec.writeFile(path, nil)
 }

@@ -142,3 +142,31 @@ func TestReadFileErrors(t *testing.T) {
 		t.Errorf("missing file: %v is not fs.ErrNotExist", err)
 	}
 }
+
+// A recording written through a symbolic link replaces what the link
+// points to; the link stays a link.
+func TestWriteFileThroughSymlink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "real.rec")
+	link := filepath.Join(dir, "demo.rec")
+	if err := os.Symlink("real.rec", link); err != nil {
+		t.Skipf("cannot make a symbolic link here: %v", err)
+	}
+	rec := goldenRecording()
+	for range 2 { // create the target, then replace it
+		if err := rec.WriteFile(link); err != nil {
+			t.Fatal(err)
+		}
+		if to, err := os.Readlink(link); err != nil || to != "real.rec" {
+			t.Fatalf("the link is now %q, %v", to, err)
+		}
+		got, err := ReadFile(target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, rec) {
+			t.Fatalf("read back %+v", got)
+		}
+	}
+	assertOnly(t, dir, "demo.rec", "real.rec")
+}

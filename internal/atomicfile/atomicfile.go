@@ -1,7 +1,45 @@
-// Package atomicfile writes files so that a reader never sees a half-written
-// one: the data goes to a temporary file in the same directory, which is
-// synced and then renamed over the destination. A crash or a kill at any
-// point leaves either the old file or the new one, never a mix.
+// Package atomicfile writes output files so that a reader never sees a
+// half-written one, and so that nothing the name points at is destroyed.
+//
+// What happens depends on what the name is when writing starts:
+//
+//   - A regular file, or nothing yet: the data goes to a temporary file in
+//     the same directory, which is synced, closed and renamed over the name;
+//     then the directory is synced. A crash, a kill or an error at any point
+//     leaves either the old file or the new one, never a mix. A replaced
+//     file keeps its permission bits; a new one gets 0666 less the umask, as
+//     os.Create would give it.
+//   - A symbolic link, or a chain of them: the links are followed and what
+//     the last one points to is replaced (or created, if the link dangles)
+//     as above, in its own directory. The links stay links. A loop of links
+//     is an error.
+//   - A device, a FIFO, or a process's open file (/dev/stdout, /dev/fd/N,
+//     anything under /proc or /sys): the data is written straight to it,
+//     with no temporary file and no rename. Such a target cannot be updated
+//     atomically, and replacing it would destroy it: renaming a file over
+//     /dev/null would turn the system's null device into a text file.
+//     Opening a FIFO waits for a reader, as FIFOs do. One of this
+//     process's own descriptors (/dev/stdout is /proc/self/fd/1 on Linux)
+//     is written through a duplicate of it, so that what is written there
+//     lands in order with what the process prints, even when its output
+//     is a file.
+//
+// Every write, sync or close error is returned, as one line naming the file
+// ("cannot write /dev/full: no space left on device"), and where a regular
+// file was being replaced the old one is left as it was. The only errors
+// ignored are refusals to sync by what cannot (pipes, terminals and
+// /dev/null; a directory on a file system that does not sync directories):
+// they say nothing about whether the data arrived.
+//
+// Write through a File when the output is produced bit by bit, and with
+// WriteFile when a function produces it all:
+//
+//	err := atomicfile.WriteFile(path, func(w io.Writer) error {
+//		return json.NewEncoder(w).Encode(v)
+//	})
+//
+// CheckWritable tells early, before any work is done, whether a later write
+// can succeed.
 package atomicfile
 
 import (
@@ -9,158 +47,288 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
+	"syscall"
 )
 
-// File is a file being written atomically. Write to it, then Commit to put
-// it in place, or Abort to throw it away. Writes are buffered.
+// File is a file being written. Write to it, then Commit to finish, or
+// Abort to give up. Writes are buffered.
+//
+// For a regular file (see the package documentation) nothing is visible
+// under the name until Commit, and Abort leaves the old file, or no file,
+// as before. For a device or FIFO the data goes out as the buffer fills, so
+// Abort cannot take back what was already written; it only stops.
 type File struct {
-	path string
-	tmp  *os.File
+	name string   // the name the caller gave, for errors
+	t    target   // what the name resolved to
+	f    *os.File // the temporary file, or the device itself
 	buf  *bufio.Writer
-	done bool
+	err  error // the first write error, naming the file
+	done bool  // Commit or Abort was called
 }
 
-// Create starts an atomic write of path. The temporary file lives in the
-// same directory as path, so the final rename never crosses file systems.
-func Create(path string) (*File, error) {
-	if err := checkTarget(path); err != nil {
-		return nil, err
-	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+// bufSize is the size of a File's write buffer.
+const bufSize = 64 << 10
+
+// Create starts writing name. For a regular file or a new one it creates
+// the temporary file; for a device or FIFO it opens the target for writing
+// (which, for a FIFO, waits until a reader opens it).
+func Create(name string) (*File, error) {
+	t, err := resolve(name)
 	if err != nil {
-		return nil, fmt.Errorf("cannot write %s: %w", path, unwrapPathError(err))
+		return nil, pathError(name, err)
 	}
-	return &File{path: path, tmp: tmp, buf: bufio.NewWriterSize(tmp, 64<<10)}, nil
+	var f *os.File
+	switch {
+	case t.fd >= 0:
+		f, err = dupFile(t.fd, t.path)
+	case t.direct:
+		f, err = os.OpenFile(t.path, t.openFlags(), 0)
+	default:
+		f, err = createTemp(t.path, ".tmp-")
+		if err == nil && t.exists {
+			if err = f.Chmod(t.perm); err != nil {
+				f.Close()
+				os.Remove(f.Name())
+			}
+		}
+	}
+	if err != nil {
+		return nil, pathError(name, err)
+	}
+	return &File{name: name, t: t, f: f, buf: bufio.NewWriterSize(f, bufSize)}, nil
 }
 
-// Write implements io.Writer.
+// Write implements io.Writer. After an error every later Write, and
+// Commit, returns that first error.
 func (f *File) Write(p []byte) (int, error) {
-	if f.done {
-		return 0, errors.New("atomicfile: write after commit or abort")
+	if err := f.writable(); err != nil {
+		return 0, err
 	}
-	return f.buf.Write(p)
+	n, err := f.buf.Write(p)
+	if err != nil {
+		return n, f.fail(err)
+	}
+	return n, nil
 }
 
 // WriteString implements io.StringWriter.
 func (f *File) WriteString(s string) (int, error) {
-	if f.done {
-		return 0, errors.New("atomicfile: write after commit or abort")
+	if err := f.writable(); err != nil {
+		return 0, err
 	}
-	return f.buf.WriteString(s)
+	n, err := f.buf.WriteString(s)
+	if err != nil {
+		return n, f.fail(err)
+	}
+	return n, nil
 }
 
-// Commit flushes, syncs and closes the temporary file, renames it over the
-// destination and syncs the directory. On any error the temporary file is
-// removed and the destination is left as it was.
-func (f *File) Commit() error {
+func (f *File) writable() error {
+	if f.err != nil {
+		return f.err
+	}
 	if f.done {
-		return errors.New("atomicfile: commit after commit or abort")
+		return fmt.Errorf("cannot write %s: write after commit or abort", f.name)
 	}
-	f.done = true
-	name := f.tmp.Name()
-	err := f.buf.Flush()
-	if err == nil {
-		err = f.tmp.Chmod(0o644)
-	}
-	if err == nil {
-		err = f.tmp.Sync()
-	}
-	if cerr := f.tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(name, f.path)
-	}
-	if err != nil {
-		os.Remove(name)
-		return fmt.Errorf("cannot write %s: %w", f.path, unwrapPathError(err))
-	}
-	syncDir(filepath.Dir(f.path))
 	return nil
 }
 
-// Abort throws the temporary file away. It is safe to call after Commit
-// (it then does nothing), so `defer f.Abort()` is the usual pattern.
+// fail records err, the first error, as one line naming the file, and
+// returns what it recorded.
+func (f *File) fail(err error) error {
+	if f.err == nil {
+		f.err = pathError(f.name, err)
+	}
+	return f.err
+}
+
+// Commit finishes the write and reports the first error of any write,
+// flush, sync or close.
+//
+// For a regular file it flushes, syncs and closes the temporary file,
+// renames it over the target and syncs the directory. On any error before
+// the rename the temporary file is removed and the target left as it was.
+//
+// For a device or FIFO it flushes, syncs (a device that cannot sync is not
+// an error) and closes it.
+func (f *File) Commit() error {
+	if f.done {
+		if f.err != nil {
+			return f.err
+		}
+		return fmt.Errorf("cannot write %s: commit after commit or abort", f.name)
+	}
+	f.done = true
+	if f.err != nil {
+		f.f.Close()
+		f.removeTemp()
+		return f.err
+	}
+	err := f.buf.Flush()
+	if err == nil {
+		err = f.f.Sync()
+		if f.t.direct && cannotSync(err) {
+			err = nil
+		}
+	}
+	if cerr := f.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && !f.t.direct {
+		err = os.Rename(f.f.Name(), f.t.path)
+	}
+	if err != nil {
+		f.removeTemp()
+		return f.fail(err)
+	}
+	if !f.t.direct {
+		if err := syncDir(filepath.Dir(f.t.path)); err != nil {
+			// The new file is in place; only its durability is in doubt.
+			return f.fail(fmt.Errorf("syncing its directory: %w", err))
+		}
+	}
+	return nil
+}
+
+// Abort gives up: it closes the file and, for a regular file, removes the
+// temporary file, leaving the target as it was. Data already written to a
+// device or FIFO stays written; what is still buffered is dropped. Abort is
+// safe to call after Commit (it then does nothing), so `defer f.Abort()`
+// is the usual pattern.
 func (f *File) Abort() {
 	if f.done {
 		return
 	}
 	f.done = true
-	name := f.tmp.Name()
-	f.tmp.Close()
-	os.Remove(name)
+	f.f.Close()
+	f.removeTemp()
 }
 
-// WriteFile writes what write produces to path atomically.
-func WriteFile(path string, write func(w io.Writer) error) error {
-	f, err := Create(path)
+func (f *File) removeTemp() {
+	if !f.t.direct {
+		os.Remove(f.f.Name())
+	}
+}
+
+// WriteFile writes what write produces to name (see the package
+// documentation for what that means for each kind of target). If write
+// fails, or writing does, nothing is committed and the error names name.
+func WriteFile(name string, write func(w io.Writer) error) error {
+	f, err := Create(name)
 	if err != nil {
 		return err
 	}
 	defer f.Abort()
 	if err := write(f); err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
+		if f.err != nil {
+			return f.err // the file's own error is the cause
+		}
+		return fmt.Errorf("cannot write %s: %w", name, err)
 	}
 	return f.Commit()
 }
 
-// CheckWritable reports, without changing anything, whether path can be
-// written atomically: its directory exists and takes new files, and path
-// itself is not a directory. Flags naming output files are checked with it
-// before any window opens.
-func CheckWritable(path string) error {
-	if err := checkTarget(path); err != nil {
-		return err
-	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".check-*")
+// CheckWritable reports, without changing anything, whether name can be
+// written: for a regular file or a new one, that its directory (the final
+// target's, for a symbolic link) exists and takes new files; for a device,
+// that it opens for writing (without blocking); for one of this process's
+// descriptors (/dev/stdout), that it is open for writing; for a FIFO, that
+// its permissions allow writing. A FIFO is not opened: that would wait for
+// a reader or, if one is waiting, hand it an early end of file. Flags
+// naming output files are checked with it before any window opens.
+//
+// A device that opens but fails every write (/dev/full) passes the check;
+// the write reports the error.
+func CheckWritable(name string) error {
+	t, err := resolve(name)
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, unwrapPathError(err))
+		return pathError(name, err)
 	}
-	name := tmp.Name()
-	tmp.Close()
-	os.Remove(name)
+	switch {
+	case t.fd >= 0:
+		err = fdWritable(t.fd)
+	case t.fifo:
+		err = canWrite(t.path)
+	case t.direct:
+		var f *os.File
+		if f, err = os.OpenFile(t.path, t.openFlags()|nonBlock, 0); err == nil {
+			f.Close()
+		}
+	default:
+		var f *os.File
+		if f, err = createTemp(t.path, ".check-"); err == nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}
+	if err != nil {
+		return pathError(name, err)
+	}
 	return nil
 }
 
-func checkTarget(path string) error {
-	if path == "" {
-		return errors.New("empty file name")
+// createTemp creates a new file next to path, named ".BASE" + infix +
+// random digits, for writing. Unlike os.CreateTemp, which makes it 0600, it
+// asks for 0666 and lets the umask take its bits, as os.Create does: the
+// file becomes path, and should get the permissions a new file would.
+func createTemp(path, infix string) (*os.File, error) {
+	dir, base := filepath.Split(path)
+	if len(base) > 200 { // leave room for the affixes under NAME_MAX (255)
+		base = base[:200]
 	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return fmt.Errorf("cannot write %s: is a directory", path)
+	var err error
+	for range 100 {
+		name := dir + "." + base + infix + strconv.FormatUint(uint64(rand.Uint32()), 36)
+		var f *os.File
+		f, err = os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
 	}
-	return nil
+	return nil, err
 }
 
-// unwrapPathError drops the *PathError wrapper, whose path is the temporary
-// file's name, so that messages name the file the user asked for.
-func unwrapPathError(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
+// cannotSync reports whether err is a device's refusal to sync, not a
+// failure: fsync of a pipe, a terminal or /dev/null fails with EINVAL, and
+// some devices say it is not supported.
+func cannotSync(err error) bool {
+	return errors.Is(err, syscall.EINVAL) || errors.Is(err, errors.ErrUnsupported)
 }
 
-func syncDir(dir string) {
+// syncDir syncs directory dir, so that a rename in it survives a crash. A
+// directory that cannot be opened (no read permission) or synced (some
+// file systems refuse) is not an error: there is nothing more to do.
+func syncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
-		return
+		return nil
 	}
-	d.Sync()
-	d.Close()
+	defer d.Close()
+	if err := d.Sync(); err != nil && !cannotSync(err) {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return err
+	}
+	return nil
+}
+
+// pathError returns err as one line naming name: "cannot write NAME:
+// CAUSE". It drops *fs.PathError and *os.LinkError wrappers, whose paths
+// are temporary files or resolved targets, not what the user asked for;
+// the cause stays reachable with errors.Is (fs.ErrNotExist, syscall.ENOSPC).
+func pathError(name string, err error) error {
+	switch e := err.(type) {
+	case *fs.PathError:
+		err = e.Err
+	case *os.LinkError:
+		err = e.Err
+	}
+	return fmt.Errorf("cannot write %s: %w", name, err)
 }

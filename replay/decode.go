@@ -48,8 +48,9 @@ func decode(b []byte) (*Recording, error) {
 	if len(b) <= len(Magic) {
 		return nil, fmt.Errorf("truncated: %d bytes, shorter than the %d-byte header", len(b), headerSize)
 	}
-	if v := b[len(Magic)]; v != Version {
-		return nil, fmt.Errorf("unsupported format version %d (this build reads version %d)", v, Version)
+	version := b[len(Magic)]
+	if version < 1 || version > Version {
+		return nil, fmt.Errorf("unsupported format version %d (this build reads versions 1 to %d)", version, Version)
 	}
 	if len(b) < headerSize {
 		return nil, fmt.Errorf("truncated: %d bytes, shorter than the %d-byte header", len(b), headerSize)
@@ -69,7 +70,7 @@ func decode(b []byte) (*Recording, error) {
 	if sum := crc32.Checksum(b[:size-checksumSize], castagnoli); sum != stored {
 		return nil, fmt.Errorf("checksum mismatch (stored %08x, computed %08x): the file is corrupt", stored, sum)
 	}
-	d := &reader{b: b[:size-checksumSize], off: headerSize}
+	d := &reader{b: b[:size-checksumSize], off: headerSize, version: version}
 	rec := d.payload()
 	if d.err != nil {
 		return nil, fmt.Errorf("corrupt: %v at byte %d", d.err, d.errOff)
@@ -87,10 +88,11 @@ const (
 // A reader walks the payload. Its first error sticks: later reads return
 // zero values, and payload checks d.err before trusting them.
 type reader struct {
-	b      []byte
-	off    int
-	err    error
-	errOff int // where the first error was found
+	version byte
+	b       []byte
+	off     int
+	err     error
+	errOff  int // where the first error was found
 }
 
 func (d *reader) fail(format string, args ...any) {
@@ -199,6 +201,15 @@ func (d *reader) count(what string, minSize int) int {
 	return int(n)
 }
 
+// record reads one input record: held, pressed, released.
+func (d *reader) record() input.Record {
+	return input.Record{
+		Held:     input.Buttons(d.uint32v("held buttons")),
+		Pressed:  input.Buttons(d.uint32v("pressed buttons")),
+		Released: input.Buttons(d.uint32v("released buttons")),
+	}
+}
+
 func (d *reader) payload() *Recording {
 	rec := &Recording{}
 	s := &rec.Settings
@@ -217,6 +228,16 @@ func (d *reader) payload() *Recording {
 		d.fail("unknown flags %#02x", flags)
 	}
 	s.Lockstep = flags&flagLockstep != 0
+	players := 1
+	if d.version >= 2 {
+		at := d.off
+		n := d.uvarint("player count")
+		if d.err == nil && (n < 2 || n > MaxPlayers) {
+			d.off = at
+			d.fail("%d players in a version 2 recording, want 2 to %d", n, MaxPlayers)
+		}
+		s.Players, players = uint32(n), int(n)
+	}
 	rec.InitialHeld = input.Buttons(d.uint32v("initial buttons"))
 
 	at = d.off
@@ -227,16 +248,15 @@ func (d *reader) payload() *Recording {
 	}
 	rec.FinalHash = d.uint64le("final hash")
 
-	if n := d.count("input runs", minRun); d.err == nil && n > 0 {
+	if n := d.count("input runs", 1+3*players); d.err == nil && n > 0 {
 		rec.Inputs = make([]Run, 0, n)
 		var sum uint64
 		for i := range n {
 			at := d.off
 			c := d.uvarint("input run length")
-			r := input.Record{
-				Held:     input.Buttons(d.uint32v("held buttons")),
-				Pressed:  input.Buttons(d.uint32v("pressed buttons")),
-				Released: input.Buttons(d.uint32v("released buttons")),
+			r := Run{Count: c, Record: d.record()}
+			for j := 1; j < players; j++ {
+				r.Others[j-1] = d.record()
 			}
 			switch {
 			case d.err != nil:
@@ -247,12 +267,12 @@ func (d *reader) payload() *Recording {
 			case c > ticks-sum:
 				d.off = at
 				d.fail("input run %d claims %d ticks, but only %d of the %d ticks are left", i, c, ticks-sum, ticks)
-			case i > 0 && r == rec.Inputs[i-1].Record:
+			case i > 0 && r.same(&rec.Inputs[i-1]):
 				d.off = at
 				d.fail("input runs %d and %d hold the same record", i-1, i)
 			}
 			sum += c
-			rec.Inputs = append(rec.Inputs, Run{Count: c, Record: r})
+			rec.Inputs = append(rec.Inputs, r)
 		}
 	}
 	if d.err == nil && rec.Ticks() != ticks {
@@ -276,6 +296,9 @@ func (d *reader) payload() *Recording {
 			case !k.Valid():
 				d.off = at
 				d.fail("command %d has unknown kind %d", i, k)
+			case k == CmdRelease && (players < 2 || arg < 0 || arg >= int64(players)):
+				d.off = at
+				d.fail("command %d releases player %d of a %d-player game", i, arg, players)
 			}
 			last += delta
 			rec.Commands = append(rec.Commands, TimedCommand{At: last, Command: Command{Kind: k, Arg: arg}})

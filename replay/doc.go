@@ -60,14 +60,16 @@
 //
 // # Format
 //
-// Version 1. "uv" is an unsigned LEB128 varint as written by
+// Versions 1 and 2: version 2 is a network game of 2 to MaxPlayers
+// players, with one input record per player per tick; a one-player
+// recording is always written as version 1. "uv" is an unsigned LEB128 varint as written by
 // encoding/binary.AppendUvarint, and must be minimal (no trailing 0x80
 // groups); "sv" is a signed varint, zigzag encoded as by
 // encoding/binary.AppendVarint; "u32" and "u64" are little-endian.
 //
 //	offset  size  field
 //	0       4     magic "IDRP" (49 44 52 50)
-//	4       1     version, 1
+//	4       1     version, 1 or 2
 //	5       4     u32 payload length P (at most MaxFileSize-13)
 //	9       P     payload, below
 //	9+P     4     u32 CRC-32C (Castagnoli) of bytes 0 to 9+P-1
@@ -81,17 +83,21 @@
 //	sv   tick length, nanoseconds
 //	uv   max loops                           (fits in 32 bits)
 //	1    flags: bit 0 lockstep; other bits 0
+//	uv   N, the number of players            (version 2 only: 2 to 4;
+//	                                          version 1: N = 1)
 //	uv   initial held buttons                (fits in 32 bits)
 //	uv   T, the number of ticks              (at most MaxTicks)
 //	u64  final state hash
 //	uv   R, the number of input runs
 //	R ×  uv count (>= 1)
-//	     uv held, uv pressed, uv released    (button sets, 32 bits)
+//	     N × uv held, uv pressed, uv released (player 0 first; button
+//	                                          sets, 32 bits)
 //	                                         (counts sum to T; neighbouring
 //	                                          runs hold different records)
 //	uv   C, the number of commands
 //	C ×  uv tick delta: At minus the previous command's At (the first: At)
-//	     1  kind: 1 Reset, 2 SetBalls, 3 SetTick
+//	     1  kind: 1 Reset, 2 SetBalls, 3 SetTick, 4 Release (a player
+//	        left: argument 0 to N-1; version 2 only)
 //	     sv argument
 //	                                         (the last At is at most T)
 //	uv   K, the number of checkpoints

@@ -6,14 +6,18 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+
+	"github.com/interpdemo/interpdemo/input"
 )
 
 // Format constants; see the package documentation for the layout.
 const (
 	// Magic starts every recording file.
 	Magic = "IDRP"
-	// Version is the format version this package writes and reads.
-	Version = 1
+	// Version is the newest format version this package writes and reads:
+	// version 2 adds the players of a network game. A one-player recording
+	// is written as version 1, which every reader of this format reads.
+	Version = 2
 	// MaxFileSize is the largest recording ReadFile and Decode accept.
 	MaxFileSize = 64 << 20
 
@@ -35,7 +39,12 @@ func (rec *Recording) AppendBinary(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, Magic...)
-	b = append(b, Version)
+	players := rec.Settings.players()
+	version := byte(1)
+	if players > 1 {
+		version = 2
+	}
+	b = append(b, version)
 	b = append(b, 0, 0, 0, 0) // payload length, patched below
 	payload := len(b)
 
@@ -53,6 +62,9 @@ func (rec *Recording) AppendBinary(b []byte) ([]byte, error) {
 		flags |= flagLockstep
 	}
 	b = append(b, flags)
+	if version >= 2 {
+		b = binary.AppendUvarint(b, uint64(players))
+	}
 
 	b = binary.AppendUvarint(b, uint64(rec.InitialHeld))
 	b = binary.AppendUvarint(b, rec.Ticks())
@@ -61,9 +73,10 @@ func (rec *Recording) AppendBinary(b []byte) ([]byte, error) {
 	b = binary.AppendUvarint(b, uint64(len(rec.Inputs)))
 	for _, r := range rec.Inputs {
 		b = binary.AppendUvarint(b, r.Count)
-		b = binary.AppendUvarint(b, uint64(r.Record.Held))
-		b = binary.AppendUvarint(b, uint64(r.Record.Pressed))
-		b = binary.AppendUvarint(b, uint64(r.Record.Released))
+		b = appendRecord(b, r.Record)
+		for _, o := range r.Others[:players-1] {
+			b = appendRecord(b, o)
+		}
 	}
 
 	b = binary.AppendUvarint(b, uint64(len(rec.Commands)))
@@ -89,6 +102,12 @@ func (rec *Recording) AppendBinary(b []byte) ([]byte, error) {
 	}
 	binary.LittleEndian.PutUint32(b[payload-4:], uint32(n))
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b[start:], castagnoli)), nil
+}
+
+func appendRecord(b []byte, r input.Record) []byte {
+	b = binary.AppendUvarint(b, uint64(r.Held))
+	b = binary.AppendUvarint(b, uint64(r.Pressed))
+	return binary.AppendUvarint(b, uint64(r.Released))
 }
 
 // MarshalBinary returns the encoding of rec (encoding.BinaryMarshaler).

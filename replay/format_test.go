@@ -218,7 +218,7 @@ func badFiles() []struct {
 		{"wrong magic", []byte("PK\x03\x04 this is a zip file"), `not a replay file: starts with "PK\x03\x04", want "IDRP"`},
 		{"text file", []byte("hi\n"), `not a replay file: starts with "hi\n"`},
 		{"magic only", []byte("IDRP"), "truncated: 4 bytes, shorter than the 9-byte header"},
-		{"unknown version", badVersion, "unsupported format version 9 (this build reads version 1)"},
+		{"unknown version", badVersion, "unsupported format version 9 (this build reads versions 1 to 2)"},
 		{"short header", good[:7], "truncated: 7 bytes, shorter than the 9-byte header"},
 		{"truncated", good[:40], "truncated: 40 bytes, the header says 76"},
 		{"absurd payload length", hugeLen, "payload length 4294967295 exceeds the 67108851-byte limit"},

@@ -59,8 +59,18 @@ func (p *Player) Initial() input.Record { return input.Record{Held: p.rec.Initia
 // the last tick: apply those too before CheckFinal. After that it returns
 // nothing. The cmds slice is valid until the next call; do not modify it.
 func (p *Player) Next() (cmds []Command, in input.Record, ok bool) {
+	var one [1]input.Record
+	cmds, ok = p.NextPlayers(one[:])
+	return cmds, one[0], ok
+}
+
+// NextPlayers is Next for a network game: it fills ins[i] with player i's
+// record for the next tick (len(ins) should be Settings.Players; records
+// beyond the recording's players are zero).
+func (p *Player) NextPlayers(ins []input.Record) (cmds []Command, ok bool) {
+	clear(ins)
 	if p.ended {
-		return nil, input.Record{}, false
+		return nil, false
 	}
 	start := p.cmd
 	for p.cmd < len(p.rec.Commands) && p.rec.Commands[p.cmd].At <= p.ticks {
@@ -71,13 +81,21 @@ func (p *Player) Next() (cmds []Command, in input.Record, ok bool) {
 		p.run++
 		if p.run >= len(p.rec.Inputs) {
 			p.ended = true
-			return cmds, input.Record{}, false
+			return cmds, false
 		}
 		p.left = p.rec.Inputs[p.run].Count
 	}
 	p.left--
 	p.ticks++
-	return cmds, p.rec.Inputs[p.run].Record, true
+	run := &p.rec.Inputs[p.run]
+	for i := range ins {
+		if i == 0 {
+			ins[0] = run.Record
+		} else if i-1 < len(run.Others) {
+			ins[i] = run.Others[i-1]
+		}
+	}
+	return cmds, true
 }
 
 // Tick returns the number of ticks Next has handed out: after running the

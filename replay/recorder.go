@@ -68,12 +68,42 @@ func (r *Recorder) Tick(in input.Record, hashAfter func() uint64) {
 	if r.ticks >= MaxTicks {
 		panic("replay: recording longer than MaxTicks")
 	}
+	r.add(Run{Count: 1, Record: in})
+	r.checkpoint(hashAfter)
+}
+
+// TickPlayers records a tick of a network game: ins[i] is player i's
+// record, one per player of the Settings (missing ones are zero records,
+// extra ones are ignored). Call it after the tick ran, as Tick.
+func (r *Recorder) TickPlayers(ins []input.Record, hashAfter func() uint64) {
+	if r.ticks >= MaxTicks {
+		panic("replay: recording longer than MaxTicks")
+	}
+	run := Run{Count: 1}
+	players := r.rec.Settings.players()
+	for i := 0; i < min(players, len(ins)); i++ {
+		if i == 0 {
+			run.Record = ins[0]
+		} else {
+			run.Others[i-1] = ins[i]
+		}
+	}
+	r.add(run)
+	r.checkpoint(hashAfter)
+}
+
+// add appends one tick's run, merging it with the last one when equal.
+func (r *Recorder) add(run Run) {
 	r.ticks++
-	if n := len(r.rec.Inputs); n > 0 && r.rec.Inputs[n-1].Record == in {
+	if n := len(r.rec.Inputs); n > 0 && r.rec.Inputs[n-1].same(&run) {
 		r.rec.Inputs[n-1].Count++
 	} else {
-		r.rec.Inputs = append(r.rec.Inputs, Run{Count: 1, Record: in})
+		r.rec.Inputs = append(r.rec.Inputs, run)
 	}
+}
+
+// checkpoint takes a hash every so many ticks.
+func (r *Recorder) checkpoint(hashAfter func() uint64) {
 	if r.ticks%r.every == 0 {
 		r.rec.Checkpoints = append(r.rec.Checkpoints, Checkpoint{Tick: r.ticks, Hash: hashAfter()})
 	}

@@ -20,7 +20,17 @@ type Settings struct {
 	Tick                         time.Duration
 	MaxLoops                     uint32 // catch-up cap of the fixed loop
 	Lockstep                     bool   // keep time debt instead of discarding it
+	// Players is the number of players of a network game, 2 to
+	// MaxPlayers, each with an input record per tick (player i drives
+	// ball i). 0 and 1 both mean one player, the format of version 1.
+	Players uint32
 }
+
+// MaxPlayers is the most players a recording holds.
+const MaxPlayers = 4
+
+// players is the number of input records per tick.
+func (s Settings) players() int { return max(1, int(s.Players)) }
 
 // A CommandKind says what a Command does to the simulation.
 type CommandKind uint8
@@ -31,10 +41,11 @@ const (
 	CmdReset    CommandKind = 1 // reset the world to its initial state
 	CmdSetBalls CommandKind = 2 // Arg: the new number of balls
 	CmdSetTick  CommandKind = 3 // Arg: the new tick length in nanoseconds
+	CmdRelease  CommandKind = 4 // Arg: a player who left; their ball is autonomous again (network games)
 )
 
 // Valid reports whether k is one of the defined kinds.
-func (k CommandKind) Valid() bool { return k >= CmdReset && k <= CmdSetTick }
+func (k CommandKind) Valid() bool { return k >= CmdReset && k <= CmdRelease }
 
 // String returns the kind's name ("SetBalls").
 func (k CommandKind) String() string {
@@ -45,6 +56,8 @@ func (k CommandKind) String() string {
 		return "SetBalls"
 	case CmdSetTick:
 		return "SetTick"
+	case CmdRelease:
+		return "Release"
 	}
 	return "CommandKind(" + strconv.Itoa(int(k)) + ")"
 }
@@ -74,11 +87,16 @@ type TimedCommand struct {
 	Command
 }
 
-// A Run is Count consecutive ticks with the same input record.
+// A Run is Count consecutive ticks with the same input records: Record
+// is player 0's, Others[i-1] player i's (zero beyond Settings.Players).
 type Run struct {
 	Count  uint64
 	Record input.Record
+	Others [MaxPlayers - 1]input.Record
 }
+
+// same says whether two runs hold the same records.
+func (r *Run) same(o *Run) bool { return r.Record == o.Record && r.Others == o.Others }
 
 // A Checkpoint is the state hash after tick Tick (ticks are counted from 1).
 type Checkpoint struct {
@@ -133,6 +151,10 @@ func (rec *Recording) Ticks() uint64 {
 // Validate reports the first way rec breaks the rules documented on its
 // fields, or nil.
 func (rec *Recording) Validate() error {
+	if rec.Settings.Players > MaxPlayers {
+		return fmt.Errorf("%d players, more than %d", rec.Settings.Players, MaxPlayers)
+	}
+	players := rec.Settings.players()
 	var ticks uint64
 	for i, r := range rec.Inputs {
 		if r.Count == 0 {
@@ -141,8 +163,13 @@ func (rec *Recording) Validate() error {
 		if r.Count > MaxTicks-ticks {
 			return fmt.Errorf("input runs exceed %d ticks", uint64(MaxTicks))
 		}
-		if i > 0 && r.Record == rec.Inputs[i-1].Record {
+		if i > 0 && r.same(&rec.Inputs[i-1]) {
 			return fmt.Errorf("input runs %d and %d hold the same record", i-1, i)
+		}
+		for j := players - 1; j < len(r.Others); j++ {
+			if r.Others[j] != (input.Record{}) {
+				return fmt.Errorf("input run %d has a record for player %d of %d", i, j+1, players)
+			}
 		}
 		ticks += r.Count
 	}
@@ -150,6 +177,9 @@ func (rec *Recording) Validate() error {
 	for i, c := range rec.Commands {
 		if !c.Kind.Valid() {
 			return fmt.Errorf("command %d: unknown kind %d", i, c.Kind)
+		}
+		if c.Kind == CmdRelease && (players < 2 || c.Arg < 0 || c.Arg >= int64(players)) {
+			return fmt.Errorf("command %d: %v in a game of %d players", i, c.Command, players)
 		}
 		if c.At < at {
 			return fmt.Errorf("command %d: at tick %d, before command %d at %d", i, c.At, i-1, at)

@@ -17,11 +17,14 @@ BUILD_PKGS := libsdl2-dev pkg-config
 # (libgl1-mesa-dri and libegl-mesa0 are Mesa's llvmpipe, the GL the tests
 # draw with: under Xvfb through GLX, headless through EGL.)
 TEST_PKGS := xvfb xdotool libgl1-mesa-dri libegl-mesa0
+# The Ebitengine example (examples/ebiten): the X11 and OpenGL headers to
+# build it, and xvfb-run (which needs xauth) to give its tests a display.
+EBITEN_PKGS := libx11-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev libxxf86vm-dev libgl1-mesa-dev xvfb xauth
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 
-.PHONY: all build run test test-pure test-gl bench lint deps test-deps clean fuzz plot
+.PHONY: all build run test test-pure test-gl bench lint deps test-deps clean fuzz plot test-ebiten test-ebiten-deps
 
 all: build
 
@@ -51,11 +54,25 @@ test: test-deps
 	GOARCH=386 $(GO) test -short -count=1 $(PURE)
 	GOTOOLCHAIN=go$(GOMIN) $(GO) test -short -count=1 $(PURE)
 	INTERPDEMO_REQUIRE_GL=1 $(GO) test -count=1 -timeout 20m ./...
+	$(MAKE) --no-print-directory test-ebiten
+
+# The Ebitengine example is a module of its own, so that this one does not
+# depend on Ebitengine; go test ./... above does not reach it. On Linux
+# Ebitengine connects to the X server when its package is initialised, so
+# even its display-free tests need a display: xvfb-run gives them Xvfb's.
+test-ebiten-deps:
+	@{ ! command -v dpkg >/dev/null || dpkg -s $(EBITEN_PKGS) >/dev/null 2>&1; } && command -v xvfb-run >/dev/null || { \
+		echo "make: installing $(EBITEN_PKGS) (to build the Ebitengine example and test it under Xvfb)"; \
+		$(APT) update -qq && $(APT) install -y -qq $(EBITEN_PKGS); }
+
+test-ebiten: test-ebiten-deps
+	cd examples/ebiten && $(GO) vet ./... && \
+		xvfb-run -a -s "-screen 0 1280x1024x24 -nolisten tcp" $(GO) test -count=1 -timeout 5m ./...
 
 # Go benchmarks and the headless scenario matrix -> docs/PERFORMANCE.md
 # (a few minutes). perf, if installed, adds where the CPU time goes.
 bench: build
-	$(GO) run ./cmd/bench -bin $(BIN)
+	$(GO) run ./cmd/bench -bin $(BIN) -go $(GO)
 
 lint: deps
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

@@ -4,60 +4,74 @@ import (
 	"image"
 	"math"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/interpdemo/interpdemo/internal/report"
+	"github.com/interpdemo/interpdemo/internal/trace"
 )
 
-// TestKeysChangeWhatTheDemoReports presses H, F, L, C, M, P, R and E (and
-// their friends) in a real window and reads the result back from the title
-// and from -stats.
+// TestKeysChangeWhatTheDemoReports presses M, P, E, H, F, G, L, K, C, [,
+// +, PageUp and R in a real window and reads the result back from the
+// title (waiting for each change there) and from -stats.
 func TestKeysChangeWhatTheDemoReports(t *testing.T) {
 	display := xvfb(t)
 	d := startDemo(t, display, "-stats", "-balls", "10")
-	d.waitTitle("| fixed", 10*time.Second)
-	time.Sleep(300 * time.Millisecond) // a few ticks for R to undo
+	mode := func(m string) func(winTitle) bool { return func(w winTitle) bool { return w.mode == m } }
+	d.waitTitle("mode fixed", 10*time.Second, mode("fixed"))
 
-	d.keys("m") // fixed -> substep
-	d.waitTitle("| substep", 3*time.Second)
-	d.keys("m", "m", "m", "m") // -> timefactor -> adaptive -> variable -> fixed
-	d.waitTitle("| fixed", 3*time.Second)
+	for _, m := range []string{"substep", "timefactor", "adaptive", "variable", "fixed"} {
+		d.keys("m")
+		d.waitTitle("mode "+m, 3*time.Second, mode(m))
+	}
 	d.keys("p")
-	d.waitTitle("| paused", 3*time.Second)
+	d.waitTitle("paused", 3*time.Second, func(w winTitle) bool { return w.paused })
 	d.keys("p", "e") // resume; interpolate -> extrapolate
-	d.waitTitle("interp extrapolate", 3*time.Second)
+	d.waitTitle("running and extrapolating", 3*time.Second, func(w winTitle) bool {
+		return !w.paused && w.draw == "interp extrapolate"
+	})
 	d.keys("h", "f", "g")            // HUD and graph off, ghosts on
 	d.keys("l", "l", "l", "shift+l") // render load 0 -> 10 -> 20 -> 50 -> 20 ms
 	d.keys("k")                      // logic load 10 ms
 	d.keys("c", "c")                 // frame cap off -> 30 -> 60
 	d.keys("bracketleft")            // speed 1 -> 0.75
 	d.keys("plus")                   // balls 10 -> 100
-	d.waitTitle("balls 100", 3*time.Second)
+	d.waitTitle("balls 100", 3*time.Second, func(w winTitle) bool { return w.balls == 100 })
 	d.keys("Prior") // tick 40 -> 50 ms
-	time.Sleep(400 * time.Millisecond)
-	d.keys("r") // reset: the world's tick count starts again
-	time.Sleep(150 * time.Millisecond)
-	d.keys("q")
-	if code, ok := d.wait(5 * time.Second); !ok || code != 0 {
-		t.Fatalf("exited=%v status %d: %s", ok, code, d.stderr.String())
-	}
+	// R, tested exactly. Paused until the title's TPS (ticks in the last
+	// second) drops to 0; resumed until it shows ticks again: the world,
+	// now in fixed mode, has ticked. Paused again, R: commands apply at
+	// the next frame, paused or not, and the world stays at tick 0 until
+	// Q.
+	d.keys("p")
+	d.waitTitle("paused, no ticks in the last second", 5*time.Second, func(w winTitle) bool { return w.paused && w.tps == 0 })
+	d.keys("p")
+	d.waitTitle("running, ticks in the last second", 5*time.Second, func(w winTitle) bool { return !w.paused && w.tps > 0 })
+	d.keys("p")
+	d.waitTitle("paused", 3*time.Second, func(w winTitle) bool { return w.paused })
+	d.keys("r", "q")
+	d.mustSucceed(5 * time.Second)
+
 	s := d.stats()
-	want := map[string]any{
-		"mode": "fixed", "paused": false, "draw": "extrapolate",
-		"hud": false, "graph": false, "ghosts": true,
-		"render_load_ms": 20.0, "logic_load_ms": 10.0, "fps_cap": 60.0,
-		"speed": 0.75, "balls": 100.0, "tick_ms": 50.0,
+	type reported struct {
+		Mode                    string
+		Paused                  bool
+		Draw                    string
+		HUD, Graph, Ghosts      bool
+		RenderLoadMs, LogicLoad float64
+		FPSCap                  int
+		Speed                   float64
+		Balls                   int
+		TickMs                  float64
+		WorldTicks              uint64
 	}
-	for k, v := range want {
-		if s[k] != v {
-			t.Errorf("stats %s = %v, want %v", k, s[k], v)
-		}
+	got := reported{s.Mode, s.Paused, s.Draw, s.HUD, s.Graph, s.Ghosts, s.RenderLoadMs, s.LogicLoadMs, s.FPSCap, s.Speed, s.Balls, s.TickMs, s.WorldTicks}
+	want := reported{"fixed", true, "extrapolate", false, false, true, 20, 10, 60, 0.75, 100, 50, 0}
+	if got != want {
+		t.Errorf("stats after the keys:\n got %+v\nwant %+v", got, want)
 	}
-	// After R the world restarted at tick 0: it has run only the ticks
-	// since (150 ms at 0.75x speed and 50 ms ticks: a handful), while the
-	// run as a whole ran many more.
-	if wt, all := s["world_ticks"].(float64), s["ticks"].(float64); wt > 10 || all < 20 {
-		t.Errorf("after R: world at tick %v of %v run in all; want the world to have restarted", wt, all)
+	if s.Ticks < 1 {
+		t.Errorf("the run ticked %d times in all; the title said it was ticking", s.Ticks)
 	}
 }
 
@@ -67,7 +81,8 @@ func TestHUDAndGraphAreDrawn(t *testing.T) {
 	dir := t.TempDir()
 	shot := func(name string, args ...string) *image.RGBA {
 		path := filepath.Join(dir, name+".png")
-		d := runDemo(t, "", 30*time.Second, append([]string{"-headless", "-duration", "1500ms", "-balls", "0", "-screenshot", path}, args...)...)
+		// 38 ticks in real time: the run lasts more than 38 x 40 ms = 1.52 s.
+		d := runDemo(t, "", 30*time.Second, append([]string{"-headless", "-ticks", "38", "-balls", "0", "-screenshot", path}, args...)...)
 		if d.code() != 0 {
 			t.Fatalf("%s: %s", name, d.stderr.String())
 		}
@@ -107,71 +122,129 @@ func TestHUDAndGraphAreDrawn(t *testing.T) {
 		}
 		return n
 	}
-	// 1.5 s of a graph spanning 4 s: about 240 columns of bars some 57
-	// px tall (20 ms on the log scale).
+	// Over 1.52 s of a graph spanning 4 s: over 240 columns of bars some
+	// 57 px tall (20 ms on the log scale).
 	if n, m := bars(with), bars(without); n < 4000 || m != 0 {
 		t.Errorf("graph strip: %d bar pixels with the graph, %d without", n, m)
 	}
 }
 
-// The scenarios of a slow machine, headless.
+// TestRenderLoadScenarios: the scenarios of a slow machine, headless,
+// checked frame by frame in the trace. A render load is a busy-wait, so
+// every frame lasts at least that long; what the fixed loop does with
+// such frames follows exactly, whatever the machine's speed:
+//
+//   - 100 ms: more than 2.5 ticks are owed each frame, so every frame after
+//     the first runs at least 2 (the loop keeps up to one tick owed).
+//   - 300 ms: more than 7.5 ticks are owed; MaxLoops 5 run, and the frame
+//     is capped with more than a tick still owed: discarded (solo), kept
+//     (lockstep).
 func TestRenderLoadScenarios(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seconds of wall time")
 	}
-	run := func(args ...string) map[string]any {
-		d := runDemo(t, "", 60*time.Second, append([]string{"-headless", "-stats", "-hud=false", "-graph=false"}, args...)...)
+	dir := t.TempDir()
+	run := func(name string, args ...string) (*report.Stats, []trace.Row) {
+		path := filepath.Join(dir, name+".csv")
+		// One at a time: the render loads are busy-waits, and several at
+		// once on a 2-core machine would starve each other's drawing.
+		d := runDemo(t, "", 60*time.Second, append([]string{"-headless", "-stats", "-hud=false", "-graph=false", "-ticks", "25", "-trace", path}, args...)...)
 		if d.code() != 0 {
-			t.Fatalf("%v: %s", args, d.stderr.String())
+			t.Fatalf("%s: %s", name, d.stderr.String())
 		}
-		return d.stats()
+		s, rows := d.stats(), readTrace(t, path)
+		if s.Ticks != 25 || int64(len(rows)) != s.Frames {
+			t.Fatalf("%s: %d ticks, %d trace rows for %d frames; want 25 ticks and a row per frame", name, s.Ticks, len(rows), s.Frames)
+		}
+		// The trace and the stats agree.
+		var ticks, capped int64
+		var discarded time.Duration
+		for _, r := range rows {
+			ticks += int64(r.Ticks)
+			discarded += r.Discarded
+			if r.Capped {
+				capped++
+			}
+		}
+		if ticks != s.Ticks || capped != s.CappedFrames || math.Abs(discarded.Seconds()*1000-s.DiscardedMs) > 0.001 {
+			t.Errorf("%s: the trace has %d ticks, %d capped frames, %v discarded; the stats %d, %d, %v ms",
+				name, ticks, capped, discarded, s.Ticks, s.CappedFrames, s.DiscardedMs)
+		}
+		return s, rows
 	}
-	// One at a time: the render loads are busy-waits, and three at once on
-	// a 2-core machine would starve each other's drawing.
-	got := map[string]map[string]any{
-		"100ms":          run("-render-load", "100ms", "-duration", "4s"),
-		"300ms":          run("-render-load", "300ms", "-duration", "3s"),
-		"300ms-lockstep": run("-render-load", "300ms", "-duration", "3s", "-lockstep"),
+
+	s, rows := run("100ms", "-render-load", "100ms")
+	for i := 1; i < len(rows); i++ {
+		r := rows[i]
+		// The last frame stops at the 25th tick.
+		if r.Ticks < 2 && i < len(rows)-1 {
+			t.Errorf("100 ms: frame %d ran %d ticks, want at least 2", i, r.Ticks)
+		}
+		if r.Discarded > 0 && !r.Capped {
+			t.Errorf("100 ms: frame %d discarded %v without hitting MaxLoops", i, r.Discarded)
+		}
 	}
-	// 100 ms frames: 2 or 3 ticks each, never the cap: logic at 25 TPS.
-	s := got["100ms"]
-	if tps := s["tps"].(float64); math.Abs(tps-25)/25 > 0.02 {
-		t.Errorf("100 ms render load: %v TPS, want 25 ± 2%%", tps)
+	if s.MaxTicksPerFrame > s.MaxLoops {
+		t.Errorf("100 ms: %d ticks in a frame, MaxLoops is %d", s.MaxTicksPerFrame, s.MaxLoops)
 	}
-	if s["discarded_ms"] != 0.0 || s["capped_frames"] != 0.0 {
-		t.Errorf("100 ms render load: discarded %v ms in %v capped frames, want none", s["discarded_ms"], s["capped_frames"])
-	}
-	// 300 ms frames: 7.5 ticks are due, MaxLoops runs 5, the rest is
-	// thrown away (solo) or kept (lockstep).
-	s = got["300ms"]
-	if s["capped_frames"].(float64) < 3 || s["discarded_ms"].(float64) < 200 {
-		t.Errorf("300 ms render load: %v capped frames, %v ms discarded; want the cap hit and debt discarded", s["capped_frames"], s["discarded_ms"])
-	}
-	if s["max_ticks_per_frame"] != 5.0 {
-		t.Errorf("300 ms: max ticks per frame %v, want MaxLoops 5", s["max_ticks_per_frame"])
-	}
-	s = got["300ms-lockstep"]
-	if s["capped_frames"].(float64) < 3 || s["discarded_ms"] != 0.0 {
-		t.Errorf("300 ms lockstep: %v capped frames, %v ms discarded; want the cap hit and nothing discarded", s["capped_frames"], s["discarded_ms"])
+
+	for _, lockstep := range []bool{false, true} {
+		name, args := "300ms", []string{"-render-load", "300ms"}
+		if lockstep {
+			name, args = "300ms-lockstep", append(args, "-lockstep")
+		}
+		s, rows := run(name, args...)
+		if s.MaxLoops != 5 || s.MaxTicksPerFrame != 5 || s.Lockstep != lockstep {
+			t.Errorf("%s: MaxLoops %d, most ticks in a frame %d, lockstep %v", name, s.MaxLoops, s.MaxTicksPerFrame, s.Lockstep)
+		}
+		for i := 1; i < len(rows); i++ {
+			r := rows[i]
+			// The last frame stops at the 25th tick.
+			if (r.Ticks != 5 && i < len(rows)-1) || !r.Capped {
+				t.Errorf("%s: frame %d ran %d ticks, capped %v; want MaxLoops 5, capped", name, i, r.Ticks, r.Capped)
+			}
+			// Owed: more than the previous frame's length, and 6 ticks
+			// (the 5 run and the one in progress) are not debt.
+			owed := rows[i-1].Dur - 6*40*time.Millisecond
+			switch {
+			case lockstep && r.Discarded != 0:
+				t.Errorf("%s: frame %d discarded %v; lockstep keeps the debt", name, i, r.Discarded)
+			case !lockstep && r.Discarded < owed:
+				t.Errorf("%s: frame %d discarded %v after a frame of %v; want at least %v", name, i, r.Discarded, rows[i-1].Dur, owed)
+			}
+		}
 	}
 }
 
+// TestFrameCapIsMeasured: with -fps-cap the frame-cap error is reported,
+// and the limiter keeps its schedule, deadlines an interval apart from
+// the loop's start: frame k never starts before k intervals after it. The
+// loop starts just before the first frame (the trace does not show when),
+// so this checks k-1 intervals after the first frame. (How close to 60 FPS
+// it comes is the bench's business.)
 func TestFrameCapIsMeasured(t *testing.T) {
-	d := runDemo(t, "", 30*time.Second, "-headless", "-stats", "-fps-cap", "60", "-duration", "2s", "-vsync", "off")
+	path := filepath.Join(t.TempDir(), "cap.csv")
+	d := runDemo(t, "", 30*time.Second, "-headless", "-stats", "-fps-cap", "60", "-ticks", "25", "-vsync", "off", "-trace", path)
 	if d.code() != 0 {
 		t.Fatal(d.stderr.String())
 	}
 	s := d.stats()
-	// The figure itself belongs to the benchmark; here: it is reported and
-	// the cap holds the frame rate near 60.
-	p99, ok := s["cap_error_ms_p99"].(float64)
-	if !ok || p99 < 0 || p99 > 1000.0/60 {
-		t.Errorf("cap_error_ms_p99 = %v", s["cap_error_ms_p99"])
+	if s.FPSCap != 60 || s.CapErrorMsP99 == nil || *s.CapErrorMsP99 < 0 {
+		t.Errorf("fps_cap %d, cap_error_ms_p99 %v; want 60 and a figure", s.FPSCap, s.CapErrorMsP99)
 	}
-	if fps := s["fps"].(float64); fps < 50 || fps > 61 {
-		t.Errorf("fps %v with -fps-cap 60", fps)
+	rows := readTrace(t, path)
+	if len(rows) < 2 {
+		t.Fatalf("%d frames", len(rows))
 	}
-	if !strings.Contains(d.stdout.String(), `"fps_cap":60`) {
-		t.Errorf("fps_cap missing: %s", d.stdout.String())
+	interval := time.Second / 60
+	for k := 1; k < len(rows); k++ {
+		if early := rows[0].Start + time.Duration(k-1)*interval - rows[k].Start; early > 0 {
+			t.Errorf("frame %d started %v before its slot, %d intervals after the first frame", k, early, k-1)
+		}
+	}
+	// Without a cap the same run has no cap error to report.
+	d = runDemo(t, "", 30*time.Second, "-headless", "-stats", "-ticks", "5", "-fast", "-vsync", "off")
+	if s := d.stats(); d.code() != 0 || s.FPSCap != 0 || s.CapErrorMsP99 != nil {
+		t.Errorf("no cap: exit %d, fps_cap %d, cap_error_ms_p99 %v; want 0 and none", d.code(), s.FPSCap, s.CapErrorMsP99)
 	}
 }

@@ -3,25 +3,32 @@ package main
 // The end-to-end harness: the real binary, built once per test run, run in
 // a real window on an Xvfb server (or headless through SDL's offscreen
 // driver), driven with xdotool key presses.
+//
+// The tests never sleep to let time pass. They wait, with a deadline, for
+// something they can observe: the window title (rebuilt at once after a
+// command key and every 500 ms), the process exiting (-ticks N ends a run
+// after exactly N ticks), a file. Rates and timings belong to the bench
+// command (make bench), not to tests.
 
 import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"image"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/interpdemo/interpdemo/internal/report"
+	"github.com/interpdemo/interpdemo/internal/trace"
 )
 
 var binPath string
@@ -33,7 +40,13 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binPath = filepath.Join(dir, "interpdemo")
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	// go test puts its own GOROOT/bin first in the test's PATH, so this is
+	// the go command running the tests.
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "no go command to build the demo with: %v\n", err)
+		os.Exit(1)
+	}
 	if out, err := exec.Command(goTool, "build", "-o", binPath, ".").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building the demo: %v\n%s", err, out)
 		os.Exit(1)
@@ -115,19 +128,37 @@ func stopXvfb() {
 	}
 }
 
+// output collects what a process writes, safe to read while it runs.
+type output struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (o *output) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.b.Write(p)
+}
+
+func (o *output) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.b.String()
+}
+
 // demo is one run of the binary.
 type demo struct {
 	t              *testing.T
+	args           []string
 	cmd            *exec.Cmd
-	stdout, stderr bytes.Buffer
+	stdout, stderr output
 	done           chan struct{}
-	err            error
 	display        string
 	win            string
 }
 
-// env returns the environment for a run: the test's, with DISPLAY and
-// WAYLAND_DISPLAY replaced (display "" removes them).
+// env returns the environment for a run: the test's, with DISPLAY,
+// WAYLAND_DISPLAY and SDL_VIDEODRIVER replaced (display "" removes them).
 func env(display string) []string {
 	var e []string
 	for _, kv := range os.Environ() {
@@ -142,9 +173,11 @@ func env(display string) []string {
 	return e
 }
 
+// startDemo starts the binary; the test's cleanup kills it if it is still
+// running then.
 func startDemo(t *testing.T, display string, args ...string) *demo {
 	t.Helper()
-	d := &demo{t: t, display: display, done: make(chan struct{})}
+	d := &demo{t: t, args: args, display: display, done: make(chan struct{})}
 	d.cmd = exec.Command(binPath, args...)
 	d.cmd.Env = env(display)
 	d.cmd.Stdout, d.cmd.Stderr = &d.stdout, &d.stderr
@@ -152,7 +185,7 @@ func startDemo(t *testing.T, display string, args ...string) *demo {
 		t.Fatal(err)
 	}
 	go func() {
-		d.err = d.cmd.Wait()
+		d.cmd.Wait()
 		close(d.done)
 	}()
 	t.Cleanup(func() {
@@ -166,17 +199,16 @@ func startDemo(t *testing.T, display string, args ...string) *demo {
 	return d
 }
 
-// runDemo runs the binary to completion and returns its exit status.
+// runDemo runs the binary to completion, within timeout.
 func runDemo(t *testing.T, display string, timeout time.Duration, args ...string) *demo {
 	t.Helper()
 	d := startDemo(t, display, args...)
-	if _, ok := d.wait(timeout); !ok {
-		t.Fatalf("interpdemo %v did not exit within %v\nstderr: %s", args, timeout, d.stderr.String())
-	}
+	d.mustExit(timeout)
 	return d
 }
 
-// wait waits for the process to exit and returns its status.
+// wait waits up to timeout for the process to exit and returns its
+// status.
 func (d *demo) wait(timeout time.Duration) (code int, exited bool) {
 	select {
 	case <-d.done:
@@ -186,17 +218,42 @@ func (d *demo) wait(timeout time.Duration) (code int, exited bool) {
 	return d.cmd.ProcessState.ExitCode(), true
 }
 
+// mustExit waits up to timeout for the process to exit; the test fails
+// at once if it does not.
+func (d *demo) mustExit(timeout time.Duration) int {
+	d.t.Helper()
+	code, ok := d.wait(timeout)
+	if !ok {
+		d.t.Fatalf("interpdemo %v did not exit within %v\nstderr: %s", d.args, timeout, d.stderr.String())
+	}
+	return code
+}
+
+// mustSucceed waits for the process to exit with status 0.
+func (d *demo) mustSucceed(timeout time.Duration) {
+	d.t.Helper()
+	if code := d.mustExit(timeout); code != 0 {
+		d.t.Fatalf("interpdemo %v: exit status %d\nstderr: %s", d.args, code, d.stderr.String())
+	}
+}
+
+// code is the exit status of a process that has exited.
 func (d *demo) code() int { return d.cmd.ProcessState.ExitCode() }
 
-// stats decodes the -stats line.
-func (d *demo) stats() map[string]any {
+// stats decodes the -stats line: the whole of stdout, one line that
+// report.Parse takes (it refuses unknown keys).
+func (d *demo) stats() *report.Stats {
 	d.t.Helper()
-	var m map[string]any
-	line := strings.TrimSpace(d.stdout.String())
-	if err := json.Unmarshal([]byte(line), &m); err != nil {
-		d.t.Fatalf("stats line %q: %v\nstderr: %s", line, err, d.stderr.String())
+	out := d.stdout.String()
+	line := strings.TrimSuffix(out, "\n")
+	if line == "" || strings.Contains(line, "\n") {
+		d.t.Fatalf("interpdemo %v: stdout %q is not one -stats line\nstderr: %s", d.args, out, d.stderr.String())
 	}
-	return m
+	s, err := report.Parse([]byte(line))
+	if err != nil {
+		d.t.Fatalf("interpdemo %v: stats line %q: %v\nstderr: %s", d.args, line, err, d.stderr.String())
+	}
+	return s
 }
 
 // xdo runs xdotool on the demo's display.
@@ -234,25 +291,81 @@ func (d *demo) keys(names ...string) {
 	d.xdo(append([]string{"key", "--delay", "40"}, names...)...)
 }
 
-// title reads the window title.
-func (d *demo) title() string {
-	d.t.Helper()
-	return d.xdo("getwindowname", d.window())
+// winTitle is the window title, "interpdemo | FPS n | TPS n | interp on |
+// vsync X | balls N | fixed [| paused]", taken apart.
+type winTitle struct {
+	raw      string
+	fps, tps int
+	draw     string // "interp on", "interp extrapolate", "interp off"
+	vsync    string // after "vsync "
+	balls    int
+	mode     string
+	paused   bool
 }
 
-// waitTitle polls the title until it contains want.
-func (d *demo) waitTitle(want string, timeout time.Duration) string {
-	d.t.Helper()
-	deadline := time.Now().Add(timeout)
-	var last string
-	for time.Now().Before(deadline) {
-		if last = d.title(); strings.Contains(last, want) {
-			return last
-		}
-		time.Sleep(50 * time.Millisecond)
+// parseWinTitle takes a title apart; ok is false when it is not the
+// demo's live title (SDL's window starts with a bare "interpdemo").
+func parseWinTitle(s string) (w winTitle, ok bool) {
+	w.raw = s
+	f := strings.Split(s, " | ")
+	if len(f) < 7 || len(f) > 8 || f[0] != "interpdemo" {
+		return w, false
 	}
-	d.t.Fatalf("title never contained %q within %v; last %q\nstderr: %s", want, timeout, last, d.stderr.String())
-	return ""
+	num := func(field, prefix string) (int, bool) {
+		v, found := strings.CutPrefix(field, prefix)
+		if !found {
+			return 0, false
+		}
+		n, err := strconv.Atoi(v)
+		return n, err == nil
+	}
+	var okF, okT, okB, okV bool
+	w.fps, okF = num(f[1], "FPS ")
+	w.tps, okT = num(f[2], "TPS ")
+	w.draw = f[3]
+	w.vsync, okV = strings.CutPrefix(f[4], "vsync ")
+	w.balls, okB = num(f[5], "balls ")
+	w.mode = f[6]
+	if len(f) == 8 {
+		if f[7] != "paused" {
+			return w, false
+		}
+		w.paused = true
+	}
+	return w, okF && okT && okV && okB && strings.HasPrefix(w.draw, "interp ")
+}
+
+// waitTitle polls the window title (every 50 ms) until ok accepts it, and
+// returns it; the test fails if that does not happen within timeout.
+func (d *demo) waitTitle(what string, timeout time.Duration, ok func(winTitle) bool) winTitle {
+	d.t.Helper()
+	w := d.window()
+	deadline := time.Now().Add(timeout)
+	last := ""
+	for {
+		select {
+		case <-d.done:
+			d.t.Fatalf("the demo exited (status %d) while waiting for a title with %s; last %q\nstderr: %s", d.code(), what, last, d.stderr.String())
+		default:
+		}
+		last = d.xdo("getwindowname", w)
+		if t, live := parseWinTitle(last); live && ok(t) {
+			return t
+		}
+		if time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond) // the polling interval, inside the deadline
+	}
+	d.t.Fatalf("no title with %s within %v; last %q\nstderr: %s", what, timeout, last, d.stderr.String())
+	return winTitle{}
+}
+
+// waitTicking waits until the title shows ticks running (TPS above 0):
+// the loop is past its first frame and the world has ticked.
+func (d *demo) waitTicking(timeout time.Duration) winTitle {
+	d.t.Helper()
+	return d.waitTitle("ticks running (TPS > 0)", timeout, func(w winTitle) bool { return w.tps > 0 })
 }
 
 // readPNG decodes the PNG file at path (a -screenshot).
@@ -268,4 +381,57 @@ func readPNG(t *testing.T, path string) image.Image {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return img
+}
+
+// readTrace reads a -trace file.
+func readTrace(t *testing.T, path string) []trace.Row {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := trace.Read(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return rows
+}
+
+// dirNames lists the names in dir, to see what a run left there.
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := make([]string, len(ents))
+	for i, e := range ents {
+		names[i] = e.Name()
+	}
+	return names
+}
+
+// TestParseWinTitle checks the harness's reading of the title, on the
+// title's documented form.
+func TestParseWinTitle(t *testing.T) {
+	w, ok := parseWinTitle("interpdemo | FPS 59 | TPS 25 | interp extrapolate | vsync unsupported | balls 100 | substep | paused")
+	want := winTitle{fps: 59, tps: 25, draw: "interp extrapolate", vsync: "unsupported", balls: 100, mode: "substep", paused: true}
+	want.raw = w.raw
+	if !ok || w != want {
+		t.Errorf("got %+v, %v; want %+v", w, ok, want)
+	}
+	if w, ok := parseWinTitle("interpdemo | FPS 0 | TPS 0 | interp on | vsync on | balls 1 | fixed"); !ok || w.paused || w.balls != 1 || w.mode != "fixed" {
+		t.Errorf("running title: %+v, %v", w, ok)
+	}
+	for _, bad := range []string{
+		"interpdemo",
+		"interpdemo | FPS x | TPS 0 | interp on | vsync on | balls 1 | fixed",
+		"interpdemo | FPS 1 | TPS 0 | interp on | vsync on | balls 1 | fixed | stopped",
+		"other | FPS 1 | TPS 0 | interp on | vsync on | balls 1 | fixed",
+	} {
+		if _, ok := parseWinTitle(bad); ok {
+			t.Errorf("%q taken for the demo's live title", bad)
+		}
+	}
 }

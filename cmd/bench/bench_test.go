@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/interpdemo/interpdemo/internal/report"
 )
 
 func TestParseBench(t *testing.T) {
@@ -12,7 +14,7 @@ BenchmarkTick/1M-2     	     525	   2245851 ns/op	14248.50 MB/s	       0 B/op	  
 BenchmarkLimiter/limiter-2         	     600	  16693746 ns/op	         8.131 cpu-%	         0.1024 p99-err-ms	       0 B/op	       0 allocs/op
 PASS
 `
-	r := &report{bench: map[string]map[string]float64{}}
+	r := &results{bench: map[string]map[string]float64{}}
 	r.parseBench("physics", strings.NewReader(out))
 	if got := r.bench["physics.BenchmarkTick/1M"]["ns/op"]; got != 2245851 {
 		t.Errorf("Tick/1M ns/op = %v", got)
@@ -30,7 +32,7 @@ PASS
 // as missed, not as met.
 func TestTargetsAreJudgedFromTheFigures(t *testing.T) {
 	judge := func(tick, floor float64) string {
-		r := &report{bench: map[string]map[string]float64{
+		r := &results{bench: map[string]map[string]float64{
 			"physics.BenchmarkTick/1M":      {"ns/op": tick},
 			"physics.BenchmarkCopyFloor/1M": {"ns/op": floor},
 		}, startups: []float64{50}}
@@ -53,9 +55,54 @@ func TestTargetsAreJudgedFromTheFigures(t *testing.T) {
 }
 
 func TestHist(t *testing.T) {
-	got := hist(map[string]any{"10": 1.0, "2": 5.0, "0": 7.0, "128+": 1.0})
+	got := hist(map[string]int64{"10": 1, "2": 5, "0": 7, "128+": 1})
 	if want := "0: 7, 2: 5, 10: 1, 128+: 1"; got != want {
 		t.Errorf("hist = %q, want %q", got, want)
+	}
+}
+
+func TestCommas(t *testing.T) {
+	for _, c := range []struct {
+		n    int64
+		want string
+	}{{0, "0"}, {999, "999"}, {1000, "1,000"}, {1_000_000, "1,000,000"}, {-1234, "-1,234"}, {-123, "-123"}} {
+		if got := commas(c.n); got != c.want {
+			t.Errorf("commas(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}
+
+// TestStatsLineIsTyped: the demo's -stats line decodes into report.Stats
+// and the report's optional figures print as "-" when a run lacks them.
+func TestStatsLineIsTyped(t *testing.T) {
+	line := `{"frames":6,"ticks":25,"seconds":0.024,"fps":215.119,"tps":1075.597,"max_ticks_per_frame":5,` +
+		`"ticks_per_frame":{"1":1,"4":1,"5":4},"capped_frames":0,"discarded_ms":0,"interp":true,"draw":"interpolate",` +
+		`"vsync_requested":"on","vsync_actual":"offscreen","balls":100000,"state_hash":"8d8bcc7077567d27","world_ticks":25,` +
+		`"upload_bytes":104,"upload_bytes_no_tick":0,"upload_bytes_per_tick_frame":1600000,"overlay_upload_bytes":373040,` +
+		`"frame_ms_p50":0.635,"frame_ms_p99":20.209,"frame_ms_max":20.209,"fps_cap":0,"cpu_fraction":1.132,"mode":"fixed",` +
+		`"speed":1,"paused":false,"render_load_ms":0,"logic_load_ms":0,"tick_ms":40,"max_loops":5,` +
+		`"lockstep":false,"hud":false,"graph":false,"ghosts":false,"player":false,"startup_ms":95.256,"video_driver":"offscreen",` +
+		`"gl_renderer":"llvmpipe"}`
+	s, err := report.Parse([]byte(line))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &results{matrix: []scenario{{name: "100k", stats: s}}, startups: []float64{50}}
+	var b strings.Builder
+	if err := r.write(&b, &options{}); err != nil {
+		t.Fatal(err)
+	}
+	// The matrix row: commas in the counts, "-" for the figures the run
+	// did not report (tick_ms_mean, allocs and GC after warm-up).
+	want := "| 100,000 | on | 215.1 | 0.635 | 20.209 | 1075.60 | - | 1,600,000 | 0 | 1.13 | - | - |"
+	if !strings.Contains(b.String(), want+"\n") {
+		t.Errorf("report lacks the row\n%s\nin\n%s", want, b.String())
+	}
+	// Without the allocation figures, target 2 is not met.
+	for _, line := range strings.Split(b.String(), "\n") {
+		if strings.HasPrefix(line, "| 2 |") && !strings.HasSuffix(line, "| **no** |") {
+			t.Errorf("target 2 judged met without allocation figures: %q", line)
+		}
 	}
 }
 

@@ -12,7 +12,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -27,6 +26,7 @@ import (
 	"time"
 
 	"github.com/interpdemo/interpdemo/internal/atomicfile"
+	"github.com/interpdemo/interpdemo/internal/report"
 )
 
 func main() {
@@ -44,8 +44,14 @@ func run() int {
 	flag.StringVar(&o.bin, "bin", "bin/interpdemo", "the demo binary to measure (make bench builds it)")
 	flag.StringVar(&o.out, "o", "docs/PERFORMANCE.md", "the report to write")
 	flag.BoolVar(&o.quick, "quick", false, "shorter runs (numbers are noisier)")
+	flag.StringVar(&o.goTool, "go", "go", "the go command that runs the Go benchmarks (a name looked up in PATH, or a path)")
 	flag.Parse()
-	o.goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+	goTool, err := findGo(o.goTool)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "bench: -go: %v\n", err)
+		return 2
+	}
+	o.goTool = goTool
 	if _, err := os.Stat(o.bin); err != nil {
 		fmt.Fprintf(os.Stderr, "bench: %v (run make build first)\n", err)
 		return 2
@@ -54,10 +60,10 @@ func run() int {
 		fmt.Fprintf(os.Stderr, "bench: -o: %v\n", err)
 		return 2
 	}
-	r := &report{started: time.Now()}
+	r := &results{started: time.Now()}
 	steps := []struct {
 		name string
-		f    func(*options, *report) error
+		f    func(*options, *results) error
 	}{
 		{"machine", machine},
 		{"go benchmarks", goBenchmarks},
@@ -81,8 +87,16 @@ func run() int {
 	return 0
 }
 
-// report is everything measured.
-type report struct {
+// findGo returns the go command to run: name itself when it is a path,
+// else the first name in PATH. (Not GOROOT/bin/go: runtime.GOROOT is
+// deprecated, and is the GOROOT the bench was built with, not necessarily
+// the go command the user runs: -go names it.)
+func findGo(name string) (string, error) {
+	return exec.LookPath(name)
+}
+
+// results is everything measured.
+type results struct {
 	started time.Time
 	cpu     string
 	cores   int
@@ -104,7 +118,7 @@ type report struct {
 type scenario struct {
 	name  string
 	args  []string
-	stats map[string]any
+	stats *report.Stats
 }
 
 type share struct {
@@ -112,7 +126,7 @@ type share struct {
 	pct  float64
 }
 
-func machine(o *options, r *report) error {
+func machine(o *options, r *results) error {
 	b, _ := os.ReadFile("/proc/cpuinfo")
 	for _, line := range strings.Split(string(b), "\n") {
 		if strings.HasPrefix(line, "model name") {
@@ -131,7 +145,7 @@ func machine(o *options, r *report) error {
 var benchLine = regexp.MustCompile(`^(Benchmark\S+?)(-\d+)?\s+(\d+)\s+(.*)$`)
 
 // goBenchmarks runs the packages' benchmarks and keeps every metric.
-func goBenchmarks(o *options, r *report) error {
+func goBenchmarks(o *options, r *results) error {
 	r.bench = map[string]map[string]float64{}
 	bt := "1s"
 	limiterN := "600x" // 10 s of 60 FPS waits per variant
@@ -160,7 +174,7 @@ func goBenchmarks(o *options, r *report) error {
 
 // parseBench keeps the benchmark lines of go test's output, and their
 // metrics under "pkg.BenchmarkName/sub" (without the -GOMAXPROCS suffix).
-func (r *report) parseBench(pkg string, out io.Reader) {
+func (r *results) parseBench(pkg string, out io.Reader) {
 	sc := bufio.NewScanner(out)
 	for sc.Scan() {
 		m := benchLine.FindStringSubmatch(sc.Text())
@@ -180,7 +194,7 @@ func (r *report) parseBench(pkg string, out io.Reader) {
 }
 
 // demo runs the binary headless and returns its -stats.
-func demo(o *options, args ...string) (map[string]any, error) {
+func demo(o *options, args ...string) (*report.Stats, error) {
 	full := append([]string{"-headless", "-stats", "-hud=false", "-graph=false", "-vsync", "off"}, args...)
 	cmd := exec.Command(o.bin, full...)
 	var stdout, stderr bytes.Buffer
@@ -195,9 +209,9 @@ func demo(o *options, args ...string) (map[string]any, error) {
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("%s %s: %v: %s", o.bin, strings.Join(full, " "), err, stderr.String())
 	}
-	var s map[string]any
-	if err := json.Unmarshal(stdout.Bytes(), &s); err != nil {
-		return nil, fmt.Errorf("stats of %v: %v", args, err)
+	s, err := report.Parse(bytes.TrimSpace(stdout.Bytes()))
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %v", o.bin, strings.Join(full, " "), err)
 	}
 	return s, nil
 }
@@ -209,7 +223,7 @@ func (o *options) dur(long string) string {
 	return long
 }
 
-func matrix(o *options, r *report) error {
+func matrix(o *options, r *results) error {
 	for _, n := range []int{1, 1000, 10_000, 100_000, 1_000_000} {
 		for _, interp := range []bool{true, false} {
 			d := o.dur("10s")
@@ -222,16 +236,16 @@ func matrix(o *options, r *report) error {
 				return err
 			}
 			if r.gl == "" {
-				r.gl, _ = s["gl_renderer"].(string)
+				r.gl = s.GLRenderer
 			}
-			name := fmt.Sprintf("%s balls, interpolation %s", commas(n), map[bool]string{true: "on", false: "off"}[interp])
+			name := fmt.Sprintf("%s balls, interpolation %s", commas(int64(n)), map[bool]string{true: "on", false: "off"}[interp])
 			r.matrix = append(r.matrix, scenario{name: name, args: args, stats: s})
 		}
 	}
 	return nil
 }
 
-func scenarios(o *options, r *report) error {
+func scenarios(o *options, r *results) error {
 	for _, c := range []struct {
 		name string
 		args []string
@@ -251,14 +265,14 @@ func scenarios(o *options, r *report) error {
 }
 
 // startup runs the demo for one tick several times and keeps startup_ms.
-func startup(o *options, r *report) error {
+func startup(o *options, r *results) error {
 	for i := 0; i < 7; i++ {
 		// The defaults a user gets: HUD and graph on.
 		s, err := demo(o, "-ticks", "1", "-fast", "-hud=true", "-graph=true")
 		if err != nil {
 			return err
 		}
-		r.startups = append(r.startups, num(s, "startup_ms"))
+		r.startups = append(r.startups, s.StartupMs)
 	}
 	sort.Float64s(r.startups)
 	return nil
@@ -267,7 +281,7 @@ func startup(o *options, r *report) error {
 // profile records a 100k-ball run with perf, when it is installed, and
 // splits the CPU time between the GL driver (llvmpipe's JIT-compiled
 // shaders and its rasterizer), the kernel, and the demo's own Go code.
-func profile(o *options, r *report) error {
+func profile(o *options, r *results) error {
 	perf, err := exec.LookPath("perf")
 	if err != nil {
 		r.profileNote = "perf is not installed (apt-get install linux-perf); no profile taken."
@@ -330,15 +344,16 @@ func firstLine(s string) string {
 	return s
 }
 
-func num(s map[string]any, k string) float64 {
-	v, _ := s[k].(float64)
-	return v
-}
-
-func commas(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
+// commas writes n with thousands separators: 1000000 is "1,000,000".
+func commas(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	digits := s
+	sign := ""
+	if n < 0 {
+		sign, digits = "-", s[1:]
 	}
-	return s
+	for i := len(digits) - 3; i > 0; i -= 3 {
+		digits = digits[:i] + "," + digits[i:]
+	}
+	return sign + digits
 }

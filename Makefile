@@ -6,7 +6,8 @@ ARGS ?=
 # Packages that are pure Go (no cgo): tested with the race detector, and
 # on a 32-bit target (GOARCH=386 runs natively on amd64).
 PURE := ./loop/... ./physics/... ./input/... ./replay/... ./internal/sim/... ./internal/report/... ./internal/trace/... \
-	./internal/stats/... ./internal/atomicfile/... ./internal/hud/...
+	./internal/stats/... ./internal/atomicfile/... ./internal/hud/... ./internal/netplay/... \
+	./examples/terminal/... ./examples/replay/...
 # The oldest Go the module supports (go.mod's go line): the pure packages
 # are tested with that toolchain too, fetched through the module proxy.
 GOMIN := $(shell sed -n 's/^go //p' go.mod)
@@ -78,11 +79,12 @@ lint: deps
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
+	cd examples/ebiten && $(GO) vet ./... && $(STATICCHECK) ./...
 
 # Each fuzz target for 30 s (FUZZTIME=… to change).
 FUZZTIME ?= 30s
 fuzz:
-	@for pkg in ./loop ./physics ./input ./replay; do \
+	@for pkg in ./loop ./physics ./input ./replay ./internal/netplay; do \
 		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep ^Fuzz); do \
 			echo "== $$pkg $$f"; \
 			$(GO) test $$pkg -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) || exit 1; \

@@ -1,0 +1,277 @@
+package netplay
+
+import (
+	"encoding/json"
+	"errors"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interpdemo/interpdemo/input"
+)
+
+func TestConfigInvalid(t *testing.T) {
+	for _, c := range []Config{
+		{},
+		{Nonce: 1, Players: 1},
+		{Nonce: 1, Players: 5},
+		{Nonce: 1, Delay: MaxDelay + 1},
+		{Nonce: 1, Delay: -2},
+		{Nonce: 1, TickLimit: MaxTick + 1},
+		{Nonce: 1, KickAfter: -1},
+		{Nonce: 1, Silence: -1},
+		{Nonce: 1, Resend: -time.Second},
+	} {
+		if _, err := NewHost(c, 0); !errors.Is(err, ErrInvalid) {
+			t.Errorf("NewHost(%+v): %v, want ErrInvalid", c, err)
+		}
+	}
+	for _, a := range []netip.AddrPort{{}, netip.MustParseAddrPort("1.2.3.4:0")} {
+		if _, err := NewJoiner(Config{Nonce: 1}, a, 0); !errors.Is(err, ErrInvalid) {
+			t.Errorf("NewJoiner(%v): %v, want ErrInvalid", a, err)
+		}
+	}
+	if _, err := NewJoiner(Config{}, addr(0), 0); !errors.Is(err, ErrInvalid) {
+		t.Errorf("NewJoiner without a nonce: %v", err)
+	}
+	s, err := NewHost(Config{Nonce: 1}, 0)
+	if err != nil || s.Players() != 2 || s.Delay() != DefaultDelay {
+		t.Errorf("defaults: %v, %d players, delay %d", err, s.Players(), s.Delay())
+	}
+	s, err = NewHost(Config{Nonce: 1, Delay: NoDelay}, 0)
+	if err != nil || s.Delay() != 0 {
+		t.Errorf("NoDelay: %v, delay %d", err, s.Delay())
+	}
+}
+
+// running returns a started two-player game whose packets the test
+// carries by hand (or drops).
+func running(t *testing.T) (host, join *Session, carry func(now time.Duration, drop bool)) {
+	t.Helper()
+	host, _ = NewHost(Config{Nonce: 1, Players: 2}, 0)
+	join, _ = NewJoiner(Config{Nonce: 2}, addr(0), 0)
+	carry = func(now time.Duration, drop bool) {
+		host.Poll(now, func(_ netip.AddrPort, p []byte) {
+			if !drop {
+				join.Receive(now, addr(0), p)
+			}
+		})
+		join.Poll(now, func(_ netip.AddrPort, p []byte) {
+			if !drop {
+				host.Receive(now, addr(1), p)
+			}
+		})
+	}
+	for now := time.Duration(0); now < 100*ms; now += ms {
+		carry(now, false)
+	}
+	if host.State() != StateRunning || join.State() != StateRunning {
+		t.Fatalf("not running: %v %v", host.State(), join.State())
+	}
+	return host, join, carry
+}
+
+func TestAddLocalInputErrors(t *testing.T) {
+	host, _ := NewHost(Config{Nonce: 1}, 0)
+	if err := host.AddLocalInput(2, input.Record{}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("before the start: %v", err)
+	}
+	host, join, carry := running(t)
+	if err := join.AddLocalInput(5, input.Record{}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("wrong tick: %v", err)
+	}
+	// With nothing acknowledged, Window records go, the next stalls.
+	for i := range Window {
+		if err := join.AddLocalInput(join.InputTick(), input.Record{Held: input.Buttons(i)}); err != nil {
+			t.Fatalf("record %d: %v", i, err)
+		}
+	}
+	if err := join.AddLocalInput(join.InputTick(), input.Record{}); err != ErrWindowFull {
+		t.Fatalf("past the window: %v", err)
+	}
+	if join.Stats().WindowFull != 1 {
+		t.Errorf("WindowFull %d", join.Stats().WindowFull)
+	}
+	// Once the host has them and says so, the window moves on.
+	carry(200*ms, false)
+	carry(201*ms, false)
+	if got := host.Confirmed(); got != 2 {
+		t.Errorf("host: confirmed %d, want 2 (its own input is missing)", got)
+	}
+	if tk, rec, ok := host.LastInput(1); !ok || tk != 2+Window-1 || rec.Held != Window-1 {
+		t.Errorf("host: last input of player 1: %d %v %v", tk, rec, ok)
+	}
+	if rec, ok := host.Input(1, 10); !ok || rec.Held != 8 {
+		t.Errorf("host: input of player 1 at tick 10: %v %v", rec, ok)
+	}
+	if _, ok := host.Input(0, 10); ok {
+		t.Error("host: its own input at tick 10 is not known yet")
+	}
+	if err := join.AddLocalInput(join.InputTick(), input.Record{}); err != nil {
+		t.Errorf("after the acknowledgement: %v", err)
+	}
+	join.Quit(300 * ms)
+	if err := join.AddLocalInput(join.InputTick(), input.Record{}); err != ErrOver {
+		t.Errorf("after the end: %v", err)
+	}
+	if err := join.Advance(nil); err != ErrOver {
+		t.Errorf("Advance after the end: %v", err)
+	}
+}
+
+func TestNextAndAdvance(t *testing.T) {
+	host, join, carry := running(t)
+	recs := make([]input.Record, 0, MaxPlayers)
+	// Ticks 0 and 1 are before the delay: zero for everyone, known.
+	for tk := range uint64(2) {
+		for _, s := range []*Session{host, join} {
+			r, ok := s.Next(ms, recs)
+			if !ok || len(r) != 2 || !r[0].IsZero() || !r[1].IsZero() {
+				t.Fatalf("tick %d: %v %v", tk, r, ok)
+			}
+			if err := s.Advance(nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// Tick 2 needs both players' records.
+	if _, ok := host.Next(100*ms, recs); ok {
+		t.Fatal("tick 2 ready without records")
+	}
+	if err := host.Advance(nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Advance of a tick not ready: %v", err)
+	}
+	a, b := input.Record{Held: 1, Pressed: 1}, input.Record{Held: 2, Pressed: 2}
+	if err := host.AddLocalInput(2, a); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := host.Next(130*ms, recs); ok {
+		t.Fatal("tick 2 ready without the joiner's record")
+	}
+	if err := join.AddLocalInput(2, b); err != nil {
+		t.Fatal(err)
+	}
+	carry(150*ms, false)
+	r, ok := host.Next(160*ms, recs)
+	if !ok || r[0] != a || r[1] != b {
+		t.Fatalf("tick 2: %v %v", r, ok)
+	}
+	st := host.Stats()
+	// Waited from 100 to 160 ms: 30 ms with both missing, 30 with only
+	// the joiner's.
+	if st.StallFrames != 2 || st.StallTime != 60*ms || st.Peers[1].Waited != 30*ms || st.Peers[0].Waited != 0 {
+		t.Errorf("stall accounting: %d frames, %v, waited for 1: %v, for 0: %v", st.StallFrames, st.StallTime, st.Peers[1].Waited, st.Peers[0].Waited)
+	}
+}
+
+func TestLobbyQuitFreesSlot(t *testing.T) {
+	host, _ := NewHost(Config{Nonce: 1, Players: 3}, 0)
+	a, _ := NewJoiner(Config{Nonce: 2}, addr(0), 0)
+	b, _ := NewJoiner(Config{Nonce: 3}, addr(0), 0)
+	carry := func(now time.Duration, j *Session, from netip.AddrPort) {
+		host.Poll(now, func(to netip.AddrPort, p []byte) {
+			if to == from {
+				j.Receive(now, addr(0), p)
+			}
+		})
+		j.Poll(now, func(_ netip.AddrPort, p []byte) { host.Receive(now, from, p) })
+	}
+	for now := time.Duration(0); now < 5*ms; now += ms {
+		carry(now, a, addr(1))
+	}
+	if a.State() != StateLobby || a.Index() != 1 || host.Stats().Joined != 2 {
+		t.Fatalf("a: %v, index %d, joined %d", a.State(), a.Index(), host.Stats().Joined)
+	}
+	a.Quit(5 * ms)
+	carry(6*ms, a, addr(1))
+	if !a.Done() || a.Err() != nil || host.Stats().Joined != 1 || host.State() != StateLobby {
+		t.Fatalf("after a quit in the lobby: a %v %v, host joined %d, %v", a.State(), a.Err(), host.Stats().Joined, host.State())
+	}
+	for now := 7 * ms; now < 20*ms; now += ms {
+		carry(now, b, addr(2))
+	}
+	if b.State() != StateLobby || b.Index() != 1 || host.Stats().Joined != 2 {
+		t.Errorf("b: %v, index %d; joined %d", b.State(), b.Index(), host.Stats().Joined)
+	}
+}
+
+func TestHostQuitInLobby(t *testing.T) {
+	host, _ := NewHost(Config{Nonce: 1, Players: 3}, 0)
+	a, _ := NewJoiner(Config{Nonce: 2}, addr(0), 0)
+	step := func(now time.Duration) {
+		host.Poll(now, func(_ netip.AddrPort, p []byte) { a.Receive(now, addr(0), p) })
+		a.Poll(now, func(_ netip.AddrPort, p []byte) { host.Receive(now, addr(1), p) })
+	}
+	for now := time.Duration(0); now < 10*ms; now += ms {
+		step(now)
+	}
+	if a.State() != StateLobby || a.Stats().Joined != 2 {
+		t.Fatalf("a: %v, joined %d", a.State(), a.Stats().Joined)
+	}
+	host.Quit(10 * ms)
+	for now := 11 * ms; now < 20*ms; now += ms {
+		step(now)
+	}
+	if !host.Done() || !a.Done() || a.Err() != nil || a.Stats().End != "player 0 quit" {
+		t.Errorf("host %v, a %v %v %q", host.State(), a.State(), a.Err(), a.Stats().End)
+	}
+}
+
+func TestJoinTimeout(t *testing.T) {
+	j, _ := NewJoiner(Config{Nonce: 2, JoinTimeout: time.Second}, addr(0), 0)
+	hellos := 0
+	for now := time.Duration(0); !j.Done(); now += 10 * ms {
+		j.Poll(now, func(to netip.AddrPort, p []byte) {
+			if to != addr(0) || len(p) != HelloSize {
+				t.Fatalf("sent %d bytes to %v", len(p), to)
+			}
+			hellos++
+		})
+		if now > 2*time.Second {
+			t.Fatal("no timeout")
+		}
+	}
+	want := "no answer from host 10.0.0.1:7000 in 1s (not running, full, or unreachable)"
+	if j.Err() == nil || j.Err().Error() != want || hellos != 4 {
+		t.Errorf("%v after %d Hellos; want %q after 4", j.Err(), hellos, want)
+	}
+}
+
+func TestNoDelay(t *testing.T) {
+	h := newHarness(t, Conditions{Delay: 10 * ms}, 4)
+	h.game(Config{TickLimit: 100, Delay: NoDelay}, 3)
+	h.run(30 * time.Second)
+	for _, p := range h.peers {
+		if p.s.Err() != nil || p.s.NextTick() != 100 || p.s.Delay() != 0 {
+			t.Errorf("%s: %v after %d ticks, delay %d", p.name, p.s.Err(), p.s.NextTick(), p.s.Delay())
+		}
+	}
+	h.checkHistories(100)
+}
+
+func TestLastJoinerKickedHostGoesOn(t *testing.T) {
+	h := newHarness(t, Conditions{Delay: 10 * ms}, 4)
+	h.game(Config{TickLimit: 200, KickAfter: 5 * time.Second}, 2)
+	h.runUntil(10*time.Second, func() bool { return h.peers[1].s.NextTick() >= 50 })
+	h.peers[1].dead = true
+	h.run(30 * time.Second)
+	host := h.peers[0].s
+	if host.Err() != nil || host.NextTick() != 200 || host.Stats().Kicks != 1 {
+		t.Errorf("host: %v after %d ticks, %d kicks", host.Err(), host.NextTick(), host.Stats().Kicks)
+	}
+	h.checkHistories(200)
+}
+
+func TestStatsJSON(t *testing.T) {
+	host, _, _ := running(t)
+	b, err := json.Marshal(host.Stats())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"role":"host"`, `"state":"running"`, `"players":2`, `"input_delay":2`, `"rtt_ns":`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("%s lacks %s", b, want)
+		}
+	}
+}

@@ -1,0 +1,169 @@
+// Package netplay is the network session of a deterministic lockstep game
+// for 2 to 4 players: the host's world settings, every player's input
+// record of every tick, acknowledgements, resending, round-trip times,
+// state-hash comparison, slow and silent players, and the end of the game.
+// It is plain Go: it reads no clock, opens no socket and starts no
+// goroutine. The caller gives it the time and the datagrams that arrived
+// (Session.Receive) and takes the datagrams to send (Session.Poll); package
+// netplay/udp does that over a UDP socket.
+//
+// # Lockstep with input delay
+//
+// A deterministic simulation reaches the same state on every machine from
+// the same inputs, so the peers of a lockstep game exchange inputs, never
+// state. As the interp_demo game-loop article puts it, in a network game
+// "all computers must be kept in synchronization": no peer may run tick t
+// before it knows every player's record for tick t. Waiting for them on
+// every tick would cost a round trip per tick, so each player's input is
+// sampled Delay ticks early: when a peer is about to run tick t it samples
+// its keyboard into the record for tick t+Delay and sends it at once; by
+// the time the others reach tick t+Delay it has usually arrived. The
+// records of the first Delay ticks are zero for everyone.
+//
+// When a record is late, the tick does not run: the fixed-tick loop keeps
+// its time debt (lockstep mode), draws, and runs the owed ticks, MaxLoops
+// a frame, once the record is there. The time a peer spends so is stall
+// time, charged to the player whose record was alone missing: the
+// article's "slow computers that may be bogging the game down", which the
+// host may kick (Config.KickAfter).
+//
+// # The frame loop
+//
+// One frame of a peer, with the fixed-tick loop's plan fr (lockstep, debt
+// kept) and the ticks it owes in owed:
+//
+//	conn.Read(now, sess) // every datagram that arrived: sess.Receive
+//	for ran := 0; owed > 0 && ran < maxLoops; ran++ {
+//		t := sess.NextTick()
+//		if sess.NeedInput() { // the record for t+Delay, sampled now
+//			if err := sess.AddLocalInput(sess.InputTick(), sampler.Tick(end(t))); err != nil {
+//				break // the window is full: stall
+//			}
+//		}
+//		recs, ok := sess.Next(now, recs[:0])
+//		if !ok {
+//			break // a record is missing: stall, the debt is kept
+//		}
+//		step(world, recs, t) // recs[p] moves ball p, autonomous if sess.Autonomous(p, t)
+//		sess.Advance(world.Hash) // hashes every HashEvery ticks
+//		owed--
+//	}
+//	sess.ReportLoad(debt, cappedFrames)
+//	conn.Write(now, sess) // sess.Poll: new input goes out at once
+//	draw(...)
+//	if sess.Done() { exit with status 0 if sess.Err() == nil }
+//
+// Start the loop when the session reaches StateRunning (Session.StartedAt);
+// on Q call Quit and keep running frames until Done.
+//
+// # Topology
+//
+// The host is player 0 and the hub: a joiner talks only to the host, and
+// the host relays every player's records to the others. So a joiner knows
+// one address and accepts datagrams from it alone, NAT is no more trouble
+// than for any client, and the host holds every record a joiner can have.
+// The last point makes kicks deterministic: when the host kicks player k it
+// names the first tick whose record of k it does not have; nobody can have
+// run that tick (they would need k's record, which only the host could
+// have relayed), and from it on everyone treats k's record as zero and its
+// ball as autonomous. A relayed record costs one more hop (about half the
+// round trip between two joiners); the input delay must cover it.
+//
+// # Reliability
+//
+// Every game packet carries, for each player, how many of its records the
+// sender has (all ticks before that count: an acknowledgement), and the
+// records the addressee lacks, oldest first, as many as fit. So a lost
+// packet costs no round trip: the next one, sent at once for new input or
+// every Resend while something is unacknowledged, carries the same records
+// again. A player may run at most Window ticks of input ahead of what every
+// peer acknowledged; beyond it AddLocalInput reports ErrWindowFull and the
+// player stalls. That bounds the buffers and the packets.
+//
+// Each packet also carries a sequence number, the sender's clock (µs) and
+// the echo of the newest clock received from the addressee with the time
+// it was held, from which the round-trip time is measured without clock
+// synchronization; the sender's latest state hash (the host: everyone's);
+// its load (time debt, frames at MaxLoops, time waited for each player);
+// and, from the host, every player's status and the kicks.
+//
+// # Handshake and end
+//
+// A joiner sends Hello every 250 ms until the host's Welcome names its
+// player index and carries the game's settings (world, players, delay,
+// tick limit) and the random session ID every later packet carries. The
+// host answers a Hello only from a new address while a slot is free (or a
+// known one whose Welcome was lost), and a Hello is padded to HelloSize so
+// that no answer is larger than the question. When every slot is taken and
+// every joiner has answered its Welcome, the host starts: its first game
+// packet is the start, and each joiner begins at tick 0 when it arrives.
+//
+// The game ends for everyone when a player quits (its end is resent until
+// the others acknowledge it or Linger passes; the host relays it), when the
+// tick limit is reached (every peer stops there by itself, after delivering
+// its last records), when a peer is silent for Silence (the others end with
+// an error naming it, or, with KickAfter, go on without it), or for a
+// joiner, when the host kicks it ("kicked: too slow (held the game back N
+// ms in 10 s)"). A state-hash mismatch ("desync at tick N: local HASH,
+// player K HASH") does not end the session: every peer finds and reports
+// it (Err), and the game decides.
+//
+// # Hostile input
+//
+// Receive drops and counts (Stats.BadPackets) anything that is not a
+// well-formed packet of this version and session from a player's address:
+// the decoder accepts exactly one encoding per packet, never allocates,
+// never panics, and bounds every count (FuzzDecode). Nothing is sent to an
+// address that is not a player's, except the host's Welcome or Reject to a
+// Hello in the lobby while a slot is free.
+//
+// # Wire format
+//
+// Version 1. "uv" is a minimal unsigned LEB128 varint, "sv" a zigzag one;
+// "u32" and "u64" are little-endian. Every packet starts with
+//
+//	offset size field
+//	0      2    magic "NP" (4e 50)
+//	2      1    protocol version, 1
+//	3      1    type: 1 Hello, 2 Welcome, 3 Reject, 4 Lobby, 5 Game
+//	4      8    u64 session ID (0 in Hello and Reject)
+//
+// and goes on by type:
+//
+//	type     from    body
+//	Hello    joiner  u64 token (random, not 0); zeros up to HelloSize (96) bytes in all
+//	Welcome  host    u64 token (the Hello's), u8 player index, u8 players, u8 input delay,
+//	                 uv tick limit, u64 seed, uv balls, sv width, sv height, sv radius,
+//	                 sv speed, sv tick (ns), uv max loops, u8 flags (bit 0 lockstep)
+//	Reject   host    u8 reason (1: protocol version); the header carries the host's version
+//	Lobby    both    link, u8 players present (host; 0 from a joiner)
+//	Game     both    link, uv ticks run, u8 n (players), n × uv have,
+//	                 [host] uv low,
+//	                 u8 hashes, each: u8 player, uv ticks run, u64 state hash,
+//	                 uv debt (ms), uv frames at MaxLoops, n × uv waited (ms),
+//	                 [host] n × (uv ticks run, uv debt ms, uv frames at MaxLoops,
+//	                         uv held back ms, uv round trip µs),
+//	                 [host] u8 kicks, each: u8 player, uv first autonomous tick,
+//	                         u8 reason (1 slow, 2 silent, 3 left), uv held back ms,
+//	                 [end]  u8 reason (1 quit, 2 tick limit, 3 silent, 4 left, 5 kicked),
+//	                        u8 player,
+//	                 u8 blocks, each: u8 player, uv first tick, u8 count (1..64),
+//	                         runs: uv length, uv held, uv pressed, uv released
+//
+// where link is
+//
+//	u8 sender's player index, u32 sequence number, u32 sender's clock (µs, odd),
+//	u32 echo (the newest clock received from the addressee; 0: none),
+//	uv hold (µs from receiving the echoed packet to sending this one),
+//	u8 flags: bit 0 the sender's game is over, bit 1 [end] present,
+//	          bit 2 [host] sections present (Lobby: bit 0 only)
+//
+// "have" is, per player, the number of ticks from 0 whose records the
+// sender has: the acknowledgement. "low" tells a joiner the lowest "have"
+// of its own records among all peers: its input window. A block's records
+// are run-length encoded; neighbouring runs differ, and lists go in
+// increasing player order, so each packet has one encoding. Blocks go
+// last: when they do not fit in MaxPacketSize (1200) bytes, each keeps an
+// equal share, oldest records first, and the rest go in the next packet.
+// A typical game packet is 40 to 150 bytes.
+package netplay

@@ -1,0 +1,93 @@
+package netplay
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+	"time"
+)
+
+// ErrInvalid is wrapped by every error this package returns for a bad
+// argument or setting (a Config out of range, an input for the wrong tick):
+// test for it with errors.Is.
+var ErrInvalid = errors.New("netplay: invalid argument")
+
+// ErrWindowFull is returned by AddLocalInput when the local player is more
+// than Window ticks of input ahead of what every peer has acknowledged:
+// the local player stalls until acknowledgements arrive.
+var ErrWindowFull = errors.New("netplay: input window full")
+
+// ErrOver is returned by AddLocalInput and Advance once the game is over
+// for this session.
+var ErrOver = errors.New("netplay: game over")
+
+// A DesyncError reports that two peers reached different states after the
+// same ticks with the same inputs: the simulation is not deterministic, or
+// a peer is broken. Tick counts the ticks run (the hash is the state after
+// tick Tick, counted from 1, as in package replay).
+type DesyncError struct {
+	Tick   uint64
+	Local  uint64 // this peer's state hash
+	Player int    // the player whose hash differs
+	Remote uint64 // that player's state hash
+}
+
+func (e *DesyncError) Error() string {
+	return fmt.Sprintf("desync at tick %d: local %016x, player %d %016x", e.Tick, e.Local, e.Player, e.Remote)
+}
+
+// A SilenceError reports that no packet came from Player for the silence
+// timeout (or, at a joiner, that the host reported it so).
+type SilenceError struct {
+	Player int
+	For    time.Duration
+}
+
+func (e *SilenceError) Error() string {
+	return fmt.Sprintf("player %d silent for %v", e.Player, e.For)
+}
+
+// A LeftError reports that Player ended its game with an error and left
+// (a joiner that lost the host, for example) while KickAfter was off.
+type LeftError struct{ Player int }
+
+func (e *LeftError) Error() string { return fmt.Sprintf("player %d left the game", e.Player) }
+
+// A KickedError is the end of a player the host kicked.
+type KickedError struct {
+	// Why: "too slow", "silent" or "left".
+	Why string
+	// HeldBack is the time this player held the game back in the 10 s
+	// before the kick (for "too slow").
+	HeldBack time.Duration
+	// From is the first tick at which the others run without this
+	// player's input.
+	From uint64
+}
+
+func (e *KickedError) Error() string {
+	if e.Why == "too slow" {
+		return fmt.Sprintf("kicked: too slow (held the game back %d ms in 10 s)", e.HeldBack.Milliseconds())
+	}
+	return "kicked: " + e.Why
+}
+
+// A RejectedError is the end of a joiner whose Hello the host rejected.
+type RejectedError struct {
+	HostVersion int
+}
+
+func (e *RejectedError) Error() string {
+	return fmt.Sprintf("host rejected the join: it speaks protocol version %d, this is version %d", e.HostVersion, ProtocolVersion)
+}
+
+// A JoinTimeoutError is the end of a joiner that got no Welcome in time:
+// the host is not running, full, or unreachable.
+type JoinTimeoutError struct {
+	Host netip.AddrPort
+	For  time.Duration
+}
+
+func (e *JoinTimeoutError) Error() string {
+	return fmt.Sprintf("no answer from host %v in %v (not running, full, or unreachable)", e.Host, e.For)
+}

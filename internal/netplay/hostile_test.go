@@ -1,0 +1,233 @@
+package netplay
+
+import (
+	"errors"
+	"net/netip"
+	"testing"
+	"time"
+)
+
+// hostile makes datagrams a session must drop: garbage, truncated,
+// oversized, another session's, another version's.
+type hostile struct {
+	rng   uint64
+	valid []byte // a well-formed game packet to damage
+	buf   [2 * MaxPacketSize]byte
+}
+
+func (g *hostile) rand() uint64 {
+	g.rng += 0x9e3779b97f4a7c15
+	return mix64(g.rng)
+}
+
+// next returns the i-th hostile datagram.
+func (g *hostile) next(i int) []byte {
+	b := g.buf[:]
+	switch i % 6 {
+	case 0: // garbage of any length up to twice the maximum
+		n := int(g.rand() % uint64(len(b)))
+		for k := range n {
+			b[k] = byte(g.rand())
+		}
+		return b[:n]
+	case 1: // garbage that starts like a packet
+		n := headerSize + int(g.rand()%200)
+		for k := range n {
+			b[k] = byte(g.rand())
+		}
+		b[0], b[1], b[2], b[3] = magic0, magic1, ProtocolVersion, byte(1+g.rand()%5)
+		return b[:n]
+	case 2: // a good packet, truncated
+		return append(b[:0], g.valid[:g.rand()%uint64(len(g.valid))]...)
+	case 3: // a good packet, another session
+		b = append(b[:0], g.valid...)
+		b[4] ^= 1
+		return b
+	case 4: // a good packet with a byte flipped in its body; may still
+		// be well-formed, so the caller sends it from a stranger
+		b = append(b[:0], g.valid...)
+		b[headerSize+int(g.rand()%uint64(len(b)-headerSize))] ^= byte(1 + g.rand()%255)
+		return b
+	default: // oversized
+		b = append(b[:0], g.valid...)
+		return append(b, make([]byte, MaxPacketSize+1-len(b))...)
+	}
+}
+
+func TestHostilePacketsDroppedAndCounted(t *testing.T) {
+	for players := MinPlayers; players <= MaxPlayers; players++ {
+		t.Run(string(rune('0'+players)), func(t *testing.T) {
+			h := newHarness(t, Conditions{Delay: 10 * ms, Jitter: 3 * ms}, 3)
+			h.game(Config{TickLimit: 200}, players)
+			stranger := netip.MustParseAddrPort("192.0.2.66:6666")
+			// Capture a real packet of the joiners' to the host once the
+			// game runs.
+			host, j1 := h.peers[0], h.peers[1]
+			h.runUntil(5*time.Second, func() bool { return host.s.NextTick() >= 20 && j1.s.NextTick() >= 20 })
+			var valid []byte
+			j1.s.peers[0].news = true // make a packet due
+			j1.s.Poll(h.now, func(_ netip.AddrPort, pkt []byte) { valid = append([]byte(nil), pkt...) })
+			if valid == nil {
+				t.Fatal("no packet captured")
+			}
+			g := &hostile{rng: 99, valid: valid}
+			var hello packet
+			hello.typ, hello.token = msgHello, 12345
+			helloBytes := make([]byte, MaxPacketSize)
+			helloBytes = helloBytes[:hello.encode(helloBytes)]
+			want := make(map[*tpeer]int64)
+			for _, p := range h.peers {
+				want[p] = p.s.Stats().BadPackets
+			}
+			i := 0
+			h.runUntil(60*time.Second, func() bool {
+				if host.s.NextTick() < 150 {
+					for _, p := range h.peers {
+						pkt := g.next(i)
+						from := stranger
+						if i%6 != 4 && i%12 < 6 {
+							// Spoofed: from a player's address (the host's,
+							// for a joiner).
+							from = h.peers[(int(p.s.Index())+1)%players].addr
+							if p != host {
+								from = host.addr
+							}
+						}
+						p.s.Receive(h.now, from, pkt)
+						want[p]++
+						// A well-formed Hello from a stranger after the
+						// start: no slot is free.
+						p.s.Receive(h.now, stranger, helloBytes)
+						want[p]++
+					}
+					i++
+				}
+				for _, p := range h.peers {
+					if !p.s.Done() {
+						return false
+					}
+				}
+				return true
+			})
+			for _, p := range h.peers {
+				if err := p.s.Err(); err != nil || p.s.NextTick() != 200 {
+					t.Errorf("%s: err %v after %d ticks", p.name, err, p.s.NextTick())
+				}
+				if got := p.s.Stats().BadPackets; got != want[p] {
+					t.Errorf("%s: %d bad packets counted, %d sent", p.name, got, want[p])
+				}
+			}
+			if i < 500 {
+				t.Errorf("only %d hostile rounds", i)
+			}
+			if n := h.sentTo[stranger]; n != 0 {
+				t.Errorf("%d packets sent to the stranger", n)
+			}
+			h.checkHistories(200)
+			h.checkNoStrays()
+		})
+	}
+}
+
+// A well-formed Hello from a stranger gets an answer only in the lobby
+// while a slot is free: a third joiner of a two-player game times out, and
+// is never sent anything.
+func TestGameFullNoAnswer(t *testing.T) {
+	h := newHarness(t, Conditions{Delay: 5 * ms}, 5)
+	h.game(Config{TickLimit: 300}, 2) // 12 s: it runs while the late one tries
+	late, err := NewJoiner(Config{Nonce: 777}, addr(0), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lp := h.add("late", late, addr(5))
+	lp.next = 30 * ms // after the first joiner took the slot
+	h.run(30 * time.Second)
+	var je *JoinTimeoutError
+	if !errors.As(late.Err(), &je) || je.Host != addr(0) || je.For != DefaultJoinTimeout {
+		t.Errorf("late joiner: %v, want a join timeout", late.Err())
+	}
+	if n := h.sentTo[addr(5)]; n != 0 {
+		t.Errorf("%d packets sent to the late joiner", n)
+	}
+	if st := late.Stats(); st.PacketsSent < 30 {
+		t.Errorf("late joiner sent %d Hellos in 10 s, want one every 250 ms", st.PacketsSent)
+	}
+	host := h.peers[0].s
+	if st := host.Stats(); st.BadPackets != late.Stats().PacketsSent {
+		t.Errorf("host counted %d bad packets; the late joiner sent %d", st.BadPackets, late.Stats().PacketsSent)
+	}
+	if host.Err() != nil || host.NextTick() != 300 {
+		t.Errorf("host: %v after %d ticks", host.Err(), host.NextTick())
+	}
+}
+
+func TestVersionMismatchRejected(t *testing.T) {
+	host, err := NewHost(Config{Nonce: 1, Players: 2}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hello packet
+	hello.typ, hello.token = msgHello, 42
+	b := make([]byte, MaxPacketSize)
+	b = b[:hello.encode(b)]
+	b[2] = ProtocolVersion + 1
+	from := netip.MustParseAddrPort("192.0.2.1:1000")
+	host.Receive(0, from, b)
+	var got [][]byte
+	var to []netip.AddrPort
+	host.Poll(ms, func(a netip.AddrPort, pkt []byte) {
+		to = append(to, a)
+		got = append(got, append([]byte(nil), pkt...))
+	})
+	want := []byte{magic0, magic1, ProtocolVersion, byte(msgReject), 0, 0, 0, 0, 0, 0, 0, 0, rejectVersion}
+	if len(got) != 1 || to[0] != from || string(got[0]) != string(want) {
+		t.Fatalf("host answered % x to %v, want one Reject % x to %v", got, to, want, from)
+	}
+	if len(got[0]) > len(b) {
+		t.Errorf("the Reject (%d bytes) is larger than the Hello (%d)", len(got[0]), len(b))
+	}
+	if host.Stats().Joined != 1 {
+		t.Errorf("the rejected joiner took a slot")
+	}
+
+	// A joiner of this version gets a Reject from a host of the next.
+	j, err := NewJoiner(Config{Nonce: 9}, from, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reject := append([]byte(nil), want...)
+	reject[2] = ProtocolVersion + 1
+	j.Receive(ms, from, reject)
+	wantErr := "host rejected the join: it speaks protocol version 2, this is version 1"
+	if j.Err() == nil || j.Err().Error() != wantErr || j.State() != StateEnded {
+		t.Errorf("joiner: %v, state %v; want %q, ended", j.Err(), j.State(), wantErr)
+	}
+}
+
+// A Hello with a forged source address gets one Welcome, no larger, and
+// nothing else; the slot it took is free again after the silence timeout.
+func TestForgedHelloNoAmplification(t *testing.T) {
+	host, _ := NewHost(Config{Nonce: 1, Players: 2}, 0)
+	var hello packet
+	hello.typ, hello.token = msgHello, 5
+	b := make([]byte, MaxPacketSize)
+	b = b[:hello.encode(b)]
+	victim := netip.MustParseAddrPort("198.51.100.7:53")
+	host.Receive(0, victim, b)
+	sent, bytes := 0, 0
+	for now := time.Duration(0); now <= 3*time.Second; now += 10 * ms {
+		host.Poll(now, func(to netip.AddrPort, pkt []byte) {
+			if to != victim || len(pkt) > len(b) {
+				t.Fatalf("sent %d bytes to %v", len(pkt), to)
+			}
+			sent++
+			bytes += len(pkt)
+		})
+	}
+	if sent != 1 || bytes > HelloSize {
+		t.Errorf("%d packets, %d bytes sent to the victim of one forged Hello", sent, bytes)
+	}
+	if st := host.Stats(); st.Joined != 1 || st.State != StateLobby {
+		t.Errorf("the forged slot was not freed: joined %d, %v", st.Joined, st.State)
+	}
+}

@@ -1,0 +1,346 @@
+package netplay
+
+import (
+	"net/netip"
+	"time"
+)
+
+// Receive takes one datagram that arrived at now from the address from.
+// Anything that is not a well-formed packet of this game from one of its
+// players is dropped and counted (Stats.BadPackets): garbage, truncated or
+// oversized datagrams, another protocol version, another session ID,
+// unknown addresses. Nothing is ever sent back from Receive; answers go out
+// in the next Poll, and only to players (and, from a host in the lobby, to
+// a well-formed Hello while a slot is free). pkt is not kept.
+func (s *Session) Receive(now time.Duration, from netip.AddrPort, pkt []byte) {
+	if s.state == StateEnded {
+		return
+	}
+	s.recv++
+	s.bytesIn += int64(len(pkt))
+	p := &s.in
+	err := p.decode(pkt)
+	if s.role == Host {
+		s.hostReceive(now, from, pkt, err)
+	} else {
+		s.joinerReceive(now, from, err)
+	}
+}
+
+func (s *Session) hostReceive(now time.Duration, from netip.AddrPort, pkt []byte, err error) {
+	p := &s.in
+	j := s.slotOf(from)
+	if j < 0 {
+		// Strangers get an answer only to a Hello, only in the lobby,
+		// only while a slot is free.
+		free := s.freeSlot()
+		switch {
+		case s.state != StateLobby || free < 0:
+			s.bad++
+		case err == errVersion && p.typ == msgHello && len(pkt) == HelloSize:
+			s.bad++ // not ours, but answered so that the joiner knows why
+			if !s.rejectDue {
+				s.reject, s.rejectDue = from, true
+			}
+		case err != nil || p.typ != msgHello:
+			s.bad++
+		default:
+			s.peers[free] = peer{used: true, welcome: true, addr: from, token: p.token, lastHeard: now}
+			s.joined++
+		}
+		return
+	}
+	r := &s.peers[j]
+	if err != nil {
+		s.bad++
+		return
+	}
+	switch p.typ {
+	case msgHello:
+		// The Welcome was lost: send it again (in the lobby only).
+		if s.state == StateLobby && !r.confirmed {
+			r.token, r.welcome, r.lastHeard = p.token, true, now
+		}
+		return
+	case msgLobby, msgGame:
+	default:
+		s.bad++
+		return
+	}
+	if p.session != s.id || int(p.link.from) != j {
+		s.bad++
+		return
+	}
+	s.link(r, now)
+	if p.typ == msgLobby {
+		if p.flags&flagEnded != 0 {
+			switch s.state {
+			case StateLobby: // it quit in the lobby: free the slot
+				*r = peer{}
+				s.joined--
+			case StateRunning: // it quit before it heard of the start
+				r.ended = true
+				s.finish(endQuit, uint8(j), nil, playerNote(j, " quit"))
+			default:
+				r.ended = true
+			}
+			return
+		}
+		r.confirmed = true
+		if s.state >= StateRunning {
+			r.news = true // it missed the start
+		}
+		return
+	}
+	if int(p.n) != s.players || s.state < StateRunning {
+		s.bad++
+		return
+	}
+	if p.flags&flagEnded != 0 {
+		r.ended = true
+	}
+	if s.kckd[j] {
+		return
+	}
+	r.confirmed = true
+	for q := range s.players {
+		if q != j {
+			r.have[q] = max(r.have[q], min(p.have[q], s.have[q]))
+		}
+	}
+	if s.newer {
+		r.tick, r.debtMs, r.capped = p.tick, p.load.debtMs, p.load.capped
+		r.waited = p.load.waited
+	}
+	for i := range p.nBlock {
+		b := &p.blocks[i]
+		if int(b.player) == j && s.takeBlock(b) {
+			r.news = true
+		}
+	}
+	for i := range p.nHash {
+		if c := &p.hashes[i]; int(c.player) == j {
+			s.remoteCheckpoint(j, c.tick, c.hash)
+		}
+	}
+	if p.flags&flagEnd != 0 && s.state == StateRunning {
+		switch p.end.reason {
+		case endQuit:
+			s.finish(endQuit, uint8(j), nil, playerNote(j, " quit"))
+		case endSilent, endLeft:
+			s.gone(now, j, kickLeft)
+		}
+	}
+}
+
+func (s *Session) joinerReceive(now time.Duration, from netip.AddrPort, err error) {
+	p := &s.in
+	if from != s.hostAddr {
+		s.bad++
+		return
+	}
+	if err != nil {
+		s.bad++
+		return
+	}
+	r := &s.peers[0]
+	if s.state == StateJoining {
+		switch {
+		case p.typ == msgReject:
+			s.finish(0, 0, &RejectedError{HostVersion: int(p.version)}, "")
+			s.state = StateEnded
+		case p.typ == msgWelcome && p.token == s.cfg.Nonce:
+			s.welcome(now)
+		case p.typ == msgLobby || p.typ == msgGame:
+			// Overtook the Welcome: it is resent until we answer.
+		default:
+			s.bad++ // a forged or stale Welcome
+		}
+		return
+	}
+	switch p.typ {
+	case msgLobby, msgGame:
+	case msgWelcome, msgReject:
+		return // a duplicate, or late
+	default:
+		s.bad++
+		return
+	}
+	if p.session != s.id || p.link.from != 0 {
+		s.bad++
+		return
+	}
+	s.link(r, now)
+	if p.typ == msgLobby {
+		if s.newer {
+			s.joined = int(p.joined)
+		}
+		if p.flags&flagEnded != 0 {
+			r.ended = true
+			if s.state == StateLobby {
+				s.finish(endQuit, 0, nil, playerNote(0, " quit"))
+			}
+		}
+		return
+	}
+	if int(p.n) != s.players {
+		s.bad++
+		return
+	}
+	if s.state == StateLobby {
+		s.state, s.startedAt = StateRunning, now
+	}
+	if p.flags&flagEnded != 0 {
+		r.ended = true
+	}
+	r.have[s.index] = max(r.have[s.index], min(p.have[s.index], s.have[s.index]))
+	s.low = max(s.low, min(p.low, s.have[s.index]))
+	if s.newer {
+		s.info = p.peers
+	}
+	for i := range p.nKick {
+		s.takeKick(&p.kicks[i])
+	}
+	for i := range p.nBlock {
+		if b := &p.blocks[i]; int(b.player) != s.index && s.takeBlock(b) {
+			r.news = true
+		}
+	}
+	for i := range p.nHash {
+		if c := &p.hashes[i]; int(c.player) != s.index {
+			s.remoteCheckpoint(int(c.player), c.tick, c.hash)
+		}
+	}
+	if p.flags&flagEnd != 0 && s.state <= StateRunning {
+		q := int(p.end.player)
+		switch p.end.reason {
+		case endQuit:
+			s.finish(endQuit, uint8(q), nil, playerNote(q, " quit"))
+		case endSilent:
+			s.finish(endSilent, uint8(q), &SilenceError{Player: q, For: s.cfg.Silence}, "")
+		case endLeft:
+			s.finish(endLeft, uint8(q), &LeftError{Player: q}, "")
+		}
+	}
+}
+
+// welcome takes the host's Welcome: the game's settings and our index.
+func (s *Session) welcome(now time.Duration) {
+	p := &s.in
+	s.id = p.session
+	s.index = int(p.index)
+	s.players = int(p.players)
+	s.delay = int(p.delay)
+	s.world = p.world
+	s.tickLimit = p.tickLimit
+	s.state = StateLobby
+	s.initTicks()
+	r := &s.peers[0]
+	r.lastHeard, r.news = now, true
+	for q := range s.players {
+		r.have[q] = uint64(s.delay)
+	}
+}
+
+// link updates the link state from a packet of r that passed the checks:
+// it was heard now and, if the packet is newer than any before (not a
+// duplicate or a late one), its stamp and the round trip. s.newer says
+// which.
+func (s *Session) link(r *peer, now time.Duration) {
+	l := &s.in.link
+	r.lastHeard = now
+	s.newer = !r.gotSeq || int32(l.seq-r.seqIn) > 0
+	if !s.newer {
+		return
+	}
+	r.gotSeq, r.seqIn = true, l.seq
+	r.stampIn, r.stampAt = l.stamp, now
+	if l.echo == 0 {
+		return
+	}
+	d := stamp(now) - l.echo - l.hold
+	if int32(d) < 0 {
+		return
+	}
+	if !r.rttSet {
+		r.rttUs, r.rttSet = uint64(d), true
+	} else {
+		r.rttUs = (7*r.rttUs + uint64(d)) / 8
+	}
+}
+
+// stamp is the clock in µs for the wire: odd, so never 0.
+func stamp(now time.Duration) uint32 { return uint32(now/time.Microsecond) | 1 }
+
+// takeBlock stores the records of b that extend what is known of its
+// player, and reports whether there were any.
+func (s *Session) takeBlock(b *block) bool {
+	q := int(b.player)
+	h := s.have[q]
+	if b.first > h || h-b.first >= uint64(b.n) {
+		return false // a gap (the sender resends from our acknowledgement), or nothing new
+	}
+	limit := s.floor(q) + ringSize
+	if s.kckd[q] {
+		limit = min(limit, s.kick[q].from)
+	}
+	took := false
+	for i := int(h - b.first); i < b.n && h < limit; i++ {
+		s.ring[q][h%ringSize] = b.recs[i]
+		h++
+		took = true
+	}
+	s.have[q] = h
+	return took
+}
+
+// takeKick (joiner) applies a kick the host announced.
+func (s *Session) takeKick(k *kickMsg) {
+	q := int(k.player)
+	if s.kckd[q] {
+		return
+	}
+	s.kckd[q], s.kick[q] = true, *k
+	s.nKick++
+	if s.have[q] > k.from {
+		s.have[q] = k.from // cannot happen with a sane host
+	}
+	if q == s.index && s.state < StateEnding {
+		e := &KickedError{Why: kickWhy(k.reason), HeldBack: time.Duration(k.heldMs) * time.Millisecond, From: k.from}
+		s.finish(endKicked, uint8(q), e, "")
+	}
+}
+
+func kickWhy(reason uint8) string {
+	switch reason {
+	case kickSlow:
+		return "too slow"
+	case kickSilent:
+		return "silent"
+	}
+	return "left"
+}
+
+// slotOf (host) returns the joiner slot of addr, or -1.
+func (s *Session) slotOf(addr netip.AddrPort) int {
+	for j := 1; j < s.players; j++ {
+		if s.peers[j].used && s.peers[j].addr == addr {
+			return j
+		}
+	}
+	return -1
+}
+
+// freeSlot (host) returns the lowest free joiner slot, or -1.
+func (s *Session) freeSlot() int {
+	for j := 1; j < s.players; j++ {
+		if !s.peers[j].used {
+			return j
+		}
+	}
+	return -1
+}
+
+func playerNote(p int, what string) string {
+	return "player " + string(rune('0'+p)) + what
+}

@@ -1,0 +1,417 @@
+package netplay
+
+import (
+	"net/netip"
+	"time"
+)
+
+// Poll does the session's timed work at now and sends what is due through
+// send (to a player's address; pkt is only valid during the call): new
+// input at once, unacknowledged data again every Resend, a keepalive every
+// KeepAlive, the Hello of a joiner, the Welcome of a host. It detects
+// silent peers, decides kicks (host), and moves an ended session to
+// StateEnded once the others acknowledged the end or Linger passed. Call
+// it once a frame, after the frame's ticks.
+func (s *Session) Poll(now time.Duration, send func(to netip.AddrPort, pkt []byte)) {
+	switch s.state {
+	case StateEnded:
+		return
+	case StateJoining:
+		if now-s.born >= s.cfg.JoinTimeout {
+			s.finish(0, 0, &JoinTimeoutError{Host: s.hostAddr, For: s.cfg.JoinTimeout}, "")
+			s.state = StateEnded
+			return
+		}
+		if !s.helloSent || now-s.lastHello >= helloEvery {
+			s.helloSent, s.lastHello = true, now
+			p := &s.out
+			p.typ, p.session, p.token = msgHello, 0, s.cfg.Nonce
+			s.emit(send, s.hostAddr, p)
+		}
+		return
+	}
+	if s.state < StateEnding {
+		s.checkSilence(now)
+	}
+	if s.role == Host {
+		if s.state == StateLobby {
+			s.maybeStart(now)
+		}
+		if s.state == StateRunning && s.cfg.KickAfter > 0 {
+			s.checkKicks(now)
+		}
+	}
+	if s.state == StateEnding && !s.endAtSet {
+		s.endAt, s.endAtSet = now, true
+	}
+	if s.role == Host {
+		s.hostSend(now, send)
+	} else {
+		s.joinerSend(now, send)
+	}
+	if s.state == StateEnding && (s.allDone(now) || now-s.endAt >= s.linger()) {
+		s.state = StateEnded
+	}
+}
+
+// emit encodes p and sends it.
+func (s *Session) emit(send func(netip.AddrPort, []byte), to netip.AddrPort, p *packet) {
+	n := p.encode(s.buf[:])
+	if n == 0 {
+		s.encodeFail++ // a bug: tests check that it stays 0
+		return
+	}
+	s.sent++
+	s.bytesOut += int64(n)
+	send(to, s.buf[:n])
+}
+
+func (s *Session) linger() time.Duration {
+	if s.end.reason == endTickLimit {
+		return 2 * s.cfg.Linger // the last inputs may still be on their way
+	}
+	return s.cfg.Linger
+}
+
+func (s *Session) checkSilence(now time.Duration) {
+	if s.role == Joiner {
+		if now-s.peers[0].lastHeard >= s.cfg.Silence {
+			s.finish(endLeft, uint8(s.index), &SilenceError{Player: 0, For: s.cfg.Silence}, "")
+		}
+		return
+	}
+	for j := 1; j < s.players; j++ {
+		r := &s.peers[j]
+		if !s.active(j) || now-r.lastHeard < s.cfg.Silence {
+			continue
+		}
+		if s.state == StateLobby {
+			*r = peer{}
+			s.joined--
+			continue
+		}
+		s.gone(now, j, kickSilent)
+	}
+}
+
+// gone (host, running) handles a joiner that went silent or left with an
+// error: kicked if KickAfter is set, else the end of the game.
+func (s *Session) gone(now time.Duration, j int, why uint8) {
+	if s.cfg.KickAfter > 0 {
+		s.doKick(now, j, why, 0)
+		return
+	}
+	if why == kickSilent {
+		s.finish(endSilent, uint8(j), &SilenceError{Player: j, For: s.cfg.Silence}, "")
+	} else {
+		s.finish(endLeft, uint8(j), &LeftError{Player: j}, "")
+	}
+}
+
+// maybeStart (host) starts the game once every slot is taken and every
+// joiner has its Welcome.
+func (s *Session) maybeStart(now time.Duration) {
+	for j := 1; j < s.players; j++ {
+		if !s.peers[j].used || !s.peers[j].confirmed {
+			return
+		}
+	}
+	s.state, s.startedAt = StateRunning, now
+	s.samples[0] = heldSample{at: now}
+	s.nSamples, s.sampleHead = 1, 1
+	for j := range s.peers {
+		s.peers[j].news = true
+	}
+}
+
+// heldBack (host) is the time the game waited for player q alone: the
+// longest any peer measured.
+func (s *Session) heldBack(q int) time.Duration {
+	h := s.waited[q]
+	for j := 1; j < s.players; j++ {
+		if j != q && s.active(j) {
+			h = max(h, time.Duration(s.peers[j].waited[q])*time.Millisecond)
+		}
+	}
+	return h
+}
+
+// checkKicks (host) kicks the joiners that held the game back more than
+// KickAfter within the last KickWindow. The held-back time of every player
+// is sampled every half second; the growth since the oldest sample within
+// the window is what counts.
+func (s *Session) checkKicks(now time.Duration) {
+	var held [MaxPlayers]time.Duration
+	for q := range s.players {
+		held[q] = s.heldBack(q)
+	}
+	last := &s.samples[(s.sampleHead+kickSamples-1)%kickSamples]
+	if now-last.at >= kickSampleStep {
+		s.samples[s.sampleHead] = heldSample{at: now, held: held}
+		s.sampleHead = (s.sampleHead + 1) % kickSamples
+		s.nSamples = min(s.nSamples+1, kickSamples)
+	}
+	for j := 1; j < s.players; j++ {
+		if !s.active(j) {
+			continue
+		}
+		base := held[j]
+		for i := range s.nSamples {
+			sm := &s.samples[(s.sampleHead+kickSamples-s.nSamples+i)%kickSamples]
+			if now-sm.at <= KickWindow {
+				base = sm.held[j]
+				break
+			}
+		}
+		if d := held[j] - base; d > s.cfg.KickAfter {
+			s.doKick(now, j, kickSlow, d)
+		}
+	}
+}
+
+// doKick (host) kicks joiner j: from the first tick whose record the host
+// does not have, j's records are zero and its ball autonomous. Nobody can
+// have run that tick: the joiners get j's records only from the host.
+func (s *Session) doKick(now time.Duration, j int, why uint8, held time.Duration) {
+	s.kckd[j] = true
+	s.kick[j] = kickMsg{player: uint8(j), from: s.have[j], reason: why, heldMs: uint64(held / time.Millisecond)}
+	s.nKick++
+	s.peers[j].notifyUntil = now + s.cfg.Linger
+	for i := range s.peers {
+		s.peers[i].news = true
+	}
+}
+
+func (s *Session) hostSend(now time.Duration, send func(netip.AddrPort, []byte)) {
+	if s.rejectDue {
+		p := &s.out
+		p.typ, p.version, p.session, p.reason = msgReject, ProtocolVersion, 0, rejectVersion
+		// A Reject speaks the host's version; encode writes p.version.
+		s.emit(send, s.reject, p)
+		s.rejectDue = false
+	}
+	lobby := s.state == StateLobby || (s.state == StateEnding && s.inLobby)
+	for j := 1; j < s.players; j++ {
+		r := &s.peers[j]
+		switch {
+		case !r.used:
+		case lobby:
+			// An unconfirmed slot gets one Welcome per Hello and nothing
+			// else: a forged Hello gains nothing but a smaller answer.
+			if r.welcome {
+				s.sendWelcome(send, j)
+			}
+			if r.confirmed {
+				s.sendLobby(now, send, j)
+			}
+		case s.kckd[j]:
+			// It hears of its kick until it says so or Linger passes.
+			if !r.ended && now < r.notifyUntil && (!r.sentAny || now-r.lastSent >= s.cfg.Resend) {
+				s.sendGame(now, send, j, true)
+			}
+		default:
+			s.sendGame(now, send, j, false)
+		}
+	}
+}
+
+func (s *Session) joinerSend(now time.Duration, send func(netip.AddrPort, []byte)) {
+	if s.state == StateLobby || (s.state == StateEnding && s.inLobby) {
+		s.sendLobby(now, send, 0)
+		return
+	}
+	s.sendGame(now, send, 0, false)
+}
+
+func (s *Session) sendWelcome(send func(netip.AddrPort, []byte), j int) {
+	r := &s.peers[j]
+	p := &s.out
+	p.typ, p.session, p.token = msgWelcome, s.id, r.token
+	p.index, p.players, p.delay = uint8(j), uint8(s.players), uint8(s.delay)
+	p.tickLimit, p.world = s.tickLimit, s.world
+	s.emit(send, r.addr, p)
+	r.welcome = false
+}
+
+func (s *Session) sendLobby(now time.Duration, send func(netip.AddrPort, []byte), j int) {
+	r := &s.peers[j]
+	ending := s.state == StateEnding
+	if !(r.news || !r.sentAny || now-r.lastSent >= s.cfg.KeepAlive || (ending && !r.sentEnd)) {
+		return
+	}
+	p := &s.out
+	p.typ, p.session = msgLobby, s.id
+	s.fillLink(p, r, now)
+	p.flags, p.joined = 0, 0
+	if ending {
+		p.flags = flagEnded
+	}
+	if s.role == Host {
+		p.joined = uint8(s.joined)
+	}
+	s.emit(send, r.addr, p)
+	r.sentEnd = r.sentEnd || ending
+	r.news, r.lastSent, r.sentAny = false, now, true
+}
+
+// fillLink stamps p for r.
+func (s *Session) fillLink(p *packet, r *peer, now time.Duration) {
+	r.seqOut++
+	p.link = link{from: uint8(s.index), seq: r.seqOut, stamp: stamp(now)}
+	if r.stampIn != 0 {
+		p.link.echo = r.stampIn
+		p.link.hold = uint32(min(max(now-r.stampAt, 0)/time.Microsecond, 1<<32-1))
+	}
+}
+
+// sendGame sends a game packet to peer j if one is due: at once when it
+// brings something new (input, a checkpoint, a kick, the end) or answers
+// something new; every Resend while j lacks something; every KeepAlive
+// otherwise. notify: j is a kicked player, told only about the kicks.
+func (s *Session) sendGame(now time.Duration, send func(netip.AddrPort, []byte), j int, notify bool) {
+	r := &s.peers[j]
+	fresh, unacked := false, false
+	for q := range s.players {
+		if notify || !s.relays(j, q) {
+			continue
+		}
+		if to := s.sendable(q); to > r.have[q] {
+			unacked = true
+			fresh = fresh || to > r.sentTop[q]
+		}
+	}
+	for q := range s.players {
+		if c := s.latest[q].tick; c != 0 && s.relays(j, q) {
+			fresh = fresh || c > r.sentCk[q]
+		}
+	}
+	ending := s.state == StateEnding
+	fresh = fresh || s.nKick > r.sentKix || (ending && !r.sentEnd)
+	unacked = unacked || (ending && !r.ended)
+	if !(fresh || r.news || !r.sentAny || (unacked && now-r.lastSent >= s.cfg.Resend) ||
+		now-r.lastSent >= s.cfg.KeepAlive) {
+		return
+	}
+	p := &s.out
+	p.nBlock, p.nHash = 0, 0
+	for q := range s.players {
+		if !s.relays(j, q) {
+			continue
+		}
+		if c := s.latest[q]; c.tick != 0 {
+			p.hashes[p.nHash] = c
+			p.nHash++
+		}
+		from, to := r.have[q], s.sendable(q)
+		if notify || to <= from {
+			continue
+		}
+		b := &p.blocks[p.nBlock]
+		p.nBlock++
+		b.player, b.first, b.n = uint8(q), from, int(min(to-from, Window))
+		for k := range b.n {
+			b.recs[k] = s.record(q, from+uint64(k))
+		}
+	}
+	p.typ, p.session = msgGame, s.id
+	s.fillLink(p, r, now)
+	p.flags = 0
+	if ending {
+		p.flags |= flagEnded | flagEnd
+		p.end = s.end
+	}
+	p.tick, p.n, p.have = s.next, uint8(s.players), s.have
+	p.load.debtMs = uint64(s.debt / time.Millisecond)
+	p.load.capped = uint64(s.capped)
+	for q := range s.players {
+		p.load.waited[q] = uint64(s.waited[q] / time.Millisecond)
+	}
+	p.nKick = 0
+	if s.role == Host {
+		p.flags |= flagHost
+		p.low = s.lowOf(j)
+		for q := range s.players {
+			pi := &p.peers[q]
+			if q == 0 {
+				*pi = peerInfo{tick: s.next, debtMs: p.load.debtMs, capped: p.load.capped}
+			} else {
+				o := &s.peers[q]
+				*pi = peerInfo{tick: o.tick, debtMs: o.debtMs, capped: o.capped, rttUs: o.rttUs}
+			}
+			pi.heldMs = uint64(s.heldBack(q) / time.Millisecond)
+			if s.kckd[q] {
+				p.kicks[p.nKick] = s.kick[q]
+				p.nKick++
+			}
+		}
+	}
+	s.emit(send, r.addr, p)
+	for i := range p.nBlock {
+		b := &p.blocks[i]
+		r.sentTop[b.player] = max(r.sentTop[b.player], b.first+uint64(b.n))
+	}
+	for i := range p.nHash {
+		c := &p.hashes[i]
+		r.sentCk[c.player] = max(r.sentCk[c.player], c.tick)
+	}
+	r.sentKix = s.nKick
+	r.sentEnd = r.sentEnd || ending
+	r.news, r.lastSent, r.sentAny = false, now, true
+}
+
+// relays reports whether player q's records and hashes go to peer j: the
+// host sends everyone's but j's own, a joiner only its own.
+func (s *Session) relays(j, q int) bool {
+	if s.role == Joiner {
+		return q == s.index
+	}
+	return q != j
+}
+
+// sendable is one past the last record of player q that may be sent: a
+// kicked player's records stop at its kick.
+func (s *Session) sendable(q int) uint64 {
+	if s.kckd[q] {
+		return min(s.have[q], s.kick[q].from)
+	}
+	return s.have[q]
+}
+
+// allDone reports whether an ending session has delivered everything the
+// others need.
+func (s *Session) allDone(now time.Duration) bool {
+	if s.role == Joiner {
+		r := &s.peers[0]
+		switch {
+		case s.inLobby || s.kckd[s.index]:
+			return r.sentEnd // nobody waits for us: one goodbye is enough
+		case r.ended:
+			return true
+		case s.end.reason == endTickLimit:
+			return r.have[s.index] >= s.tickLimit
+		}
+		return false
+	}
+	for j := 1; j < s.players; j++ {
+		r := &s.peers[j]
+		if s.kckd[j] && !r.ended && now < r.notifyUntil {
+			return false // it has not heard of its kick yet
+		}
+		if !s.active(j) || r.ended || (s.inLobby && !r.confirmed) {
+			continue
+		}
+		if s.inLobby || s.end.reason != endTickLimit {
+			return false
+		}
+		for q := range s.players {
+			lim := s.tickLimit
+			if s.kckd[q] {
+				lim = min(lim, s.kick[q].from)
+			}
+			if q != j && r.have[q] < lim {
+				return false
+			}
+		}
+	}
+	return true
+}

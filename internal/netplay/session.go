@@ -1,0 +1,740 @@
+package netplay
+
+import (
+	"fmt"
+	"net/netip"
+	"time"
+
+	"github.com/interpdemo/interpdemo/input"
+	"github.com/interpdemo/interpdemo/replay"
+)
+
+// Limits and defaults of a Session.
+const (
+	MinPlayers = 2
+	MaxPlayers = 4
+	// Window is the most ticks of input a player may send ahead of what
+	// every peer has acknowledged; beyond it the player stalls.
+	Window = 64
+	// MaxDelay is the largest input delay, in ticks.
+	MaxDelay = Window / 2
+	// DefaultDelay is the input delay a zero Config.Delay means.
+	DefaultDelay = 2
+	// NoDelay as Config.Delay asks for no input delay (for rollback).
+	NoDelay = -1
+	// HashEvery is the checkpoint interval: peers exchange the state hash
+	// after every HashEvery ticks (after ticks 25, 50, … counted from 1).
+	HashEvery = 25
+	// KickWindow is the span over which KickAfter is measured.
+	KickWindow = 10 * time.Second
+
+	DefaultSilence     = 2 * time.Second
+	DefaultJoinTimeout = 10 * time.Second
+	DefaultLinger      = time.Second
+	DefaultResend      = 20 * time.Millisecond
+	DefaultKeepAlive   = 100 * time.Millisecond
+)
+
+const (
+	ringSize       = 2 * Window // records kept per player
+	ckRing         = 8          // checkpoints kept per player
+	helloEvery     = 250 * time.Millisecond
+	kickSampleStep = 500 * time.Millisecond
+	kickSamples    = int(KickWindow/kickSampleStep) + 1
+)
+
+// Role says whether a Session hosts the game or joined it.
+type Role uint8
+
+const (
+	Host Role = 1 + iota
+	Joiner
+)
+
+func (r Role) String() string {
+	switch r {
+	case Host:
+		return "host"
+	case Joiner:
+		return "join"
+	}
+	return fmt.Sprintf("Role(%d)", uint8(r))
+}
+
+// MarshalText makes a Role a JSON string ("host", "join").
+func (r Role) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
+
+// State is where a Session is in its life.
+type State uint8
+
+const (
+	// StateJoining: a joiner sends Hello and waits for the Welcome.
+	StateJoining State = 1 + iota
+	// StateLobby: the host waits for the players; a joiner waits for the
+	// start. No tick runs.
+	StateLobby
+	// StateRunning: the game runs, from tick 0.
+	StateRunning
+	// StateEnding: the game is over (see Err); the session still
+	// delivers what the others need (the end, the last inputs). Keep
+	// calling Receive and Poll.
+	StateEnding
+	// StateEnded: nothing more to send or receive; close the socket.
+	StateEnded
+)
+
+var stateNames = [...]string{"", "joining", "lobby", "running", "ending", "ended"}
+
+func (s State) String() string {
+	if int(s) < len(stateNames) && s != 0 {
+		return stateNames[s]
+	}
+	return fmt.Sprintf("State(%d)", uint8(s))
+}
+
+// MarshalText makes a State a JSON string ("running").
+func (s State) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Config sets up a Session. Zero durations take their defaults.
+type Config struct {
+	// Nonce is 64 random bits from the caller (crypto/rand), never 0.
+	// The host makes it the session ID that every packet carries;
+	// a joiner makes it the token of its Hello.
+	Nonce uint64
+
+	// Host only; a joiner gets them from the host.
+
+	// Players is the number of players, the host included, 2..4
+	// (0 means 2). Player i controls ball i; the host is player 0.
+	Players int
+	// World is the world and loop settings every peer must run.
+	World replay.Settings
+	// Delay is the input delay in ticks, 1..MaxDelay: the input for tick
+	// t is sampled when tick t-Delay runs. 0 means DefaultDelay; NoDelay
+	// means none (for rollback).
+	Delay int
+	// TickLimit ends the game for everyone after that many ticks; 0 is
+	// no limit.
+	TickLimit uint64
+	// KickAfter, if positive, kicks a player that held the game back
+	// (everyone waiting on its input alone) more than KickAfter within
+	// KickWindow, and a player gone silent, instead of ending the game.
+	KickAfter time.Duration
+
+	// Both.
+
+	// Silence is how long a peer may send nothing before it counts as
+	// gone (default 2 s).
+	Silence time.Duration
+	// JoinTimeout is how long a joiner waits for the Welcome (default
+	// 10 s).
+	JoinTimeout time.Duration
+	// Linger is how long an ended session goes on resending its end
+	// until the others acknowledge it (default 1 s; twice that after the
+	// tick limit, when the last inputs may still be on their way).
+	Linger time.Duration
+	// Resend is how often unacknowledged data is sent again (default
+	// 20 ms).
+	Resend time.Duration
+	// KeepAlive is the longest gap between two packets to a peer
+	// (default 100 ms).
+	KeepAlive time.Duration
+}
+
+func (c Config) normalize(host bool) (Config, error) {
+	bad := func(format string, args ...any) (Config, error) {
+		return c, fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
+	}
+	if c.Nonce == 0 {
+		return bad("Config.Nonce is 0: give 64 random bits")
+	}
+	if host {
+		if c.Players == 0 {
+			c.Players = MinPlayers
+		}
+		if c.Players < MinPlayers || c.Players > MaxPlayers {
+			return bad("Config.Players %d not in %d..%d", c.Players, MinPlayers, MaxPlayers)
+		}
+		switch {
+		case c.Delay == 0:
+			c.Delay = DefaultDelay
+		case c.Delay == NoDelay:
+			c.Delay = 0
+		case c.Delay < 0 || c.Delay > MaxDelay:
+			return bad("Config.Delay %d not in 1..%d (or NoDelay)", c.Delay, MaxDelay)
+		}
+		if c.TickLimit > MaxTick {
+			return bad("Config.TickLimit %d above %d", c.TickLimit, uint64(MaxTick))
+		}
+		if c.KickAfter < 0 {
+			return bad("Config.KickAfter %v is negative", c.KickAfter)
+		}
+	}
+	for _, d := range []struct {
+		p    *time.Duration
+		def  time.Duration
+		name string
+	}{
+		{&c.Silence, DefaultSilence, "Silence"},
+		{&c.JoinTimeout, DefaultJoinTimeout, "JoinTimeout"},
+		{&c.Linger, DefaultLinger, "Linger"},
+		{&c.Resend, DefaultResend, "Resend"},
+		{&c.KeepAlive, DefaultKeepAlive, "KeepAlive"},
+	} {
+		if *d.p < 0 {
+			return bad("Config.%s %v is negative", d.name, *d.p)
+		}
+		if *d.p == 0 {
+			*d.p = d.def
+		}
+	}
+	return c, nil
+}
+
+// peer is the link to another player: for the host, joiner i is
+// peers[i]; for a joiner, the host is peers[0].
+type peer struct {
+	used      bool // host: slot taken
+	confirmed bool // host: the joiner has its Welcome
+	welcome   bool // host: a Welcome is due
+	addr      netip.AddrPort
+	token     uint64
+
+	lastHeard time.Duration
+	lastSent  time.Duration
+	sentAny   bool
+	news      bool // something new came from it: answer soon
+
+	seqOut  uint32
+	seqIn   uint32
+	gotSeq  bool
+	stampIn uint32 // its newest stamp, to echo
+	stampAt time.Duration
+	rttUs   uint64 // smoothed
+	rttSet  bool
+
+	have    [MaxPlayers]uint64 // what it has acknowledged, per player
+	sentTop [MaxPlayers]uint64 // one past the last record sent to it
+	sentCk  [MaxPlayers]uint64 // the last checkpoint sent to it
+	sentKix int                // kicks sent to it
+	sentEnd bool
+	ended   bool // its game is over
+
+	// What it reports about itself (host).
+	tick   uint64
+	debtMs uint64
+	capped uint64
+	waited [MaxPlayers]uint64 // ms it waited for each player alone
+
+	notifyUntil time.Duration // host: a kicked player hears of it until then
+}
+
+type heldSample struct {
+	at   time.Duration
+	held [MaxPlayers]time.Duration
+}
+
+// A Session is one player's end of a networked game in deterministic
+// lockstep: the handshake, the exchange of input records with
+// acknowledgements and resending, round-trip times, stall accounting,
+// state-hash comparison, kicks, silence detection and the end of the game.
+// It reads no clock, opens no socket and starts no goroutine: the caller
+// passes the time and the datagrams in (Receive) and takes the datagrams
+// out (Poll). See the package documentation for the frame loop.
+//
+// A Session is not safe for concurrent use. Receive, Poll and the tick
+// methods do not allocate once the game runs.
+type Session struct {
+	cfg       Config
+	role      Role
+	state     State
+	index     int
+	players   int
+	delay     int
+	world     replay.Settings
+	tickLimit uint64
+	id        uint64
+	hostAddr  netip.AddrPort
+	joined    int // players present in the lobby (from the host, for a joiner)
+
+	born      time.Duration // joiner: when it started asking
+	lastHello time.Duration
+	helloSent bool
+	startedAt time.Duration
+
+	err      error
+	note     string // how the game ended, for Stats
+	end      endMsg
+	endAt    time.Duration
+	endAtSet bool
+	inLobby  bool // the end came before the start
+
+	next  uint64                             // the next tick to run
+	have  [MaxPlayers]uint64                 // records known, per player: all ticks < have[p]
+	low   uint64                             // joiner: every peer has my records < low
+	ring  [MaxPlayers][ringSize]input.Record // records by tick % ringSize
+	kick  [MaxPlayers]kickMsg                // kick[p].from valid if kicked[p]
+	kckd  [MaxPlayers]bool                   // kicked
+	nKick int
+
+	peers [MaxPlayers]peer
+	info  [MaxPlayers]peerInfo // joiner: the host's view of each player
+
+	waiting     bool
+	waitAt      time.Duration
+	missing     uint8 // players missing at the last Next that failed
+	waited      [MaxPlayers]time.Duration
+	stallFrames int64
+	stallTime   time.Duration
+	windowFull  int64
+	debt        time.Duration
+	capped      int64
+
+	local    [ckRing]ckpt // own checkpoints, by tick/HashEvery % ckRing
+	latest   [MaxPlayers]ckpt
+	pending  [MaxPlayers][ckRing]ckpt
+	compared [MaxPlayers]uint64 // last checkpoint compared with player p
+	desync   *DesyncError
+	desyncs  int
+
+	samples    [kickSamples]heldSample
+	nSamples   int
+	sampleHead int
+
+	newer      bool           // the packet being received is newer than any before from its peer
+	reject     netip.AddrPort // host: a Reject is due to this address
+	rejectDue  bool
+	in, out    packet
+	buf        [MaxPacketSize]byte
+	sent, recv int64
+	bytesOut   int64
+	bytesIn    int64
+	bad        int64
+	encodeFail int64 // packets that failed to encode: a bug, tests check it is 0
+}
+
+// NewHost starts hosting a game at now: the session waits in the lobby
+// for cfg.Players-1 joiners, then starts. The caller sends and receives on
+// the host's socket (Receive, Poll).
+func NewHost(cfg Config, now time.Duration) (*Session, error) {
+	cfg, err := cfg.normalize(true)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{
+		cfg: cfg, role: Host, state: StateLobby,
+		players: cfg.Players, delay: cfg.Delay, world: cfg.World,
+		tickLimit: cfg.TickLimit, id: cfg.Nonce, joined: 1,
+		born: now,
+	}
+	s.initTicks()
+	return s, nil
+}
+
+// NewJoiner starts joining the game hosted at host, at now. It learns its
+// player index and the game's settings from the host's Welcome; until
+// then Index, Players, Delay, World and TickLimit are zero.
+func NewJoiner(cfg Config, host netip.AddrPort, now time.Duration) (*Session, error) {
+	cfg, err := cfg.normalize(false)
+	if err != nil {
+		return nil, err
+	}
+	if !host.IsValid() || host.Port() == 0 {
+		return nil, fmt.Errorf("%w: host address %v is not an address and port", ErrInvalid, host)
+	}
+	s := &Session{
+		cfg: cfg, role: Joiner, state: StateJoining,
+		hostAddr: host, born: now,
+	}
+	s.peers[0] = peer{used: true, addr: host, lastHeard: now}
+	return s, nil
+}
+
+// initTicks sets up the input buffers once the players and delay are known:
+// the records of ticks before the delay are zero for everyone.
+func (s *Session) initTicks() {
+	for p := range s.have {
+		s.have[p] = uint64(s.delay)
+	}
+	s.low = uint64(s.delay)
+}
+
+// Role says whether the session hosts or joined.
+func (s *Session) Role() Role { return s.role }
+
+// State returns where the session is.
+func (s *Session) State() State { return s.state }
+
+// Index returns the local player's index (0 for the host).
+func (s *Session) Index() int { return s.index }
+
+// Players returns the number of players in the game.
+func (s *Session) Players() int { return s.players }
+
+// Delay returns the input delay in ticks.
+func (s *Session) Delay() int { return s.delay }
+
+// World returns the world settings of the game, as the host sent them.
+// A joiner should compare them with its own flags and refuse to play on
+// a conflict.
+func (s *Session) World() replay.Settings { return s.world }
+
+// TickLimit returns the number of ticks after which the game ends, or 0.
+func (s *Session) TickLimit() uint64 { return s.tickLimit }
+
+// SessionID returns the random ID every packet of the game carries (0 for a
+// joiner before the Welcome).
+func (s *Session) SessionID() uint64 { return s.id }
+
+// StartedAt returns the time the game started here (tick 0 began): start
+// the fixed-tick loop then. It is meaningful from StateRunning on.
+func (s *Session) StartedAt() time.Duration { return s.startedAt }
+
+// Err returns why the game ended, or nil for a clean end (someone quit,
+// the tick limit). While the game runs it returns the first desync, if any:
+// a desync does not stop the session (every peer goes on and reports it),
+// but the game shown is no longer the same everywhere. After an end with no
+// error, it also returns the first desync.
+func (s *Session) Err() error {
+	if s.err != nil {
+		return s.err
+	}
+	if s.desync != nil {
+		return s.desync
+	}
+	return nil
+}
+
+// Over reports whether the game is over (StateEnding or StateEnded).
+func (s *Session) Over() bool { return s.state >= StateEnding }
+
+// Done reports whether the session has nothing more to do (StateEnded).
+func (s *Session) Done() bool { return s.state == StateEnded }
+
+// NextTick returns the tick the local game runs next: the number of ticks
+// run so far.
+func (s *Session) NextTick() uint64 { return s.next }
+
+// InputTick returns the tick whose local input record is added next
+// (AddLocalInput). It starts at Delay: the records of the ticks before are
+// zero for everyone.
+func (s *Session) InputTick() uint64 { return s.have[s.index] }
+
+// NeedInput reports whether the local input for tick NextTick()+Delay()
+// has not been added yet: call it before running a tick, and if it reports
+// true, sample the input and AddLocalInput(InputTick(), record).
+func (s *Session) NeedInput() bool {
+	return s.state == StateRunning && s.have[s.index] <= s.next+uint64(s.delay)
+}
+
+// AddLocalInput adds the local player's record for tick t, which must be
+// InputTick(), and sends it in the next Poll. It returns ErrWindowFull
+// when the record would be more than Window ticks ahead of what every peer
+// has acknowledged (the local player stalls: try again next frame), ErrOver
+// after the end, and an error wrapping ErrInvalid before the start or for
+// another tick.
+func (s *Session) AddLocalInput(t uint64, rec input.Record) error {
+	switch {
+	case s.state >= StateEnding:
+		return ErrOver
+	case s.state != StateRunning:
+		return fmt.Errorf("%w: AddLocalInput before the game started", ErrInvalid)
+	case t != s.have[s.index]:
+		return fmt.Errorf("%w: AddLocalInput for tick %d, want tick %d", ErrInvalid, t, s.have[s.index])
+	}
+	if t >= s.lowSelf()+Window || t >= s.floor(s.index)+ringSize || t >= MaxTick {
+		s.windowFull++
+		return ErrWindowFull
+	}
+	s.ring[s.index][t%ringSize] = rec
+	s.have[s.index]++
+	return nil
+}
+
+// lowSelf is the lowest tick of local input some peer still lacks.
+func (s *Session) lowSelf() uint64 {
+	if s.role == Joiner {
+		return max(s.low, s.peers[0].have[s.index])
+	}
+	return s.lowOf(0)
+}
+
+// lowOf (host) is the lowest tick of player q's input some active peer
+// still lacks (the host's own have included).
+func (s *Session) lowOf(q int) uint64 {
+	low := s.have[q]
+	for j := 1; j < s.players; j++ {
+		if j != q && s.active(j) {
+			low = min(low, s.peers[j].have[q])
+		}
+	}
+	return low
+}
+
+// active (host) reports whether joiner j is in the game: joined and not
+// kicked.
+func (s *Session) active(j int) bool { return s.peers[j].used && !s.kckd[j] }
+
+// floor is the lowest tick of player q's input the session must keep:
+// the local game has not run it, or a peer still needs it from us.
+func (s *Session) floor(q int) uint64 {
+	f := s.next
+	if s.role == Joiner {
+		if q == s.index {
+			f = min(f, s.peers[0].have[q])
+		}
+		return f
+	}
+	return min(f, s.lowOf(q))
+}
+
+// known reports whether player p's record for tick t is known.
+func (s *Session) known(p int, t uint64) bool {
+	return t < s.have[p] || (s.kckd[p] && t >= s.kick[p].from)
+}
+
+// record returns player p's record for tick t, which must be known and
+// still buffered.
+func (s *Session) record(p int, t uint64) input.Record {
+	if s.kckd[p] && t >= s.kick[p].from {
+		return input.Record{}
+	}
+	return s.ring[p][t%ringSize]
+}
+
+// Ready reports whether every player's record for tick t is known.
+func (s *Session) Ready(t uint64) bool {
+	for p := range s.players {
+		if !s.known(p, t) {
+			return false
+		}
+	}
+	return s.players > 0
+}
+
+// Input returns player p's record for tick t if it is known and still
+// buffered (the last 2×Window ticks of each player are). A kicked player's
+// records from its kick tick on are zero.
+func (s *Session) Input(p int, t uint64) (input.Record, bool) {
+	if p < 0 || p >= s.players || !s.known(p, t) {
+		return input.Record{}, false
+	}
+	if t < s.have[p] && s.have[p]-t > ringSize {
+		return input.Record{}, false
+	}
+	return s.record(p, t), true
+}
+
+// LastInput returns the newest tick for which player p's record is known
+// from the player itself (the last confirmed input, for prediction), and
+// that record. ok is false before any is known.
+func (s *Session) LastInput(p int) (t uint64, rec input.Record, ok bool) {
+	if p < 0 || p >= s.players || s.have[p] == 0 {
+		return 0, input.Record{}, false
+	}
+	t = s.have[p] - 1
+	return t, s.record(p, t), true
+}
+
+// Confirmed returns the number of ticks from 0 whose records are known for
+// every player: the ticks before it are confirmed (the highest confirmed
+// tick is Confirmed()-1).
+func (s *Session) Confirmed() uint64 {
+	c := uint64(MaxTick)
+	for p := range s.players {
+		h := s.have[p]
+		if s.kckd[p] && h >= s.kick[p].from {
+			continue
+		}
+		c = min(c, h)
+	}
+	if s.players == 0 {
+		return 0
+	}
+	return c
+}
+
+// Autonomous reports whether player p's ball is autonomous at tick t
+// because p was kicked before it: its records are zero from then on, and
+// the game should move its ball as if nobody controlled it.
+func (s *Session) Autonomous(p int, t uint64) bool {
+	return p >= 0 && p < s.players && s.kckd[p] && t >= s.kick[p].from
+}
+
+// Kicked reports whether player p was kicked, and the first tick at which
+// it is autonomous.
+func (s *Session) Kicked(p int) (from uint64, ok bool) {
+	if p < 0 || p >= s.players || !s.kckd[p] {
+		return 0, false
+	}
+	return s.kick[p].from, true
+}
+
+// Next returns every player's record for tick NextTick(), appended to
+// dst[:0] in player order, if they are all known; run the tick, then call
+// Advance. If one is missing it returns false: the loop must not run the
+// tick (keep the time debt, draw, try again next frame). The time between
+// the first false and the next true is stall time, charged to the missing
+// player when only one is missing (see Stats). It also returns false,
+// without a stall, when the game is not running or the tick limit is
+// reached.
+func (s *Session) Next(now time.Duration, dst []input.Record) ([]input.Record, bool) {
+	dst = dst[:0]
+	if s.state != StateRunning || (s.tickLimit > 0 && s.next >= s.tickLimit) {
+		s.waiting = false
+		return dst, false
+	}
+	t := s.next
+	var missing uint8
+	for p := range s.players {
+		if !s.known(p, t) {
+			missing |= 1 << p
+		}
+	}
+	if missing != 0 {
+		if s.waiting {
+			s.chargeWait(now)
+		} else {
+			s.waiting, s.waitAt = true, now
+		}
+		s.missing = missing
+		s.stallFrames++
+		return dst, false
+	}
+	if s.waiting {
+		s.chargeWait(now)
+		s.waiting = false
+	}
+	for p := range s.players {
+		dst = append(dst, s.record(p, t))
+	}
+	return dst, true
+}
+
+// chargeWait adds the time since the last charge to the stall time, and to
+// the player that was alone missing.
+func (s *Session) chargeWait(now time.Duration) {
+	if d := now - s.waitAt; d > 0 {
+		s.stallTime += d
+		if m := s.missing; m != 0 && m&(m-1) == 0 {
+			for p := range s.players {
+				if m == 1<<p {
+					s.waited[p] += d
+				}
+			}
+		}
+	}
+	s.waitAt = max(s.waitAt, now)
+}
+
+// Advance records that tick NextTick() ran (Next returned its records).
+// After every HashEvery ticks it calls hashAfter for the state hash and
+// sends it to the others, who compare it with theirs. When the tick limit
+// is reached the game ends cleanly. It returns ErrOver after the end and an
+// error wrapping ErrInvalid if the tick was not ready.
+func (s *Session) Advance(hashAfter func() uint64) error {
+	if s.state >= StateEnding {
+		return ErrOver
+	}
+	if s.state != StateRunning || !s.Ready(s.next) || (s.tickLimit > 0 && s.next >= s.tickLimit) {
+		return fmt.Errorf("%w: Advance with tick %d not ready", ErrInvalid, s.next)
+	}
+	s.next++
+	if s.next%HashEvery == 0 && hashAfter != nil {
+		s.localCheckpoint(s.next, hashAfter())
+	}
+	if s.tickLimit > 0 && s.next >= s.tickLimit {
+		s.finish(endTickLimit, uint8(s.index), nil, "tick limit reached")
+	}
+	return nil
+}
+
+// ReportLoad tells the session how far behind the local loop is, for the
+// others' statistics: its time debt now and the number of frames so far
+// that ran MaxLoops ticks. Call it once a frame.
+func (s *Session) ReportLoad(debt time.Duration, cappedFrames int64) {
+	s.debt, s.capped = max(debt, 0), max(cappedFrames, 0)
+}
+
+// Quit ends the game for everyone, cleanly: the others end with no error.
+// The session goes on sending the news until they acknowledge it or Linger
+// passes: keep calling Receive and Poll until Done.
+func (s *Session) Quit(now time.Duration) {
+	if s.state == StateJoining {
+		s.state, s.note = StateEnded, "quit"
+		return
+	}
+	s.finish(endQuit, uint8(s.index), nil, "quit")
+}
+
+// finish ends the game here, for the given reason; err nil is a clean end.
+func (s *Session) finish(reason, player uint8, err error, note string) {
+	if s.state >= StateEnding {
+		return
+	}
+	s.inLobby = s.state < StateRunning
+	s.state = StateEnding
+	s.end = endMsg{reason: reason, player: player}
+	s.err = err
+	s.note = note
+	if err != nil {
+		s.note = err.Error()
+	}
+	s.waiting = false
+	for i := range s.peers {
+		s.peers[i].news = true
+	}
+}
+
+// localCheckpoint keeps the local state hash after tick (ticks run) and
+// compares it with those the others already sent.
+func (s *Session) localCheckpoint(tick, hash uint64) {
+	c := ckpt{player: uint8(s.index), tick: tick, hash: hash}
+	s.local[(tick/HashEvery)%ckRing] = c
+	s.latest[s.index] = c
+	for q := range s.players {
+		if q == s.index {
+			continue
+		}
+		for i := range s.pending[q] {
+			pc := &s.pending[q][i]
+			if pc.tick == 0 || pc.tick > tick {
+				continue
+			}
+			if pc.tick == tick && tick > s.compared[q] {
+				s.compare(q, tick, hash, pc.hash)
+			}
+			*pc = ckpt{}
+		}
+	}
+}
+
+// remoteCheckpoint takes player q's state hash after tick.
+func (s *Session) remoteCheckpoint(q int, tick, hash uint64) {
+	if tick%HashEvery != 0 || tick <= s.compared[q] {
+		return
+	}
+	if tick > s.latest[q].tick {
+		s.latest[q] = ckpt{player: uint8(q), tick: tick, hash: hash}
+	}
+	if l := s.local[(tick/HashEvery)%ckRing]; l.tick == tick {
+		s.compare(q, tick, l.hash, hash)
+		return
+	}
+	if tick <= s.latest[s.index].tick {
+		return // older than anything kept here
+	}
+	slot := &s.pending[q][(tick/HashEvery)%ckRing]
+	*slot = ckpt{player: uint8(q), tick: tick, hash: hash}
+}
+
+func (s *Session) compare(q int, tick, local, remote uint64) {
+	s.compared[q] = tick
+	if local == remote {
+		return
+	}
+	s.desyncs++
+	if s.desync == nil {
+		s.desync = &DesyncError{Tick: tick, Local: local, Player: q, Remote: remote}
+	}
+}

@@ -1,0 +1,119 @@
+package netplay
+
+import "time"
+
+// Stats is what a Session measured, for the HUD and -stats. Durations are
+// integer nanoseconds in JSON.
+type Stats struct {
+	Role    Role  `json:"role"`
+	State   State `json:"state"`
+	Players int   `json:"players"`
+	// Joined is the number of players present (in the lobby, for the
+	// "waiting for players" line).
+	Joined int `json:"joined"`
+	// Index is the local player's index (0: the host).
+	Index int `json:"index"`
+	// Delay is the input delay, ticks.
+	Delay int `json:"input_delay"`
+	// End says how the game ended ("player 2 quit", "tick limit
+	// reached", an error); empty while it runs.
+	End string `json:"end,omitempty"`
+
+	// Tick is the number of ticks run; Confirmed the number of ticks
+	// from 0 whose inputs are all known.
+	Tick      uint64 `json:"tick"`
+	Confirmed uint64 `json:"confirmed"`
+
+	// StallFrames counts the Next calls that found the tick not ready
+	// (frames that had a tick due and could not run it); StallTime is
+	// the time spent so.
+	StallFrames int64         `json:"stall_frames"`
+	StallTime   time.Duration `json:"stall_ns"`
+	// WindowFull counts the AddLocalInput calls refused because the
+	// input window was full.
+	WindowFull int64 `json:"window_full"`
+
+	PacketsSent     int64 `json:"packets_sent"`
+	PacketsReceived int64 `json:"packets_received"`
+	BytesSent       int64 `json:"bytes_sent"`
+	BytesReceived   int64 `json:"bytes_received"`
+	// BadPackets counts the datagrams dropped as garbage, from strangers
+	// or from another session.
+	BadPackets int64 `json:"bad_packets"`
+	// Desyncs counts the state-hash mismatches found (each player's
+	// differing hash at each checkpoint counts once).
+	Desyncs int `json:"desyncs"`
+	// Kicks counts the players kicked.
+	Kicks int `json:"kicks"`
+
+	// Peers[p] is about player p, for p < Players.
+	Peers [MaxPlayers]PeerStats `json:"peers"`
+}
+
+// PeerStats is what a session knows about one player.
+type PeerStats struct {
+	// RTT is the round trip between this session and player p: measured
+	// directly between the host and each joiner; between two joiners it
+	// is the sum of their round trips to the host, which relays their
+	// inputs. 0 for the local player and before a measurement.
+	RTT time.Duration `json:"rtt_ns"`
+	// Tick is the number of ticks the player has run, as last reported.
+	Tick uint64 `json:"tick"`
+	// Debt and CappedFrames are the player's loop time debt and frames
+	// that ran MaxLoops ticks, as it last reported them (ms precision).
+	Debt         time.Duration `json:"debt_ns"`
+	CappedFrames int64         `json:"capped_frames"`
+	// Waited is the time this session waited with only player p's input
+	// missing.
+	Waited time.Duration `json:"waited_ns"`
+	// HeldBack is the time the game waited for player p alone: the most
+	// any peer waited (the host's figure; a joiner has it from the host).
+	HeldBack time.Duration `json:"held_back_ns"`
+	// Kicked says that p was kicked; its ball is autonomous from tick
+	// KickTick on.
+	Kicked   bool   `json:"kicked"`
+	KickTick uint64 `json:"kick_tick,omitempty"`
+}
+
+// Stats returns the session's measurements. It does not allocate.
+func (s *Session) Stats() Stats {
+	st := Stats{
+		Role: s.role, State: s.state, Players: s.players, Joined: s.joined,
+		Index: s.index, Delay: s.delay, End: s.note,
+		Tick: s.next, Confirmed: s.Confirmed(),
+		StallFrames: s.stallFrames, StallTime: s.stallTime, WindowFull: s.windowFull,
+		PacketsSent: s.sent, PacketsReceived: s.recv,
+		BytesSent: s.bytesOut, BytesReceived: s.bytesIn,
+		BadPackets: s.bad, Desyncs: s.desyncs, Kicks: s.nKick,
+	}
+	us := func(x uint64) time.Duration { return time.Duration(x) * time.Microsecond }
+	ms := func(x uint64) time.Duration { return time.Duration(x) * time.Millisecond }
+	for q := range s.players {
+		ps := &st.Peers[q]
+		ps.Waited = s.waited[q]
+		ps.Kicked, ps.KickTick = s.kckd[q], s.kick[q].from
+		switch {
+		case q == s.index:
+			ps.Tick, ps.Debt, ps.CappedFrames = s.next, s.debt, s.capped
+			if s.role == Host {
+				ps.HeldBack = s.heldBack(q)
+			} else {
+				ps.HeldBack = ms(s.info[q].heldMs)
+			}
+		case s.role == Host:
+			r := &s.peers[q]
+			ps.RTT = us(r.rttUs)
+			ps.Tick, ps.Debt, ps.CappedFrames = r.tick, ms(r.debtMs), int64(r.capped)
+			ps.HeldBack = s.heldBack(q)
+		default:
+			in := &s.info[q]
+			ps.RTT = us(s.peers[0].rttUs)
+			if q != 0 {
+				ps.RTT += us(in.rttUs)
+			}
+			ps.Tick, ps.Debt, ps.CappedFrames = in.tick, ms(in.debtMs), int64(in.capped)
+			ps.HeldBack = ms(in.heldMs)
+		}
+	}
+	return st
+}

@@ -1,0 +1,313 @@
+package udp
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/interpdemo/interpdemo/input"
+	"github.com/interpdemo/interpdemo/internal/netplay"
+)
+
+// The tests talk over real sockets on 127.0.0.1, so their clock is the
+// real monotonic one; they assert behaviour only, never timing, and each
+// bounds its own duration and the packets it sends.
+
+// realClock is the monotonic time since it was made (the demo uses
+// loop.RealClock; this package's tests do not depend on package loop).
+type realClock struct{ t0 time.Time }
+
+func newRealClock() realClock          { return realClock{time.Now()} }
+func (c realClock) Now() time.Duration { return time.Since(c.t0) }
+
+const tick = 10 * time.Millisecond
+
+type peer struct {
+	s     *netplay.Session
+	c     *Conn
+	ep    Endpoint // what Read and Write see: s, or a wrapper of it
+	hist  [][netplay.MaxPlayers]input.Record
+	recs  []input.Record
+	start time.Duration
+}
+
+// frame runs one frame of p at now: read, the ticks the loop owes (5 at
+// most), write.
+func (p *peer) frame(t *testing.T, now time.Duration) {
+	s := p.s
+	if p.ep == nil {
+		p.ep = s
+	}
+	p.c.Read(now, p.ep)
+	if s.State() == netplay.StateRunning {
+		if p.start == 0 {
+			p.start = s.StartedAt()
+		}
+		due := uint64((now - p.start) / tick)
+		for range 5 {
+			if s.NextTick() >= due {
+				break
+			}
+			if s.NeedInput() {
+				it := s.InputTick()
+				if err := s.AddLocalInput(it, netplay.BotInput(seedOf(s.Index()), uint64(s.Delay()), it)); err != nil {
+					if errors.Is(err, netplay.ErrWindowFull) {
+						break
+					}
+					t.Fatal(err)
+				}
+			}
+			var ok bool
+			if p.recs, ok = s.Next(now, p.recs); !ok {
+				break
+			}
+			var row [netplay.MaxPlayers]input.Record
+			copy(row[:], p.recs)
+			p.hist = append(p.hist, row)
+			if err := s.Advance(func() uint64 { return uint64(len(p.hist)) }); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	p.c.Write(now, p.ep)
+}
+
+// counting counts the datagrams from one address on their way in.
+type counting struct {
+	Endpoint
+	from netip.AddrPort
+	n    int64
+}
+
+func (c *counting) Receive(now time.Duration, from netip.AddrPort, pkt []byte) {
+	if from == c.from {
+		c.n++
+	}
+	c.Endpoint.Receive(now, from, pkt)
+}
+
+func seedOf(index int) uint64 { return 77 + uint64(index) }
+
+// game plays a game of players bots over loopback to ticks, calling
+// during(now) every round, and checks that everyone ran every tick with
+// the bots' records.
+func game(t *testing.T, players int, ticks uint64, cfg Config, during func(host *peer)) []*peer {
+	t.Helper()
+	clock := newRealClock()
+	hc, err := Listen("127.0.0.1:0", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { hc.Close() })
+	hs, err := netplay.NewHost(netplay.Config{Nonce: 0xfeed, Players: players, TickLimit: ticks}, clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	peers := []*peer{{s: hs, c: hc}}
+	for i := 1; i < players; i++ {
+		jc, err := Listen("127.0.0.1:0", cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { jc.Close() })
+		js, err := netplay.NewJoiner(netplay.Config{Nonce: uint64(i)}, hc.LocalAddr(), clock.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		peers = append(peers, &peer{s: js, c: jc})
+	}
+	deadline := clock.Now() + 10*time.Second
+	for {
+		now := clock.Now()
+		if now > deadline {
+			for _, p := range peers {
+				t.Logf("%v %d: %v tick %d err %v", p.s.Role(), p.s.Index(), p.s.State(), p.s.NextTick(), p.s.Err())
+			}
+			t.Fatal("the game did not end in 10 s")
+		}
+		done := true
+		for _, p := range peers {
+			p.frame(t, now)
+			done = done && p.s.Done()
+		}
+		if during != nil {
+			during(peers[0])
+		}
+		if done {
+			break
+		}
+		// Sleep until the host hears something, or a millisecond.
+		hc.Wait(time.Millisecond)
+	}
+	for _, p := range peers {
+		if err := p.s.Err(); err != nil || p.s.NextTick() != ticks {
+			t.Errorf("player %d: err %v after %d ticks", p.s.Index(), err, p.s.NextTick())
+		}
+		for k, row := range p.hist {
+			for q := range players {
+				if want := netplay.BotInput(seedOf(q), uint64(p.s.Delay()), uint64(k)); row[q] != want {
+					t.Fatalf("player %d tick %d: player %d's record %v, want %v", p.s.Index(), k, q, row[q], want)
+				}
+			}
+		}
+	}
+	return peers
+}
+
+func TestLoopbackGame(t *testing.T) {
+	for _, players := range []int{2, 3} {
+		t.Run(fmt.Sprint(players), func(t *testing.T) {
+			peers := game(t, players, 100, Config{}, nil)
+			for _, p := range peers {
+				st := p.s.Stats()
+				cs := p.c.Stats()
+				if st.BadPackets != 0 || cs.Read == 0 || cs.Written == 0 || cs.Read > 5000 || cs.Written > 5000 {
+					t.Errorf("player %d: %d bad packets; socket %+v", p.s.Index(), st.BadPackets, cs)
+				}
+			}
+		})
+	}
+}
+
+// The simulators apply on both sides: loss, delay and reordering each way,
+// and the game still ends with everyone agreeing.
+func TestLoopbackGameBadNetwork(t *testing.T) {
+	bad := netplay.Conditions{Delay: 5 * time.Millisecond, Jitter: 2 * time.Millisecond, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05}
+	peers := game(t, 3, 100, Config{Outgoing: bad, Incoming: bad, Seed: 3}, nil)
+	for _, p := range peers {
+		cs := p.c.Stats()
+		if cs.Out.Lost == 0 || cs.In.Lost == 0 || cs.Out.Delivered == 0 {
+			t.Errorf("player %d: the simulators did nothing: %+v", p.s.Index(), cs)
+		}
+	}
+}
+
+// A flood of random datagrams at the host's port, some of them well-formed
+// Hellos, is counted as bad packets and never answered; the game ends
+// normally.
+func TestLoopbackFlood(t *testing.T) {
+	fc, err := net.ListenUDP("udp", net.UDPAddrFromAddrPort(netip.MustParseAddrPort("127.0.0.1:0")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fc.Close()
+	var rng uint64 = 1
+	next := func() uint64 {
+		rng = rng*6364136223846793005 + 1442695040888963407
+		return rng >> 11
+	}
+	hello := make([]byte, netplay.HelloSize)
+	copy(hello, "NP\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x07")
+	buf := make([]byte, 2000)
+	sent := 0
+	var seen *counting
+	peers := game(t, 2, 100, Config{}, func(host *peer) {
+		if seen == nil {
+			seen = &counting{Endpoint: host.s, from: unmap(fc.LocalAddr().(*net.UDPAddr).AddrPort())}
+			host.ep = seen
+		}
+		if host.s.State() != netplay.StateRunning || sent >= 3000 {
+			return
+		}
+		to := net.UDPAddrFromAddrPort(host.c.LocalAddr())
+		for range 20 {
+			pkt := buf[:next()%uint64(len(buf))]
+			for k := range pkt {
+				pkt[k] = byte(next())
+			}
+			if sent%10 == 0 {
+				pkt = hello
+			}
+			if _, err := fc.WriteToUDP(pkt, to); err != nil {
+				t.Fatal(err)
+			}
+			sent++
+		}
+	})
+	host := peers[0]
+	// Every datagram of the flood that reached the session (the system
+	// may drop some when its buffer fills) was counted, and nothing else.
+	bad := host.s.Stats().BadPackets
+	if bad != seen.n || bad < 100 || bad > int64(sent) {
+		t.Errorf("host counted %d bad packets; %d flood datagrams reached it of %d sent", bad, seen.n, sent)
+	}
+	t.Logf("%d flood datagrams sent, %d reached the session, %d counted bad", sent, seen.n, bad)
+	// Nothing came back to the flooder.
+	fc.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+	if n, _, err := fc.ReadFromUDP(buf); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("the flooder got an answer: %d bytes, %v", n, err)
+	}
+}
+
+// Read, Write and Wait allocate nothing once the game runs.
+func TestPumpAllocatesNothing(t *testing.T) {
+	clock := newRealClock()
+	hc, _ := Listen("127.0.0.1:0", Config{})
+	defer hc.Close()
+	jc, _ := Listen("127.0.0.1:0", Config{Outgoing: netplay.Conditions{Delay: time.Millisecond, Loss: 0.1}})
+	defer jc.Close()
+	hs, _ := netplay.NewHost(netplay.Config{Nonce: 1}, clock.Now())
+	js, _ := netplay.NewJoiner(netplay.Config{Nonce: 2}, hc.LocalAddr(), clock.Now())
+	h, j := &peer{s: hs, c: hc, recs: make([]input.Record, 0, 4)}, &peer{s: js, c: jc, recs: make([]input.Record, 0, 4)}
+	h.hist = make([][netplay.MaxPlayers]input.Record, 0, 100000)
+	j.hist = make([][netplay.MaxPlayers]input.Record, 0, 100000)
+	round := func() {
+		now := clock.Now()
+		h.frame(t, now)
+		j.frame(t, now)
+		hc.Wait(time.Millisecond)
+	}
+	deadline := clock.Now() + 5*time.Second
+	for len(h.hist) < 60 || len(j.hist) < 60 {
+		round()
+		if clock.Now() > deadline {
+			t.Fatal("the game did not run")
+		}
+	}
+	read := hc.Stats().Read
+	if a := testing.AllocsPerRun(1, func() {
+		for range 200 {
+			round()
+		}
+	}); a != 0 {
+		t.Errorf("%v allocations in 200 frames", a)
+	}
+	if hc.Stats().Read-read < 20 {
+		t.Errorf("only %d datagrams read while measuring", hc.Stats().Read-read)
+	}
+}
+
+func TestListenErrors(t *testing.T) {
+	if _, err := Listen("127.0.0.1:0", Config{Outgoing: netplay.Conditions{Loss: 2}}); !errors.Is(err, netplay.ErrInvalid) {
+		t.Errorf("bad conditions: %v", err)
+	}
+	if _, err := Listen("127.0.0.1:0", Config{Queue: -1}); !errors.Is(err, netplay.ErrInvalid) {
+		t.Errorf("bad queue: %v", err)
+	}
+	if _, err := Listen("not an address", Config{}); err == nil {
+		t.Error("bad address accepted")
+	}
+	if _, err := Resolve("0.0.0.0:0"); !errors.Is(err, netplay.ErrInvalid) {
+		t.Errorf("Resolve of no address: %v", err)
+	}
+	if a, err := Resolve("127.0.0.1:7777"); err != nil || a != netip.MustParseAddrPort("127.0.0.1:7777") {
+		t.Errorf("Resolve: %v %v", a, err)
+	}
+	c, err := Listen("127.0.0.1:0", Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Close(); err != nil {
+		t.Error(err)
+	}
+	if err := c.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+	if c.Wait(time.Second) {
+		t.Error("Wait on a closed Conn")
+	}
+}

@@ -1,0 +1,429 @@
+package netplay
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/interpdemo/interpdemo/input"
+	"github.com/interpdemo/interpdemo/replay"
+)
+
+// gen makes random valid packets.
+type gen struct{ rng uint64 }
+
+func (g *gen) u64() uint64 {
+	g.rng += 0x9e3779b97f4a7c15
+	return mix64(g.rng)
+}
+
+// num returns a number of a random size up to max: small ones are common,
+// as on the wire, but every length of varint shows up.
+func (g *gen) num(max uint64) uint64 {
+	x := g.u64() >> (g.u64() % 64)
+	if max != math.MaxUint64 {
+		x %= max + 1
+	}
+	return x
+}
+
+func (g *gen) buttons() input.Buttons { return input.Buttons(g.num(math.MaxUint32)) }
+
+func (g *gen) packet(typ msgType) *packet {
+	p := &packet{typ: typ, version: ProtocolVersion, session: 1 + g.num(math.MaxUint64-1)}
+	switch typ {
+	case msgHello:
+		p.session, p.token = 0, 1+g.num(math.MaxUint64-1)
+	case msgWelcome:
+		p.token = 1 + g.num(math.MaxUint64-1)
+		p.players = uint8(MinPlayers + g.num(MaxPlayers-MinPlayers))
+		p.index = uint8(1 + g.num(uint64(p.players)-2))
+		p.delay = uint8(g.num(MaxDelay))
+		p.tickLimit = g.num(MaxTick)
+		p.world = replay.Settings{
+			Seed: g.u64(), Balls: uint32(g.num(math.MaxUint32)),
+			Width: int32(g.u64()), Height: int32(g.u64()), Radius: int32(g.u64()), Speed: int32(g.u64()),
+			Tick: time.Duration(g.u64()), MaxLoops: uint32(g.u64()), Lockstep: g.u64()&1 == 1,
+		}
+	case msgReject:
+		p.session, p.version, p.reason = 0, ProtocolVersion+1+uint8(g.num(200)), rejectVersion
+	case msgLobby:
+		g.link(p, MaxPlayers)
+		p.flags &= flagEnded
+		p.joined = uint8(g.num(MaxPlayers))
+	case msgGame:
+		n := int(MinPlayers + g.num(MaxPlayers-MinPlayers))
+		p.n = uint8(n)
+		g.link(p, n)
+		p.tick = g.num(MaxTick)
+		for i := range n {
+			p.have[i] = g.num(MaxTick)
+			p.load.waited[i] = g.num(MaxTick)
+			p.peers[i] = peerInfo{g.num(MaxTick), g.num(MaxTick), g.num(MaxTick), g.num(MaxTick), g.num(math.MaxUint32)}
+		}
+		p.low = g.num(MaxTick)
+		p.load.debtMs, p.load.capped = g.num(MaxTick), g.num(MaxTick)
+		for q := range n {
+			if g.u64()&1 == 0 {
+				p.hashes[p.nHash] = ckpt{player: uint8(q), tick: 1 + g.num(MaxTick-1), hash: g.u64()}
+				p.nHash++
+			}
+			if q > 0 && g.u64()&3 == 0 {
+				p.kicks[p.nKick] = kickMsg{player: uint8(q), from: g.num(MaxTick), reason: uint8(1 + g.num(kickMax-1)), heldMs: g.num(MaxTick)}
+				p.nKick++
+			}
+			if g.u64()&1 == 0 {
+				b := &p.blocks[p.nBlock]
+				p.nBlock++
+				b.player, b.first, b.n = uint8(q), g.num(MaxTick), int(1+g.num(Window-1))
+				for k := 0; k < b.n; {
+					r := input.Record{Held: g.buttons(), Pressed: g.buttons(), Released: g.buttons()}
+					for run := 1 + g.num(5); run > 0 && k < b.n; run-- {
+						b.recs[k] = r
+						k++
+					}
+				}
+			}
+		}
+		if p.flags&flagHost == 0 {
+			p.low, p.nKick, p.peers = 0, 0, [MaxPlayers]peerInfo{}
+		}
+		if p.flags&flagEnd != 0 {
+			p.end = endMsg{reason: uint8(1 + g.num(endMax-1)), player: uint8(g.num(uint64(n) - 1))}
+		}
+	}
+	return p
+}
+
+func (g *gen) link(p *packet, n int) {
+	p.link = link{from: uint8(g.num(uint64(n) - 1)), seq: uint32(g.u64()), stamp: uint32(g.u64()) | 1}
+	if g.u64()&1 == 0 {
+		p.link.echo, p.link.hold = uint32(g.u64())|1, uint32(g.num(math.MaxUint32))
+	}
+	p.flags = uint8(g.u64()) & flagsAll
+}
+
+// sameWire compares the fields of a's type in a and b (after a decode the
+// others are stale). Blocks compare up to b's record count, which encode
+// may have cut.
+func sameWire(t *testing.T, a, b *packet) {
+	t.Helper()
+	type view struct {
+		typ       msgType
+		version   uint8
+		session   uint64
+		token     uint64
+		index     uint8
+		players   uint8
+		delay     uint8
+		tickLimit uint64
+		world     replay.Settings
+		reason    uint8
+		link      link
+		flags     uint8
+		joined    uint8
+		tick      uint64
+		n         uint8
+		have      [MaxPlayers]uint64
+		low       uint64
+		hashes    []ckpt
+		load      load
+		peers     [MaxPlayers]peerInfo
+		kicks     []kickMsg
+		end       endMsg
+	}
+	v := func(p *packet) view {
+		x := view{typ: p.typ, session: p.session}
+		switch p.typ {
+		case msgHello:
+			x.token = p.token
+		case msgWelcome:
+			x.token, x.index, x.players, x.delay, x.tickLimit, x.world = p.token, p.index, p.players, p.delay, p.tickLimit, p.world
+		case msgReject:
+			x.version, x.reason = p.version, p.reason
+		case msgLobby:
+			x.link, x.flags, x.joined = p.link, p.flags, p.joined
+		case msgGame:
+			x.link, x.flags, x.tick, x.n, x.have = p.link, p.flags, p.tick, p.n, p.have
+			x.hashes, x.load = p.hashes[:p.nHash], p.load
+			if p.flags&flagHost != 0 {
+				x.low, x.peers, x.kicks = p.low, p.peers, p.kicks[:p.nKick]
+			}
+			if p.flags&flagEnd != 0 {
+				x.end = p.end
+			}
+		}
+		return x
+	}
+	va, vb := v(a), v(b)
+	if va.typ != vb.typ || va.version != vb.version || va.session != vb.session || va.token != vb.token ||
+		va.index != vb.index || va.players != vb.players || va.delay != vb.delay || va.tickLimit != vb.tickLimit ||
+		va.world != vb.world || va.reason != vb.reason || va.link != vb.link || va.flags != vb.flags ||
+		va.joined != vb.joined || va.tick != vb.tick || va.n != vb.n || va.have != vb.have || va.low != vb.low ||
+		va.load != vb.load || va.peers != vb.peers || va.end != vb.end ||
+		!equalSlices(va.hashes, vb.hashes) || !equalSlices(va.kicks, vb.kicks) {
+		t.Fatalf("decoded\n%+v\nwant\n%+v", vb, va)
+	}
+	if a.typ != msgGame {
+		return
+	}
+	if b.nBlock > a.nBlock {
+		t.Fatalf("%d blocks decoded, %d encoded", b.nBlock, a.nBlock)
+	}
+	for i := range b.nBlock {
+		x, y := &a.blocks[i], &b.blocks[i]
+		if x.player != y.player || x.first != y.first || y.n > x.n || y.n < 1 {
+			t.Fatalf("block %d: player %d first %d n %d, want %d %d %d", i, y.player, y.first, y.n, x.player, x.first, x.n)
+		}
+		for k := range y.n {
+			if x.recs[k] != y.recs[k] {
+				t.Fatalf("block %d record %d: %v, want %v", i, k, y.recs[k], x.recs[k])
+			}
+		}
+	}
+}
+
+func equalSlices[T comparable](a, b []T) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Every packet decodes to what was encoded, and encodes back to the same
+// bytes; blocks that did not fit were cut, keeping their oldest records.
+func TestWireRoundTrip(t *testing.T) {
+	g := &gen{rng: 1}
+	buf := make([]byte, 2*MaxPacketSize)
+	buf2 := make([]byte, 2*MaxPacketSize)
+	var in packet
+	for i := range 20000 {
+		typ := msgType(1 + i%5)
+		p := g.packet(typ)
+		orig := *p
+		n := p.encode(buf)
+		if n == 0 || n > MaxPacketSize {
+			t.Fatalf("%v: encoded %d bytes", typ, n)
+		}
+		if typ == msgHello && n != HelloSize {
+			t.Fatalf("hello of %d bytes", n)
+		}
+		if err := in.decode(buf[:n]); err != nil {
+			t.Fatalf("%v: %v\n% x", typ, err, buf[:n])
+		}
+		sameWire(t, &orig, &in)
+		if m := in.encode(buf2); !bytes.Equal(buf[:n], buf2[:m]) {
+			t.Fatalf("%v: re-encoded differently", typ)
+		}
+	}
+}
+
+// No answer of the host is larger than the Hello: a Welcome with every
+// field at its largest still fits in HelloSize.
+func TestWelcomeNoLargerThanHello(t *testing.T) {
+	p := &packet{typ: msgWelcome, session: math.MaxUint64, token: math.MaxUint64,
+		index: MaxPlayers - 1, players: MaxPlayers, delay: MaxDelay, tickLimit: MaxTick,
+		world: replay.Settings{Seed: math.MaxUint64, Balls: math.MaxUint32,
+			Width: math.MinInt32, Height: math.MinInt32, Radius: math.MinInt32, Speed: math.MinInt32,
+			Tick: math.MinInt64, MaxLoops: math.MaxUint32, Lockstep: true}}
+	buf := make([]byte, MaxPacketSize)
+	if n := p.encode(buf); n == 0 || n > HelloSize {
+		t.Errorf("largest Welcome: %d bytes, Hello %d", n, HelloSize)
+	}
+}
+
+// The largest game packet, every field at its largest and every player's
+// block full of records that differ, stays within MaxPacketSize: the
+// blocks are cut, each keeping a share and its oldest records.
+func TestGamePacketBounded(t *testing.T) {
+	p := &packet{typ: msgGame, session: math.MaxUint64, n: MaxPlayers, flags: flagsAll, tick: MaxTick, low: MaxTick}
+	p.link = link{from: 3, seq: math.MaxUint32, stamp: math.MaxUint32, echo: math.MaxUint32, hold: math.MaxUint32}
+	p.end = endMsg{reason: endMax, player: 3}
+	p.load = load{debtMs: MaxTick, capped: MaxTick}
+	for q := range MaxPlayers {
+		p.have[q] = MaxTick
+		p.load.waited[q] = MaxTick
+		p.peers[q] = peerInfo{MaxTick, MaxTick, MaxTick, MaxTick, math.MaxUint32}
+		p.hashes[q] = ckpt{uint8(q), MaxTick, math.MaxUint64}
+		if q > 0 {
+			p.kicks[q-1] = kickMsg{uint8(q), MaxTick, kickMax, MaxTick}
+		}
+		b := &p.blocks[q]
+		b.player, b.first, b.n = uint8(q), MaxTick, Window
+		for k := range Window {
+			m := input.Buttons(math.MaxUint32 - uint32(k))
+			b.recs[k] = input.Record{Held: m, Pressed: m, Released: m}
+		}
+	}
+	p.nHash, p.nKick, p.nBlock = MaxPlayers, MaxPlayers-1, MaxPlayers
+	orig := *p
+	buf := make([]byte, 4*MaxPacketSize)
+	n := p.encode(buf)
+	if n == 0 || n > MaxPacketSize {
+		t.Fatalf("encoded %d bytes", n)
+	}
+	var in packet
+	if err := in.decode(buf[:n]); err != nil {
+		t.Fatal(err)
+	}
+	sameWire(t, &orig, &in)
+	if in.nBlock != MaxPlayers {
+		t.Errorf("%d blocks kept, want all %d", in.nBlock, MaxPlayers)
+	}
+	total := 0
+	for i := range in.nBlock {
+		total += in.blocks[i].n
+		if in.blocks[i].n < 5 {
+			t.Errorf("block %d kept %d records", i, in.blocks[i].n)
+		}
+	}
+	t.Logf("worst case: %d bytes, %d of %d records", n, total, MaxPlayers*Window)
+	// The fixed part leaves room: a packet with no blocks is far from
+	// the limit.
+	p2 := orig
+	p2.nBlock = 0
+	if m := p2.encode(buf); m > MaxPacketSize/2 {
+		t.Errorf("fixed part of the largest game packet: %d bytes", m)
+	}
+}
+
+// A hand-made packet, byte by byte: the layout in the package
+// documentation.
+func TestWireGolden(t *testing.T) {
+	p := &packet{typ: msgGame, session: 0x0102030405060708, n: 2, flags: flagEnded | flagEnd, tick: 130}
+	p.link = link{from: 1, seq: 7, stamp: 0x1001, echo: 0x0f01, hold: 200}
+	p.have = [MaxPlayers]uint64{128, 131}
+	p.hashes[0] = ckpt{player: 1, tick: 125, hash: 0xa1a2a3a4a5a6a7a8}
+	p.nHash = 1
+	p.load = load{debtMs: 3, capped: 1, waited: [MaxPlayers]uint64{300, 0}}
+	p.end = endMsg{reason: endQuit, player: 1}
+	b := &p.blocks[0]
+	b.player, b.first, b.n = 1, 129, 3
+	r := input.Record{Held: input.Of(input.Left), Pressed: input.Of(input.Left)}
+	b.recs = [Window]input.Record{r, {Held: input.Of(input.Left)}, {Held: input.Of(input.Left)}}
+	p.nBlock = 1
+	want := []byte{
+		'N', 'P', 1, 5, // magic, version, type game
+		8, 7, 6, 5, 4, 3, 2, 1, // session ID
+		1,          // from: player 1
+		7, 0, 0, 0, // seq
+		0x01, 0x10, 0, 0, // stamp
+		0x01, 0x0f, 0, 0, // echo
+		0xc8, 0x01, // hold 200 µs
+		0x03,       // flags: ended, end
+		0x82, 0x01, // tick 130
+		2,                      // players
+		0x80, 0x01, 0x83, 0x01, // have 128, 131
+		1, 1, 125, 0xa8, 0xa7, 0xa6, 0xa5, 0xa4, 0xa3, 0xa2, 0xa1, // 1 hash: player 1 after 125 ticks
+		3, 1, 0xac, 0x02, 0, // load: debt 3 ms, 1 capped frame, waited 300 ms, 0 ms
+		1, 1, // end: quit, player 1
+		1,                // 1 block
+		1, 0x81, 0x01, 3, // player 1, from tick 129, 3 records
+		1, 1, 1, 0, // 1 × held Left, pressed Left
+		2, 1, 0, 0, // 2 × held Left
+	}
+	buf := make([]byte, MaxPacketSize)
+	n := p.encode(buf)
+	if !bytes.Equal(buf[:n], want) {
+		t.Fatalf("encoded\n% x\nwant\n% x", buf[:n], want)
+	}
+	var in packet
+	if err := in.decode(want); err != nil {
+		t.Fatal(err)
+	}
+	sameWire(t, p, &in)
+}
+
+// The decoder takes one encoding per packet and nothing else.
+func TestWireRejects(t *testing.T) {
+	g := &gen{rng: 7}
+	buf := make([]byte, MaxPacketSize)
+	enc := func(p *packet) []byte { return append([]byte(nil), buf[:p.encode(buf)]...) }
+	game := &packet{typ: msgGame, session: 5, n: 2, have: [MaxPlayers]uint64{2, 2}}
+	game.link = link{from: 1, seq: 1, stamp: 1}
+	good := enc(game)
+	var in packet
+	if err := in.decode(good); err != nil {
+		t.Fatal(err)
+	}
+	lobby := enc(g.packet(msgLobby))
+	hello := enc(g.packet(msgHello))
+	mod := func(b []byte, f func([]byte) []byte) []byte { return f(append([]byte(nil), b...)) }
+	at := func(i int, v byte) func([]byte) []byte {
+		return func(b []byte) []byte { b[i] = v; return b }
+	}
+	cases := []struct {
+		name string
+		b    []byte
+		err  error
+	}{
+		{"empty", nil, errShort},
+		{"short header", good[:headerSize-1], errShort},
+		{"magic", mod(good, at(0, 'X')), errMagic},
+		{"version", mod(good, at(2, 2)), errVersion},
+		{"type 0", mod(good, at(3, 0)), errType},
+		{"type 6", mod(good, at(3, 6)), errType},
+		{"trailing byte", append(append([]byte(nil), good...), 0), errTrailing},
+		{"truncated", good[:len(good)-1], errShort},
+		{"too long", make([]byte, MaxPacketSize+1), errLong},
+		{"session 0", mod(good, func(b []byte) []byte { clear(b[4:12]); return b }), errRange},
+		{"from >= players", mod(good, at(12, 2)), errRange},
+		{"even stamp", mod(good, at(17, 2)), errRange},
+		{"unknown flag", mod(good, at(26, 0x80)), errRange},
+		{"non-minimal varint", mod(good, func(b []byte) []byte {
+			// tick 0 as 0x80 0x00
+			return append(append(append([]byte(nil), b[:27]...), 0x80, 0x00), b[28:]...)
+		}), errCanonical},
+		{"1 player", mod(good, at(28, 1)), errRange},
+		{"5 players", mod(good, at(28, 5)), errRange},
+		{"hello short", hello[:HelloSize-1], errShort},
+		{"hello padding", mod(hello, at(HelloSize-1, 1)), errPadding},
+		{"hello with session", mod(hello, at(4, 1)), errRange},
+		{"lobby with end flag", mod(lobby, at(26, flagEnd)), errRange},
+		{"reject of our version", []byte{'N', 'P', ProtocolVersion, 3, 0, 0, 0, 0, 0, 0, 0, 0, 1}, errRange},
+		{"reject reason", []byte{'N', 'P', 9, 3, 0, 0, 0, 0, 0, 0, 0, 0, 2}, errRange},
+	}
+	// A block whose runs are not maximal (two runs of the same record).
+	nm := *game
+	nm.nBlock = 1
+	nm.blocks[0] = block{player: 1, first: 2, n: 2}
+	b := enc(&nm)
+	// ... 1 block: player 1, first 2, count 2, run 2 × zero record.
+	if !bytes.HasSuffix(b, []byte{1, 1, 2, 2, 2, 0, 0, 0}) {
+		t.Fatalf("unexpected block encoding % x", b)
+	}
+	split := append(append([]byte(nil), b[:len(b)-4]...), 1, 0, 0, 0, 1, 0, 0, 0)
+	cases = append(cases,
+		struct {
+			name string
+			b    []byte
+			err  error
+		}{"runs not maximal", split, errCanonical},
+		struct {
+			name string
+			b    []byte
+			err  error
+		}{"run past count", append(append([]byte(nil), b[:len(b)-4]...), 3, 0, 0, 0), errRange},
+		struct {
+			name string
+			b    []byte
+			err  error
+		}{"block of 65", append(append([]byte(nil), b[:len(b)-5]...), 65, 65, 0, 0, 0), errRange},
+	)
+	for _, c := range cases {
+		err := in.decode(c.b)
+		if err != c.err {
+			t.Errorf("%s: %v, want %v", c.name, err, c.err)
+		}
+		if !errors.Is(err, ErrBadPacket) {
+			t.Errorf("%s: %v does not wrap ErrBadPacket", c.name, err)
+		}
+	}
+}

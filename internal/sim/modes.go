@@ -62,6 +62,9 @@ type fixedMode struct {
 }
 
 func (m *fixedMode) frame(s *Sim, now time.Duration) FrameInfo {
+	if s.net.sess != nil {
+		return s.netFrame(m, now)
+	}
 	vnow := s.virt.Now()
 	if s.fast && !s.virt.Paused() {
 		// Not real time: every frame owes exactly MaxLoops ticks.

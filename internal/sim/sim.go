@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/interpdemo/interpdemo/input"
+	"github.com/interpdemo/interpdemo/internal/netplay"
 	"github.com/interpdemo/interpdemo/internal/stats"
 	"github.com/interpdemo/interpdemo/loop"
 	"github.com/interpdemo/interpdemo/physics"
@@ -45,6 +46,15 @@ type Config struct {
 	// Replay plays a recording back instead of taking input and commands,
 	// checking its hashes.
 	Replay *replay.Recording
+	// Net makes this a lockstep network game (fixed mode only): the
+	// session's world settings replace Settings, a tick runs only when
+	// every player's input for it is known, and the local player's input
+	// goes to the session. The caller moves the session's datagrams.
+	Net *netplay.Session
+	// Bot, with BotSeed, takes the local player's input in a network game
+	// from a deterministic generator instead of the keyboard.
+	Bot     bool
+	BotSeed uint64
 }
 
 // Bounds of the speed factor.
@@ -83,7 +93,6 @@ type Sim struct {
 	fast     bool
 
 	sampler *input.Sampler
-	prev    input.Record
 	cmds    []replay.Command // waiting for the next tick boundary
 
 	rec *replay.Recorder
@@ -98,6 +107,28 @@ type Sim struct {
 	finished   bool  // the tick limit or the end of the replay was reached
 	replayDone bool  // the replay ran to its end and its final hash matched
 	err        error // the first divergence or bad recorded command
+
+	// Players: each tick has one input record per player.
+	players int
+	recs    [physics.MaxPlayers]input.Record
+	prevs   [physics.MaxPlayers]input.Record
+	ctls    [physics.MaxPlayers]physics.Control
+
+	net net
+}
+
+// net is the state of a network game.
+type net struct {
+	sess    *netplay.Session
+	bot     bool
+	botSeed uint64
+	started bool          // the game began: the loop was restarted then
+	owed    int64         // ticks due by the clock that the session did not let run yet
+	lastEnd time.Duration // the latest span end given to the sampler
+	pending *input.Record // a local record the session's window refused
+	held    input.Record  // storage for pending
+	capped  int64         // frames that ran MaxLoops ticks
+	quit    bool          // the session was told to end
 }
 
 // New makes a simulation whose loop starts at now on clock.
@@ -124,15 +155,28 @@ func New(cfg Config, clock loop.Clock, now time.Duration) (*Sim, error) {
 	if err := checkSpeed(s.speed); err != nil {
 		return nil, err
 	}
+	if cfg.Net != nil {
+		if cfg.Replay != nil || !cfg.Mode.Deterministic() {
+			return nil, errors.New("a network game runs in fixed mode and cannot replay")
+		}
+		s.settings = cfg.Net.World()
+		s.settings.Lockstep = true // all computers must be kept in synchronization
+		s.settings.Players = uint32(cfg.Net.Players())
+		s.net = net{sess: cfg.Net, bot: cfg.Bot, botSeed: cfg.BotSeed}
+	}
 	if cfg.Replay != nil {
 		s.settings = cfg.Replay.Settings
 		if err := CheckSettings(s.settings); err != nil {
 			return nil, fmt.Errorf("the recording's settings: %w", err)
 		}
 		s.rep = cfg.Replay.Player()
-		s.prev = s.rep.Initial()
+		s.prevs[0] = s.rep.Initial()
 	} else if err := CheckSettings(s.settings); err != nil {
 		return nil, err
+	}
+	s.players = max(1, int(s.settings.Players))
+	if s.players > physics.MaxPlayers {
+		return nil, fmt.Errorf("%d players, more than %d", s.players, physics.MaxPlayers)
 	}
 	var err error
 	if s.world, err = newWorld(s.settings); err != nil {
@@ -203,14 +247,39 @@ func (s *Sim) Replaying() bool { return s.rep != nil }
 
 // Finished says the run is over: the tick limit was reached, or the
 // replay ended or diverged.
-func (s *Sim) Finished() bool { return s.finished }
+func (s *Sim) Finished() bool {
+	if s.net.sess != nil {
+		return s.net.sess.Done()
+	}
+	return s.finished
+}
 
 // ReplayOK says the replay ran to its end with every hash matching.
 func (s *Sim) ReplayOK() bool { return s.replayDone && s.err == nil }
 
 // Err is the first divergence from the recording, or a recorded command
 // the world refused: the run failed.
-func (s *Sim) Err() error { return s.err }
+func (s *Sim) Err() error {
+	if s.err == nil && s.net.sess != nil {
+		return s.net.sess.Err()
+	}
+	return s.err
+}
+
+// Net is the network session, or nil.
+func (s *Sim) Net() *netplay.Session { return s.net.sess }
+
+// Players is the number of players: input records per tick.
+func (s *Sim) Players() int { return s.players }
+
+// Quit ends a network game for everyone (keep running frames until
+// Finished); it does nothing in a game on one machine.
+func (s *Sim) Quit(now time.Duration) {
+	if s.net.sess != nil && !s.net.quit {
+		s.net.quit = true
+		s.net.sess.Quit(now)
+	}
+}
 
 // SetMode switches the timing mode at raw time now, starting the new
 // strategy afresh. Game time goes on across the switch. Only the fixed
@@ -221,6 +290,9 @@ func (s *Sim) SetMode(m Mode, now time.Duration) error {
 	}
 	if (s.rec != nil || s.rep != nil) && !m.Deterministic() {
 		return fmt.Errorf("only fixed mode is deterministic; %s cannot be recorded or replayed", m)
+	}
+	if s.net.sess != nil && m != s.mode && s.strat != nil {
+		return errors.New("a network game keeps its timing mode")
 	}
 	// The variable-step mode clamps a stalled frame to 100 ms of game
 	// time; fixed mode handles stalls itself (MaxLoops, debt) and the
@@ -281,6 +353,9 @@ func (s *Sim) SetSpeed(v float64) error {
 	if err := checkSpeed(v); err != nil {
 		return err
 	}
+	if s.net.sess != nil && v != s.speed {
+		return errors.New("a network game runs in real time")
+	}
 	if err := s.virt.SetSpeed(v); err != nil {
 		return err
 	}
@@ -288,8 +363,15 @@ func (s *Sim) SetSpeed(v float64) error {
 	return nil
 }
 
-// SetPaused stops or restarts game time; the speed factor is kept.
-func (s *Sim) SetPaused(p bool) { s.virt.SetPaused(p) }
+// SetPaused stops or restarts game time; the speed factor is kept. A
+// network game cannot pause: it refuses.
+func (s *Sim) SetPaused(p bool) error {
+	if s.net.sess != nil && p {
+		return errors.New("a network game runs in real time")
+	}
+	s.virt.SetPaused(p)
+	return nil
+}
 
 // SetFrameCap sets the frame cap's interval (0 for none). The adaptive
 // mode's presents follow it.
@@ -363,6 +445,9 @@ func (s *Sim) Queue(c replay.Command) error {
 	if s.rep != nil {
 		return errors.New("replaying: the recording's commands only")
 	}
+	if s.net.sess != nil {
+		return errors.New("a network game keeps the host's world")
+	}
 	if !c.Kind.Valid() {
 		return fmt.Errorf("unknown command %d", c.Kind)
 	}
@@ -381,6 +466,11 @@ func (s *Sim) exec(c replay.Command) error {
 			return fmt.Errorf("%v: out of range 0..%d", c, physics.MaxBalls)
 		}
 		return s.world.SetBalls(int(c.Arg))
+	case replay.CmdRelease:
+		if c.Arg < 0 || c.Arg >= int64(s.players) {
+			return fmt.Errorf("%v: no such player in a %d-player game", c, s.players)
+		}
+		return s.world.Release(int(c.Arg))
 	case replay.CmdSetTick:
 		d := time.Duration(c.Arg)
 		if d < MinTick || d > MaxTick {
@@ -447,27 +537,18 @@ func (s *Sim) checkLimit() {
 }
 
 // fixedTick runs one fixed tick over span: with the input of the span, or
-// the recording's next record. It returns false when no tick ran (the
+// the recording's next records. It returns false when no tick ran (the
 // replay ended).
 func (s *Sim) fixedTick(span loop.TickSpan) bool {
-	var rec input.Record
+	recs := s.recs[:s.players]
 	if s.rep != nil {
-		var ok bool
-		if rec, ok = s.replayNext(); !ok {
+		if !s.replayNext(recs) {
 			return false
 		}
 	} else {
-		rec = s.sampler.Tick(span.End)
+		recs[0] = s.sampler.Tick(span.End)
 	}
-	t0 := s.clock.Now()
-	s.world.Tick(control(rec, s.prev))
-	s.logic.Add(s.clock.Now() - t0)
-	s.prev = rec
-	s.ticks++
-	s.burn()
-	if s.rec != nil {
-		s.rec.Tick(rec, s.world.Hash)
-	}
+	s.runTick(recs)
 	if s.rep != nil {
 		if err := s.rep.Check(s.world.Hash); err != nil {
 			s.fail(err)
@@ -477,15 +558,41 @@ func (s *Sim) fixedTick(span loop.TickSpan) bool {
 	return true
 }
 
+// runTick steps the world one tick with every player's record, records
+// it, and burns the logic load.
+func (s *Sim) runTick(recs []input.Record) {
+	t0 := s.clock.Now()
+	if len(recs) == 1 {
+		s.world.Tick(control(recs[0], s.prevs[0]))
+	} else {
+		ctls := s.ctls[:len(recs)]
+		for i, r := range recs {
+			ctls[i] = control(r, s.prevs[i])
+		}
+		s.world.TickPlayers(ctls)
+	}
+	s.logic.Add(s.clock.Now() - t0)
+	copy(s.prevs[:], recs)
+	s.ticks++
+	s.burn()
+	if s.rec != nil {
+		if len(recs) == 1 {
+			s.rec.Tick(recs[0], s.world.Hash)
+		} else {
+			s.rec.TickPlayers(recs, s.world.Hash)
+		}
+	}
+}
+
 // replayNext returns the next tick's record, first applying the commands
 // recorded before it. At the end it applies the last commands, checks the
 // final hash and ends the run.
-func (s *Sim) replayNext() (input.Record, bool) {
-	cmds, in, ok := s.rep.Next()
+func (s *Sim) replayNext(recs []input.Record) bool {
+	cmds, ok := s.rep.NextPlayers(recs)
 	for _, c := range cmds {
 		if err := s.exec(c); err != nil {
 			s.fail(fmt.Errorf("tick %d: %v", s.rep.Tick(), err))
-			return in, false
+			return false
 		}
 	}
 	if !ok {
@@ -496,7 +603,7 @@ func (s *Sim) replayNext() (input.Record, bool) {
 		}
 		s.finished = true
 	}
-	return in, ok
+	return ok
 }
 
 func (s *Sim) fail(err error) {
@@ -514,8 +621,8 @@ func (s *Sim) step(dt time.Duration) {
 		return
 	}
 	rec := s.sampler.Tick(s.virt.Now() + 1)
-	s.world.Step(dt, control(rec, s.prev))
-	s.prev = rec
+	s.world.Step(dt, control(rec, s.prevs[0]))
+	s.prevs[0] = rec
 }
 
 // burn does the logic load.

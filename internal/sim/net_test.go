@@ -1,0 +1,163 @@
+package sim
+
+import (
+	"fmt"
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/interpdemo/interpdemo/internal/netplay"
+	"github.com/interpdemo/interpdemo/loop"
+	"github.com/interpdemo/interpdemo/replay"
+)
+
+// netPeer is one machine of a simulated network game: a Sim with its
+// session, its address and its frame rate.
+type netPeer struct {
+	s     *Sim
+	sess  *netplay.Session
+	addr  netip.AddrPort
+	frame time.Duration
+	next  time.Duration
+}
+
+func peerAddr(i int) netip.AddrPort {
+	return netip.AddrPortFrom(netip.AddrFrom4([4]byte{10, 0, 0, byte(1 + i)}), uint16(7000+i))
+}
+
+// netGame runs a game of n bot players through a simulated network with
+// conditions c on one manual clock, a millisecond at a time, until every
+// peer is done. frames[i] is peer i's frame interval.
+func netGame(t *testing.T, n int, c netplay.Conditions, ticks uint64, frames []time.Duration, record bool) []*netPeer {
+	t.Helper()
+	clock := loop.NewManualClock(0)
+	simnet, err := netplay.NewNetSim(c, 42, 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	world := DefaultSettings()
+	world.Balls = 20
+	var peers []*netPeer
+	for i := 0; i < n; i++ {
+		var sess *netplay.Session
+		if i == 0 {
+			sess, err = netplay.NewHost(netplay.Config{Nonce: 0xabcdef, Players: n, World: world, TickLimit: ticks}, 0)
+		} else {
+			sess, err = netplay.NewJoiner(netplay.Config{Nonce: uint64(100 + i)}, peerAddr(0), 0)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		peers = append(peers, &netPeer{sess: sess, addr: peerAddr(i), frame: frames[i], next: time.Duration(i*3) * time.Millisecond})
+	}
+	deliver := func(from, to netip.AddrPort, pkt []byte) {
+		for _, p := range peers {
+			if p.addr == to {
+				p.sess.Receive(clock.Now(), from, pkt)
+			}
+		}
+	}
+	for ms := 0; ; ms++ {
+		if ms > 600_000 {
+			t.Fatal("the game did not end in 10 simulated minutes")
+		}
+		now := clock.Now()
+		simnet.Deliver(now, deliver)
+		done := true
+		for _, p := range peers {
+			if p.s == nil && p.sess.State() >= netplay.StateLobby {
+				// The world's settings are known (from the Welcome): the
+				// simulation can start.
+				s, err := New(Config{Net: p.sess, Bot: true, BotSeed: uint64(7 + len(p.addr.String())), Record: record}, clock, now)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p.s = s
+			}
+			if p.s != nil && now >= p.next {
+				p.next += p.frame
+				p.s.Frame(now, nil)
+			}
+			p.sess.Poll(now, func(to netip.AddrPort, pkt []byte) { simnet.Send(now, p.addr, to, pkt) })
+			if p.s == nil || !p.s.Finished() {
+				done = false
+			}
+		}
+		if done {
+			return peers
+		}
+		clock.Advance(time.Millisecond)
+	}
+}
+
+func TestNetworkGameAgrees(t *testing.T) {
+	for _, c := range []struct {
+		players int
+		cond    netplay.Conditions
+		frames  []time.Duration
+	}{
+		{2, netplay.Conditions{}, []time.Duration{16 * time.Millisecond, 16 * time.Millisecond}},
+		{2, netplay.Conditions{Delay: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.1}, []time.Duration{16 * time.Millisecond, 7 * time.Millisecond}},
+		{3, netplay.Conditions{Delay: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05}, []time.Duration{16 * time.Millisecond, 33 * time.Millisecond, 5 * time.Millisecond}},
+	} {
+		t.Run(fmt.Sprintf("%d players %+v", c.players, c.cond), func(t *testing.T) {
+			peers := netGame(t, c.players, c.cond, 300, c.frames, true)
+			want := peers[0].s.World().Hash()
+			for i, p := range peers {
+				if err := p.s.Err(); err != nil {
+					t.Errorf("peer %d: %v", i, err)
+				}
+				if got := p.s.Ticks(); got != 300 {
+					t.Errorf("peer %d ran %d ticks, want 300", i, got)
+				}
+				if got := p.s.World().Hash(); got != want {
+					t.Errorf("peer %d ends at %016x, the host at %016x", i, got, want)
+				}
+				if p.s.World().Players() == 0 {
+					t.Errorf("peer %d: no ball was ever a player's (the bots' input did not arrive)", i)
+				}
+			}
+			// Every peer's recording replays alone to the same state.
+			for i, p := range peers {
+				rec := roundTrip(t, p.s.RecordingSoFar())
+				if rec.Settings.Players != uint32(c.players) {
+					t.Fatalf("peer %d recorded %d players", i, rec.Settings.Players)
+				}
+				r := replayAll(t, rec, 10*time.Millisecond, true)
+				if err := r.s.Err(); err != nil || !r.s.ReplayOK() || r.s.World().Hash() != want {
+					t.Errorf("peer %d's recording replays to %016x (err %v), the game ended at %016x", i, r.s.World().Hash(), err, want)
+				}
+			}
+		})
+	}
+}
+
+// TestNetworkGameRefusesLocalChanges: a peer cannot change the shared
+// world, the speed, the mode, or pause: the others would not follow.
+func TestNetworkGameRefusesLocalChanges(t *testing.T) {
+	sess, err := netplay.NewHost(netplay.Config{Nonce: 1, Players: 2, World: DefaultSettings()}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := loop.NewManualClock(0)
+	s, err := New(Config{Net: sess}, clock, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Queue(replay.Command{Kind: replay.CmdReset}) == nil {
+		t.Error("a command was queued in a network game")
+	}
+	if s.SetSpeed(2) == nil || s.SetPaused(true) == nil || s.SetMode(ModeVariable, 0) == nil {
+		t.Error("speed, pause or mode changed in a network game")
+	}
+	if !s.Settings().Lockstep {
+		t.Error("a network game discards time debt")
+	}
+	// In the lobby nothing runs.
+	for i := 0; i < 50; i++ {
+		clock.Advance(20 * time.Millisecond)
+		if f := s.Frame(clock.Now(), nil); f.Ticks != 0 {
+			t.Fatalf("a tick ran in the lobby")
+		}
+	}
+}

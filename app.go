@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/interpdemo/interpdemo/input"
+	"github.com/interpdemo/interpdemo/internal/netplay"
 	"github.com/interpdemo/interpdemo/internal/platform"
 	"github.com/interpdemo/interpdemo/internal/sim"
 	"github.com/interpdemo/interpdemo/loop"
@@ -104,6 +105,7 @@ type app struct {
 	quit    bool
 	start   time.Duration // clock time of the first frame
 	capture capture       // -screenshot and -gif
+	net     *netGame      // a network game's socket and session, or nil
 }
 
 // capture keeps the pictures of a run that -screenshot and -gif write.
@@ -128,6 +130,17 @@ func newApp(cfg config, log io.Writer, mainStart time.Time) (a *app, err error) 
 		a.view.draw = drawExtrap
 	}
 	a.clock = platform.NewClock()
+	if cfg.net.on() {
+		if a.net, err = startNet(&a.cfg, a.clock, log); err != nil {
+			return nil, err
+		}
+		cfg = a.cfg
+		defer func() {
+			if err != nil {
+				a.net.leave(a.clock)
+			}
+		}()
+	}
 	if a.sim, err = sim.New(sim.Config{
 		Settings:  cfg.settings,
 		Mode:      cfg.mode,
@@ -140,6 +153,9 @@ func newApp(cfg config, log io.Writer, mainStart time.Time) (a *app, err error) 
 		Load:      a.busy,
 		Record:    cfg.recordFile != "",
 		Replay:    cfg.replay,
+		Net:       a.netSession(),
+		Bot:       cfg.net.bot,
+		BotSeed:   cfg.net.botSeed,
 	}, a.clock, a.clock.Now()); err != nil {
 		if cfg.replay != nil {
 			err = fmt.Errorf("%s: %v", cfg.replayFile, err)
@@ -217,10 +233,21 @@ func (a *app) close() {
 		a.rend.Delete()
 		a.rend = nil
 	}
+	if a.net != nil {
+		a.net.conn.Close()
+	}
 	if a.win != nil {
 		a.win.Close()
 		a.win = nil
 	}
+}
+
+// netSession is the network game's session, or nil.
+func (a *app) netSession() *netplay.Session {
+	if a.net == nil {
+		return nil
+	}
+	return a.net.sess
 }
 
 // setVsync asks for a vsync mode and records what the driver gave. The
@@ -243,6 +270,16 @@ func (a *app) setFPSCap(n int) {
 	a.limiter.SetInterval(a.sim.LimiterInterval()) // >= 0
 }
 
+// requestQuit ends the run: at once, or in a network game once every
+// peer has heard that the game is over.
+func (a *app) requestQuit(now time.Duration) {
+	if a.net != nil && !a.sim.Finished() {
+		a.sim.Quit(now)
+		return
+	}
+	a.quit = true
+}
+
 func (a *app) run() {
 	for !a.quit {
 		a.frame()
@@ -261,17 +298,24 @@ func (a *app) frame() {
 	a.pumpEvents(now)
 	select {
 	case <-a.signals:
-		a.quit = true
+		a.requestQuit(now)
 		signal.Reset(os.Interrupt, syscall.SIGTERM)
 	default:
 	}
 	if a.cfg.duration > 0 && now-a.start >= a.cfg.duration {
-		a.quit = true
+		a.requestQuit(now)
 	}
 
+	if a.net != nil {
+		a.net.conn.Read(now, a.net.sess)
+	}
 	info := a.sim.Frame(now, a.keys.queue)
 	a.keys.queue = a.keys.queue[:0]
 	a.last = info
+	if a.net != nil {
+		a.net.conn.Write(now, a.net.sess) // new input goes out at once
+		a.net.announce(a.log)
+	}
 	if a.sim.Finished() {
 		a.quit = true
 	}

@@ -53,6 +53,9 @@ type config struct {
 	memProfile string
 
 	replay *replay.Recording // -replay, read while the flags are checked
+
+	net netConfig       // -host, -join and the other network flags
+	set map[string]bool // the flags given on the command line
 }
 
 const (
@@ -124,6 +127,7 @@ func parseFlags(args []string, usageOut io.Writer) (config, error) {
 	fs.StringVar(&c.traceFile, "trace", "", "write one CSV row per frame to this file")
 	fs.StringVar(&c.recordFile, "record", "", "record the seed, settings and per-tick input to this file")
 	fs.StringVar(&c.replayFile, "replay", "", "replay a recording, checking its state hashes")
+	c.net.flags(fs)
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile (pprof) of the run to this file")
 	fs.StringVar(&c.memProfile, "memprofile", "", "write an allocation profile (pprof) of the run to this file")
 
@@ -148,6 +152,7 @@ func parseFlags(args []string, usageOut io.Writer) (config, error) {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	c.set = set
 
 	var err error
 	if c.vsync, err = platform.ParseVsync(*vsync); err != nil {
@@ -195,6 +200,9 @@ func parseFlags(args []string, usageOut io.Writer) (config, error) {
 		return c, flagErr("replay", "only -mode fixed is deterministic; %s mode steps by measured time", c.mode)
 	case c.fast && c.mode != sim.ModeFixed:
 		return c, flagErr("fast", "only applies to -mode fixed")
+	}
+	if err := c.net.check(&c, set); err != nil {
+		return c, err
 	}
 	for _, f := range []struct{ name, path string }{
 		{"state", c.stateFile},

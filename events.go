@@ -24,7 +24,7 @@ func (a *app) pumpEvents(now time.Duration) {
 	for ev := sdl.PollEvent(); ev != nil; ev = sdl.PollEvent() {
 		switch e := ev.(type) {
 		case *sdl.QuitEvent:
-			a.quit = true
+			a.requestQuit(now)
 		case *sdl.WindowEvent:
 			switch e.Event {
 			case sdl.WINDOWEVENT_SIZE_CHANGED, sdl.WINDOWEVENT_RESIZED:

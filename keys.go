@@ -44,7 +44,7 @@ var bindings = []binding{
 	{"+ and -", "ball count x10 / /10 (1 to 1,000,000)", "balls", []sdl.Keycode{sdl.K_PLUS, sdl.K_EQUALS, sdl.K_KP_PLUS, sdl.K_MINUS, sdl.K_KP_MINUS}, (*app).stepBalls},
 	{"PageUp/PageDn", "tick time up/down (" + msList(tickSteps) + ")", "tick time", []sdl.Keycode{sdl.K_PAGEUP, sdl.K_PAGEDOWN}, (*app).stepTick},
 	{"arrows, WASD", "move ball 0 (it becomes the player's on the first press)", "move ball 0", nil, nil},
-	{"Q, Escape", "quit", "quit", []sdl.Keycode{sdl.K_q, sdl.K_ESCAPE}, func(a *app, _ sdl.Keycode, _ bool, _ time.Duration) { a.quit = true }},
+	{"Q, Escape", "quit", "quit", []sdl.Keycode{sdl.K_q, sdl.K_ESCAPE}, func(a *app, _ sdl.Keycode, _ bool, now time.Duration) { a.requestQuit(now) }},
 }
 
 // bindingOf returns the row of the key table that handles k.
@@ -165,11 +165,17 @@ func (a *app) cycleMode(_ sdl.Keycode, _ bool, now time.Duration) {
 	a.limiter.SetInterval(a.sim.LimiterInterval()) // >= 0
 }
 
-func (a *app) stepSpeed(k sdl.Keycode, _ bool, _ time.Duration) {
-	a.sim.SetSpeed(stepIn(speedSteps, a.sim.Speed(), k == sdl.K_RIGHTBRACKET)) // steps are in range
+func (a *app) stepSpeed(k sdl.Keycode, _ bool, now time.Duration) {
+	if err := a.sim.SetSpeed(stepIn(speedSteps, a.sim.Speed(), k == sdl.K_RIGHTBRACKET)); err != nil {
+		a.notice.say(err.Error(), now)
+	}
 }
 
-func (a *app) togglePause(sdl.Keycode, bool, time.Duration) { a.sim.SetPaused(!a.sim.Paused()) }
+func (a *app) togglePause(_ sdl.Keycode, _ bool, now time.Duration) {
+	if err := a.sim.SetPaused(!a.sim.Paused()); err != nil {
+		a.notice.say(err.Error(), now)
+	}
+}
 
 func (a *app) reset(_ sdl.Keycode, _ bool, now time.Duration) {
 	a.queue(replay.Command{Kind: replay.CmdReset}, now)

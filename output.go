@@ -22,7 +22,10 @@ func (a *app) finish(stdout io.Writer) error {
 	}
 	var errs []error
 	if err := a.sim.Err(); err != nil {
-		errs = append(errs, fmt.Errorf("%s: %v", a.cfg.replayFile, err))
+		if a.sim.Replaying() {
+			err = fmt.Errorf("%s: %v", a.cfg.replayFile, err)
+		}
+		errs = append(errs, err) // a divergence, a desync, a kick, a silent peer
 	}
 	if a.trace != nil {
 		errs = append(errs, fileErr("trace", a.cfg.traceFile, a.trace.commit()))
@@ -159,6 +162,15 @@ func (a *app) stats() *report.Stats {
 	if a.sim.Replaying() {
 		ok := a.sim.ReplayOK()
 		r.Replay, r.ReplayOK = a.cfg.replayFile, &ok
+	}
+	if a.net != nil {
+		st := a.net.sess.Stats()
+		r.Net = &report.Net{
+			Role: st.Role.String(), Players: st.Players, Player: st.Index, InputDelay: st.Delay,
+			RTTMs: rttMs(&st), StallFrames: st.StallFrames, StallMs: ms(st.StallTime),
+			PacketsSent: st.PacketsSent, PacketsReceived: st.PacketsReceived, BadPackets: st.BadPackets,
+			Desyncs: st.Desyncs, Kicked: kicked(&st), End: st.End,
+		}
 	}
 	return r
 }

@@ -42,6 +42,7 @@ type overlay struct {
 	nextGraph time.Duration
 	graphW    int
 	glInfo    string
+	netBuf    []byte
 }
 
 func newOverlay(r *render.Renderer, glInfo string) *overlay {
@@ -153,6 +154,10 @@ func (a *app) status(now time.Duration) string {
 		return "recording to " + a.cfg.recordFile
 	case a.sim.Replaying():
 		return "replaying " + a.cfg.replayFile
+	}
+	if a.net != nil {
+		a.ov.netBuf = a.net.hudLines(a.ov.netBuf[:0])
+		return string(a.ov.netBuf) // 10 times a second, in a network game only
 	}
 	return ""
 }

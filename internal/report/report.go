@@ -70,6 +70,25 @@ type Stats struct {
 	Record   string `json:"record,omitempty"`
 	Replay   string `json:"replay,omitempty"`
 	ReplayOK *bool  `json:"replay_ok,omitempty"`
+
+	*Net // a network game's figures, or nothing
+}
+
+// Net is what a peer of a network game reports, in the same JSON object.
+type Net struct {
+	Role            string    `json:"net_role"` // host or join
+	Players         int       `json:"net_players"`
+	Player          int       `json:"net_player"` // this peer's index; the host is 0
+	InputDelay      int       `json:"net_input_delay"`
+	RTTMs           []float64 `json:"net_rtt_ms"` // per player; 0 for this one
+	StallFrames     int64     `json:"net_stall_frames"`
+	StallMs         float64   `json:"net_stall_ms"`
+	PacketsSent     int64     `json:"net_packets_sent"`
+	PacketsReceived int64     `json:"net_packets_received"`
+	BadPackets      int64     `json:"net_bad_packets"`
+	Desyncs         int       `json:"net_desyncs"`
+	Kicked          []int     `json:"net_kicked"` // players kicked
+	End             string    `json:"net_end,omitempty"`
 }
 
 // Parse reads the Stats of a -stats line. Unknown keys are an error, so a

@@ -1,0 +1,268 @@
+package main
+
+// Network games end to end: real processes, real UDP sockets, only on
+// 127.0.0.1, on ports the system picks. Delay, jitter and loss are
+// simulated inside the processes (-net-*); nothing leaves the machine.
+// Every test bounds its own duration; the flood bounds its packet count.
+
+import (
+	"math/rand/v2"
+	"net"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/interpdemo/interpdemo/internal/report"
+)
+
+var hostingRe = regexp.MustCompile(`hosting on (127\.0\.0\.1:\d+)`)
+
+// waitStderr waits until the demo's stderr matches re and returns the
+// first submatch (or the whole match).
+func (d *demo) waitStderr(re *regexp.Regexp, timeout time.Duration) string {
+	d.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		if m := re.FindStringSubmatch(d.stderr.String()); m != nil {
+			return m[len(m)-1]
+		}
+		select {
+		case <-d.done:
+			d.t.Fatalf("interpdemo %v exited (status %d) before saying %q\nstderr: %s", d.args, d.code(), re, d.stderr.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	d.t.Fatalf("interpdemo %v never said %q within %v\nstderr: %s", d.args, re, timeout, d.stderr.String())
+	return ""
+}
+
+// netCommon are the flags of every peer of these tests: headless, a few
+// frames a second fewer than the machine can do, the HUD off.
+var netCommon = []string{"-headless", "-fps-cap", "30", "-hud=false", "-graph=false", "-stats"}
+
+// hostGame starts a host for players on 127.0.0.1 with a system-picked
+// port and returns it and its address.
+func hostGame(t *testing.T, players int, args ...string) (*demo, string) {
+	t.Helper()
+	a := append([]string{"-host", "127.0.0.1:0", "-players", strconv.Itoa(players), "-bot", "1"}, netCommon...)
+	d := startDemo(t, "", append(a, args...)...)
+	return d, d.waitStderr(hostingRe, 30*time.Second)
+}
+
+func joinGame(t *testing.T, addr string, bot int, args ...string) *demo {
+	t.Helper()
+	a := append([]string{"-join", addr, "-bot", strconv.Itoa(bot)}, netCommon...)
+	return startDemo(t, "", append(a, args...)...)
+}
+
+// TestNetworkGamesAgree is the network issue's first acceptance run: two
+// and three headless peers with bots, 10 % loss, 40 ± 10 ms of delay, 750
+// ticks: every peer exits 0 with the same state hash, and a replay of a
+// peer's recording, alone, reproduces it.
+func TestNetworkGamesAgree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("30 s of real time")
+	}
+	cond := []string{"-net-loss", "0.1", "-net-delay", "40ms", "-net-jitter", "10ms"}
+	for _, players := range []int{2, 3} {
+		t.Run(strconv.Itoa(players)+" players", func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			rec := filepath.Join(dir, "joiner.rec")
+			host, addr := hostGame(t, players, append([]string{"-ticks", "750"}, cond...)...)
+			peers := []*demo{host}
+			for i := 1; i < players; i++ {
+				args := cond
+				if i == 1 {
+					args = append([]string{"-record", rec}, cond...)
+				}
+				peers = append(peers, joinGame(t, addr, 10+i, args...))
+			}
+			var stats []*report.Stats
+			for _, p := range peers {
+				p.mustSucceed(90 * time.Second)
+				stats = append(stats, p.stats())
+			}
+			for i, s := range stats {
+				if s.Net == nil || s.Net.Players != players || s.Net.Player != i {
+					t.Fatalf("peer %d: net stats %+v", i, s.Net)
+				}
+				if s.Ticks != 750 || s.WorldTicks != 750 {
+					t.Errorf("peer %d: %d ticks (world %d), want 750", i, s.Ticks, s.WorldTicks)
+				}
+				if s.StateHash != stats[0].StateHash {
+					t.Errorf("peer %d ends at %s, the host at %s", i, s.StateHash, stats[0].StateHash)
+				}
+				if s.Net.Desyncs != 0 || s.Net.PacketsReceived == 0 {
+					t.Errorf("peer %d: %d desyncs, %d packets received", i, s.Net.Desyncs, s.Net.PacketsReceived)
+				}
+				if !s.Player {
+					t.Errorf("peer %d: ball 0 was never under the host's bot", i)
+				}
+			}
+			if rtt := stats[1].Net.RTTMs[0]; rtt < 80 {
+				t.Errorf("joiner's ping to the host %v ms under 2 x 40 ms of simulated delay", rtt)
+			}
+			r := runDemo(t, "", 60*time.Second, "-headless", "-replay", rec, "-fast", "-stats", "-hud=false", "-graph=false")
+			if r.code() != 0 {
+				t.Fatalf("replay: exit %d: %s", r.code(), r.stderr.String())
+			}
+			if rs := r.stats(); rs.StateHash != stats[0].StateHash || rs.ReplayOK == nil || !*rs.ReplayOK {
+				t.Errorf("the joiner's recording replays to %s (ok %v), the game ended at %s", rs.StateHash, rs.ReplayOK, stats[0].StateHash)
+			}
+		})
+	}
+}
+
+// TestSlowPeerIsKicked: the article's slow computer, detected and
+// kicked. A peer drawing at 3 FPS holds the game back; the host, with
+// -kick-after, drops it; it exits 1 saying so, and the others finish the
+// game with equal hashes.
+func TestSlowPeerIsKicked(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real time")
+	}
+	host, addr := hostGame(t, 3, "-ticks", "300", "-kick-after", "3s")
+	fast := joinGame(t, addr, 21)
+	slow := joinGame(t, addr, 22, "-render-load", "300ms", "-fps-cap", "0")
+	code := slow.mustExit(60 * time.Second)
+	msg := strings.TrimSpace(slow.stderr.String())
+	if code != 1 || !strings.Contains(msg, "kicked: too slow (held the game back ") {
+		t.Fatalf("slow peer: exit %d, stderr %q; want 1 and the kick", code, msg)
+	}
+	host.mustSucceed(60 * time.Second)
+	fast.mustSucceed(60 * time.Second)
+	hs, fs := host.stats(), fast.stats()
+	if hs.StateHash != fs.StateHash || hs.Ticks != 300 || fs.Ticks != 300 {
+		t.Errorf("host %s at %d ticks, joiner %s at %d", hs.StateHash, hs.Ticks, fs.StateHash, fs.Ticks)
+	}
+	if len(hs.Net.Kicked) != 1 || hs.Net.Kicked[0] != 2 || len(fs.Net.Kicked) != 1 {
+		t.Errorf("kicked: host %v, joiner %v; want [2]", hs.Net.Kicked, fs.Net.Kicked)
+	}
+}
+
+// TestKilledPeer: kill -9 of a peer in the middle of a game. Without
+// -kick-after the other ends within 5 s with status 1 and a message
+// naming the player; with it, the game goes on without the player.
+func TestKilledPeer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real time")
+	}
+	started := regexp.MustCompile(`game started`)
+	t.Run("ends", func(t *testing.T) {
+		t.Parallel()
+		host, addr := hostGame(t, 2)
+		joiner := joinGame(t, addr, 31)
+		joiner.waitStderr(started, 30*time.Second)
+		host.waitStderr(started, 30*time.Second)
+		joiner.cmd.Process.Signal(syscall.SIGKILL)
+		killed := time.Now()
+		code := host.mustExit(10 * time.Second)
+		if took := time.Since(killed); took > 5*time.Second {
+			t.Errorf("the host noticed after %v, want within 5 s", took)
+		}
+		msg := strings.TrimSpace(host.stderr.String())
+		last := msg[strings.LastIndexByte(msg, '\n')+1:]
+		if code != 1 || !strings.Contains(last, "player 1") {
+			t.Errorf("host: exit %d, last line %q; want 1 naming player 1", code, last)
+		}
+	})
+	t.Run("goes on", func(t *testing.T) {
+		t.Parallel()
+		host, addr := hostGame(t, 3, "-ticks", "200", "-kick-after", "3s")
+		a := joinGame(t, addr, 41)
+		b := joinGame(t, addr, 42)
+		b.waitStderr(started, 30*time.Second)
+		b.cmd.Process.Signal(syscall.SIGKILL)
+		host.mustSucceed(60 * time.Second)
+		a.mustSucceed(60 * time.Second)
+		hs, as := host.stats(), a.stats()
+		if hs.StateHash != as.StateHash || len(hs.Net.Kicked) != 1 || hs.Net.Kicked[0] != 2 {
+			t.Errorf("host %s kicked %v, joiner %s", hs.StateHash, hs.Net.Kicked, as.StateHash)
+		}
+	})
+}
+
+// TestFloodOfGarbage: random datagrams at the host's port during a game
+// (a bounded number, from 127.0.0.1): no crash, the peers still agree,
+// and the host counts the garbage.
+func TestFloodOfGarbage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real time")
+	}
+	host, addr := hostGame(t, 2, "-ticks", "150")
+	joiner := joinGame(t, addr, 51)
+	joiner.waitStderr(regexp.MustCompile(`game started`), 30*time.Second)
+	conn, err := net.Dial("udp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	rng := rand.New(rand.NewPCG(1, 2))
+	const flood = 3000
+	buf := make([]byte, 1500)
+	for i := 0; i < flood; i++ {
+		n := rng.IntN(len(buf))
+		for j := range buf[:n] {
+			buf[j] = byte(rng.Uint32())
+		}
+		if i%3 == 0 && n >= 4 {
+			copy(buf, "NP\x01\x05") // looks like a game packet of ours
+		}
+		conn.Write(buf[:n])
+		if i%100 == 99 {
+			time.Sleep(5 * time.Millisecond) // spread over the game, not one burst the socket drops
+		}
+	}
+	host.mustSucceed(60 * time.Second)
+	joiner.mustSucceed(60 * time.Second)
+	hs, js := host.stats(), joiner.stats()
+	if hs.StateHash != js.StateHash {
+		t.Errorf("host %s, joiner %s", hs.StateHash, js.StateHash)
+	}
+	if hs.Net.BadPackets == 0 || hs.Net.BadPackets > flood {
+		t.Errorf("the host counted %d bad packets of %d sent", hs.Net.BadPackets, flood)
+	}
+}
+
+// TestJoinerTakesTheHostsWorld: a joiner's world flag that disagrees with
+// the host's is a clear error; flags that agree are fine.
+func TestJoinerTakesTheHostsWorld(t *testing.T) {
+	host, addr := hostGame(t, 2, "-balls", "7", "-ticks", "50")
+	bad := joinGame(t, addr, 61, "-balls", "5")
+	if code := bad.mustExit(30 * time.Second); code == 0 || !strings.Contains(bad.stderr.String(), "-balls: is 7 in the host's game, not 5") {
+		t.Fatalf("conflicting joiner: exit %d, %q", code, bad.stderr.String())
+	}
+	good := joinGame(t, addr, 62, "-balls", "7")
+	good.mustSucceed(60 * time.Second)
+	host.mustSucceed(60 * time.Second)
+	if gs := good.stats(); gs.Balls != 7 || gs.StateHash != host.stats().StateHash {
+		t.Errorf("joiner: %d balls, %s; host %s", gs.Balls, gs.StateHash, host.stats().StateHash)
+	}
+}
+
+func TestNetworkFlagErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-players", "3"}, "-players: needs -host or -join"},
+		{[]string{"-host", ":0", "-join", "127.0.0.1:1"}, "-join: cannot be combined with -host"},
+		{[]string{"-host", ":0", "-players", "5"}, "-players: must be between 2 and 4"},
+		{[]string{"-host", ":0", "-net-loss", "2"}, "-net-loss"},
+		{[]string{"-host", ":0", "-mode", "variable"}, "-mode: a network game runs in fixed mode"},
+		{[]string{"-join", "nowhere"}, "-join:"},
+		{[]string{"-join", "127.0.0.1:1", "-kick-after", "1s"}, "-kick-after: is the host's to set"},
+		{[]string{"-host", ":0", "-bot", "x"}, "-bot"},
+	} {
+		d := runDemo(t, "", 10*time.Second, append([]string{"-headless"}, c.args...)...)
+		msg := d.stderr.String()
+		if d.code() != 2 || !strings.Contains(msg, c.want) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", c.args, d.code(), msg, c.want)
+		}
+	}
+}

@@ -84,7 +84,9 @@ func (s *Sim) addLocalInput(plan loop.FixedFrame, j int, vnow time.Duration) boo
 		var rec input.Record
 		switch {
 		case n.bot:
-			rec = netplay.BotInput(n.botSeed, uint64(sess.Delay()), sess.InputTick())
+			// The bot holds still for the first ticks, whatever the
+			// netcode, so that lockstep and rollback play the same game.
+			rec = netplay.BotInput(n.botSeed, uint64(max(netplay.DefaultDelay, sess.Delay())), sess.InputTick())
 		default:
 			end := vnow
 			if j < plan.Ticks {

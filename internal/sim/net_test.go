@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/interpdemo/interpdemo/input"
 	"github.com/interpdemo/interpdemo/internal/netplay"
 	"github.com/interpdemo/interpdemo/loop"
 	"github.com/interpdemo/interpdemo/replay"
@@ -29,6 +30,19 @@ func peerAddr(i int) netip.AddrPort {
 // conditions c on one manual clock, a millisecond at a time, until every
 // peer is done. frames[i] is peer i's frame interval.
 func netGame(t *testing.T, n int, c netplay.Conditions, ticks uint64, frames []time.Duration, record bool) []*netPeer {
+	return netGameOpts(t, n, c, ticks, frames, gameOpts{record: record})
+}
+
+// gameOpts are the less common choices of a test game.
+type gameOpts struct {
+	record   bool
+	rollback bool
+	bots     bool // every peer a bot; without, peer 0's input comes from keys()
+	keys     func(peer int, s *Sim, now time.Duration) []input.Event
+	after    func(peer int, s *Sim) // after each of the peer's frames
+}
+
+func netGameOpts(t *testing.T, n int, c netplay.Conditions, ticks uint64, frames []time.Duration, o gameOpts) []*netPeer {
 	t.Helper()
 	clock := loop.NewManualClock(0)
 	simnet, err := netplay.NewNetSim(c, 42, 4096)
@@ -40,8 +54,12 @@ func netGame(t *testing.T, n int, c netplay.Conditions, ticks uint64, frames []t
 	var peers []*netPeer
 	for i := 0; i < n; i++ {
 		var sess *netplay.Session
+		delay := 0
+		if o.rollback {
+			delay = netplay.NoDelay
+		}
 		if i == 0 {
-			sess, err = netplay.NewHost(netplay.Config{Nonce: 0xabcdef, Players: n, World: world, TickLimit: ticks}, 0)
+			sess, err = netplay.NewHost(netplay.Config{Nonce: 0xabcdef, Players: n, World: world, TickLimit: ticks, Delay: delay}, 0)
 		} else {
 			sess, err = netplay.NewJoiner(netplay.Config{Nonce: uint64(100 + i)}, peerAddr(0), 0)
 		}
@@ -64,11 +82,12 @@ func netGame(t *testing.T, n int, c netplay.Conditions, ticks uint64, frames []t
 		now := clock.Now()
 		simnet.Deliver(now, deliver)
 		done := true
-		for _, p := range peers {
+		for i, p := range peers {
 			if p.s == nil && p.sess.State() >= netplay.StateLobby {
 				// The world's settings are known (from the Welcome): the
 				// simulation can start.
-				s, err := New(Config{Net: p.sess, Bot: true, BotSeed: uint64(7 + len(p.addr.String())), Record: record}, clock, now)
+				bot := o.keys == nil || i != 0
+				s, err := New(Config{Net: p.sess, Bot: bot, BotSeed: uint64(7 + i), Record: o.record, Rollback: o.rollback}, clock, now)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -76,7 +95,14 @@ func netGame(t *testing.T, n int, c netplay.Conditions, ticks uint64, frames []t
 			}
 			if p.s != nil && now >= p.next {
 				p.next += p.frame
-				p.s.Frame(now, nil)
+				var evs []input.Event
+				if o.keys != nil && i == 0 {
+					evs = o.keys(i, p.s, now)
+				}
+				p.s.Frame(now, evs)
+				if o.after != nil {
+					o.after(i, p.s)
+				}
 			}
 			p.sess.Poll(now, func(to netip.AddrPort, pkt []byte) { simnet.Send(now, p.addr, to, pkt) })
 			if p.s == nil || !p.s.Finished() {
@@ -158,6 +184,89 @@ func TestNetworkGameRefusesLocalChanges(t *testing.T) {
 		clock.Advance(20 * time.Millisecond)
 		if f := s.Frame(clock.Now(), nil); f.Ticks != 0 {
 			t.Fatalf("a tick ran in the lobby")
+		}
+	}
+}
+
+// TestRollbackGameIsTheLockstepGame: two peers with the rollback netcode
+// over a delayed, jittery, lossy network agree, roll back, and end in the
+// very state a lockstep game with the same bots reaches: the confirmed
+// history is the same game.
+func TestRollbackGameIsTheLockstepGame(t *testing.T) {
+	cond := netplay.Conditions{Delay: 60 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.05}
+	frames := []time.Duration{16 * time.Millisecond, 11 * time.Millisecond}
+	rb := netGameOpts(t, 2, cond, 400, frames, gameOpts{record: true, rollback: true})
+	ls := netGameOpts(t, 2, cond, 400, frames, gameOpts{})
+	want := ls[0].s.World().Hash()
+	for i, p := range rb {
+		if err := p.s.Err(); err != nil {
+			t.Fatalf("rollback peer %d: %v", i, err)
+		}
+		if got := p.s.World().Hash(); got != want {
+			t.Errorf("rollback peer %d ends at %016x, the lockstep game at %016x", i, got, want)
+		}
+		st, ok := p.s.Rollback()
+		if !ok || st.Rollbacks == 0 || st.Resimulated < st.Rollbacks || st.PredictionErrors == 0 {
+			t.Errorf("rollback peer %d: %d rollbacks, %d ticks resimulated, %d prediction errors (delay %d); want rollbacks",
+				i, st.Rollbacks, st.Resimulated, st.PredictionErrors, p.sess.Delay())
+		}
+		if st.MaxRollback > DefaultMaxPrediction {
+			t.Errorf("peer %d rolled back %d ticks, more than the prediction window", i, st.MaxRollback)
+		}
+		rec := roundTrip(t, p.s.RecordingSoFar())
+		r := replayAll(t, rec, 10*time.Millisecond, true)
+		if r.s.Err() != nil || r.s.World().Hash() != want {
+			t.Errorf("rollback peer %d's recording replays to %016x (%v), want %016x", i, r.s.World().Hash(), r.s.Err(), want)
+		}
+	}
+}
+
+// TestInputLatencyByNetcode measures, on the peer that pressed a key, the
+// ticks from the press to the first tick that acts on it: the press falls
+// in the span of the tick in progress when it is made (the next to run),
+// and that is the tick that acts on it with rollback; lockstep adds the
+// input delay (2 ticks).
+func TestInputLatencyByNetcode(t *testing.T) {
+	for _, c := range []struct {
+		rollback bool
+		want     int
+	}{{false, netplay.DefaultDelay}, {true, 0}} {
+		var pressedAt uint64
+		state := 0 // 0: not yet, 1: pushed this frame, 2: done
+		keys := func(_ int, s *Sim, now time.Duration) []input.Event {
+			if state == 0 && s.World().Ticks() >= 50 {
+				state = 1
+				return []input.Event{{Time: now - time.Millisecond, Button: input.Right, Down: true}}
+			}
+			return nil
+		}
+		after := func(_ int, s *Sim) {
+			if state == 1 {
+				// The frame ran the ticks whose spans ended before the
+				// press: the next tick to run is the one it falls in.
+				state, pressedAt = 2, s.World().Ticks()
+			}
+		}
+		peers := netGameOpts(t, 2, netplay.Conditions{Delay: 30 * time.Millisecond}, 120, []time.Duration{40 * time.Millisecond, 40 * time.Millisecond},
+			gameOpts{rollback: c.rollback, record: true, keys: keys, after: after})
+		if state != 2 || peers[0].s.Err() != nil {
+			t.Fatalf("rollback=%v: pressed %v, err %v", c.rollback, state, peers[0].s.Err())
+		}
+		rec := peers[0].s.RecordingSoFar()
+		p := rec.Player()
+		ins := make([]input.Record, 2)
+		first := -1
+		for tk := 0; ; tk++ {
+			if _, ok := p.NextPlayers(ins); !ok {
+				break
+			}
+			if ins[0].Pressed != 0 {
+				first = tk
+				break
+			}
+		}
+		if got := first - int(pressedAt); got != c.want {
+			t.Errorf("rollback=%v: the press acts %d ticks after the tick it falls in, want %d", c.rollback, got, c.want)
 		}
 	}
 }

@@ -105,6 +105,7 @@ type app struct {
 	quit    bool
 	start   time.Duration // clock time of the first frame
 	capture capture       // -screenshot and -gif
+	pace    *pacing       // -pacing, -vsync-sim: the time the simulation is given
 	net     *netGame      // a network game's socket and session, or nil
 }
 
@@ -122,6 +123,7 @@ func newApp(cfg config, log io.Writer, mainStart time.Time) (a *app, err error) 
 			fpsCap: cfg.fpsCap, renderLoad: cfg.renderLoad,
 		},
 		vsync: vsyncState{requested: cfg.vsync},
+		pace:  newPacing(&cfg),
 	}
 	switch {
 	case !cfg.interp:
@@ -211,6 +213,7 @@ func newApp(cfg config, log io.Writer, mainStart time.Time) (a *app, err error) 
 
 	now := a.clock.Now()
 	a.start = now
+	a.pace.start(now)
 	a.limiter.Start(now) // the first frame waits its whole interval too
 	// The loop starts now, not when the simulation was made: the window
 	// and GL set-up is loading time, not a burst of ticks.
@@ -254,7 +257,7 @@ func (a *app) netSession() *netplay.Session {
 // first refusal is logged; the demo goes on either way.
 func (a *app) setVsync(v platform.Vsync) {
 	a.vsync.requested = v
-	actual, err := a.win.SetVsync(v)
+	actual, err := a.pace.setVsync(a.win, v)
 	a.vsync.actual = actual
 	if err != nil && !a.vsync.logged {
 		a.vsync.logged = true
@@ -309,7 +312,7 @@ func (a *app) frame() {
 	if a.net != nil {
 		a.net.conn.Read(now, a.net.sess)
 	}
-	info := a.sim.Frame(now, a.keys.queue)
+	info := a.sim.Frame(a.pace.frameTime(now, a.sim), a.keys.queue)
 	a.keys.queue = a.keys.queue[:0]
 	a.last = info
 	if a.net != nil {
@@ -334,6 +337,7 @@ func (a *app) frame() {
 		a.capture.gif.add(a.rend.ReadPixels(), now)
 	}
 	a.win.Swap()
+	a.pace.present(a.clock, info, a.sim) // the simulated vblank; the frame's step
 	a.rend.EndFrame()
 	a.sim.EndDraw(a.clock.Now())
 

@@ -24,6 +24,9 @@ type config struct {
 	interp      bool
 	extrapolate bool
 	vsync       platform.Vsync
+	pacing      pacingMode    // -pacing: raw or smooth
+	vsyncSim    int           // -vsync-sim: a simulated display's rate in Hz, 0 for none
+	vsyncJitter time.Duration // -vsync-jitter: its wake-up delay, uniform in [0, D]
 
 	width, height int
 	headless      bool
@@ -104,6 +107,9 @@ func parseFlags(args []string, usageOut io.Writer) (config, error) {
 	fs.BoolVar(&c.interp, "interp", true, "draw balls between their last and next logic positions (Space)")
 	fs.BoolVar(&c.extrapolate, "extrapolate", false, "draw balls ahead of their next position instead (E)")
 	vsync := fs.String("vsync", "on", "vsync: on, off or adaptive (V)")
+	pacing := fs.String("pacing", "", "frame pacing: raw (the original loop: the time the frame wakes up) or smooth (the time of the vblank it follows, and stable tick counts); default smooth with vsync on, raw with vsync off (J)")
+	fs.IntVar(&c.vsyncSim, "vsync-sim", 0, fmt.Sprintf("simulate a vsynced display of this many Hz (1 to %d): each frame waits for the next vblank of a 1/HZ grid on the loop's clock, for headless runs and Xvfb (0: off)", maxVsyncSim))
+	fs.DurationVar(&c.vsyncJitter, "vsync-jitter", 0, "with -vsync-sim: a random wake-up delay after each simulated vblank, uniform in [0, D], as a compositor adds (seeded by -seed)")
 	fs.IntVar(&c.width, "width", 640, "window width in pixels")
 	fs.IntVar(&c.height, "height", 480, "window height in pixels")
 	fs.BoolVar(&c.headless, "headless", false, "render offscreen (SDL offscreen driver): no window, no X server needed")
@@ -157,6 +163,24 @@ func parseFlags(args []string, usageOut io.Writer) (config, error) {
 	var err error
 	if c.vsync, err = platform.ParseVsync(*vsync); err != nil {
 		return c, flagErr("vsync", "%v", err)
+	}
+	if c.pacing = pacingRaw; c.vsync != platform.VsyncOff {
+		c.pacing = pacingSmooth
+	}
+	if *pacing != "" {
+		if c.pacing, err = parsePacing(*pacing); err != nil {
+			return c, flagErr("pacing", "%v", err)
+		}
+	}
+	switch {
+	case c.vsyncSim < 0 || c.vsyncSim > maxVsyncSim:
+		return c, flagErr("vsync-sim", "must be between 0 (off) and %d Hz (got %d)", maxVsyncSim, c.vsyncSim)
+	case c.vsyncJitter < 0:
+		return c, flagErr("vsync-jitter", "must not be negative (got %v)", c.vsyncJitter)
+	case c.vsyncJitter > 0 && c.vsyncSim == 0:
+		return c, flagErr("vsync-jitter", "needs -vsync-sim")
+	case c.vsyncSim > 0 && c.vsyncJitter >= time.Second/time.Duration(c.vsyncSim):
+		return c, flagErr("vsync-jitter", "must be less than the simulated refresh interval %v (got %v)", time.Second/time.Duration(c.vsyncSim), c.vsyncJitter)
 	}
 	if c.mode, err = sim.ParseMode(*mode); err != nil {
 		return c, flagErr("mode", "%v", err)

@@ -30,6 +30,7 @@ var bindings = []binding{
 	{"Space", "interpolation on/off", "interp", []sdl.Keycode{sdl.K_SPACE}, (*app).toggleInterp},
 	{"E", "cycle drawing: interpolate -> extrapolate -> off", "interp/extrap/off", []sdl.Keycode{sdl.K_e}, (*app).cycleDraw},
 	{"V", "vsync on/off", "vsync", []sdl.Keycode{sdl.K_v}, (*app).toggleVsync},
+	{"J", "frame pacing: raw (the wake-up time) / smooth (the vblank's time, stable tick counts)", "pacing", []sdl.Keycode{sdl.K_j}, (*app).togglePacing},
 	{"H", "HUD on/off", "hud", []sdl.Keycode{sdl.K_h}, func(a *app, _ sdl.Keycode, _ bool, _ time.Duration) { a.view.hud = !a.view.hud }},
 	{"? or F1", "help on the HUD: every setting, the keys, the graph's legend", "help", []sdl.Keycode{sdl.K_F1, sdl.K_SLASH, sdl.K_QUESTION}, func(a *app, _ sdl.Keycode, _ bool, _ time.Duration) { a.view.help = !a.view.help }},
 	{"F", "frame-time graph on/off", "graph", []sdl.Keycode{sdl.K_f}, func(a *app, _ sdl.Keycode, _ bool, _ time.Duration) { a.view.graph = !a.view.graph }},
@@ -142,6 +143,10 @@ func (a *app) toggleVsync(sdl.Keycode, bool, time.Duration) {
 	} else {
 		a.setVsync(platform.VsyncOff)
 	}
+}
+
+func (a *app) togglePacing(sdl.Keycode, bool, time.Duration) {
+	a.pace.setMode((a.pace.mode+1)%numPacingModes, a.sim)
 }
 
 func (a *app) stepRenderLoad(_ sdl.Keycode, shift bool, _ time.Duration) {

@@ -137,6 +137,7 @@ func (a *app) stats() *report.Stats {
 		VideoDriver:        a.win.Driver(),
 		GLRenderer:         a.ov.glInfo,
 	}
+	a.pace.report(r)
 	if s.capErr.Count() > 0 {
 		v := ms(s.capErr.Quantile(0.99))
 		r.CapErrorMsP99 = &v

@@ -138,6 +138,7 @@ func (a *app) snapshot(now time.Duration) *hud.Snapshot {
 		Help:                a.view.help,
 		GraphLegend:         a.view.graph,
 	}
+	a.pace.snapshot(s)
 	return s
 }
 

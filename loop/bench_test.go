@@ -40,6 +40,29 @@ func BenchmarkFrame(b *testing.B) {
 			sinkFloat += fr.Percent
 		}
 	})
+	b.Run("Fixed.Step/stabilized", func(b *testing.B) {
+		f, _ := NewFixed(FixedConfig{Tick: time.Second / 60, Stabilize: 4 * time.Millisecond}, 0)
+		now := time.Duration(0)
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			i++
+			now += frameTime(i)
+			fr := f.Step(now)
+			sinkFloat += fr.Percent
+		}
+	})
+	b.Run("Pacer.Step", func(b *testing.B) {
+		p, _ := NewPacer(PacerConfig{Refresh: time.Second / 60})
+		now := time.Duration(0)
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			i++
+			now += frameTime(i)
+			sinkDuration += p.Step(now).Time
+		}
+	})
 	b.Run("Driver.Frame", func(b *testing.B) {
 		c := NewManualClock(0)
 		d := &Driver{Clock: c, Loop: mustFixed(b, FixedConfig{}, 0), Game: &nopGame{}}

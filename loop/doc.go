@@ -76,6 +76,44 @@
 // (TotalTicks, TotalFrames, TotalDiscarded) but no rates: a game counts
 // ticks and frames per second with RateCounters of its own.
 //
+// # Frame pacing on real displays
+//
+// The fixed-tick loop is right about how many ticks run; on a vsynced
+// display two more things decide whether motion looks smooth, and neither
+// shows without vsync.
+//
+// The first is the tick count. With 60 ticks per second on a 60 Hz
+// display each frame should run one tick, but the frames' measured times
+// wobble around the tick boundaries by the timer's and the compositor's
+// jitter, and since the two rates are equal they stay there: a frame a
+// little early runs no tick, the next one two. On frames at i/60 s with
+// ±0.3 ms of jitter, half the frames run 0 or 2 ticks (and the same at ±1
+// and ±2 ms). FixedConfig.Stabilize turns on tick-count stabilisation (as
+// Ebitengine's clock and Godot's physics_jitter_fix do): the loop may run
+// up to that window behind the clock, and moves its lag only when a frame
+// at a steady interval would otherwise run a different number of ticks
+// than the interval holds. Ticks are neither lost nor invented, none runs
+// before its span ends, and none more than the window after.
+//
+// The second is delta jitter. The frame's time is read when the loop
+// wakes up, but the picture is shown at the next vblank, so a ball drawn
+// by the wake-up time steps unevenly while the display's steps are even
+// (Alen Ladavac's GDC 2019 talk "The Elusive Frame Timing"; Godot 4's
+// delta smoothing; Unity's smoothDeltaTime). A Pacer snaps each frame's
+// time to the grid of vblanks, steps by whole intervals when a frame
+// misses one, and is never ahead of the clock nor behind it by three
+// quarters of an interval:
+//
+//	pacer, _ := loop.NewPacer(loop.PacerConfig{Refresh: time.Second / 60}) // the display mode's rate
+//	cfg := loop.FixedConfig{Tick: time.Second / 60, Stabilize: 4 * time.Millisecond}
+//	fixed, _ := loop.NewFixed(cfg, clock.Now()) // valid settings: no error
+//	for !quit {
+//		fr := fixed.Step(pacer.Step(clock.Now()).Time) // the vblank the frame follows
+//		// … fr.Ticks ticks (one each frame), then draw at fr.Percent: the
+//		// drawn time, fr.DrawTime(), moves by one refresh interval a frame.
+//		swap() // waits for the vblank
+//	}
+//
 // # Pause, slow motion, fast forward
 //
 // Game time is a Virtual: raw time, clamped per frame, times a speed
@@ -110,6 +148,10 @@
 //	Limiter      a frame cap without vsync (BeautifulTimer's MinT,  up to MaxSpin (2 ms) of spinning per frame,
 //	             the clsGameClock post's MinimumDelta); pacing      learned down to what the sleeper needs
 //	             any of the above
+//	Pacer        a vsynced display: the time of the vblank each     the time given to the game lags the clock (by
+//	             frame follows instead of its wake-up time, so      the wake-up delay, under 3/4 of an interval);
+//	             motion steps by exactly one refresh per frame;     measures the interval over its first 32
+//	             feeds any of the above                             frames when the display mode does not give it
 //
 // RateCounter counts events (frames, ticks) per second over a rolling
 // window in fixed memory.
@@ -117,25 +159,28 @@
 // # Settings and errors
 //
 // One policy holds everywhere. Constructors (NewFixed, NewVirtual,
-// NewSubstep, NewTimeFactor, NewAdaptive, NewLimiter, NewRateCounter)
-// validate their settings and return an error wrapping ErrInvalid; setters
-// (SetTick, SetMaxLoops, SetSpeed, SetMaxDelta, SetInterval) validate and
-// return such an error, changing nothing. Nothing is clamped silently. In
+// NewSubstep, NewTimeFactor, NewAdaptive, NewLimiter, NewRateCounter,
+// NewPacer) validate their settings and return an error wrapping
+// ErrInvalid; setters (SetTick, SetMaxLoops, SetStabilize, SetSpeed,
+// SetMaxDelta, SetInterval, SetRefresh) validate and return such an
+// error, changing nothing. Nothing is clamped silently. In
 // a setting, zero means the default, and a duration limit that can be off
 // (a clamp, a minimum frame, a frame cap) is turned off with NoLimit; any
 // other negative value is an error. Driver.Frame and Driver.Run return
 // ErrIncompleteDriver (which wraps ErrInvalid) when a field is missing.
 // The per-frame calls (Step, Advance, Map, Wait, Add, Rate) take any value
 // and have no error to check: times saturate at the ends of time.Duration
-// instead of wrapping, a clock going backwards counts as standing still,
-// and nothing panics.
+// instead of wrapping, a clock going backwards counts as standing still (a
+// Pacer starts over there and passes the time on, for the strategy it
+// feeds to treat so), and nothing panics.
 //
 // # Zero values
 //
 // The zero value of every strategy is ready to use, with the default
 // settings: a zero Fixed, Virtual, Substep, TimeFactor or Adaptive behaves
 // like its constructor with a zero config called at the first time it is
-// given, so its schedule starts there. A zero Limiter is off, a zero
+// given, so its schedule starts there. A zero Pacer has no hint and
+// vsync on: it measures the interval. A zero Limiter is off, a zero
 // RateCounter counts over DefaultRateWindow (making its memory at its
 // first Add), a zero ManualClock reads 0 and a zero RealClock starts at
 // its first reading. A zero Driver, or one missing a field, runs nothing

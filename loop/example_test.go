@@ -278,3 +278,62 @@ func ExampleRateCounter() {
 	fmt.Println(fps.Rate(3*time.Second), tps.Rate(3*time.Second))
 	// Output: 60 25
 }
+
+// A Pacer puts each frame on the vblank it follows. The frames of a 60 Hz
+// display wake up late by a varying amount (the vblanks are at 1 s +
+// i/60 s), so the times they measure step unevenly; the paced times step
+// by exactly one refresh interval (the hint, 16666666 ns), and by two
+// after a frame that missed a vblank. The first frame passes through and
+// the second starts the grid. The paced time is what the game's loop is
+// given.
+func ExamplePacer() {
+	p, err := loop.NewPacer(loop.PacerConfig{Refresh: time.Second / 60}) // from the display mode
+	if err != nil {
+		panic(err)
+	}
+	us := time.Microsecond
+	vblank := func(i int64) time.Duration { return time.Second + time.Duration(i*1e9/60) }
+	var lastNow, lastTime time.Duration
+	for _, f := range []struct {
+		vblank int64
+		late   time.Duration
+	}{{0, 700 * us}, {1, 100 * us}, {2, 900 * us}, {3, 400 * us}, {5, 300 * us}, {6, 800 * us}, {7, 200 * us}} {
+		now := vblank(f.vblank) + f.late
+		fr := p.Step(now)
+		if lastNow != 0 {
+			fmt.Printf("measured +%v, paced +%v (%d steps)\n", now-lastNow, fr.Time-lastTime, fr.Steps)
+		}
+		lastNow, lastTime = now, fr.Time
+	}
+	// Output:
+	// measured +16.066666ms, paced +16.066666ms (0 steps)
+	// measured +17.466667ms, paced +16.666666ms (1 steps)
+	// measured +16.166667ms, paced +16.666666ms (1 steps)
+	// measured +33.233333ms, paced +33.333332ms (2 steps)
+	// measured +17.166667ms, paced +16.666666ms (1 steps)
+	// measured +16.066666ms, paced +16.666666ms (1 steps)
+}
+
+// Tick-count stabilisation: 60 ticks a second on a 60 Hz display whose
+// frames wake up within a millisecond either side of the tick boundaries.
+// The classic loop runs 0 or 2 ticks on many frames; with a 4 ms window
+// each frame runs one (the first comes before any tick has ended), and
+// the loop runs 0.9 ms behind the clock (the latest of the frames).
+func ExampleFixed_stabilize() {
+	tick := time.Second / 60
+	us := time.Microsecond
+	late := []time.Duration{-400 * us, 300 * us, -900 * us, 200 * us, 900 * us, -100 * us, 500 * us, -700 * us, 100 * us, -300 * us}
+	classic, _ := loop.NewFixed(loop.FixedConfig{Tick: tick}, 0)
+	stable, _ := loop.NewFixed(loop.FixedConfig{Tick: tick, Stabilize: 4 * ms}, 0)
+	var a, b []int
+	for i, j := range late {
+		now := time.Duration(i+1)*tick + j
+		a = append(a, classic.Step(now).Ticks)
+		b = append(b, stable.Step(now).Ticks)
+	}
+	fmt.Println("classic:   ", a)
+	fmt.Println("stabilised:", b, "lag", stable.Lag())
+	// Output:
+	// classic:    [0 2 0 2 1 0 2 0 2 0]
+	// stabilised: [0 1 1 1 1 1 1 1 1 1] lag 900µs
+}

@@ -24,6 +24,17 @@ type FixedConfig struct {
 	// discarding it (the article's bNetworkGame): no tick is ever lost,
 	// the loop catches up over the next frames.
 	Lockstep bool
+	// Stabilize is the window of tick-count stabilisation; zero turns it
+	// off (the classic loop, bit for bit). When a frame comes within
+	// Stabilize of a whole number k >= 1 of ticks after the last one
+	// (frames at a steady interval near a multiple of the tick, as on a
+	// vsynced display whose rate equals the tick rate), the loop may hold
+	// its ticks back by up to Stabilize so that the frame runs exactly k
+	// ticks: frame-time jitter whose spread is within the window no
+	// longer turns 1, 1, 1 into 0, 2, 0, 2. No tick is lost or invented
+	// and none runs before its span has ended; see Fixed. Negative is an
+	// error.
+	Stabilize time.Duration
 }
 
 func (c FixedConfig) normalize() (FixedConfig, error) {
@@ -31,6 +42,9 @@ func (c FixedConfig) normalize() (FixedConfig, error) {
 		return c, err
 	}
 	if err := checkCount("FixedConfig.MaxLoops", c.MaxLoops); err != nil {
+		return c, err
+	}
+	if err := checkWindow("FixedConfig.Stabilize", c.Stabilize); err != nil {
 		return c, err
 	}
 	if c.Tick == 0 {
@@ -53,6 +67,12 @@ func (c FixedConfig) normalize() (FixedConfig, error) {
 // (but the debt a lockstep loop owed before the pause) and draws at the
 // same percentWithinTick.
 //
+// With FixedConfig.Stabilize the loop stabilises its tick counts (see
+// Stabilize and the package documentation): it runs the classic loop on
+// its clock delayed by a lag of 0 to Stabilize, which it changes only
+// when a frame at a steady interval would otherwise run a different
+// number of ticks than that interval holds.
+//
 // The zero Fixed is ready to use: it behaves like NewFixed(FixedConfig{},
 // t), where t is the first time it is given (its first Step, Reset or
 // SetTick), so its schedule starts there.
@@ -61,6 +81,13 @@ type Fixed struct {
 	maxLoops int
 	lockstep bool
 	started  bool // the loop has been given a time
+
+	// window is the stabilisation window (0: off) and lag, in [0,
+	// window], how far behind the clock the loop runs: ticks run and the
+	// drawing is placed as if the time were now - lag. pending >= lag
+	// always.
+	window time.Duration
+	lag    time.Duration
 
 	// last is the latest now seen and pending the time since time0 at
 	// last: the progress into the tick in progress plus any debt. time0 is
@@ -105,6 +132,7 @@ type FixedFrame struct {
 	Elapsed time.Duration
 	// Percent is percentWithinTick = min(1, (now-time0)/Tick), in [0, 1]:
 	// how far the drawing is from the last tick's state to the next's.
+	// (With stabilisation, now-Lag stands for now.)
 	Percent float64
 	// Discarded is the time debt thrown away this frame (solo mode only):
 	// after MaxLoops ticks, more than one tick was still owed.
@@ -119,6 +147,21 @@ type FixedFrame struct {
 	// a frame at the same now would run ceil(Debt/Tick) more ticks (up
 	// to MaxLoops).
 	Debt time.Duration
+	// Lag is how far behind Now the stabilised loop ran this frame: its
+	// ticks and its drawing are those of the time Now-Lag. Always 0
+	// without FixedConfig.Stabilize, and never more than it.
+	Lag time.Duration
+}
+
+// DrawTime is the time on the loop's clock that the frame's drawing shows:
+// time0 + percentWithinTick × Tick, computed exactly in nanoseconds (the
+// drawn state moves in step with it). It is Now-Lag while the loop keeps
+// up, and stops one tick after time0 while a lockstep loop owes ticks.
+// Comparing its steps from frame to frame with the steps of the times the
+// frames are shown measures how evenly motion is drawn.
+func (f FixedFrame) DrawTime() time.Duration {
+	time0 := addSat(addSat(f.SpanStart, f.LogicTime), f.Discarded)
+	return min(subSat(f.Now, f.Lag), addSat(time0, f.Tick))
 }
 
 // TickSpan is the stretch of the loop's clock that one logic tick stands
@@ -157,6 +200,7 @@ func NewFixed(cfg FixedConfig, now time.Duration) (*Fixed, error) {
 		tick:     cfg.Tick,
 		maxLoops: cfg.MaxLoops,
 		lockstep: cfg.Lockstep,
+		window:   cfg.Stabilize,
 		started:  true,
 		last:     now,
 	}, nil
@@ -199,32 +243,44 @@ func (f *Fixed) observe(now time.Duration) {
 // in constant time, whatever the number of ticks, and returns the plan.
 // A now earlier than the last one seen counts as no time at all: no tick,
 // no change in percentWithinTick; the loop goes on from there.
+//
+// With stabilisation, the loop first adjusts its lag (see
+// FixedConfig.Stabilize), then runs the same loop on now-lag.
 func (f *Fixed) Step(now time.Duration) (fr FixedFrame) {
 	f.observe(now)
 	fr.Now, fr.SpanStart, fr.Tick = now, f.Time0(), f.tick
 	if f.totalFrames > 0 {
 		fr.Elapsed = f.elapsed
 	}
+	if f.window > 0 {
+		f.stabilize(f.elapsed)
+	}
 	f.elapsed = 0
 	f.totalFrames++
-	if f.pending > f.tick {
-		// The loop runs while pending - n*Tick > Tick: n = ceil(pending/Tick) - 1.
-		n := min((f.pending-1)/f.tick, time.Duration(f.maxLoops))
+	// p is the pending time on the delayed clock: now - lag - time0.
+	// Without stabilisation lag is 0 and this is the classic loop.
+	p := f.pending - f.lag
+	if p > f.tick {
+		// The loop runs while p - n*Tick > Tick: n = ceil(p/Tick) - 1.
+		n := min((p-1)/f.tick, time.Duration(f.maxLoops))
 		f.pending -= n * f.tick
+		p -= n * f.tick
 		fr.Ticks = int(n)
 		fr.LogicTime = n * f.tick
-		if f.pending > f.tick {
+		if p > f.tick {
 			fr.Capped = true
 			if !f.lockstep {
-				fr.Discarded = f.pending - f.tick
-				f.pending = f.tick // time0 = now - Tick
+				fr.Discarded = p - f.tick
+				f.pending = f.lag + f.tick // time0 = now - lag - Tick
+				p = f.tick
 				f.totalDiscarded = addSat(f.totalDiscarded, fr.Discarded)
 			}
 		}
 		f.totalTicks += int64(n)
 	}
 	fr.Percent = f.Percent()
-	fr.Debt = max(0, f.pending-f.tick)
+	fr.Debt = max(0, p-f.tick)
+	fr.Lag = f.lag
 	return fr
 }
 
@@ -232,10 +288,14 @@ func (f *Fixed) Step(now time.Duration) (fr FixedFrame) {
 // without planning a frame.
 func (f *Fixed) Percent() float64 {
 	f.ready()
-	if f.pending >= f.tick {
+	p := f.pending - f.lag
+	if p >= f.tick {
 		return 1
 	}
-	return float64(f.pending) / float64(f.tick)
+	if p <= 0 {
+		return 0
+	}
+	return float64(p) / float64(f.tick)
 }
 
 // Time0 returns the start of the tick in progress, on the clock the loop
@@ -250,12 +310,12 @@ func (f *Fixed) Time0() time.Duration { return subSat(f.last, f.pending) }
 // forgiven. The tick in progress keeps its progress, so percentWithinTick
 // at now is what it was at the last frame and the drawing does not jump.
 // The next Step's Elapsed counts from now. The forgotten time is not
-// counted in TotalDiscarded. On a zero Fixed, Reset starts the schedule at
-// now.
+// counted in TotalDiscarded. The stabilisation lag is kept. On a zero
+// Fixed, Reset starts the schedule at now.
 func (f *Fixed) Reset(now time.Duration) {
 	f.ready()
 	f.started = true
-	f.pending = min(f.pending, f.tick)
+	f.pending = f.lag + min(f.pending-f.lag, f.tick)
 	f.last = now
 	f.elapsed = 0
 }
@@ -270,7 +330,8 @@ func (f *Fixed) SetTick(now, d time.Duration) error {
 		return fmt.Errorf("%w: tick %v is not positive", ErrInvalid, d)
 	}
 	f.observe(now)
-	f.pending = mulDiv(f.pending, d, f.tick, true)
+	// The progress on the delayed clock is rescaled; the lag is kept.
+	f.pending = addSat(f.lag, mulDiv(f.pending-f.lag, d, f.tick, true))
 	f.tick = d
 	return nil
 }
@@ -294,9 +355,9 @@ func (f *Fixed) SetMaxLoops(n int) error {
 func (f *Fixed) SetLockstep(on bool) {
 	f.ready()
 	f.lockstep = on
-	if !on && f.pending > f.tick {
-		f.totalDiscarded = addSat(f.totalDiscarded, f.pending-f.tick)
-		f.pending = f.tick
+	if p := f.pending - f.lag; !on && p > f.tick {
+		f.totalDiscarded = addSat(f.totalDiscarded, p-f.tick)
+		f.pending = f.lag + f.tick
 	}
 }
 
@@ -304,7 +365,7 @@ func (f *Fixed) SetLockstep(on bool) {
 // Fixed).
 func (f *Fixed) Config() FixedConfig {
 	f.ready()
-	return FixedConfig{Tick: f.tick, MaxLoops: f.maxLoops, Lockstep: f.lockstep}
+	return FixedConfig{Tick: f.tick, MaxLoops: f.maxLoops, Lockstep: f.lockstep, Stabilize: f.window}
 }
 
 // TotalTicks returns the number of ticks planned since the loop was made.

@@ -64,6 +64,8 @@ func checkFrame(t *testing.T, i int, f *Fixed, fr FixedFrame) {
 		t.Fatalf("frame %d: discarded %v without hitting the cap", i, fr.Discarded)
 	case f.Time0() > fr.Now:
 		t.Fatalf("frame %d: time0 %v after now %v", i, f.Time0(), fr.Now)
+	case fr.Lag < 0 || fr.Lag > cfg.Stabilize:
+		t.Fatalf("frame %d: lag %v outside [0, %v]", i, fr.Lag, cfg.Stabilize)
 	}
 	if fr.Ticks > 0 && fr.SpanStart != math.MinInt64 {
 		// The spans tile [SpanStart, SpanStart+LogicTime), one tick each,

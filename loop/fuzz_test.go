@@ -452,3 +452,74 @@ func FuzzLimiter(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFixedStabilize: any frame schedule, any settings, a stabilisation
+// window: every frame keeps the classic invariants, the lag stays within
+// the window, no tick runs before its span has ended nor more than the
+// window after, and no tick is lost or invented: the ticks run (plus those
+// a lockstep loop owes) are the classic count for the forward time less
+// the lag and the time discarded in solo mode.
+func FuzzFixedStabilize(f *testing.F) {
+	fuzzCorpus(f, func(d []byte) { f.Add(d, uint32(16666666), uint8(5), false, uint32(4000000)) })
+	fuzzCorpus(f, func(d []byte) { f.Add(d, uint32(40000000), uint8(1), true, uint32(10000000)) })
+	f.Fuzz(func(t *testing.T, data []byte, tickNs uint32, maxLoops uint8, lockstep bool, windowNs uint32) {
+		cfg := FixedConfig{
+			Tick:      time.Duration(tickNs%(200*uint32(ms))) + 1,
+			MaxLoops:  int(maxLoops%16) + 1,
+			Lockstep:  lockstep,
+			Stabilize: time.Duration(windowNs % (100 * uint32(ms))),
+		}
+		fx, err := NewFixed(cfg, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		now, fwd := time.Duration(0), time.Duration(0)
+		for i, d := range fuzzDeltas(data) {
+			now += d
+			if d > 0 {
+				fwd += d
+			}
+			fr := fx.Step(now)
+			checkFrame(t, i, fx, fr)
+			if end := fx.Time0() + cfg.Tick; !fr.Capped && fr.Debt == 0 && end < now-cfg.Stabilize {
+				t.Fatalf("frame %d: the tick in progress ended at %v, more than the window before %v", i, end, now)
+			}
+			// The tick grid moves on by the ticks run and the time
+			// discarded (solo mode), nothing else.
+			e := fwd - fr.Lag - fx.TotalDiscarded()
+			if got, want := fx.TotalTicks()+owedTicks64(fr.Debt, cfg.Tick), wantTicks(e, cfg.Tick); got != want {
+				t.Fatalf("frame %d: run+owed %d, want %d for the forward time %v less the lag %v and the discards %v",
+					i, got, want, fwd, fr.Lag, fx.TotalDiscarded())
+			}
+		}
+	})
+}
+
+// FuzzPacer: any times, any hint: Time is never after Now, never half an
+// interval or more before it while snapped (away from the ends of
+// time.Duration), equal to Now when not snapped, and never goes back
+// while the clock does not.
+func FuzzPacer(f *testing.F) {
+	fuzzCorpus(f, func(d []byte) { f.Add(d, uint32(16666667), false) })
+	fuzzCorpus(f, func(d []byte) { f.Add(d, uint32(0), true) })
+	f.Fuzz(func(t *testing.T, data []byte, hintNs uint32, vsyncOff bool) {
+		p, err := NewPacer(PacerConfig{Refresh: time.Duration(hintNs), NoVsync: vsyncOff})
+		if err != nil {
+			t.Fatal(err)
+		}
+		now := time.Duration(0)
+		var last PacedFrame
+		for i, d := range fuzzDeltas(data) {
+			now += d
+			fr := p.Step(now)
+			checkPaced(t, i, fr)
+			if i > 0 && d >= 0 && fr.Time < last.Time {
+				t.Fatalf("frame %d: Time went back from %v to %v while the clock went forward", i, last.Time, fr.Time)
+			}
+			if vsyncOff && fr.Time != now {
+				t.Fatalf("frame %d: vsync off, Time %v != now %v", i, fr.Time, now)
+			}
+			last = fr
+		}
+	})
+}

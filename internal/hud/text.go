@@ -39,6 +39,15 @@ type Snapshot struct {
 	Help    bool   // show every setting, the key reference and the graph legend
 
 	GraphLegend bool // explain the graph's colours
+
+	// Frame pacing (the long form): raw or smooth ("" leaves the line
+	// out), the refresh interval the pacer found (0: no display paces
+	// the frames), and the 99th percentile of the display step error so
+	// far (StepErrorKnown false before any).
+	Pacing         string
+	Refresh        time.Duration
+	StepErrorP99   time.Duration
+	StepErrorKnown bool
 }
 
 // GraphLegend explains the graph.
@@ -120,6 +129,7 @@ func AppendText(dst []byte, s *Snapshot) []byte {
 		b = append(b, "  ball 0: player"...)
 	}
 	b = appendLoads(b, s)
+	b = appendPacing(b, s)
 	if s.KeyHelp != "" {
 		b = append(b, "\n\n"...)
 		b = append(b, s.KeyHelp...)
@@ -127,6 +137,26 @@ func AppendText(dst []byte, s *Snapshot) []byte {
 	if s.GraphLegend {
 		b = append(b, "\n\n"...)
 		b = append(b, GraphLegend...)
+	}
+	return b
+}
+
+// appendPacing appends the frame pacing's line: "pacing smooth  refresh
+// 16.7ms  step error p99 0.021ms".
+func appendPacing(b []byte, s *Snapshot) []byte {
+	if s.Pacing == "" {
+		return b
+	}
+	b = append(b, "\npacing "...)
+	b = append(b, s.Pacing...)
+	if s.Refresh > 0 {
+		b = append(b, "  refresh "...)
+		b = AppendMs(b, s.Refresh)
+	}
+	if s.StepErrorKnown {
+		b = append(b, "  step error p99 "...)
+		b = strconv.AppendFloat(b, float64(s.StepErrorP99)/float64(time.Millisecond), 'f', 3, 64)
+		b = append(b, "ms"...)
 	}
 	return b
 }

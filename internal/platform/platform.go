@@ -183,6 +183,25 @@ func (w *Window) SetVsync(v Vsync) (actual string, err error) {
 	return "off", nil
 }
 
+// RefreshInterval is the refresh interval of the display the window is
+// on, from SDL's current display mode (its desktop mode if that fails),
+// for a frame pacer's hint; 0 when SDL does not know the rate (the
+// offscreen driver). SDL gives the rate in whole hertz: 59.94 Hz comes as
+// 59 or 60, which the pacer corrects from the frames.
+func (w *Window) RefreshInterval() time.Duration {
+	i, err := w.win.GetDisplayIndex()
+	if err != nil {
+		return 0
+	}
+	m, err := sdl.GetCurrentDisplayMode(i)
+	if err != nil || m.RefreshRate <= 0 {
+		if m, err = sdl.GetDesktopDisplayMode(i); err != nil || m.RefreshRate <= 0 {
+			return 0
+		}
+	}
+	return time.Second / time.Duration(m.RefreshRate)
+}
+
 // Close deletes the GL context, destroys the window and shuts SDL down.
 // Delete every GL object before calling it.
 func (w *Window) Close() {

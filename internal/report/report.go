@@ -29,6 +29,17 @@ type Stats struct {
 	VsyncRequested string `json:"vsync_requested"`
 	VsyncActual    string `json:"vsync_actual"`
 
+	// Pacing is raw or smooth. RefreshMs is the refresh interval the
+	// frame pacer found (while a display paces the frames).
+	// DisplayStepErrorMsP99 is the 99th percentile over the frames of
+	// |(game time drawn − the last frame's) / speed − (time shown − the
+	// last frame's)|: 0 for perfectly even motion. MissedVblanks counts
+	// the vblanks no frame was shown at, where the refresh is known.
+	Pacing                string   `json:"pacing"`
+	RefreshMs             *float64 `json:"refresh_ms,omitempty"`
+	DisplayStepErrorMsP99 *float64 `json:"display_step_error_ms_p99,omitempty"`
+	MissedVblanks         *int64   `json:"missed_vblanks,omitempty"`
+
 	Balls      int    `json:"balls"`
 	StateHash  string `json:"state_hash"`
 	WorldTicks uint64 `json:"world_ticks"`

@@ -63,7 +63,14 @@ type fixedMode struct {
 
 func (m *fixedMode) frame(s *Sim, now time.Duration) FrameInfo {
 	if s.net.sess != nil {
-		return s.netFrame(m, now)
+		var info FrameInfo
+		if s.net.rb != nil {
+			info = s.rollbackFrame(m, now)
+		} else {
+			info = s.netFrame(m, now)
+		}
+		info.Drawn = m.f.Time0() + time.Duration(info.Percent*float64(s.Tick()))
+		return info
 	}
 	vnow := s.virt.Now()
 	if s.fast && !s.virt.Paused() {
@@ -79,7 +86,7 @@ func (m *fixedMode) frame(s *Sim, now time.Duration) FrameInfo {
 		}
 	}
 	s.modeLine = s.modeLine[:0]
-	return FrameInfo{Ticks: ran, Percent: plan.Percent, Discarded: plan.Discarded, Capped: plan.Capped}
+	return FrameInfo{Ticks: ran, Percent: plan.Percent, Discarded: plan.Discarded, Capped: plan.Capped, Drawn: plan.DrawTime()}
 }
 
 // substepMode is BeautifulTimer: the frame's time cut into 1 + floor(T/MaxT)

@@ -55,6 +55,16 @@ type Config struct {
 	// from a deterministic generator instead of the keyboard.
 	Bot     bool
 	BotSeed uint64
+	// Rollback plays the network game with the rollback netcode instead
+	// of lockstep: inputs are predicted, and wrong predictions are undone
+	// and simulated again. MaxPrediction (0: DefaultMaxPrediction) bounds
+	// how many ticks the game may run ahead of the known inputs.
+	Rollback      bool
+	MaxPrediction int
+	// Stabilize is the fixed loop's tick-count stabilisation window
+	// (loop.FixedConfig.Stabilize), 0 for the classic loop. It moves only
+	// when the frame's ticks run, never what they do.
+	Stabilize time.Duration
 }
 
 // Bounds of the speed factor.
@@ -75,6 +85,10 @@ type FrameInfo struct {
 	// Capped says the catch-up hit its cap (MaxLoops, MaxCycles, or a
 	// resync).
 	Capped bool
+	// Drawn is the game time the frame's picture shows: in fixed mode
+	// time0 + percentWithinTick × tick (loop.FixedFrame.DrawTime), in the
+	// others the game time the frame stepped to.
+	Drawn time.Duration
 }
 
 // Sim is the running simulation. It is not safe for concurrent use.
@@ -91,6 +105,7 @@ type Sim struct {
 	speed    float64
 	frameCap time.Duration
 	fast     bool
+	stable   time.Duration // the fixed loop's stabilisation window
 
 	sampler *input.Sampler
 	cmds    []replay.Command // waiting for the next tick boundary
@@ -129,6 +144,10 @@ type net struct {
 	held    input.Record  // storage for pending
 	capped  int64         // frames that ran MaxLoops ticks
 	quit    bool          // the session was told to end
+
+	rb       *rollback // the rollback netcode, or nil for lockstep
+	recorded uint64    // rollback: ticks recorded (confirmed ones only)
+	settled  bool      // rollback: the game is over and the world is the confirmed one
 }
 
 // New makes a simulation whose loop starts at now on clock.
@@ -143,6 +162,7 @@ func New(cfg Config, clock loop.Clock, now time.Duration) (*Sim, error) {
 		speed:     cfg.Speed,
 		frameCap:  cfg.FrameCap,
 		fast:      cfg.Fast,
+		stable:    cfg.Stabilize,
 		tickLimit: cfg.TickLimit,
 		logicLoad: cfg.LogicLoad,
 		sampler:   input.NewSampler(),
@@ -163,6 +183,16 @@ func New(cfg Config, clock loop.Clock, now time.Duration) (*Sim, error) {
 		s.settings.Lockstep = true // all computers must be kept in synchronization
 		s.settings.Players = uint32(cfg.Net.Players())
 		s.net = net{sess: cfg.Net, bot: cfg.Bot, botSeed: cfg.BotSeed}
+		if cfg.Rollback {
+			mp := cfg.MaxPrediction
+			if mp == 0 {
+				mp = DefaultMaxPrediction
+			}
+			if mp < 1 || mp > MaxMaxPrediction {
+				return nil, fmt.Errorf("max prediction %d out of range 1..%d", mp, MaxMaxPrediction)
+			}
+			s.net.rb = newRollback(mp)
+		}
 	}
 	if cfg.Replay != nil {
 		s.settings = cfg.Replay.Settings
@@ -309,7 +339,7 @@ func (s *Sim) SetMode(m Mode, now time.Duration) error {
 	var st strategy
 	switch m {
 	case ModeFixed:
-		f, err := loop.NewFixed(loop.FixedConfig{Tick: s.Tick(), MaxLoops: int(s.settings.MaxLoops), Lockstep: s.settings.Lockstep}, vnow)
+		f, err := loop.NewFixed(loop.FixedConfig{Tick: s.Tick(), MaxLoops: int(s.settings.MaxLoops), Lockstep: s.settings.Lockstep, Stabilize: s.stable}, vnow)
 		if err != nil {
 			return err
 		}
@@ -389,6 +419,22 @@ func (s *Sim) SetFrameCap(d time.Duration) error {
 	}
 	return nil
 }
+
+// SetStabilize sets the fixed loop's tick-count stabilisation window, 0
+// for none (Config.Stabilize), from the next frame.
+func (s *Sim) SetStabilize(d time.Duration) error {
+	if d < 0 {
+		return fmt.Errorf("stabilisation window %v is negative", d)
+	}
+	s.stable = d
+	if f, ok := s.strat.(*fixedMode); ok {
+		return f.f.SetStabilize(d)
+	}
+	return nil
+}
+
+// Stabilize is the fixed loop's tick-count stabilisation window.
+func (s *Sim) Stabilize() time.Duration { return s.stable }
 
 // SetLogicLoad sets the work burnt per tick.
 func (s *Sim) SetLogicLoad(d time.Duration) error {
@@ -507,12 +553,13 @@ func (s *Sim) Frame(now time.Duration, events []input.Event) FrameInfo {
 	}
 	s.applyCommands()
 	if s.finished {
-		return FrameInfo{Percent: 1}
+		return FrameInfo{Percent: 1, Drawn: s.virt.Now()}
 	}
 	info := s.strat.frame(s, now)
 	if s.mode != ModeFixed {
 		s.ticks += int64(info.Ticks)
 		s.checkLimit()
+		info.Drawn = s.virt.Now()
 	}
 	return info
 }

@@ -144,20 +144,23 @@ func newApp(cfg config, log io.Writer, mainStart time.Time) (a *app, err error) 
 		}()
 	}
 	if a.sim, err = sim.New(sim.Config{
-		Settings:  cfg.settings,
-		Mode:      cfg.mode,
-		Speed:     cfg.speed,
-		Paused:    cfg.paused,
-		FrameCap:  a.view.capInterval(),
-		Fast:      cfg.fast,
-		TickLimit: cfg.ticks,
-		LogicLoad: cfg.logicLoad,
-		Load:      a.busy,
-		Record:    cfg.recordFile != "",
-		Replay:    cfg.replay,
-		Net:       a.netSession(),
-		Bot:       cfg.net.bot,
-		BotSeed:   cfg.net.botSeed,
+		Settings:      cfg.settings,
+		Mode:          cfg.mode,
+		Speed:         cfg.speed,
+		Paused:        cfg.paused,
+		FrameCap:      a.view.capInterval(),
+		Fast:          cfg.fast,
+		TickLimit:     cfg.ticks,
+		LogicLoad:     cfg.logicLoad,
+		Load:          a.busy,
+		Record:        cfg.recordFile != "",
+		Replay:        cfg.replay,
+		Net:           a.netSession(),
+		Bot:           cfg.net.bot,
+		BotSeed:       cfg.net.botSeed,
+		Rollback:      cfg.net.netcode == "rollback",
+		MaxPrediction: cfg.net.maxPrediction,
+		SyncTest:      cfg.syncTest,
 	}, a.clock, a.clock.Now()); err != nil {
 		if cfg.replay != nil {
 			err = fmt.Errorf("%s: %v", cfg.replayFile, err)

@@ -57,6 +57,8 @@ type config struct {
 
 	replay *replay.Recording // -replay, read while the flags are checked
 
+	syncTest int // -synctest
+
 	net netConfig       // -host, -join and the other network flags
 	set map[string]bool // the flags given on the command line
 }
@@ -134,6 +136,7 @@ func parseFlags(args []string, usageOut io.Writer) (config, error) {
 	fs.StringVar(&c.recordFile, "record", "", "record the seed, settings and per-tick input to this file")
 	fs.StringVar(&c.replayFile, "replay", "", "replay a recording, checking its state hashes")
 	c.net.flags(fs)
+	fs.IntVar(&c.syncTest, "synctest", 0, fmt.Sprintf("roll the world back this many ticks after every tick and simulate them again, failing on any difference (1 to %d; 0: off)", sim.MaxSyncTest))
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile (pprof) of the run to this file")
 	fs.StringVar(&c.memProfile, "memprofile", "", "write an allocation profile (pprof) of the run to this file")
 
@@ -227,6 +230,12 @@ func parseFlags(args []string, usageOut io.Writer) (config, error) {
 	}
 	if err := c.net.check(&c, set); err != nil {
 		return c, err
+	}
+	switch {
+	case c.syncTest < 0 || c.syncTest > sim.MaxSyncTest:
+		return c, flagErr("synctest", "must be between 0 and %d ticks (got %d)", sim.MaxSyncTest, c.syncTest)
+	case c.syncTest > 0 && (c.net.on() || c.mode != sim.ModeFixed):
+		return c, flagErr("synctest", "runs the fixed loop on one machine")
 	}
 	for _, f := range []struct{ name, path string }{
 		{"state", c.stateFile},

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -263,6 +264,74 @@ func TestNetworkFlagErrors(t *testing.T) {
 		msg := d.stderr.String()
 		if d.code() != 2 || !strings.Contains(msg, c.want) {
 			t.Errorf("%v: exit %d, %q; want 2 and %q", c.args, d.code(), msg, c.want)
+		}
+	}
+}
+
+// TestRollbackGameEqualsLockstepGame is the rollback issue's acceptance
+// run: two peers with -netcode rollback over a 60 ± 20 ms, 5 % lossy
+// loopback, 750 ticks, both exit 0 with the same state hash, equal to a
+// lockstep game with the same bots, players and ticks (the confirmed
+// history is the same game), and both rolled back.
+func TestRollbackGameEqualsLockstepGame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("30 s of real time")
+	}
+	cond := []string{"-net-delay", "60ms", "-net-jitter", "20ms", "-net-loss", "0.05"}
+	hashes := map[string][]string{}
+	var rollbackStats []*report.Stats
+	var mu sync.Mutex
+	t.Run("games", func(t *testing.T) {
+		for _, netcode := range []string{"rollback", "lockstep"} {
+			t.Run(netcode, func(t *testing.T) {
+				t.Parallel()
+				args := append([]string{"-netcode", netcode}, cond...)
+				host, addr := hostGame(t, 2, append([]string{"-ticks", "750"}, args...)...)
+				joiner := joinGame(t, addr, 71, args...)
+				host.mustSucceed(120 * time.Second)
+				joiner.mustSucceed(120 * time.Second)
+				for _, s := range []*report.Stats{host.stats(), joiner.stats()} {
+					if s.Ticks != 750 || s.Net == nil || s.Net.Netcode != netcode {
+						t.Fatalf("%d ticks, net %+v", s.Ticks, s.Net)
+					}
+					mu.Lock()
+					hashes[netcode] = append(hashes[netcode], s.StateHash)
+					mu.Unlock()
+					if netcode == "rollback" {
+						if s.Net.InputDelay != 0 || s.Net.Rollback == nil || s.Net.Rollback.Rollbacks == 0 {
+							t.Errorf("rollback peer %d: input delay %d, %+v; want 0 and rollbacks", s.Net.Player, s.Net.InputDelay, s.Net.Rollback)
+						}
+						mu.Lock()
+						rollbackStats = append(rollbackStats, s)
+						mu.Unlock()
+					}
+				}
+			})
+		}
+	})
+	r, l := hashes["rollback"], hashes["lockstep"]
+	if len(r) != 2 || len(l) != 2 || r[0] != r[1] || l[0] != l[1] || r[0] != l[0] {
+		t.Errorf("rollback game %v, lockstep game %v: want one hash", r, l)
+	}
+	for _, s := range rollbackStats {
+		if rb := s.Net.Rollback; rb.MaxRollbackTicks > 8 || rb.SnapshotBytes < 24 || rb.ResimulatedTicks < rb.Rollbacks {
+			t.Errorf("peer %d: %+v", s.Net.Player, rb)
+		}
+	}
+}
+
+// TestSyncTestAtScale: -synctest 8 rolls the world back 8 ticks after
+// every tick and simulates them again, at 1, 1,000 and 100,000 balls.
+func TestSyncTestAtScale(t *testing.T) {
+	for _, c := range []struct{ balls, ticks string }{{"1", "200"}, {"1000", "200"}, {"100000", "40"}} {
+		d := runDemo(t, "", 120*time.Second, "-headless", "-synctest", "8", "-balls", c.balls, "-ticks", c.ticks, "-fast", "-stats", "-hud=false", "-graph=false")
+		if d.code() != 0 {
+			t.Fatalf("%s balls: exit %d: %s", c.balls, d.code(), d.stderr.String())
+		}
+		s := d.stats()
+		n, _ := strconv.Atoi(c.ticks)
+		if s.SyncTestTicks == nil || *s.SyncTestTicks != int64(8*(n-7)) {
+			t.Errorf("%s balls: %v ticks simulated twice, want %d", c.balls, s.SyncTestTicks, 8*(n-7))
 		}
 	}
 }

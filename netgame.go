@@ -25,6 +25,10 @@ type netConfig struct {
 	bot        bool // -bot was given
 	botSeed    uint64
 	cond       netplay.Conditions // -net-delay and friends, both ways
+
+	netcode       string // lockstep or rollback
+	maxPrediction int
+	smooth        bool // -rollback-smooth
 }
 
 func (n *netConfig) on() bool { return n.host != "" || n.join != "" }
@@ -41,6 +45,9 @@ func (n *netConfig) flags(fs *flag.FlagSet) {
 		n.bot, n.botSeed = true, v
 		return err
 	})
+	fs.StringVar(&n.netcode, "netcode", "lockstep", "network game: lockstep (wait for every input, with -input-delay) or rollback (predict, correct, no input delay)")
+	fs.IntVar(&n.maxPrediction, "max-prediction", sim.DefaultMaxPrediction, fmt.Sprintf("rollback: most ticks run ahead of the known inputs (1 to %d)", sim.MaxMaxPrediction))
+	fs.BoolVar(&n.smooth, "rollback-smooth", true, "rollback: blend a corrected remote ball's jump away over 100 ms")
 	fs.DurationVar(&n.cond.Delay, "net-delay", 0, "network game: simulated one-way delay added to every packet, both ways")
 	fs.DurationVar(&n.cond.Jitter, "net-jitter", 0, "network game: simulated jitter, each packet's delay spread by up to this much")
 	fs.Float64Var(&n.cond.Loss, "net-loss", 0, "network game: simulated probability, 0 to 1, that a packet is lost")
@@ -53,8 +60,14 @@ var worldFlags = []string{"tick", "max-loops", "lockstep", "balls", "seed", "rad
 
 // check validates the network flags against the rest of the command line.
 func (n *netConfig) check(c *config, set map[string]bool) error {
+	if n.netcode != "lockstep" && n.netcode != "rollback" {
+		return flagErr("netcode", "must be lockstep or rollback (got %q)", n.netcode)
+	}
+	if n.netcode == "rollback" && !set["input-delay"] {
+		n.inputDelay = 0 // rollback's point: your input acts on the next tick
+	}
 	if !n.on() {
-		for _, name := range []string{"players", "input-delay", "kick-after", "bot", "net-delay", "net-jitter", "net-loss", "net-dup", "net-reorder"} {
+		for _, name := range []string{"players", "input-delay", "kick-after", "bot", "net-delay", "net-jitter", "net-loss", "net-dup", "net-reorder", "netcode", "max-prediction", "rollback-smooth"} {
 			if set[name] {
 				return flagErr(name, "needs -host or -join")
 			}
@@ -69,8 +82,14 @@ func (n *netConfig) check(c *config, set map[string]bool) error {
 		return flagErr("join", "cannot be combined with -host")
 	case n.players < netplay.MinPlayers || n.players > netplay.MaxPlayers:
 		return flagErr("players", "must be between %d and %d (got %d)", netplay.MinPlayers, netplay.MaxPlayers, n.players)
-	case n.inputDelay < 1 || n.inputDelay > netplay.MaxDelay:
-		return flagErr("input-delay", "must be between 1 and %d ticks (got %d)", netplay.MaxDelay, n.inputDelay)
+	case n.netcode == "lockstep" && (n.inputDelay < 1 || n.inputDelay > netplay.MaxDelay):
+		return flagErr("input-delay", "must be between 1 and %d ticks with lockstep (got %d)", netplay.MaxDelay, n.inputDelay)
+	case n.netcode == "rollback" && (n.inputDelay < 0 || n.inputDelay > netplay.MaxDelay):
+		return flagErr("input-delay", "must be between 0 and %d ticks (got %d)", netplay.MaxDelay, n.inputDelay)
+	case n.maxPrediction < 1 || n.maxPrediction > sim.MaxMaxPrediction:
+		return flagErr("max-prediction", "must be between 1 and %d ticks (got %d)", sim.MaxMaxPrediction, n.maxPrediction)
+	case n.netcode != "rollback" && (set["max-prediction"] || set["rollback-smooth"]):
+		return flagErr("max-prediction", "needs -netcode rollback")
 	case n.kickAfter < 0:
 		return flagErr("kick-after", "must not be negative (got %v)", n.kickAfter)
 	case n.join != "" && set["kick-after"]:
@@ -148,8 +167,12 @@ func startNet(c *config, clock *platform.Clock, log io.Writer) (*netGame, error)
 	if n.host != "" {
 		world := c.settings
 		world.Lockstep = true
+		delay := n.inputDelay
+		if delay == 0 {
+			delay = netplay.NoDelay
+		}
 		g.sess, err = netplay.NewHost(netplay.Config{
-			Nonce: id, Players: n.players, World: world, Delay: n.inputDelay,
+			Nonce: id, Players: n.players, World: world, Delay: delay,
 			TickLimit: uint64(c.ticks), KickAfter: n.kickAfter,
 		}, now)
 		if err != nil {

@@ -170,8 +170,19 @@ func (a *app) stats() *report.Stats {
 			Role: st.Role.String(), Players: st.Players, Player: st.Index, InputDelay: st.Delay,
 			RTTMs: rttMs(&st), StallFrames: st.StallFrames, StallMs: ms(st.StallTime),
 			PacketsSent: st.PacketsSent, PacketsReceived: st.PacketsReceived, BadPackets: st.BadPackets,
-			Desyncs: st.Desyncs, Kicked: kicked(&st), End: st.End,
+			Desyncs: st.Desyncs, Kicked: kicked(&st), End: st.End, Netcode: a.cfg.net.netcode,
 		}
+		if rb, ok := a.sim.Rollback(); ok {
+			r.Net.Rollback = &report.Rollback{
+				Rollbacks: rb.Rollbacks, ResimulatedTicks: rb.Resimulated, MaxRollbackTicks: rb.MaxRollback,
+				PredictionErrors: rb.PredictionErrors, SnapshotBytes: rb.SnapshotBytes,
+				RollbackMsP99: ms(rb.ResimTime.Quantile(0.99)), StallFrames: rb.StallFrames,
+			}
+		}
+	}
+	if a.cfg.syncTest > 0 {
+		n := a.sim.SyncTestTicks()
+		r.SyncTestTicks = &n
 	}
 	return r
 }

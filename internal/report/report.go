@@ -35,10 +35,14 @@ type Stats struct {
 	// |(game time drawn − the last frame's) / speed − (time shown − the
 	// last frame's)|: 0 for perfectly even motion. MissedVblanks counts
 	// the vblanks no frame was shown at, where the refresh is known.
+	// LateWakeups (-vsync-sim only) counts the frames that woke up more
+	// than half an interval after the simulated display meant them to:
+	// the machine's own scheduling delays, which spoil any pacing.
 	Pacing                string   `json:"pacing"`
 	RefreshMs             *float64 `json:"refresh_ms,omitempty"`
 	DisplayStepErrorMsP99 *float64 `json:"display_step_error_ms_p99,omitempty"`
 	MissedVblanks         *int64   `json:"missed_vblanks,omitempty"`
+	LateWakeups           *int64   `json:"late_wakeups,omitempty"`
 
 	Balls      int    `json:"balls"`
 	StateHash  string `json:"state_hash"`
@@ -83,6 +87,8 @@ type Stats struct {
 	ReplayOK *bool  `json:"replay_ok,omitempty"`
 
 	*Net // a network game's figures, or nothing
+
+	SyncTestTicks *int64 `json:"synctest_ticks,omitempty"` // -synctest: ticks simulated twice
 }
 
 // Net is what a peer of a network game reports, in the same JSON object.
@@ -100,6 +106,20 @@ type Net struct {
 	Desyncs         int       `json:"net_desyncs"`
 	Kicked          []int     `json:"net_kicked"` // players kicked
 	End             string    `json:"net_end,omitempty"`
+	Netcode         string    `json:"net_netcode"` // lockstep or rollback
+
+	*Rollback // the rollback netcode's figures, or nothing
+}
+
+// Rollback is what the rollback netcode did.
+type Rollback struct {
+	Rollbacks        int64   `json:"rollbacks"`          // frames that restored a snapshot
+	ResimulatedTicks int64   `json:"resimulated_ticks"`  // ticks simulated again
+	MaxRollbackTicks int     `json:"max_rollback_ticks"` // the deepest rollback
+	PredictionErrors int64   `json:"prediction_errors"`  // remote inputs that were predicted wrong
+	SnapshotBytes    int     `json:"snapshot_bytes"`     // one saved world
+	RollbackMsP99    float64 `json:"rollback_ms_p99"`    // time a frame spent re-simulating, over the frames that did
+	StallFrames      int64   `json:"rollback_stall_frames"`
 }
 
 // Parse reads the Stats of a -stats line. Unknown keys are an error, so a

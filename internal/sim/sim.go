@@ -61,6 +61,10 @@ type Config struct {
 	// how many ticks the game may run ahead of the known inputs.
 	Rollback      bool
 	MaxPrediction int
+	// SyncTest, when positive, rolls the world back SyncTest ticks after
+	// every tick and simulates them again, failing the run (Err) if a
+	// tick's state differs the second time (fixed mode, one machine).
+	SyncTest int
 	// Stabilize is the fixed loop's tick-count stabilisation window
 	// (loop.FixedConfig.Stabilize), 0 for the classic loop. It moves only
 	// when the frame's ticks run, never what they do.
@@ -129,7 +133,8 @@ type Sim struct {
 	prevs   [physics.MaxPlayers]input.Record
 	ctls    [physics.MaxPlayers]physics.Control
 
-	net net
+	net  net
+	sync *syncTest // Config.SyncTest, or nil
 }
 
 // net is the state of a network game.
@@ -203,6 +208,15 @@ func New(cfg Config, clock loop.Clock, now time.Duration) (*Sim, error) {
 		s.prevs[0] = s.rep.Initial()
 	} else if err := CheckSettings(s.settings); err != nil {
 		return nil, err
+	}
+	if cfg.SyncTest != 0 {
+		switch {
+		case cfg.SyncTest < 1 || cfg.SyncTest > MaxSyncTest:
+			return nil, fmt.Errorf("synctest %d out of range 1..%d", cfg.SyncTest, MaxSyncTest)
+		case cfg.Net != nil || cfg.Mode != ModeFixed:
+			return nil, errors.New("the sync test runs the fixed loop on one machine")
+		}
+		s.sync = newSyncTest(cfg.SyncTest)
 	}
 	s.players = max(1, int(s.settings.Players))
 	if s.players > physics.MaxPlayers {
@@ -572,6 +586,9 @@ func (s *Sim) applyCommands() {
 		if s.exec(c) == nil && s.rec != nil {
 			s.rec.Command(c)
 		}
+		if s.sync != nil {
+			s.sync.since = s.world.Ticks()
+		}
 	}
 	s.cmds = s.cmds[:0]
 }
@@ -595,7 +612,11 @@ func (s *Sim) fixedTick(span loop.TickSpan) bool {
 	} else {
 		recs[0] = s.sampler.Tick(span.End)
 	}
-	s.runTick(recs)
+	if s.sync != nil && len(recs) == 1 {
+		s.syncTick(recs[0])
+	} else {
+		s.runTick(recs)
+	}
 	if s.rep != nil {
 		if err := s.rep.Check(s.world.Hash); err != nil {
 			s.fail(err)
@@ -640,6 +661,9 @@ func (s *Sim) replayNext(recs []input.Record) bool {
 		if err := s.exec(c); err != nil {
 			s.fail(fmt.Errorf("tick %d: %v", s.rep.Tick(), err))
 			return false
+		}
+		if s.sync != nil {
+			s.sync.since = s.world.Ticks()
 		}
 	}
 	if !ok {

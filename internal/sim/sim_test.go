@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -575,5 +576,34 @@ func TestFrameAllocatesNothing(t *testing.T) {
 		if allocs != 0 {
 			t.Errorf("%v: %v allocations per frame", m, allocs)
 		}
+	}
+}
+
+// TestSyncTest: rolled back 8 ticks after every tick and simulated again,
+// the world gives the same hashes, with input and commands; a restore
+// that misses a bit of state is caught, naming the tick.
+func TestSyncTest(t *testing.T) {
+	for _, balls := range []uint32{1, 1000} {
+		set := DefaultSettings()
+		set.Balls = balls
+		r := playSession(t, Config{Settings: set, SyncTest: 8, TickLimit: 200}, 9)
+		if err := r.s.Err(); err != nil {
+			t.Fatalf("%d balls: %v", balls, err)
+		}
+		if n := r.s.SyncTestTicks(); n < 8*150 {
+			t.Errorf("%d balls: only %d ticks simulated twice", balls, n)
+		}
+	}
+	r := newRig(t, Config{SyncTest: 8, TickLimit: 100})
+	r.s.sync.corrupt = func(w *physics.World) {
+		if w.Ticks() == 40 {
+			w.Next[0]++ // a snapshot that lost one unit of ball 0
+		}
+	}
+	for i := 0; !r.s.Finished() && i < 1000; i++ {
+		r.frame(40 * time.Millisecond)
+	}
+	if err := r.s.Err(); err == nil || !strings.Contains(err.Error(), "synctest: tick 41 ") {
+		t.Fatalf("err = %v, want the sync test to name tick 41", err)
 	}
 }

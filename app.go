@@ -321,6 +321,9 @@ func (a *app) frame() {
 	if a.net != nil {
 		a.net.conn.Write(now, a.net.sess) // new input goes out at once
 		a.net.announce(a.log)
+		if a.net.smooth != nil {
+			a.net.smooth.update(a.sim, a.net.sess.Index(), now)
+		}
 	}
 	if a.sim.Finished() {
 		a.quit = true
@@ -394,6 +397,9 @@ func ball0X(w *physics.World, alpha float32) (drawn, next float64) {
 // the buffer bytes sent.
 func (a *app) syncWorld() int {
 	w := a.sim.World()
+	if a.net != nil && a.net.smooth != nil {
+		return a.net.smooth.sync(a.rend, w)
+	}
 	return a.rend.Sync(w.Last, w.Next, w.Ticks()+w.Steps(), w.Moved())
 }
 

@@ -118,7 +118,8 @@ func (n *netConfig) check(c *config, set map[string]bool) error {
 type netGame struct {
 	conn    *udp.Conn
 	sess    *netplay.Session
-	started bool // "game started" was said
+	started bool      // "game started" was said
+	smooth  *smoother // -rollback-smooth, or nil
 }
 
 // announce says on the log when the game starts: a line a person or a
@@ -163,6 +164,9 @@ func startNet(c *config, clock *platform.Clock, log io.Writer) (*netGame, error)
 		return nil, fmt.Errorf("-host: %v", err)
 	}
 	g := &netGame{conn: conn}
+	if n.netcode == "rollback" && n.smooth {
+		g.smooth = &smoother{}
+	}
 	now := clock.Now()
 	if n.host != "" {
 		world := c.settings

@@ -195,9 +195,17 @@ func TestNetworkGameRefusesLocalChanges(t *testing.T) {
 func TestRollbackGameIsTheLockstepGame(t *testing.T) {
 	cond := netplay.Conditions{Delay: 60 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.05}
 	frames := []time.Duration{16 * time.Millisecond, 11 * time.Millisecond}
-	rb := netGameOpts(t, 2, cond, 400, frames, gameOpts{record: true, rollback: true})
+	jumps := 0
+	rb := netGameOpts(t, 2, cond, 400, frames, gameOpts{record: true, rollback: true, after: func(i int, s *Sim) {
+		if dx, dy, ok := s.Correction(1 - i); ok && (dx != 0 || dy != 0) {
+			jumps++
+		}
+	}})
 	ls := netGameOpts(t, 2, cond, 400, frames, gameOpts{})
 	want := ls[0].s.World().Hash()
+	if jumps == 0 {
+		t.Error("no correction moved the other player's ball: nothing for -rollback-smooth to glide")
+	}
 	for i, p := range rb {
 		if err := p.s.Err(); err != nil {
 			t.Fatalf("rollback peer %d: %v", i, err)

@@ -36,7 +36,11 @@ type rollback struct {
 	rollbacks, resimulated, predictionErrors int64
 	maxRollback                              int
 	stallFrames                              int64
-	resimTime                                stats.Histogram // per frame that rolled back
+	// The last frame's correction: how far each player's ball jumped.
+	corrected bool
+	before    [physics.MaxPlayers][2]int32
+	jump      [physics.MaxPlayers][2]int32
+	resimTime stats.Histogram // per frame that rolled back
 }
 
 // RollbackStats are the rollback netcode's counts.
@@ -79,6 +83,17 @@ func (s *Sim) Rollback() (st RollbackStats, ok bool) {
 		st.SnapshotBytes = max(st.SnapshotBytes, r.snaps[i].Bytes())
 	}
 	return st, true
+}
+
+// Correction reports how far player p's ball jumped when the last frame
+// corrected a misprediction (Q8 world units), for drawing the jump as a
+// short glide; ok is false when the frame corrected nothing.
+func (s *Sim) Correction(p int) (dx, dy int32, ok bool) {
+	r := s.net.rb
+	if r == nil || !r.corrected || p < 0 || p >= s.players {
+		return 0, 0, false
+	}
+	return r.jump[p][0], r.jump[p][1], true
 }
 
 // inputsFor fills recs with every player's record for tick t: known, zero
@@ -180,14 +195,22 @@ func (s *Sim) rollbackFrame(m *fixedMode, now time.Duration) FrameInfo {
 			}
 		}
 	}
+	r.corrected = false
 	if found {
 		t0 := s.clock.Now()
+		for p := range recs {
+			r.before[p] = [2]int32{s.world.Next[2*p], s.world.Next[2*p+1]}
+		}
 		i := r.slot(bad)
 		s.world.Restore(&r.snaps[i])
 		copy(s.prevs[:], r.prevs[i][:])
 		for t := bad; t < head; t++ {
 			s.simTick(t, recs, s.inputsFor(t, recs))
 		}
+		for p := range recs {
+			r.jump[p] = [2]int32{s.world.Next[2*p] - r.before[p][0], s.world.Next[2*p+1] - r.before[p][1]}
+		}
+		r.corrected = true
 		r.rollbacks++
 		r.resimulated += int64(head - bad)
 		r.maxRollback = max(r.maxRollback, int(head-bad))

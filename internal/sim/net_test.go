@@ -35,6 +35,7 @@ func netGame(t *testing.T, n int, c netplay.Conditions, ticks uint64, frames []t
 
 // gameOpts are the less common choices of a test game.
 type gameOpts struct {
+	balls    uint32 // 0: 20
 	record   bool
 	rollback bool
 	bots     bool // every peer a bot; without, peer 0's input comes from keys()
@@ -43,6 +44,9 @@ type gameOpts struct {
 }
 
 func netGameOpts(t *testing.T, n int, c netplay.Conditions, ticks uint64, frames []time.Duration, o gameOpts) []*netPeer {
+	if o.balls == 0 {
+		o.balls = 20
+	}
 	t.Helper()
 	clock := loop.NewManualClock(0)
 	simnet, err := netplay.NewNetSim(c, 42, 4096)
@@ -50,7 +54,7 @@ func netGameOpts(t *testing.T, n int, c netplay.Conditions, ticks uint64, frames
 		t.Fatal(err)
 	}
 	world := DefaultSettings()
-	world.Balls = 20
+	world.Balls = o.balls
 	var peers []*netPeer
 	for i := 0; i < n; i++ {
 		var sess *netplay.Session
@@ -276,5 +280,24 @@ func TestInputLatencyByNetcode(t *testing.T) {
 		if got := first - int(pressedAt); got != c.want {
 			t.Errorf("rollback=%v: the press acts %d ticks after the tick it falls in, want %d", c.rollback, got, c.want)
 		}
+	}
+}
+
+// TestRollbackWithFewerBallsThanPlayers: the demo's default, one ball and
+// two players (player 1 has no ball to move); corrections must not reach
+// for a ball that does not exist.
+func TestRollbackWithFewerBallsThanPlayers(t *testing.T) {
+	cond := netplay.Conditions{Delay: 60 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.05}
+	peers := netGameOpts(t, 2, cond, 200, []time.Duration{16 * time.Millisecond, 16 * time.Millisecond}, gameOpts{balls: 1, rollback: true})
+	for i, p := range peers {
+		if err := p.s.Err(); err != nil {
+			t.Errorf("peer %d: %v", i, err)
+		}
+		if st, _ := p.s.Rollback(); st.Rollbacks == 0 {
+			t.Errorf("peer %d: no rollback", i)
+		}
+	}
+	if peers[0].s.World().Hash() != peers[1].s.World().Hash() {
+		t.Error("the peers disagree")
 	}
 }

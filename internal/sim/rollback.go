@@ -198,7 +198,8 @@ func (s *Sim) rollbackFrame(m *fixedMode, now time.Duration) FrameInfo {
 	r.corrected = false
 	if found {
 		t0 := s.clock.Now()
-		for p := range recs {
+		balls := min(len(recs), s.world.N())
+		for p := 0; p < balls; p++ {
 			r.before[p] = [2]int32{s.world.Next[2*p], s.world.Next[2*p+1]}
 		}
 		i := r.slot(bad)
@@ -207,7 +208,8 @@ func (s *Sim) rollbackFrame(m *fixedMode, now time.Duration) FrameInfo {
 		for t := bad; t < head; t++ {
 			s.simTick(t, recs, s.inputsFor(t, recs))
 		}
-		for p := range recs {
+		r.jump = [physics.MaxPlayers][2]int32{}
+		for p := 0; p < min(balls, s.world.N()); p++ { // a player without a ball has nothing to draw
 			r.jump[p] = [2]int32{s.world.Next[2*p] - r.before[p][0], s.world.Next[2*p+1] - r.before[p][1]}
 		}
 		r.corrected = true

@@ -155,7 +155,7 @@ func goBenchmarks(o *options, r *results) error {
 	runs := [][]string{
 		{"-bench", "^BenchmarkFrame$", "-benchtime", bt, "./loop"},
 		{"-bench", "^BenchmarkLimiter$", "-benchtime", limiterN, "./loop"},
-		{"-bench", "^(BenchmarkTick|BenchmarkCopyFloor)$", "-benchtime", bt, "./physics"},
+		{"-bench", "^(BenchmarkTick|BenchmarkCopyFloor|BenchmarkSnapshot|BenchmarkRollback8|BenchmarkSnapshotCopyFloor)$", "-benchtime", bt, "./physics"},
 		{"-bench", "^BenchmarkFrame$", "-benchtime", bt, "./render"},
 	}
 	for _, args := range runs {

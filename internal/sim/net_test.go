@@ -38,7 +38,6 @@ type gameOpts struct {
 	balls    uint32 // 0: 20
 	record   bool
 	rollback bool
-	bots     bool // every peer a bot; without, peer 0's input comes from keys()
 	keys     func(peer int, s *Sim, now time.Duration) []input.Event
 	after    func(peer int, s *Sim) // after each of the peer's frames
 }

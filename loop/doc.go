@@ -93,7 +93,8 @@
 // up to that window behind the clock, and moves its lag only when a frame
 // at a steady interval would otherwise run a different number of ticks
 // than the interval holds. Ticks are neither lost nor invented, none runs
-// before its span ends, and none more than the window after.
+// before its span ends, and none more than the window after (but for the
+// MaxLoops cap).
 //
 // The second is delta jitter. The frame's time is read when the loop
 // wakes up, but the picture is shown at the next vblank, so a ball drawn

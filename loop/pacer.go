@@ -103,9 +103,9 @@ type PacerConfig struct {
 // program's back, a display whose rate changed), the pacer gives the grid
 // up, passes the times through, measures the interval again and snaps
 // again once the frames fit one. A change of rate the program hears of is given with
-// SetRefresh, and snaps to the new grid at once. A display at twice the
-// rate the pacer thinks (120 Hz taken for 60) looks like one whose frames
-// each miss a vblank: the steps are right either way.
+// SetRefresh, and snaps to the new grid at once. A display at half the
+// rate the pacer thinks (60 Hz taken for 120) looks like one whose frames
+// each miss a vblank: the steps of Time are right either way.
 //
 // Everything is integer nanoseconds; Step reads no clock, allocates
 // nothing and takes any time: a clock going backwards restarts the pacer

@@ -521,3 +521,22 @@ func TestPacerCorrectsRoundedHint(t *testing.T) {
 		t.Fatalf("p99 step error %v from the second second on (raw %v)", q, quantile(raw, 0.99))
 	}
 }
+
+// TestPacerHalfRate: a 60 Hz display taken for 120 Hz (a wrong hint, and
+// no change the pacer can see): every frame looks like one that missed a
+// vblank, two steps of 1/120 s, and Time steps by 1/60 s all the same.
+func TestPacerHalfRate(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 26))
+	ws := genRun(r, []segment{{display{hz: 60, origin: time.Second}, 600, uniform(ms), 0}})
+	p, _ := NewPacer(PacerConfig{Refresh: time.Second / 120})
+	frs := paceRun(t, p, ws)
+	paced, _ := stepErrors(ws, frs, 60, len(ws))
+	if q := quantile(paced, 0.99); q > 60*time.Microsecond {
+		t.Fatalf("p99 step error %v", q)
+	}
+	for i := 60; i < len(frs); i++ {
+		if frs[i].Steps != 2 {
+			t.Fatalf("frame %d: %d steps of %v, want 2", i, frs[i].Steps, frs[i].Interval)
+		}
+	}
+}

@@ -54,7 +54,15 @@ type Options struct {
 	// Headless renders through SDL's offscreen driver (EGL): no window is
 	// shown and no X server or compositor is needed.
 	Headless bool
+	// Debug asks for a debug context (SDL_GL_CONTEXT_DEBUG_FLAG), in which
+	// the driver logs what it finds wrong (KHR_debug). The environment
+	// variable INTERPDEMO_GL_DEBUG=1 asks for one too: the test harness
+	// sets it, so every end-to-end run checks its GL calls.
+	Debug bool
 }
+
+// DebugEnv is the environment variable that asks for a debug context.
+const DebugEnv = "INTERPDEMO_GL_DEBUG"
 
 // ErrNoDisplay is returned by Open when there is no display to open a
 // window on.
@@ -86,6 +94,10 @@ func Open(o Options) (*Window, error) {
 		sdl.Quit()
 		return nil, ErrNoDisplay
 	}
+	ctxFlags := sdl.GL_CONTEXT_FORWARD_COMPATIBLE_FLAG
+	if o.Debug || os.Getenv(DebugEnv) == "1" {
+		ctxFlags |= sdl.GL_CONTEXT_DEBUG_FLAG
+	}
 	attrs := []struct {
 		attr sdl.GLattr
 		v    int
@@ -93,7 +105,7 @@ func Open(o Options) (*Window, error) {
 		{sdl.GL_CONTEXT_MAJOR_VERSION, 3},
 		{sdl.GL_CONTEXT_MINOR_VERSION, 3},
 		{sdl.GL_CONTEXT_PROFILE_MASK, sdl.GL_CONTEXT_PROFILE_CORE},
-		{sdl.GL_CONTEXT_FLAGS, sdl.GL_CONTEXT_FORWARD_COMPATIBLE_FLAG},
+		{sdl.GL_CONTEXT_FLAGS, ctxFlags},
 		{sdl.GL_DOUBLEBUFFER, 1},
 		{sdl.GL_DEPTH_SIZE, 0},
 		{sdl.GL_STENCIL_SIZE, 0},
@@ -127,6 +139,13 @@ func Open(o Options) (*Window, error) {
 	}
 	return &Window{win: win, ctx: ctx, driver: driver, headless: o.Headless}, nil
 }
+
+// Preserved reports whether the drawable keeps its pixels from one frame
+// to the next. Headless, SDL's offscreen driver draws into an EGL pbuffer,
+// a single buffer that a swap leaves as it is (the EGL specification: a
+// swap has no effect on a pbuffer). A window's back buffer is undefined
+// after a swap.
+func (w *Window) Preserved() bool { return w.headless && w.driver == "offscreen" }
 
 // Driver is SDL's video driver ("x11", "wayland", "offscreen", ...).
 func (w *Window) Driver() string { return w.driver }

@@ -88,3 +88,28 @@ func TestHeadlessWindowAndClocks(t *testing.T) {
 		t.Errorf("an event stamped now maps %v away from now", d)
 	}
 }
+
+// TestResidentBytesGrowsWithTouchedMemory: touching 64 MiB more of the
+// heap raises the resident size by at least most of it (Linux only).
+func TestResidentBytesGrowsWithTouchedMemory(t *testing.T) {
+	before, ok := ResidentBytes()
+	if runtime.GOOS != "linux" {
+		if ok {
+			t.Errorf("ResidentBytes reported %d off Linux", before)
+		}
+		t.Skip("resident memory is read from /proc/self/statm")
+	}
+	if !ok || before <= 0 {
+		t.Fatalf("ResidentBytes = %d, %v", before, ok)
+	}
+	const n = 64 << 20
+	buf := make([]byte, n)
+	for i := 0; i < n; i += 4096 {
+		buf[i] = 1
+	}
+	after, _ := ResidentBytes()
+	if after-before < n/2 {
+		t.Errorf("resident %d -> %d bytes after touching %d", before, after, n)
+	}
+	runtime.KeepAlive(buf)
+}

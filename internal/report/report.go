@@ -81,6 +81,10 @@ type Stats struct {
 
 	AllocsAfterWarmup *uint64 `json:"allocs_after_warmup,omitempty"`
 	GCAfterWarmup     *uint64 `json:"gc_after_warmup,omitempty"`
+	// Resident memory (Linux: /proc/self/statm) in MiB at the end of the
+	// warm-up and at the end of the run, so that a slow leak shows.
+	RSSMBStart *float64 `json:"rss_mb_start,omitempty"`
+	RSSMBEnd   *float64 `json:"rss_mb_end,omitempty"`
 
 	Record   string `json:"record,omitempty"`
 	Replay   string `json:"replay,omitempty"`

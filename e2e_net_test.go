@@ -20,7 +20,18 @@ import (
 	"github.com/interpdemo/interpdemo/internal/report"
 )
 
-var hostingRe = regexp.MustCompile(`hosting on (127\.0\.0\.1:\d+)`)
+var (
+	hostingRe = regexp.MustCompile(`hosting on (127\.0\.0\.1:\d+)`)
+	playerRe  = regexp.MustCompile(`game started: player (\d+) of`)
+)
+
+// playerIndex waits for the game to start on d and returns its player
+// index (joiners get theirs in the order their hellos arrive).
+func (d *demo) playerIndex() int {
+	d.t.Helper()
+	i, _ := strconv.Atoi(d.waitStderr(playerRe, 30*time.Second))
+	return i
+}
 
 // waitStderr waits until the demo's stderr matches re and returns the
 // first submatch (or the whole match).
@@ -130,6 +141,7 @@ func TestSlowPeerIsKicked(t *testing.T) {
 	host, addr := hostGame(t, 3, "-ticks", "300", "-kick-after", "3s")
 	fast := joinGame(t, addr, 21)
 	slow := joinGame(t, addr, 22, "-render-load", "300ms", "-fps-cap", "0")
+	slowIndex := slow.playerIndex()
 	code := slow.mustExit(60 * time.Second)
 	msg := strings.TrimSpace(slow.stderr.String())
 	if code != 1 || !strings.Contains(msg, "kicked: too slow (held the game back ") {
@@ -141,8 +153,8 @@ func TestSlowPeerIsKicked(t *testing.T) {
 	if hs.StateHash != fs.StateHash || hs.Ticks != 300 || fs.Ticks != 300 {
 		t.Errorf("host %s at %d ticks, joiner %s at %d", hs.StateHash, hs.Ticks, fs.StateHash, fs.Ticks)
 	}
-	if len(hs.Net.Kicked) != 1 || hs.Net.Kicked[0] != 2 || len(fs.Net.Kicked) != 1 {
-		t.Errorf("kicked: host %v, joiner %v; want [2]", hs.Net.Kicked, fs.Net.Kicked)
+	if len(hs.Net.Kicked) != 1 || hs.Net.Kicked[0] != slowIndex || len(fs.Net.Kicked) != 1 || fs.Net.Kicked[0] != slowIndex {
+		t.Errorf("kicked: host %v, joiner %v; want [%d]", hs.Net.Kicked, fs.Net.Kicked, slowIndex)
 	}
 }
 
@@ -174,16 +186,16 @@ func TestKilledPeer(t *testing.T) {
 	})
 	t.Run("goes on", func(t *testing.T) {
 		t.Parallel()
-		host, addr := hostGame(t, 3, "-ticks", "200", "-kick-after", "3s")
+		host, addr := hostGame(t, 3, "-ticks", "200", "-kick-after", "2s")
 		a := joinGame(t, addr, 41)
 		b := joinGame(t, addr, 42)
-		b.waitStderr(started, 30*time.Second)
+		killed := b.playerIndex()
 		b.cmd.Process.Signal(syscall.SIGKILL)
 		host.mustSucceed(60 * time.Second)
 		a.mustSucceed(60 * time.Second)
 		hs, as := host.stats(), a.stats()
-		if hs.StateHash != as.StateHash || len(hs.Net.Kicked) != 1 || hs.Net.Kicked[0] != 2 {
-			t.Errorf("host %s kicked %v, joiner %s", hs.StateHash, hs.Net.Kicked, as.StateHash)
+		if hs.StateHash != as.StateHash || len(hs.Net.Kicked) != 1 || hs.Net.Kicked[0] != killed {
+			t.Errorf("host %s kicked %v, joiner %s; want [%d]", hs.StateHash, hs.Net.Kicked, as.StateHash, killed)
 		}
 	})
 }

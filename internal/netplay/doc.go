@@ -23,9 +23,22 @@
 // When a record is late, the tick does not run: the fixed-tick loop keeps
 // its time debt (lockstep mode), draws, and runs the owed ticks, MaxLoops
 // a frame, once the record is there. The time a peer spends so is stall
-// time, charged to the player whose record was alone missing: the
-// article's "slow computers that may be bogging the game down", which the
-// host may kick (Config.KickAfter).
+// time; when one player's record was alone missing, the peer waited for
+// that player (Stats: Waited).
+//
+// A wait is not a fault. On a network whose round trip (and, between two
+// joiners, the relay through the host) is longer than the input delay
+// covers, the game waits for somebody's record on most ticks; a player
+// that waits for another one's record sends its own late; and after a
+// long wait everyone catches up at MaxLoops ticks a frame. What the
+// article calls "slow computers that may be bogging the game down" is
+// measured by each peer on itself instead (Session.ReportLoad): the growth
+// of its loop's time debt over the frames in which it had every input it
+// needed, its own slowness. A player holds the game back for the time the
+// others waited for it alone, as far as it was slow by itself (Stats:
+// HeldBack), and that is what the host may kick it for (Config.KickAfter).
+// A player that stops sending altogether is not slow but silent: it is
+// found out by Silence.
 //
 // # The frame loop
 //
@@ -48,7 +61,7 @@
 //		sess.Advance(world.Hash) // hashes every HashEvery ticks
 //		owed--
 //	}
-//	sess.ReportLoad(debt, cappedFrames)
+//	sess.ReportLoad(fr.Debt+time.Duration(owed)*fr.Tick, cappedFrames) // owed beyond the tick in progress
 //	conn.Write(now, sess) // sess.Poll: new input goes out at once
 //	draw(...)
 //	if sess.Done() { exit with status 0 if sess.Err() == nil }
@@ -84,7 +97,8 @@
 // the echo of the newest clock received from the addressee with the time
 // it was held, from which the round-trip time is measured without clock
 // synchronization; the sender's latest state hash (the host: everyone's);
-// its load (time debt, frames at MaxLoops, time waited for each player);
+// its load (time debt, frames at MaxLoops, time waited for each player,
+// its own slowness);
 // and, from the host, every player's status and the kicks.
 //
 // # Handshake and end
@@ -158,6 +172,11 @@
 //	u8 flags: bit 0 the sender's game is over, bit 1 [end] present,
 //	          bit 2 [host] sections present (Lobby: bit 0 only)
 //
+// "waited" is, per player, the time the sender waited with only that
+// player's input missing; in the sender's own slot (nobody waits for its
+// own input) it is the sender's own slowness (Session.ReportLoad). "held
+// back" is the host's figure of what each player held the game back: the
+// longest wait for it alone, as far as it was slow by itself.
 // "have" is, per player, the number of ticks from 0 whose records the
 // sender has: the acknowledgement. "low" tells a joiner the lowest "have"
 // of its own records among all peers: its input window. A block's records

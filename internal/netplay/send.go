@@ -124,9 +124,19 @@ func (s *Session) maybeStart(now time.Duration) {
 	}
 }
 
-// heldBack (host) is the time the game waited for player q alone: the
-// longest any peer measured.
+// heldBack (host) is the time the game was held back by player q: the
+// time some peer waited for q's input alone (waitedFor), counted only as
+// far as q itself was slow (slowOf). A wait for q alone while q waited
+// for someone else, or while its record was on its way (a network slower
+// than the input delay covers), or while it caught up after such a wait,
+// is nobody's slowness: q's own slowness does not grow then.
 func (s *Session) heldBack(q int) time.Duration {
+	return min(s.waitedFor(q), s.slowOf(q))
+}
+
+// waitedFor (host) is the longest any peer in the game waited with only
+// player q's input missing.
+func (s *Session) waitedFor(q int) time.Duration {
 	h := s.waited[q]
 	for j := 1; j < s.players; j++ {
 		if j != q && s.active(j) {
@@ -136,18 +146,28 @@ func (s *Session) heldBack(q int) time.Duration {
 	return h
 }
 
+// slowOf (host) is player q's own slowness (see ReportLoad): the host's
+// own, or the one joiner q last reported in its own slot of the waits.
+func (s *Session) slowOf(q int) time.Duration {
+	if q == s.index {
+		return s.slow
+	}
+	return time.Duration(s.peers[q].waited[q]) * time.Millisecond
+}
+
 // checkKicks (host) kicks the joiners that held the game back more than
-// KickAfter within the last KickWindow. The held-back time of every player
-// is sampled every half second; the growth since the oldest sample within
-// the window is what counts.
+// KickAfter within the last KickWindow. Both measures of every player are
+// sampled every half second; what counts is the smaller of their growths
+// since the oldest sample within the window: the time the others waited
+// for the player alone, as far as it was slow by itself.
 func (s *Session) checkKicks(now time.Duration) {
-	var held [MaxPlayers]time.Duration
+	var waited, slow [MaxPlayers]time.Duration
 	for q := range s.players {
-		held[q] = s.heldBack(q)
+		waited[q], slow[q] = s.waitedFor(q), s.slowOf(q)
 	}
 	last := &s.samples[(s.sampleHead+kickSamples-1)%kickSamples]
 	if now-last.at >= kickSampleStep {
-		s.samples[s.sampleHead] = heldSample{at: now, held: held}
+		s.samples[s.sampleHead] = heldSample{at: now, waited: waited, slow: slow}
 		s.sampleHead = (s.sampleHead + 1) % kickSamples
 		s.nSamples = min(s.nSamples+1, kickSamples)
 	}
@@ -155,15 +175,15 @@ func (s *Session) checkKicks(now time.Duration) {
 		if !s.active(j) {
 			continue
 		}
-		base := held[j]
+		baseW, baseS := waited[j], slow[j]
 		for i := range s.nSamples {
 			sm := &s.samples[(s.sampleHead+kickSamples-s.nSamples+i)%kickSamples]
 			if now-sm.at <= KickWindow {
-				base = sm.held[j]
+				baseW, baseS = sm.waited[j], sm.slow[j]
 				break
 			}
 		}
-		if d := held[j] - base; d > s.cfg.KickAfter {
+		if d := min(waited[j]-baseW, slow[j]-baseS); d > s.cfg.KickAfter {
 			s.doKick(now, j, kickSlow, d)
 		}
 	}
@@ -326,6 +346,9 @@ func (s *Session) sendGame(now time.Duration, send func(netip.AddrPort, []byte),
 	for q := range s.players {
 		p.load.waited[q] = uint64(s.waited[q] / time.Millisecond)
 	}
+	// Nobody waits for its own input: the own slot carries the sender's
+	// own slowness instead.
+	p.load.waited[s.index] = uint64(s.slow / time.Millisecond)
 	p.nKick = 0
 	if s.role == Host {
 		p.flags |= flagHost

@@ -117,8 +117,12 @@ type Config struct {
 	// no limit.
 	TickLimit uint64
 	// KickAfter, if positive, kicks a player that held the game back
-	// (everyone waiting on its input alone) more than KickAfter within
-	// KickWindow, and a player gone silent, instead of ending the game.
+	// more than KickAfter within KickWindow, and a player gone silent,
+	// instead of ending the game. A player holds the game back when the
+	// others wait for its input alone while it is slow by itself: its
+	// loop falls behind with every input at hand (see
+	// Session.ReportLoad). Waiting for the others, the network's delays
+	// and the catching up after a stall are nobody's slowness.
 	KickAfter time.Duration
 
 	// Both.
@@ -224,14 +228,17 @@ type peer struct {
 	tick   uint64
 	debtMs uint64
 	capped uint64
-	waited [MaxPlayers]uint64 // ms it waited for each player alone
+	waited [MaxPlayers]uint64 // ms it waited for each player alone; its own slot: its own slowness
 
 	notifyUntil time.Duration // host: a kicked player hears of it until then
 }
 
+// heldSample is what checkKicks measured at one time: for each player,
+// the most any peer waited for it alone and its own slowness.
 type heldSample struct {
-	at   time.Duration
-	held [MaxPlayers]time.Duration
+	at     time.Duration
+	waited [MaxPlayers]time.Duration
+	slow   [MaxPlayers]time.Duration
 }
 
 // A Session is one player's end of a networked game in deterministic
@@ -289,6 +296,16 @@ type Session struct {
 	windowFull  int64
 	debt        time.Duration
 	capped      int64
+
+	// Own slowness (see ReportLoad): blocked says that the frame being
+	// run waited for input (a record or room in the window); excused is
+	// the part of the debt that waiting left; ownLag the rest at the last
+	// report; slow the sum of its increases.
+	blocked  bool
+	loadSeen bool
+	excused  time.Duration
+	ownLag   time.Duration
+	slow     time.Duration
 
 	local    [ckRing]ckpt // own checkpoints, by tick/HashEvery % ckRing
 	latest   [MaxPlayers]ckpt
@@ -444,6 +461,7 @@ func (s *Session) AddLocalInput(t uint64, rec input.Record) error {
 	}
 	if t >= s.lowSelf()+Window || t >= s.floor(s.index)+ringSize || t >= MaxTick {
 		s.windowFull++
+		s.blocked = true
 		return ErrWindowFull
 	}
 	s.ring[s.index][t%ringSize] = rec
@@ -574,10 +592,10 @@ func (s *Session) Kicked(p int) (from uint64, ok bool) {
 // dst[:0] in player order, if they are all known; run the tick, then call
 // Advance. If one is missing it returns false: the loop must not run the
 // tick (keep the time debt, draw, try again next frame). The time between
-// the first false and the next true is stall time, charged to the missing
-// player when only one is missing (see Stats). It also returns false,
-// without a stall, when the game is not running or the tick limit is
-// reached.
+// the first false and the next true is stall time, counted as waited for
+// the missing player when only one is missing (Stats), and the frame
+// counts as waiting (ReportLoad). It also returns false, without a stall,
+// when the game is not running or the tick limit is reached.
 func (s *Session) Next(now time.Duration, dst []input.Record) ([]input.Record, bool) {
 	dst = dst[:0]
 	if s.state != StateRunning || (s.tickLimit > 0 && s.next >= s.tickLimit) {
@@ -599,6 +617,7 @@ func (s *Session) Next(now time.Duration, dst []input.Record) ([]input.Record, b
 		}
 		s.missing = missing
 		s.stallFrames++
+		s.blocked = true
 		return dst, false
 	}
 	if s.waiting {
@@ -649,11 +668,40 @@ func (s *Session) Advance(hashAfter func() uint64) error {
 	return nil
 }
 
-// ReportLoad tells the session how far behind the local loop is, for the
-// others' statistics: its time debt now and the number of frames so far
-// that ran MaxLoops ticks. Call it once a frame.
+// ReportLoad tells the session how far behind the local loop is: its time
+// debt now, owed beyond the tick in progress (loop.FixedFrame.Debt plus the
+// ticks owed and not run; 0 while the loop keeps up), and the number of
+// frames so far that ran MaxLoops ticks. Call it once a frame, after the
+// frame's ticks: besides the others' statistics, it measures the local
+// player's own slowness, which is what a kick for slowness holds against
+// a player (Config.KickAfter).
+//
+// The own slowness is the growth of the debt over the frames in which the
+// loop had every input it needed and still fell behind: a slow computer,
+// its frames too long for the ticks they owe. A frame in which the loop
+// waited for a record (Next returned false) or for room in the input
+// window (ErrWindowFull) excuses the debt it leaves, and catching up
+// lowers what is excused, so neither waiting for the others nor the
+// catching up after it counts.
 func (s *Session) ReportLoad(debt time.Duration, cappedFrames int64) {
-	s.debt, s.capped = max(debt, 0), max(cappedFrames, 0)
+	debt = max(debt, 0)
+	s.debt, s.capped = debt, max(cappedFrames, 0)
+	blocked := s.blocked
+	s.blocked = false
+	if s.state != StateRunning {
+		return
+	}
+	switch {
+	case blocked || !s.loadSeen:
+		s.excused, s.loadSeen = debt, true
+	default:
+		s.excused = min(s.excused, debt)
+	}
+	own := debt - s.excused
+	if own > s.ownLag {
+		s.slow += own - s.ownLag
+	}
+	s.ownLag = own
 }
 
 // Quit ends the game for everyone, cleanly: the others end with no error.

@@ -64,10 +64,15 @@ type PeerStats struct {
 	Debt         time.Duration `json:"debt_ns"`
 	CappedFrames int64         `json:"capped_frames"`
 	// Waited is the time this session waited with only player p's input
-	// missing.
+	// missing, for whatever reason: p slow, p waiting for somebody else,
+	// or its record on its way.
 	Waited time.Duration `json:"waited_ns"`
-	// HeldBack is the time the game waited for player p alone: the most
-	// any peer waited (the host's figure; a joiner has it from the host).
+	// HeldBack is the time player p held the game back: the most any
+	// peer waited for p alone, counted only as far as p was slow by
+	// itself (its loop's debt grew while it had every input it needed;
+	// see Session.ReportLoad). It is the host's figure; a joiner has it
+	// from the host. KickAfter applies the same measure to the last
+	// KickWindow: the smaller of the two growths.
 	HeldBack time.Duration `json:"held_back_ns"`
 	// Kicked says that p was kicked; its ball is autonomous from tick
 	// KickTick on.

@@ -104,7 +104,7 @@ type ckpt struct {
 type load struct {
 	debtMs uint64             // the loop's time debt, ms
 	capped uint64             // frames that hit MaxLoops so far
-	waited [MaxPlayers]uint64 // ms waited with only player p's input missing
+	waited [MaxPlayers]uint64 // ms waited with only player p's input missing; the sender's own slot: its own slowness
 }
 
 // peerInfo is what the host tells everyone about each player.
@@ -112,7 +112,7 @@ type peerInfo struct {
 	tick   uint64 // ticks the player has run
 	debtMs uint64
 	capped uint64
-	heldMs uint64 // the longest any peer waited for it alone, ms
+	heldMs uint64 // the longest any peer waited for it alone, as far as it was slow by itself, ms
 	rttUs  uint64 // host <-> player round trip, µs (0 for the host)
 }
 

@@ -100,13 +100,24 @@ func TestFrameAllocatesNothing(t *testing.T) {
 		t0 := p.s[0].NextTick()
 		sent := p.net.Stats().Sent
 		// AllocsPerRun divides in integers: one run of 2000 frames
-		// counts every allocation.
-		if a := testing.AllocsPerRun(1, func() {
-			for range 2000 {
-				p.frame(4 * ms)
+		// counts every allocation. The count is process-wide, so a stray
+		// allocation of the runtime or the test framework can land in
+		// one measurement; the least of three is the frames' own (any
+		// per-frame allocation would show in all three, thousands of
+		// times).
+		least := -1.0
+		for range 3 {
+			a := testing.AllocsPerRun(1, func() {
+				for range 2000 {
+					p.frame(4 * ms)
+				}
+			})
+			if least < 0 || a < least {
+				least = a
 			}
-		}); a != 0 {
-			t.Errorf("%+v: %v allocations in 2000 frames", c, a)
+		}
+		if least != 0 {
+			t.Errorf("%+v: %v allocations in 2000 frames, at the least of three measurements", c, least)
 		}
 		// The measurement saw a running game.
 		if p.s[0].NextTick()-t0 < 100 || p.net.Stats().Sent-sent < 100 || p.s[0].Over() {

@@ -21,9 +21,6 @@ func (a *app) finish(stdout io.Writer) error {
 		a.trace.row(&last)
 	}
 	var errs []error
-	if err := a.rend.DebugErr(); err != nil {
-		errs = append(errs, err) // the first GL error of a debug context
-	}
 	if err := a.sim.Err(); err != nil {
 		if a.sim.Replaying() {
 			err = fmt.Errorf("%s: %v", a.cfg.replayFile, err)
@@ -151,10 +148,6 @@ func (a *app) stats() *report.Stats {
 	if s.warm {
 		allocs, gcs := s.lastAllocs-s.warmAllocs, s.lastGC-s.warmGC
 		r.AllocsAfterWarmup, r.GCAfterWarmup = &allocs, &gcs
-	}
-	if s.warm && s.haveRSS {
-		start, end := report.Round3(float64(s.rssStart)/(1<<20)), report.Round3(float64(s.rssEnd)/(1<<20))
-		r.RSSMBStart, r.RSSMBEnd = &start, &end
 	}
 	if h := a.sim.TickTimes(); h.Count() > 0 {
 		v := report.Round3(float64(h.Mean()) / 1e6)

@@ -65,9 +65,9 @@ func (r *Renderer) NewOverlay(w, h int) *Overlay {
 	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST)
 	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE)
 	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE)
-	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, int32(w), int32(h), 0, gl.BGRA, gl.UNSIGNED_BYTE, nil)
+	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, int32(w), int32(h), 0, gl.RGBA, gl.UNSIGNED_BYTE, nil)
 	blank := make([]byte, w*h*4)
-	gl.TexSubImage2D(gl.TEXTURE_2D, 0, 0, 0, int32(w), int32(h), gl.BGRA, gl.UNSIGNED_BYTE, unsafe.Pointer(&blank[0]))
+	gl.TexSubImage2D(gl.TEXTURE_2D, 0, 0, 0, int32(w), int32(h), gl.RGBA, gl.UNSIGNED_BYTE, unsafe.Pointer(&blank[0]))
 	r.overlayList = append(r.overlayList, o)
 	return o
 }
@@ -82,7 +82,7 @@ func (o *Overlay) Upload(img *image.RGBA, rect image.Rectangle) {
 	gl.BindTexture(gl.TEXTURE_2D, o.tex)
 	gl.PixelStorei(gl.UNPACK_ROW_LENGTH, int32(img.Stride/4))
 	gl.TexSubImage2D(gl.TEXTURE_2D, 0, int32(rect.Min.X), int32(rect.Min.Y), int32(rect.Dx()), int32(rect.Dy()),
-		gl.BGRA, gl.UNSIGNED_BYTE, unsafe.Pointer(&img.Pix[img.PixOffset(rect.Min.X, rect.Min.Y)]))
+		gl.RGBA, gl.UNSIGNED_BYTE, unsafe.Pointer(&img.Pix[img.PixOffset(rect.Min.X, rect.Min.Y)]))
 	gl.PixelStorei(gl.UNPACK_ROW_LENGTH, 0)
 	o.uploaded += int64(rect.Dx() * rect.Dy() * 4)
 }
@@ -109,7 +109,7 @@ func (r *Renderer) DrawOverlay(o *Overlay, x, y, w, h int) {
 	gl.Uniform4f(ov.uRect, float32(x), float32(y), float32(w), float32(h))
 	gl.Uniform2f(ov.uWindow, float32(r.winW), float32(r.winH))
 	gl.Uniform2f(ov.uTexScale, float32(w)/float32(o.w), float32(h)/float32(o.h))
-	gl.DrawArrays(gl.TRIANGLES, 0, 6)
+	gl.DrawArrays(gl.TRIANGLE_STRIP, 0, 4)
 }
 
 func (o *Overlay) delete() {

@@ -68,14 +68,10 @@ func run() int {
 		{"machine", machine},
 		{"go benchmarks", goBenchmarks},
 		{"ball matrix", matrix},
-		{"overlays", overlays},
-		{"balls against the reference", ballsVsReference},
-		{"scale", scale},
 		{"scenarios", scenarios},
 		{"frame pacing", pacingStep},
 		{"start-up", startup},
 		{"profile", profile},
-		{"soak", soak},
 	}
 	for _, s := range steps {
 		fmt.Fprintf(os.Stderr, "bench: %s...\n", s.name)
@@ -115,16 +111,10 @@ type results struct {
 	matrix    []scenario
 	scenarios []scenario
 	startups  []float64
+	pacing    string // the frame-pacing table (pacing.go)
 
 	profile     []share // where the time goes, 100k balls
-	profileRef  []share // the same, drawing with the reference (every ball)
 	profileNote string
-
-	overlay   []pair // 1 ball: HUD and graph on (a) and off (b), alternating
-	ballsRef  []pair // the demo's path (a) and the reference (b), alternating
-	scaleRuns []scenario
-	soak      *scenario
-	pacing    string // the frame-pacing table (pacing.go)
 }
 
 type scenario struct {
@@ -207,25 +197,19 @@ func (r *results) parseBench(pkg string, out io.Reader) {
 
 // demo runs the binary headless and returns its -stats.
 func demo(o *options, args ...string) (*report.Stats, error) {
-	return demoEnv(o, nil, args...)
-}
-
-// demoEnv runs the binary headless, with the extra environment variables
-// extra (KEY=value), and returns its -stats.
-func demoEnv(o *options, extra []string, args ...string) (*report.Stats, error) {
 	full := append([]string{"-headless", "-stats", "-hud=false", "-graph=false", "-vsync", "off"}, args...)
 	cmd := exec.Command(o.bin, full...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	env := []string{}
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "DISPLAY=") && !strings.HasPrefix(kv, "SDL_VIDEODRIVER=") && !strings.HasPrefix(kv, renderEnv+"=") {
+		if !strings.HasPrefix(kv, "DISPLAY=") && !strings.HasPrefix(kv, "SDL_VIDEODRIVER=") {
 			env = append(env, kv)
 		}
 	}
-	cmd.Env = append(env, extra...)
+	cmd.Env = env
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("%s %s %s: %v: %s", strings.Join(extra, " "), o.bin, strings.Join(full, " "), err, stderr.String())
+		return nil, fmt.Errorf("%s %s: %v: %s", o.bin, strings.Join(full, " "), err, stderr.String())
 	}
 	s, err := report.Parse(bytes.TrimSpace(stdout.Bytes()))
 	if err != nil {
@@ -298,46 +282,30 @@ func startup(o *options, r *results) error {
 
 // profile records a 100k-ball run with perf, when it is installed, and
 // splits the CPU time between the GL driver (llvmpipe's JIT-compiled
-// shaders and its rasterizer), the kernel, and the demo's own Go code: the
-// demo's drawing, then the reference (every ball drawn), for comparison.
+// shaders and its rasterizer), the kernel, and the demo's own Go code.
 func profile(o *options, r *results) error {
 	perf, err := exec.LookPath("perf")
 	if err != nil {
 		r.profileNote = "perf is not installed (apt-get install linux-perf); no profile taken."
 		return nil
 	}
-	for _, c := range []struct {
-		env []string
-		out *[]share
-	}{{nil, &r.profile}, {[]string{renderEnv + "=painter"}, &r.profileRef}} {
-		shares, note := perfShares(o, perf, c.env)
-		if note != "" {
-			r.profileNote = note
-			return nil
-		}
-		*c.out = shares
-	}
-	return nil
-}
-
-// perfShares runs the demo at 100,000 balls under perf record and groups
-// the samples by library.
-func perfShares(o *options, perf string, env []string) ([]share, string) {
 	dir, err := os.MkdirTemp("", "interpdemo-bench-")
 	if err != nil {
-		return nil, err.Error()
+		return err
 	}
 	defer os.RemoveAll(dir)
 	data := filepath.Join(dir, "perf.data")
 	args := []string{"record", "-o", data, "-F", "999", "--", o.bin, "-headless", "-hud=false", "-graph=false", "-vsync", "off", "-balls", "100000", "-duration", o.dur("8s")}
 	cmd := exec.Command(perf, args...)
-	cmd.Env = append(os.Environ(), append([]string{"SDL_VIDEODRIVER=offscreen"}, env...)...)
+	cmd.Env = append(os.Environ(), "SDL_VIDEODRIVER=offscreen")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Sprintf("perf record failed (%v): %s", err, firstLine(string(out)))
+		r.profileNote = fmt.Sprintf("perf record failed (%v): %s", err, firstLine(string(out)))
+		return nil
 	}
 	out, err := exec.Command(perf, "report", "-i", data, "--no-children", "-g", "none", "--sort", "dso", "--stdio").Output()
 	if err != nil {
-		return nil, fmt.Sprintf("perf report failed: %v", err)
+		r.profileNote = fmt.Sprintf("perf report failed: %v", err)
+		return nil
 	}
 	groups := map[string]float64{}
 	sc := bufio.NewScanner(bytes.NewReader(out))
@@ -353,9 +321,9 @@ func perfShares(o *options, perf string, env []string) ([]share, string) {
 		dso := strings.Join(f[1:], " ")
 		switch {
 		case strings.Contains(dso, "[JIT]"):
-			groups[shareJIT] += pct
+			groups["llvmpipe: JIT-compiled shaders, blending, depth (per fragment)"] += pct
 		case strings.Contains(dso, "swrast_dri") || strings.Contains(dso, "libLLVM") || strings.Contains(dso, "libgallium"):
-			groups[shareRaster] += pct
+			groups["llvmpipe: rasterizer, binning, setup (per primitive and tile)"] += pct
 		case strings.Contains(dso, "kernel"):
 			groups["kernel (scheduling, page faults, futexes)"] += pct
 		case strings.Contains(dso, filepath.Base(o.bin)):
@@ -364,19 +332,12 @@ func perfShares(o *options, perf string, env []string) ([]share, string) {
 			groups["other libraries (libc, ld.so, SDL, EGL)"] += pct
 		}
 	}
-	var shares []share
 	for k, v := range groups {
-		shares = append(shares, share{k, v})
+		r.profile = append(r.profile, share{k, v})
 	}
-	sort.Slice(shares, func(i, j int) bool { return shares[i].pct > shares[j].pct })
-	return shares, ""
+	sort.Slice(r.profile, func(i, j int) bool { return r.profile[i].pct > r.profile[j].pct })
+	return nil
 }
-
-// The profile's groups for llvmpipe.
-const (
-	shareJIT    = "llvmpipe: JIT-compiled shaders (vertex and fragment), blending, depth"
-	shareRaster = "llvmpipe: rasterizer, binning, setup (per primitive and tile)"
-)
 
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {

@@ -188,6 +188,11 @@ func newApp(cfg config, log io.Writer, mainStart time.Time) (a *app, err error) 
 	a.rend.Resize(a.win.DrawableSize())
 	a.ov = newOverlay(a.rend, render.Info())
 	a.setVsync(a.vsync.requested)
+	if a.net != nil && a.net.ghosts != nil {
+		if a.net.ghosts.prog, err = render.NewMarkers(); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.traceFile != "" {
 		if a.trace, err = newTraceWriter(cfg.traceFile); err != nil {
 			return nil, err
@@ -234,6 +239,9 @@ func (a *app) close() {
 	}
 	if a.trace != nil {
 		a.trace.abort()
+	}
+	if a.net != nil {
+		a.net.ghosts.delete()
 	}
 	if a.rend != nil {
 		a.rend.Delete()
@@ -324,6 +332,9 @@ func (a *app) frame() {
 		if a.net.smooth != nil {
 			a.net.smooth.update(a.sim, a.net.sess.Index(), now)
 		}
+		if a.net.ghosts != nil {
+			a.net.ghosts.update(a.sim, a.net.sess.Index(), now)
+		}
 	}
 	if a.sim.Finished() {
 		a.quit = true
@@ -375,6 +386,9 @@ func (a *app) drawFrame(info sim.FrameInfo, now time.Duration) float32 {
 	a.rend.DrawBalls(alpha)
 	if a.view.ghosts {
 		a.rend.DrawGhosts()
+		if a.net != nil && a.net.ghosts != nil {
+			a.net.ghosts.draw(a.rend, a.sim.World().Config().Radius, now)
+		}
 	}
 	if a.view.hud && a.ov.textDue(now) {
 		a.ov.setText(a.rend, a.snapshot(now), now)

@@ -127,7 +127,7 @@ func parseFlags(args []string, usageOut io.Writer) (config, error) {
 	fs.BoolVar(&c.hud, "hud", true, "show the HUD (H)")
 	fs.BoolVar(&c.hudHelp, "hud-help", false, "start with the HUD's long form: every setting, the keys, the graph's legend (? or F1)")
 	fs.BoolVar(&c.graph, "graph", true, "show the frame-time graph (F)")
-	fs.BoolVar(&c.ghosts, "ghosts", false, "show rings at every ball's last and next position (G)")
+	fs.BoolVar(&c.ghosts, "ghosts", false, "show rings at every ball's last and next position, and rollback's predicted and corrected positions (G)")
 	fs.BoolVar(&c.stats, "stats", false, "on exit, print one JSON line of statistics to stdout")
 	fs.StringVar(&c.stateFile, "state", "", "on exit, write the world as JSON to this file")
 	fs.StringVar(&c.screenshot, "screenshot", "", "on exit, write the last frame as PNG to this file")

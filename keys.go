@@ -34,7 +34,7 @@ var bindings = []binding{
 	{"H", "HUD on/off", "hud", []sdl.Keycode{sdl.K_h}, func(a *app, _ sdl.Keycode, _ bool, _ time.Duration) { a.view.hud = !a.view.hud }},
 	{"? or F1", "help on the HUD: every setting, the keys, the graph's legend", "help", []sdl.Keycode{sdl.K_F1, sdl.K_SLASH, sdl.K_QUESTION}, func(a *app, _ sdl.Keycode, _ bool, _ time.Duration) { a.view.help = !a.view.help }},
 	{"F", "frame-time graph on/off", "graph", []sdl.Keycode{sdl.K_f}, func(a *app, _ sdl.Keycode, _ bool, _ time.Duration) { a.view.graph = !a.view.graph }},
-	{"G", "ghosts: rings at every ball's last and next position", "ghosts", []sdl.Keycode{sdl.K_g}, func(a *app, _ sdl.Keycode, _ bool, _ time.Duration) { a.view.ghosts = !a.view.ghosts }},
+	{"G", "ghosts: rings at every ball's last and next position; rollback: red where a remote ball was predicted, green where corrected", "ghosts", []sdl.Keycode{sdl.K_g}, func(a *app, _ sdl.Keycode, _ bool, _ time.Duration) { a.view.ghosts = !a.view.ghosts }},
 	{"L / Shift+L", "render load up/down (busy-wait per frame: " + msList(loadSteps) + ")", "render load", []sdl.Keycode{sdl.K_l}, (*app).stepRenderLoad},
 	{"K / Shift+K", "logic load up/down (busy-wait per tick, same steps)", "logic load", []sdl.Keycode{sdl.K_k}, (*app).stepLogicLoad},
 	{"C", "frame cap: off, 30, 60, 144 FPS", "frame cap", []sdl.Keycode{sdl.K_c}, (*app).cycleCap},

@@ -120,6 +120,7 @@ type netGame struct {
 	sess    *netplay.Session
 	started bool      // "game started" was said
 	smooth  *smoother // -rollback-smooth, or nil
+	ghosts  *ghosts   // rollback's mispredictions, drawn with G; or nil
 }
 
 // announce says on the log when the game starts: a line a person or a
@@ -164,8 +165,11 @@ func startNet(c *config, clock *platform.Clock, log io.Writer) (*netGame, error)
 		return nil, fmt.Errorf("-host: %v", err)
 	}
 	g := &netGame{conn: conn}
-	if n.netcode == "rollback" && n.smooth {
-		g.smooth = &smoother{}
+	if n.netcode == "rollback" {
+		g.ghosts = &ghosts{}
+		if n.smooth {
+			g.smooth = &smoother{}
+		}
 	}
 	now := clock.Now()
 	if n.host != "" {

@@ -39,9 +39,9 @@ func (m *smoother) update(s *sim.Sim, self int, now time.Duration) {
 		if p == self {
 			continue
 		}
-		if dx, dy, ok := s.Correction(p); ok {
-			m.off[p][0] -= float64(dx)
-			m.off[p][1] -= float64(dy)
+		if pred, corr, ok := s.Misprediction(p); ok {
+			m.off[p][0] -= float64(corr[0] - pred[0])
+			m.off[p][1] -= float64(corr[1] - pred[1])
 		}
 	}
 }

@@ -20,3 +20,12 @@ var (
 	//go:embed overlay.frag
 	OverlayFrag string
 )
+
+// Marker shaders: a few rings at positions given as uniforms (the rollback
+// ghosts: predicted and corrected positions).
+var (
+	//go:embed marker.vert
+	MarkerVert string
+	//go:embed marker.frag
+	MarkerFrag string
+)

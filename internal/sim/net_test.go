@@ -199,10 +199,25 @@ func TestRollbackGameIsTheLockstepGame(t *testing.T) {
 	cond := netplay.Conditions{Delay: 60 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.05}
 	frames := []time.Duration{16 * time.Millisecond, 11 * time.Millisecond}
 	jumps := 0
+	var drawn [2][2]int32 // each peer's other player's ball at the end of its last frame
 	rb := netGameOpts(t, 2, cond, 400, frames, gameOpts{record: true, rollback: true, after: func(i int, s *Sim) {
-		if dx, dy, ok := s.Correction(1 - i); ok && (dx != 0 || dy != 0) {
-			jumps++
+		self := s.Net().Index()
+		other := 1 - self
+		if pred, corr, ok := s.Misprediction(other); ok {
+			// The prediction is what the last frame left: where the
+			// ball was drawn from before this frame corrected it.
+			if pred != drawn[i] {
+				t.Errorf("peer %d: misprediction says the ball was predicted at %v; the last frame left it at %v", i, pred, drawn[i])
+			}
+			if corr != pred {
+				jumps++
+			}
+			if pred, corr, _ := s.Misprediction(self); pred != corr {
+				t.Errorf("peer %d: its own ball jumped from %v to %v: its input is never predicted", i, pred, corr)
+			}
 		}
+		w := s.World()
+		drawn[i] = [2]int32{w.Next[2*other], w.Next[2*other+1]}
 	}})
 	ls := netGameOpts(t, 2, cond, 400, frames, gameOpts{})
 	want := ls[0].s.World().Hash()

@@ -85,15 +85,17 @@ func (s *Sim) Rollback() (st RollbackStats, ok bool) {
 	return st, true
 }
 
-// Correction reports how far player p's ball jumped when the last frame
-// corrected a misprediction (Q8 world units), for drawing the jump as a
-// short glide; ok is false when the frame corrected nothing.
-func (s *Sim) Correction(p int) (dx, dy int32, ok bool) {
+// Misprediction reports where player p's ball was when the last frame
+// found a misprediction (predicted) and where the corrected inputs put it
+// at the same tick (corrected), in Q8 world units, for drawing the jump
+// as a short glide or as ghosts; ok is false when the frame corrected
+// nothing, or p has no ball.
+func (s *Sim) Misprediction(p int) (predicted, corrected [2]int32, ok bool) {
 	r := s.net.rb
-	if r == nil || !r.corrected || p < 0 || p >= s.players {
-		return 0, 0, false
+	if r == nil || !r.corrected || p < 0 || p >= s.players || p >= s.world.N() {
+		return predicted, corrected, false
 	}
-	return r.jump[p][0], r.jump[p][1], true
+	return r.before[p], [2]int32{r.before[p][0] + r.jump[p][0], r.before[p][1] + r.jump[p][1]}, true
 }
 
 // inputsFor fills recs with every player's record for tick t: known, zero

@@ -1,0 +1,102 @@
+package render
+
+import (
+	"fmt"
+
+	"github.com/go-gl/gl/v3.3-core/gl"
+
+	"github.com/interpdemo/interpdemo/shaders"
+)
+
+// MaxMarkers is how many markers one Markers.Draw call draws at most.
+const MaxMarkers = 16
+
+// Marker is a ring drawn at a window position (pixels, origin top left)
+// in a premultiplied colour.
+type Marker struct {
+	X, Y       float32
+	R, G, B, A float32 // premultiplied: R, G and B are at most A
+}
+
+// Markers draws a few rings over the world, for debugging views such as
+// the rollback ghosts (where a remote ball was predicted, and where the
+// correction put it). The positions travel as uniforms: no buffer, and
+// nothing at all is sent on a frame that draws no marker.
+type Markers struct {
+	prog                                 *Program
+	uMarker, uColor, uWindow, uPoint, uR int32
+	vao                                  uint32
+	pos, col                             [MaxMarkers][4]float32
+}
+
+// NewMarkers makes the marker program in the current GL context.
+func NewMarkers() (*Markers, error) {
+	p, err := NewProgram("marker", shaders.MarkerVert, shaders.MarkerFrag)
+	if err != nil {
+		return nil, err
+	}
+	m := &Markers{prog: p}
+	for _, u := range []struct {
+		loc  *int32
+		name string
+	}{{&m.uMarker, "marker"}, {&m.uColor, "color"}, {&m.uWindow, "window"}, {&m.uPoint, "pointSize"}, {&m.uR, "radiusPx"}} {
+		if *u.loc, err = p.Uniform(u.name); err != nil {
+			p.Delete()
+			return nil, fmt.Errorf("marker program: %w", err)
+		}
+	}
+	gl.GenVertexArrays(1, &m.vao) // core profile draws need a VAO, even an empty one
+	return m, nil
+}
+
+// Delete frees the program. The Markers must not be used after.
+func (m *Markers) Delete() {
+	if m == nil || m.prog == nil {
+		return
+	}
+	gl.DeleteVertexArrays(1, &m.vao)
+	m.prog.Delete()
+	m.prog = nil
+}
+
+// Draw draws up to MaxMarkers of ms (the rest are ignored) as rings of
+// radius radiusPx pixels, over whatever r drew, clipped to the world's
+// rectangle. It leaves the viewport and scissor as it found them.
+func (m *Markers) Draw(r *Renderer, ms []Marker, radiusPx float32) {
+	n := min(len(ms), MaxMarkers)
+	w, h := r.WindowSize()
+	if n == 0 || w == 0 || h == 0 || radiusPx <= 0 {
+		return
+	}
+	for i, k := range ms[:n] {
+		m.pos[i] = [4]float32{k.X, k.Y, 0, 0}
+		m.col[i] = [4]float32{k.R, k.G, k.B, k.A}
+	}
+	var vp, sc [4]int32
+	gl.GetIntegerv(gl.VIEWPORT, &vp[0])
+	gl.GetIntegerv(gl.SCISSOR_BOX, &sc[0])
+	scissor := gl.IsEnabled(gl.SCISSOR_TEST)
+
+	view, _ := r.View()
+	gl.Viewport(0, 0, int32(w), int32(h))
+	gl.Enable(gl.SCISSOR_TEST)
+	gl.Scissor(int32(view.X), int32(h-(view.Y+view.H)), int32(view.W), int32(view.H))
+	gl.Enable(gl.BLEND)
+	gl.BlendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
+
+	m.prog.Use()
+	gl.Uniform4fv(m.uMarker, int32(n), &m.pos[0][0])
+	gl.Uniform4fv(m.uColor, int32(n), &m.col[0][0])
+	gl.Uniform2f(m.uWindow, float32(w), float32(h))
+	gl.Uniform1f(m.uPoint, 2*radiusPx+2)
+	gl.Uniform1f(m.uR, radiusPx)
+	gl.BindVertexArray(m.vao)
+	gl.DrawArrays(gl.POINTS, 0, int32(n))
+	gl.BindVertexArray(0)
+
+	gl.Viewport(vp[0], vp[1], vp[2], vp[3])
+	gl.Scissor(sc[0], sc[1], sc[2], sc[3])
+	if !scissor {
+		gl.Disable(gl.SCISSOR_TEST)
+	}
+}

@@ -53,8 +53,11 @@ func (d *demo) waitStderr(re *regexp.Regexp, timeout time.Duration) string {
 }
 
 // netCommon are the flags of every peer of these tests: headless, a few
-// frames a second fewer than the machine can do, the HUD off.
-var netCommon = []string{"-headless", "-fps-cap", "30", "-hud=false", "-graph=false", "-stats"}
+// frames a second fewer than the machine can do, the HUD off, and a
+// silence timeout long enough that a loaded test machine's pauses (other
+// test processes, llvmpipe) are not mistaken for a peer gone; the tests
+// of a peer that is gone set it back.
+var netCommon = []string{"-headless", "-fps-cap", "30", "-hud=false", "-graph=false", "-stats", "-net-timeout", "30s"}
 
 // hostGame starts a host for players on 127.0.0.1 with a system-picked
 // port and returns it and its address.
@@ -171,7 +174,7 @@ func TestKilledPeer(t *testing.T) {
 	started := regexp.MustCompile(`game started`)
 	t.Run("ends", func(t *testing.T) {
 		t.Parallel()
-		host, addr := hostGame(t, 2)
+		host, addr := hostGame(t, 2, "-net-timeout", "2s")
 		joiner := joinGame(t, addr, 31)
 		joiner.waitStderr(started, 30*time.Second)
 		host.waitStderr(started, 30*time.Second)
@@ -189,7 +192,7 @@ func TestKilledPeer(t *testing.T) {
 	})
 	t.Run("goes on", func(t *testing.T) {
 		t.Parallel()
-		host, addr := hostGame(t, 3, "-ticks", "200", "-kick-after", "2s")
+		host, addr := hostGame(t, 3, "-ticks", "200", "-kick-after", "2s", "-net-timeout", "2s")
 		a := joinGame(t, addr, 41)
 		b := joinGame(t, addr, 42)
 		killed := b.playerIndex()
@@ -274,6 +277,8 @@ func TestNetworkFlagErrors(t *testing.T) {
 		{[]string{"-join", "nowhere"}, "-join:"},
 		{[]string{"-join", "127.0.0.1:1", "-kick-after", "1s"}, "-kick-after: is the host's to set"},
 		{[]string{"-host", ":0", "-bot", "x"}, "-bot"},
+		{[]string{"-host", ":0", "-net-timeout", "0s"}, "-net-timeout: must be more than 0"},
+		{[]string{"-net-timeout", "5s"}, "-net-timeout: needs -host or -join"},
 	} {
 		d := runDemo(t, "", 10*time.Second, append([]string{"-headless"}, c.args...)...)
 		msg := d.stderr.String()

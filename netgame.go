@@ -22,6 +22,7 @@ type netConfig struct {
 	players    int
 	inputDelay int
 	kickAfter  time.Duration
+	timeout    time.Duration // -net-timeout: a silent peer counts as gone
 	bot        bool // -bot was given
 	botSeed    uint64
 	cond       netplay.Conditions // -net-delay and friends, both ways
@@ -40,6 +41,7 @@ func (n *netConfig) flags(fs *flag.FlagSet) {
 	fs.IntVar(&n.players, "players", 2, fmt.Sprintf("players of a hosted game, the host included (%d to %d)", netplay.MinPlayers, netplay.MaxPlayers))
 	fs.IntVar(&n.inputDelay, "input-delay", netplay.DefaultDelay, fmt.Sprintf("network game: ticks between sampling your input and running it (1 to %d; the host's is used)", netplay.MaxDelay))
 	fs.DurationVar(&n.kickAfter, "kick-after", 0, "host: drop a player who held the game back this long in 10 s (0: never)")
+	fs.DurationVar(&n.timeout, "net-timeout", netplay.DefaultSilence, "network game: a peer silent this long ends the game, or is dropped with -kick-after")
 	fs.Func("bot", "network game: this player's input comes from a deterministic generator seeded with SEED, not the keyboard", func(s string) error {
 		v, err := strconv.ParseUint(s, 0, 64)
 		n.bot, n.botSeed = true, v
@@ -67,7 +69,7 @@ func (n *netConfig) check(c *config, set map[string]bool) error {
 		n.inputDelay = 0 // rollback's point: your input acts on the next tick
 	}
 	if !n.on() {
-		for _, name := range []string{"players", "input-delay", "kick-after", "bot", "net-delay", "net-jitter", "net-loss", "net-dup", "net-reorder", "netcode", "max-prediction", "rollback-smooth"} {
+		for _, name := range []string{"players", "input-delay", "kick-after", "net-timeout", "bot", "net-delay", "net-jitter", "net-loss", "net-dup", "net-reorder", "netcode", "max-prediction", "rollback-smooth"} {
 			if set[name] {
 				return flagErr(name, "needs -host or -join")
 			}
@@ -90,6 +92,8 @@ func (n *netConfig) check(c *config, set map[string]bool) error {
 		return flagErr("max-prediction", "must be between 1 and %d ticks (got %d)", sim.MaxMaxPrediction, n.maxPrediction)
 	case n.netcode != "rollback" && (set["max-prediction"] || set["rollback-smooth"]):
 		return flagErr("max-prediction", "needs -netcode rollback")
+	case n.timeout <= 0 || n.timeout > time.Hour:
+		return flagErr("net-timeout", "must be more than 0 and at most 1h (got %v)", n.timeout)
 	case n.kickAfter < 0:
 		return flagErr("kick-after", "must not be negative (got %v)", n.kickAfter)
 	case n.join != "" && set["kick-after"]:
@@ -181,7 +185,7 @@ func startNet(c *config, clock *platform.Clock, log io.Writer) (*netGame, error)
 		}
 		g.sess, err = netplay.NewHost(netplay.Config{
 			Nonce: id, Players: n.players, World: world, Delay: delay,
-			TickLimit: uint64(c.ticks), KickAfter: n.kickAfter,
+			TickLimit: uint64(c.ticks), KickAfter: n.kickAfter, Silence: n.timeout,
 		}, now)
 		if err != nil {
 			conn.Close()
@@ -191,7 +195,7 @@ func startNet(c *config, clock *platform.Clock, log io.Writer) (*netGame, error)
 		return g, nil
 	}
 	host, _ := udp.Resolve(n.join) // checked with the flags
-	if g.sess, err = netplay.NewJoiner(netplay.Config{Nonce: id}, host, now); err != nil {
+	if g.sess, err = netplay.NewJoiner(netplay.Config{Nonce: id, Silence: n.timeout}, host, now); err != nil {
 		conn.Close()
 		return nil, err
 	}

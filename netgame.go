@@ -23,7 +23,7 @@ type netConfig struct {
 	inputDelay int
 	kickAfter  time.Duration
 	timeout    time.Duration // -net-timeout: a silent peer counts as gone
-	bot        bool // -bot was given
+	bot        bool          // -bot was given
 	botSeed    uint64
 	cond       netplay.Conditions // -net-delay and friends, both ways
 

@@ -182,7 +182,7 @@ func newApp(cfg config, log io.Writer, mainStart time.Time) (a *app, err error) 
 		}
 	}()
 	wc := a.sim.World().Config()
-	if a.rend, err = render.New(render.Config{WorldW: wc.Width, WorldH: wc.Height, Radius: wc.Radius, FracBits: physics.FracBits}); err != nil {
+	if a.rend, err = render.New(renderConfig(wc, a.win)); err != nil {
 		return nil, err
 	}
 	a.rend.Resize(a.win.DrawableSize())
@@ -378,22 +378,20 @@ func (a *app) frame() {
 // the balls were drawn at.
 func (a *app) drawFrame(info sim.FrameInfo, now time.Duration) float32 {
 	a.rend.SetHighlightFirst(a.sim.World().Player())
-	a.rend.Clear()
 	alpha := float32(1)
 	if a.sim.Mode() == sim.ModeFixed {
 		alpha = a.view.draw.alpha(info.Percent)
 	}
-	a.rend.DrawBalls(alpha)
-	if a.view.ghosts {
-		a.rend.DrawGhosts()
-		if a.net != nil && a.net.ghosts != nil {
-			a.net.ghosts.draw(a.rend, a.sim.World().Config().Radius, now)
-		}
-	}
 	if a.view.hud && a.ov.textDue(now) {
 		a.ov.setText(a.rend, a.snapshot(now), now)
 	}
-	a.ov.draw(a.rend, now, a.view.hud, a.view.graph, a.graphLines())
+	a.ov.draw(a.rend, now, alpha, a.view.ghosts, a.view.hud, a.view.graph, a.graphLines())
+	if a.view.ghosts && a.net != nil && a.net.ghosts != nil {
+		a.net.ghosts.draw(a.rend, a.sim.World().Config().Radius, now)
+	}
+	if err := a.rend.DebugErr(); err != nil {
+		a.quit = true // finish reports it: exit status 1
+	}
 	return alpha
 }
 

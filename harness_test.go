@@ -27,6 +27,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/interpdemo/interpdemo/internal/platform"
 	"github.com/interpdemo/interpdemo/internal/report"
 	"github.com/interpdemo/interpdemo/internal/trace"
 )
@@ -170,7 +171,8 @@ func env(display string) []string {
 	if display != "" {
 		e = append(e, "DISPLAY="+display)
 	}
-	return e
+	// A GL debug context: the demo exits 1 naming the first GL error.
+	return append(e, platform.DebugEnv+"=1")
 }
 
 // startDemo starts the binary; the test's cleanup kills it if it is still

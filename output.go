@@ -21,6 +21,9 @@ func (a *app) finish(stdout io.Writer) error {
 		a.trace.row(&last)
 	}
 	var errs []error
+	if err := a.rend.DebugErr(); err != nil {
+		errs = append(errs, err) // the first GL error of a debug context
+	}
 	if err := a.sim.Err(); err != nil {
 		if a.sim.Replaying() {
 			err = fmt.Errorf("%s: %v", a.cfg.replayFile, err)

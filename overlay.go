@@ -1,13 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"image"
+	"os"
 	"strconv"
+	"strings"
 	"time"
 	"unsafe"
 
 	"github.com/interpdemo/interpdemo/internal/hud"
 	"github.com/interpdemo/interpdemo/internal/platform"
+	"github.com/interpdemo/interpdemo/physics"
 	"github.com/interpdemo/interpdemo/render"
 )
 
@@ -23,14 +27,18 @@ const (
 )
 
 // overlay is the HUD and the frame-time graph: images drawn on the CPU by
-// package hud, a few times a second, and uploaded as textures. Between
-// refreshes a frame only draws the two textured rectangles. It is given
-// the values it shows; it knows nothing of the app.
+// package hud, a few times a second, and uploaded as textures. They are
+// the frame's layers over the world (render.Layer): where the drawable
+// keeps its pixels (headless), the renderer repaints a layer only when
+// its image changes or a ball passes beneath it, so between refreshes the
+// overlays cost next to nothing. It is given the values it shows; it
+// knows nothing of the app.
 type overlay struct {
 	text      *hud.TextImage
 	textTex   *render.Overlay
 	panel     image.Rectangle
-	buf       []byte
+	buf       []byte // the HUD's text being built
+	shown     []byte // the HUD's text in the texture
 	snap      hud.Snapshot
 	graphImg  *image.RGBA
 	graphSub  *image.RGBA // graphImg's left graphW columns
@@ -43,6 +51,8 @@ type overlay struct {
 	graphW    int
 	glInfo    string
 	netBuf    []byte
+	layers    [2]render.Layer
+	frame     render.Frame
 }
 
 func newOverlay(r *render.Renderer, glInfo string) *overlay {
@@ -50,6 +60,7 @@ func newOverlay(r *render.Renderer, glInfo string) *overlay {
 		text:     hud.NewTextImage(hudW, hudH),
 		textTex:  r.NewOverlay(hudW, hudH),
 		buf:      make([]byte, 0, 2048),
+		shown:    make([]byte, 0, 2048),
 		graphImg: image.NewRGBA(image.Rect(0, 0, maxGraphWidth, graphH)),
 		graphTex: r.NewOverlay(maxGraphWidth, graphH),
 		cols:     make([]hud.Column, maxGraphWidth),
@@ -68,20 +79,29 @@ func (o *overlay) uploadedBytes() int64 {
 // textDue says the HUD's text is due for a refresh at now.
 func (o *overlay) textDue(now time.Duration) bool { return now >= o.nextText }
 
-// setText renders the HUD's text for s and uploads it.
+// setText builds the HUD's text for s and, if it differs from the text
+// shown, renders it and uploads its panel (only the panel: the rest of
+// the texture is never drawn).
 func (o *overlay) setText(r *render.Renderer, s *hud.Snapshot, now time.Duration) {
 	o.nextText = now + hudRefresh
 	o.buf = hud.AppendText(o.buf[:0], s)
+	if bytes.Equal(o.buf, o.shown) && !o.panel.Empty() {
+		return
+	}
+	o.shown = append(o.shown[:0], o.buf...)
 	o.panel = o.text.Render(o.buf)
 	o.textTex.Upload(o.text.Img, o.panel)
 }
 
 // draw refreshes the graph when due, as of the frame's start now, and
-// draws the overlays that are on.
-func (o *overlay) draw(r *render.Renderer, now time.Duration, hudOn, graphOn bool, lines hud.GraphLines) {
+// draws the frame: the balls at mix factor alpha, the ghost rings if
+// ghosts, and the overlays that are on.
+func (o *overlay) draw(r *render.Renderer, now time.Duration, alpha float32, ghosts, hudOn, graphOn bool, lines hud.GraphLines) {
 	winW, winH := r.WindowSize()
+	f := &o.frame
+	*f = render.Frame{Alpha: alpha, Ghosts: ghosts, Layers: o.layers[:0]}
 	if hudOn {
-		r.DrawOverlay(o.textTex, 0, 0, o.panel.Dx(), o.panel.Dy())
+		f.Layers = append(f.Layers, render.Layer{Overlay: o.textTex, W: o.panel.Dx(), H: o.panel.Dy()})
 	}
 	if graphOn {
 		w := min(winW, maxGraphWidth)
@@ -97,8 +117,31 @@ func (o *overlay) draw(r *render.Renderer, now time.Duration, hudOn, graphOn boo
 			o.graph.Draw(img, o.cols[:w], hud.DefaultScale, lines)
 			o.graphTex.Upload(o.graphImg, img.Rect)
 		}
-		r.DrawOverlay(o.graphTex, 0, winH-graphH, o.graphW, graphH)
+		f.Layers = append(f.Layers, render.Layer{Overlay: o.graphTex, Y: winH - graphH, W: o.graphW, H: graphH})
 	}
+	r.Draw(f)
+}
+
+// renderEnv is a hidden switch for measuring the renderer against its
+// references (cmd/bench): a comma-separated list of
+//
+//	painter   draw the balls in one pass, every fragment shaded and blended
+//	redraw    paint every frame whole, even where the drawable keeps its pixels
+const renderEnv = "INTERPDEMO_RENDER"
+
+// renderConfig is the renderer's configuration for the world wc drawn in
+// win.
+func renderConfig(wc physics.Config, win *platform.Window) render.Config {
+	c := render.Config{WorldW: wc.Width, WorldH: wc.Height, Radius: wc.Radius, FracBits: physics.FracBits, Retained: win.Preserved()}
+	for _, w := range strings.Split(os.Getenv(renderEnv), ",") {
+		switch strings.TrimSpace(w) {
+		case "painter":
+			c.Painter = true
+		case "redraw":
+			c.Retained = false
+		}
+	}
+	return c
 }
 
 // graphLines are the graph's reference lines: the tick and the frame cap.

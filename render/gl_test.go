@@ -1,12 +1,15 @@
 package render
 
 import (
+	"errors"
 	"image"
 	"math"
 	"os"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/go-gl/gl/v3.3-core/gl"
 
 	"github.com/interpdemo/interpdemo/internal/platform"
 )
@@ -19,16 +22,16 @@ const fracBits = 8
 
 func q8(units float64) int32 { return int32(math.Round(units * (1 << fracBits))) }
 
-// withGL opens a headless GL context of w x h pixels for the test. GL state
-// belongs to an OS thread, so the test's goroutine is locked to its thread.
-// Without any way to get a context the test is skipped, unless
-// INTERPDEMO_REQUIRE_GL=1 (make test, CI), where that is a failure.
+// withGL opens a headless GL debug context of w x h pixels for the test.
+// GL state belongs to an OS thread, so the test's goroutine is locked to
+// its thread. Without any way to get a context the test is skipped,
+// unless INTERPDEMO_REQUIRE_GL=1 (make test, CI), where that is a failure.
 func withGL(t *testing.T, w, h int) *platform.Window { return withGLB(t, w, h) }
 
 func withGLB(t testing.TB, w, h int) *platform.Window {
 	t.Helper()
 	runtime.LockOSThread()
-	win, err := platform.Open(platform.Options{Title: t.Name(), Width: w, Height: h, Headless: true})
+	win, err := platform.Open(platform.Options{Title: t.Name(), Width: w, Height: h, Headless: true, Debug: true})
 	if err != nil {
 		if os.Getenv("INTERPDEMO_REQUIRE_GL") == "1" {
 			t.Fatalf("no GL context (INTERPDEMO_REQUIRE_GL=1): %v", err)
@@ -41,11 +44,26 @@ func withGLB(t testing.TB, w, h int) *platform.Window {
 
 func newRenderer(t *testing.T, win *platform.Window, radius int32) *Renderer {
 	t.Helper()
-	r, err := New(Config{WorldW: 640, WorldH: 480, Radius: radius, FracBits: fracBits})
+	return newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: radius, FracBits: fracBits})
+}
+
+// newRendererConfig makes a renderer for the test; when the test ends it
+// fails on any error the debug context logged.
+func newRendererConfig(t *testing.T, win *platform.Window, cfg Config) *Renderer {
+	t.Helper()
+	r, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(r.Delete)
+	if !r.Debugging() {
+		t.Errorf("no debug context: %s", Info())
+	}
+	t.Cleanup(func() {
+		if err := r.DebugErr(); err != nil {
+			t.Errorf("the driver reported: %v", err)
+		}
+		r.Delete()
+	})
 	r.Resize(win.DrawableSize())
 	return r
 }
@@ -244,5 +262,71 @@ func TestShaderErrorsCarryTheInfoLog(t *testing.T) {
 	_, err = NewProgram("unlinked", "#version 330 core\nout vec3 w; void main() { w = vec3(1); gl_Position = vec4(0); }\n", "#version 330 core\nin vec4 w; out vec4 c; void main() { c = w; }\n")
 	if err == nil || !strings.Contains(err.Error(), "link failed") {
 		t.Errorf("varyings of different types: err = %v, want a link failure", err)
+	}
+}
+
+// TestDebugLogReportsErrors makes the driver log an error (an invalid
+// enum) in a debug context and checks that DebugErr reports it, once and
+// on one line, and keeps it.
+func TestDebugLogReportsErrors(t *testing.T) {
+	win := withGL(t, 64, 64)
+	r, err := New(Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Delete()
+	r.Resize(win.DrawableSize())
+	if !r.Debugging() {
+		t.Fatalf("no debug context: %s", Info())
+	}
+	if err := r.DebugErr(); err != nil {
+		t.Fatalf("before any error: %v", err)
+	}
+	r.Clear()
+	r.DrawBalls(0.5)
+	if err := r.DebugErr(); err != nil {
+		t.Fatalf("after a clean frame: %v", err)
+	}
+	gl.Enable(0xdead) // GL_INVALID_ENUM
+	gl.GetError()     // the error flag is not what DebugErr reads
+	err = r.DebugErr()
+	if err == nil {
+		t.Fatal("an invalid enum was not reported")
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "error") || strings.Contains(msg, "\n") {
+		t.Errorf("report %q: want one line naming the error", msg)
+	}
+	t.Logf("reported: %v", msg)
+	gl.Enable(0xbeef)
+	if err2 := r.DebugErr(); err2 == nil || err2.Error() != msg {
+		t.Errorf("after a second error: %v; want the first kept", err2)
+	}
+}
+
+// TestBadInputIsRefused: a bad Config is an error wrapping ErrInvalid, and
+// positions of different lengths upload nothing and keep the previous
+// ones, without a panic.
+func TestBadInputIsRefused(t *testing.T) {
+	win := withGL(t, 640, 480)
+	for _, c := range []Config{{WorldW: 0, WorldH: 480, Radius: 8}, {WorldW: 640, WorldH: 480, Radius: -1}, {WorldW: 640, WorldH: 480, Radius: 8, FracBits: 40}} {
+		if _, err := New(c); !errors.Is(err, ErrInvalid) {
+			t.Errorf("New(%+v) = %v, want ErrInvalid", c, err)
+		}
+	}
+	r := newRenderer(t, win, 8)
+	pos := []int32{q8(100), q8(100)}
+	r.Sync(pos, pos, 1, 1)
+	if got := r.Sync([]int32{1, 2, 3, 4}, pos, 2, 1); got != 0 {
+		t.Errorf("mismatched lengths uploaded %d bytes", got)
+	}
+	if got := r.Sync([]int32{1, 2, 3}, []int32{1, 2, 3}, 2, 1); got != 0 {
+		t.Errorf("odd lengths uploaded %d bytes", got)
+	}
+	view, _ := r.View()
+	img := drawFrame(r, 1)
+	gx, gy, _ := centroid(img, view)
+	if wx, wy := r.WorldToPixel(100, 100); math.Hypot(gx-wx, gy-wy) > 1 {
+		t.Errorf("after refused input the ball is at (%.1f, %.1f), want (%.1f, %.1f)", gx, gy, wx, wy)
 	}
 }

@@ -61,7 +61,8 @@ func (m *Markers) Delete() {
 
 // Draw draws up to MaxMarkers of ms (the rest are ignored) as rings of
 // radius radiusPx pixels, over whatever r drew, clipped to the world's
-// rectangle. It leaves the viewport and scissor as it found them.
+// rectangle. It leaves the viewport and scissor as it found them. Call it
+// after Renderer.Draw; the next Draw then repaints the whole window.
 func (m *Markers) Draw(r *Renderer, ms []Marker, radiusPx float32) {
 	n := min(len(ms), MaxMarkers)
 	w, h := r.WindowSize()
@@ -72,6 +73,7 @@ func (m *Markers) Draw(r *Renderer, ms []Marker, radiusPx float32) {
 		m.pos[i] = [4]float32{k.X, k.Y, 0, 0}
 		m.col[i] = [4]float32{k.R, k.G, k.B, k.A}
 	}
+	r.ret.valid = false // drawn outside Draw: the next frame repaints whole
 	var vp, sc [4]int32
 	gl.GetIntegerv(gl.VIEWPORT, &vp[0])
 	gl.GetIntegerv(gl.SCISSOR_BOX, &sc[0])

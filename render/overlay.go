@@ -18,6 +18,7 @@ type Overlay struct {
 	tex      uint32
 	w, h     int
 	uploaded int64
+	version  uint64 // counts uploads: a retained layer is repainted when it changes
 }
 
 // overlays is the shared program of all overlays.
@@ -56,8 +57,10 @@ func (o *overlays) delete() {
 	o.prog.Delete()
 }
 
-// NewOverlay makes an empty (transparent) w x h overlay.
+// NewOverlay makes an empty (transparent) w x h overlay. Sizes below 1
+// pixel are taken as 1.
 func (r *Renderer) NewOverlay(w, h int) *Overlay {
+	w, h = max(w, 1), max(h, 1)
 	o := &Overlay{w: w, h: h}
 	gl.GenTextures(1, &o.tex)
 	gl.BindTexture(gl.TEXTURE_2D, o.tex)
@@ -72,6 +75,9 @@ func (r *Renderer) NewOverlay(w, h int) *Overlay {
 	return o
 }
 
+// Size is the overlay's size in texels.
+func (o *Overlay) Size() (w, h int) { return o.w, o.h }
+
 // Upload copies the part rect of img (which has the overlay's size) into
 // the texture.
 func (o *Overlay) Upload(img *image.RGBA, rect image.Rectangle) {
@@ -85,30 +91,38 @@ func (o *Overlay) Upload(img *image.RGBA, rect image.Rectangle) {
 		gl.RGBA, gl.UNSIGNED_BYTE, unsafe.Pointer(&img.Pix[img.PixOffset(rect.Min.X, rect.Min.Y)]))
 	gl.PixelStorei(gl.UNPACK_ROW_LENGTH, 0)
 	o.uploaded += int64(rect.Dx() * rect.Dy() * 4)
+	o.version++
 }
 
 // UploadedBytes is the total of texture bytes sent by Upload.
 func (o *Overlay) UploadedBytes() int64 { return o.uploaded }
 
 // DrawOverlay draws the top-left w x h pixels of o at window pixel (x, y),
-// one texel per pixel.
+// one texel per pixel, over whatever is drawn. (Draw draws a frame's
+// overlays as its layers.)
 func (r *Renderer) DrawOverlay(o *Overlay, x, y, w, h int) {
-	if w <= 0 || h <= 0 || r.winW == 0 {
+	r.ret.valid = false
+	l := Layer{Overlay: o, X: x, Y: y, W: w, H: h}
+	r.drawLayer(l, l.rect().Intersect(Rect{0, 0, r.winW, r.winH}))
+}
+
+// drawLayer draws the part clip of layer l.
+func (r *Renderer) drawLayer(l Layer, clip Rect) {
+	if l.W <= 0 || l.H <= 0 || l.Overlay == nil || clip.Empty() || r.winW == 0 {
 		return
 	}
 	ov := r.ov
-	gl.Disable(gl.SCISSOR_TEST)
-	if !r.fullView {
-		gl.Viewport(0, 0, int32(r.winW), int32(r.winH))
-		r.fullView = true
-	}
+	o := l.Overlay
+	gl.Enable(gl.SCISSOR_TEST)
+	r.scissor(clip)
+	r.setFullViewport()
 	ov.prog.Use()
 	gl.BindVertexArray(ov.vao)
 	gl.ActiveTexture(gl.TEXTURE0)
 	gl.BindTexture(gl.TEXTURE_2D, o.tex)
-	gl.Uniform4f(ov.uRect, float32(x), float32(y), float32(w), float32(h))
+	gl.Uniform4f(ov.uRect, float32(l.X), float32(l.Y), float32(l.W), float32(l.H))
 	gl.Uniform2f(ov.uWindow, float32(r.winW), float32(r.winH))
-	gl.Uniform2f(ov.uTexScale, float32(w)/float32(o.w), float32(h)/float32(o.h))
+	gl.Uniform2f(ov.uTexScale, float32(l.W)/float32(o.w), float32(l.H)/float32(o.h))
 	gl.DrawArrays(gl.TRIANGLE_STRIP, 0, 4)
 }
 

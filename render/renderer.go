@@ -4,13 +4,31 @@
 // vertex shader, so a frame on which no logic tick ran changes one uniform
 // and uploads no buffer data, whatever the number of balls.
 //
+// Occlusion culling: with many balls (from 50,000 in 640x480), most lie
+// entirely under later ones. The opaque cores of the nearest balls are
+// drawn into a depth texture first, reduced to the farthest depth per 8x8
+// pixel cell, and the vertex shader drops every ball whose sprite lies
+// only over cells that nearer cores cover: it never reaches the
+// rasterizer. The picture is the painter's algorithm's all the same (later
+// balls over earlier ones); Config.Painter keeps the reference, which
+// draws every ball.
+//
+// Damage tracking: a frame is drawn by Draw, the world and the overlays
+// (the HUD's text, the frame-time graph) over it. Where the drawable keeps
+// its pixels from one frame to the next (Config.Retained), Draw repaints
+// only what changed: where balls are or were, and an overlay whose image
+// changed. Overlays that change a few times a second then cost next to
+// nothing on the frames in between.
+//
 // A Renderer must be created, used and deleted on the thread that owns the
 // GL context (the main thread, for SDL).
 package render
 
 import (
+	"errors"
 	"fmt"
 	"image"
+	"math"
 	"unsafe"
 
 	"github.com/go-gl/gl/v3.3-core/gl"
@@ -19,11 +37,25 @@ import (
 	"github.com/interpdemo/interpdemo/shaders"
 )
 
-// Config describes the logical world being drawn.
+// ErrInvalid is wrapped by the errors New returns for a bad Config.
+var ErrInvalid = errors.New("render: invalid argument")
+
+// Config describes the logical world being drawn and how to draw it.
 type Config struct {
 	WorldW, WorldH int32 // world size in units
 	Radius         int32 // ball radius in units
 	FracBits       uint  // fixed-point fraction bits of the positions
+
+	// Painter draws every ball, every fragment of every sprite shaded
+	// and blended in order (the painter's algorithm), with no culling:
+	// the reference the fast path is measured and compared against.
+	Painter bool
+	// Retained says the drawable keeps its pixels from one frame to the
+	// next: an EGL pbuffer (SDL's offscreen driver) is a single buffer
+	// that a swap leaves alone. Draw then repaints only the parts of the
+	// window that changed. A window's back buffer is undefined after a
+	// swap, so there every frame is painted whole.
+	Retained bool
 }
 
 // bytesPerBall is the size of one position: two int32.
@@ -39,13 +71,15 @@ const marginPx = 64
 // "last" and which "next" swaps on every tick, so a single tick uploads only
 // the new next positions.
 type Renderer struct {
-	cfg   Config
-	balls *Program
+	cfg Config
 
-	uProj, uAlpha, uPointSize, uRadius, uRing, uOpacity, uHighlight int32
+	ball ballProgram // ball.vert + ball.frag: the reference disc, and the ghost rings
+	disc ballProgram // ball.vert + disc.frag: the disc, lean
+	core ballProgram // ball.vert + ballcore.frag: the occluders' opaque cores
 
 	vbo      [2]uint32
 	vao      [2]uint32 // vao[i] reads last from vbo[i] and next from vbo[1-i]
+	ebo      uint32    // ball indices from capacity-1 down to 0: nearest first
 	cur      int       // last = vbo[cur], next = vbo[1-cur]
 	capacity int       // balls the buffers can hold
 	n        int       // balls in the buffers
@@ -58,18 +92,26 @@ type Renderer struct {
 	view       Rect
 	scale      float64
 	pointSize  float32
+	corePoint  float32 // the core's sprite size, 0: no core to draw
 	maxPoint   float32
 
 	highlight bool
-	fullView  bool // the viewport is the whole window (overlays), not the world
+	vp        viewport // what the viewport is set to
 
 	uploaded int64
 
 	ov          *overlays
 	overlayList []*Overlay
 
-	fences [maxInFlight]uintptr // fences of the frames still in flight, oldest first
-	nFence int
+	fences     [maxInFlight]uintptr // fences of the frames still in flight, oldest first
+	nFence     int
+	fenceEvery int // frames per fence (see EndFrame)
+	sinceFence int
+
+	cull  culler    // occlusion culling of hidden balls
+	ret   retained  // what the drawable holds, for repainting only what changed
+	occ   occupancy // where the balls can be during the current tick
+	debug debugLog
 }
 
 // maxInFlight is how many frames the CPU may run ahead of the GPU. Drivers
@@ -82,8 +124,8 @@ const maxInFlight = 2
 // driver's message if the context lacks OpenGL 3.3 or a shader does not
 // compile.
 func New(cfg Config) (*Renderer, error) {
-	if cfg.WorldW <= 0 || cfg.WorldH <= 0 || cfg.Radius <= 0 {
-		return nil, fmt.Errorf("render: bad world %dx%d radius %d", cfg.WorldW, cfg.WorldH, cfg.Radius)
+	if cfg.WorldW <= 0 || cfg.WorldH <= 0 || cfg.Radius <= 0 || cfg.FracBits > 16 {
+		return nil, fmt.Errorf("%w: world %dx%d, radius %d, %d fraction bits", ErrInvalid, cfg.WorldW, cfg.WorldH, cfg.Radius, cfg.FracBits)
 	}
 	if err := gl.Init(); err != nil {
 		return nil, fmt.Errorf("render: loading OpenGL: %w", err)
@@ -94,27 +136,26 @@ func New(cfg Config) (*Renderer, error) {
 	if major < 3 || (major == 3 && minor < 3) {
 		return nil, fmt.Errorf("render: OpenGL 3.3 needed, context is %d.%d", major, minor)
 	}
-	r := &Renderer{cfg: cfg}
+	r := &Renderer{cfg: cfg, fenceEvery: 1}
+	r.debug.init(major, minor)
 	var err error
-	r.balls, err = NewProgram("ball", shaders.BallVert, shaders.BallFrag)
-	if err != nil {
-		return nil, err
-	}
-	for _, u := range []struct {
-		loc  *int32
-		name string
+	for _, p := range []struct {
+		p          *ballProgram
+		name, frag string
+		disc, ring bool
 	}{
-		{&r.uProj, "proj"}, {&r.uAlpha, "alpha"}, {&r.uPointSize, "pointSize"},
-		{&r.uRadius, "radiusPx"}, {&r.uRing, "ring"}, {&r.uOpacity, "opacity"},
-		{&r.uHighlight, "highlightFirst"},
+		{&r.ball, "ball", shaders.BallFrag, true, true},
+		{&r.disc, "disc", shaders.DiscFrag, true, false},
+		{&r.core, "ball core", shaders.BallCoreFrag, false, false},
 	} {
-		if *u.loc, err = r.balls.Uniform(u.name); err != nil {
-			r.balls.Delete()
-			return nil, fmt.Errorf("ball program: %w", err)
+		if err = p.p.init(p.name, p.frag, p.disc, p.ring); err != nil {
+			r.Delete()
+			return nil, err
 		}
 	}
 
 	gl.GenBuffers(2, &r.vbo[0])
+	gl.GenBuffers(1, &r.ebo)
 	gl.GenVertexArrays(2, &r.vao[0])
 	for i := 0; i < 2; i++ {
 		gl.BindVertexArray(r.vao[i])
@@ -124,6 +165,7 @@ func New(cfg Config) (*Renderer, error) {
 		gl.BindBuffer(gl.ARRAY_BUFFER, r.vbo[1-i])
 		gl.EnableVertexAttribArray(1)
 		gl.VertexAttribPointer(1, 2, gl.INT, false, bytesPerBall, nil)
+		gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, r.ebo) // part of the VAO's state
 	}
 	gl.BindVertexArray(0)
 
@@ -133,20 +175,27 @@ func New(cfg Config) (*Renderer, error) {
 
 	gl.Enable(gl.PROGRAM_POINT_SIZE)
 	gl.Enable(gl.BLEND)
-	gl.BlendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA) // premultiplied alpha, for every draw
+	gl.BlendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA) // premultiplied alpha, for every blended draw
 	gl.Disable(gl.DEPTH_TEST)
+	gl.DepthFunc(gl.LESS)
+	gl.ClearDepth(1)
 
 	if r.ov, err = newOverlays(); err != nil {
 		r.Delete()
 		return nil, err
 	}
+	if err = r.initCuller(); err != nil {
+		r.Delete()
+		return nil, err
+	}
 
-	r.balls.Use()
-	gl.Uniform1f(r.uRing, 0)
-	gl.Uniform1f(r.uOpacity, 1)
 	if e := gl.GetError(); e != gl.NO_ERROR {
 		r.Delete()
 		return nil, fmt.Errorf("render: GL error 0x%x during setup", e)
+	}
+	if err := r.DebugErr(); err != nil {
+		r.Delete()
+		return nil, err
 	}
 	return r, nil
 }
@@ -157,12 +206,15 @@ func (r *Renderer) SetHighlightFirst(on bool) {
 		return
 	}
 	r.highlight = on
-	r.balls.Use()
 	v := int32(0)
 	if on {
 		v = 1
 	}
-	gl.Uniform1i(r.uHighlight, v)
+	for _, p := range r.programs() {
+		p.prog.Use()
+		gl.Uniform1i(p.highlight, v)
+	}
+	r.ret.valid = false // ball 0 changes colour wherever it is
 }
 
 // Resize adapts the viewport and projection to a drawable of w x h pixels.
@@ -173,10 +225,12 @@ func (r *Renderer) Resize(w, h int) {
 	}
 	r.winW, r.winH = w, h
 	r.view, r.scale = Letterbox(w, h, r.cfg.WorldW, r.cfg.WorldH)
+	r.ret.valid = false
 
 	// The viewport is the letterboxed world plus a margin on every side;
 	// the projection maps world units onto it accordingly. GL's window
 	// origin is the bottom left; Rect's is the top left.
+	r.vp = vpOther
 	r.setWorldViewport()
 
 	one := float32(int32(1) << r.cfg.FracBits)
@@ -195,21 +249,74 @@ func (r *Renderer) Resize(w, h int) {
 	if r.maxPoint > 0 && r.pointSize > r.maxPoint {
 		r.pointSize = r.maxPoint
 	}
-	r.balls.Use()
-	gl.UniformMatrix4fv(r.uProj, 1, false, &proj[0])
-	gl.Uniform1f(r.uPointSize, r.pointSize)
-	gl.Uniform1f(r.uRadius, float32(rad))
+	r.corePoint = corePointSize(rad, r.pointSize)
+	vx := r.view.X - marginPx
+	vy := r.winH - (r.view.Y + r.view.H) - marginPx
+	for _, p := range r.programs() {
+		p.prog.Use()
+		gl.UniformMatrix4fv(p.proj, 1, false, &proj[0])
+		size := r.pointSize
+		if p == &r.core {
+			size = r.corePoint
+		}
+		gl.Uniform1f(p.pointSize, size)
+		if p.radius >= 0 {
+			gl.Uniform1f(p.radius, float32(rad))
+		}
+		gl.Uniform4f(p.viewport, float32(vx), float32(vy), float32(r.view.W+2*marginPx), float32(r.view.H+2*marginPx))
+	}
+	r.resizeCuller(w, h)
 }
 
-// setWorldViewport points the viewport and scissor at the letterboxed
-// world (see marginPx).
+// corePointSize is the side, in whole pixels, of the square sprite that
+// holds only pixels a disc of radius rad pixels covers at full opacity:
+// the disc's coverage is 1 where a pixel's centre lies within rad-0.5 of
+// the ball's centre, and a square sprite of side s covers pixel centres
+// at most s/sqrt(2) from it. 0 when there is no such square worth
+// drawing, or when the sprite itself was clipped to the largest point
+// size.
+func corePointSize(rad float64, sprite float32) float32 {
+	s := math.Floor((rad-0.5)*math.Sqrt2 - 1e-3)
+	if s < 2 || float64(sprite) < 2*rad+1 {
+		return 0
+	}
+	return float32(s)
+}
+
+// viewport is what the GL viewport is set to, so that it is set only
+// when it changes.
+type viewport int
+
+const (
+	vpOther viewport = iota // not known (set by someone else)
+	vpWorld                 // the letterboxed world and its margin (balls)
+	vpFull                  // the whole window (overlays)
+)
+
+// setWorldViewport points the viewport at the letterboxed world (see
+// marginPx).
 func (r *Renderer) setWorldViewport() {
-	r.fullView = false
-	h := r.winH
+	if r.vp == vpWorld {
+		return
+	}
+	r.vp = vpWorld
 	vx := r.view.X - marginPx
-	vy := h - (r.view.Y + r.view.H) - marginPx
+	vy := r.winH - (r.view.Y + r.view.H) - marginPx
 	gl.Viewport(int32(vx), int32(vy), int32(r.view.W+2*marginPx), int32(r.view.H+2*marginPx))
-	gl.Scissor(int32(r.view.X), int32(h-(r.view.Y+r.view.H)), int32(r.view.W), int32(r.view.H))
+}
+
+// setFullViewport points the viewport at the whole window (overlays).
+func (r *Renderer) setFullViewport() {
+	if r.vp == vpFull {
+		return
+	}
+	r.vp = vpFull
+	gl.Viewport(0, 0, int32(r.winW), int32(r.winH))
+}
+
+// scissor limits drawing to rect (window pixels, origin top left).
+func (r *Renderer) scissor(rect Rect) {
+	gl.Scissor(int32(rect.X), int32(r.winH-(rect.Y+rect.H)), int32(rect.W), int32(rect.H))
 }
 
 // WindowSize is the drawable size given to the last Resize.
@@ -237,10 +344,13 @@ func (r *Renderer) WorldToPixel(x, y float64) (float64, float64) {
 //     swap roles;
 //   - anything else (several ticks in one frame, a teleport, a new ball
 //     count): last and next (16 bytes per ball).
+//
+// last and next of different lengths (a caller's bug) upload nothing and
+// keep the previous positions.
 func (r *Renderer) Sync(last, next []int32, step, moved uint64) int {
 	n := len(next) / 2
-	if len(last) != len(next) {
-		panic("render: last and next differ in length")
+	if len(last) != len(next) || len(next)%2 != 0 {
+		return 0
 	}
 	switch {
 	case n > r.capacity:
@@ -251,12 +361,14 @@ func (r *Renderer) Sync(last, next []int32, step, moved uint64) int {
 		r.upload(r.vbo[r.cur], next)
 		r.cur = 1 - r.cur
 		r.syncedStep = step
+		r.occ.update(r, last, next)
 		return r.count(len(next))
 	}
 	r.n = n
 	r.upload(r.vbo[r.cur], last)
 	r.upload(r.vbo[1-r.cur], next)
 	r.synced, r.syncedStep, r.syncedMoved = true, step, moved
+	r.occ.update(r, last, next)
 	return r.count(len(last) + len(next))
 }
 
@@ -281,6 +393,16 @@ func (r *Renderer) grow(n int) {
 		gl.BindBuffer(gl.ARRAY_BUFFER, r.vbo[i])
 		gl.BufferData(gl.ARRAY_BUFFER, c*bytesPerBall, nil, gl.DYNAMIC_DRAW)
 	}
+	// Indices from c-1 down to 0: drawing the last k of the last n draws
+	// balls n-1 .. n-k, the nearest first (the occluders). Written once
+	// per growth, never per frame or tick.
+	idx := make([]uint32, c)
+	for i := range idx {
+		idx[i] = uint32(c - 1 - i)
+	}
+	gl.BindVertexArray(0)
+	gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, r.ebo)
+	gl.BufferData(gl.ELEMENT_ARRAY_BUFFER, c*4, unsafe.Pointer(&idx[0]), gl.STATIC_DRAW)
 	r.capacity = c
 	r.synced = false
 }
@@ -293,51 +415,42 @@ func (r *Renderer) upload(vbo uint32, data []int32) {
 	gl.BufferSubData(gl.ARRAY_BUFFER, 0, len(data)*4, unsafe.Pointer(&data[0]))
 }
 
+// Background colours: the letterbox bars and the world. Whole levels of
+// an 8-bit channel, so that a clear of the whole window and a clear of
+// part of it (which a rasterizer may draw as a rectangle, rounding its own
+// way) give the same pixels.
+var (
+	barColor   = [4]float32{5.0 / 255, 5.0 / 255, 8.0 / 255, 1}
+	worldColor = [4]float32{20.0 / 255, 26.0 / 255, 41.0 / 255, 1}
+)
+
 // Clear paints the letterbox bars and the world's background.
 func (r *Renderer) Clear() {
+	r.ret.valid = false
 	gl.Disable(gl.SCISSOR_TEST)
-	gl.ClearColor(0.02, 0.02, 0.03, 1)
+	gl.ClearColor(barColor[0], barColor[1], barColor[2], barColor[3])
 	gl.Clear(gl.COLOR_BUFFER_BIT)
 	gl.Enable(gl.SCISSOR_TEST) // stays on for the balls
-	gl.ClearColor(0.08, 0.10, 0.16, 1)
+	r.scissor(r.view)
+	gl.ClearColor(worldColor[0], worldColor[1], worldColor[2], worldColor[3])
 	gl.Clear(gl.COLOR_BUFFER_BIT)
 }
 
 // DrawBalls draws every ball at alpha between its last (0) and next (1)
 // position: percentWithinTick to interpolate, 1 for no interpolation,
-// 1+percent to extrapolate.
+// 1+percent to extrapolate. Call Clear first.
 func (r *Renderer) DrawBalls(alpha float32) {
-	if r.n == 0 {
-		return
-	}
-	r.balls.Use()
-	if r.fullView {
-		r.setWorldViewport()
-	}
-	gl.BindVertexArray(r.vao[r.cur])
-	gl.Uniform1f(r.uAlpha, alpha)
-	gl.DrawArrays(gl.POINTS, 0, int32(r.n))
+	r.ret.valid = false
+	view := [1]Rect{r.view}
+	r.drawBalls(alpha, view[:])
 }
 
 // DrawGhosts draws faint rings at every ball's last and next position, so
 // the interpolation between them can be seen.
 func (r *Renderer) DrawGhosts() {
-	if r.n == 0 {
-		return
-	}
-	r.balls.Use()
-	if r.fullView {
-		r.setWorldViewport()
-	}
-	gl.BindVertexArray(r.vao[r.cur])
-	gl.Uniform1f(r.uRing, 1.5)
-	gl.Uniform1f(r.uOpacity, 0.45)
-	gl.Uniform1f(r.uAlpha, 0)
-	gl.DrawArrays(gl.POINTS, 0, int32(r.n))
-	gl.Uniform1f(r.uAlpha, 1)
-	gl.DrawArrays(gl.POINTS, 0, int32(r.n))
-	gl.Uniform1f(r.uRing, 0)
-	gl.Uniform1f(r.uOpacity, 1)
+	r.ret.valid = false
+	view := [1]Rect{r.view}
+	r.drawGhosts(view[:])
 }
 
 // ReadPixels returns the whole drawable as an image (origin top left). Call
@@ -363,18 +476,51 @@ func (r *Renderer) ReadPixels() *image.RGBA {
 }
 
 // EndFrame marks the end of a frame's GL commands (call it right after the
-// swap) and, if more than maxInFlight frames are queued, waits for the
-// oldest one to complete.
+// swap) and, if more than maxInFlight fenced frames are queued, waits for
+// the oldest one to complete.
+//
+// A fence ends every frame while the GPU is the bottleneck (waiting for
+// one had to block), and, while it keeps up easily (each fence signalled
+// before it is waited for), every 2, 4, ... up to maxFenceEvery frames:
+// at thousands of frames a second, Mesa 22.3's llvmpipe, made to create
+// and wait for a fence every frame, now and then corrupts its own memory
+// and crashes a few seconds into the run (also before this renderer drew
+// only what changed, with a small window). Frames that cheap cost the
+// queue nothing.
 func (r *Renderer) EndFrame() {
+	r.sinceFence++
+	if r.sinceFence < r.fenceEvery {
+		return
+	}
+	r.sinceFence = 0
 	if r.nFence == maxInFlight {
-		f := r.fences[0]
-		gl.ClientWaitSync(f, gl.SYNC_FLUSH_COMMANDS_BIT, 5e9)
-		gl.DeleteSync(f)
-		copy(r.fences[:], r.fences[1:])
-		r.nFence--
+		if r.retireFence() {
+			r.fenceEvery = 1 // the GPU is behind: bound the queue tightly again
+		} else {
+			r.fenceEvery = min(maxFenceEvery, 2*r.fenceEvery)
+		}
 	}
 	r.fences[r.nFence] = gl.FenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0)
 	r.nFence++
+}
+
+// maxFenceEvery is the most frames between two fences.
+const maxFenceEvery = 16
+
+// retireFence waits for the oldest frame in flight to complete, and
+// reports whether it had to wait (the fence was not signalled yet).
+func (r *Renderer) retireFence() (waited bool) {
+	f := r.fences[0]
+	switch gl.ClientWaitSync(f, 0, 0) {
+	case gl.ALREADY_SIGNALED, gl.CONDITION_SATISFIED:
+	default:
+		waited = true
+		gl.ClientWaitSync(f, gl.SYNC_FLUSH_COMMANDS_BIT, 5e9)
+	}
+	gl.DeleteSync(f)
+	copy(r.fences[:], r.fences[1:])
+	r.nFence--
+	return waited
 }
 
 // Finish waits until the GPU has executed everything submitted.
@@ -404,6 +550,7 @@ func (r *Renderer) Delete() {
 		gl.DeleteSync(r.fences[i])
 	}
 	r.nFence = 0
+
 	if r.vao[0] != 0 {
 		gl.DeleteVertexArrays(2, &r.vao[0])
 		r.vao = [2]uint32{}
@@ -412,10 +559,65 @@ func (r *Renderer) Delete() {
 		gl.DeleteBuffers(2, &r.vbo[0])
 		r.vbo = [2]uint32{}
 	}
-	r.balls.Delete()
+	if r.ebo != 0 {
+		gl.DeleteBuffers(1, &r.ebo)
+		r.ebo = 0
+	}
+	r.cull.delete()
+	for _, p := range r.programs() {
+		p.prog.Delete()
+	}
 }
 
 // Info names the GL implementation: renderer and version strings.
 func Info() string {
 	return gl.GoStr(gl.GetString(gl.RENDERER)) + ", OpenGL " + gl.GoStr(gl.GetString(gl.VERSION))
 }
+
+// ballProgram is a program made of ball.vert and a fragment shader, with
+// its uniforms' locations (-1 for those its fragment shader lacks).
+type ballProgram struct {
+	prog                                         *Program
+	proj, alpha, pointSize, highlight, depthStep int32
+	cull, hiZ, cullCell, viewport                int32
+	radius, ring, opacity                        int32
+}
+
+func (p *ballProgram) init(name, frag string, disc, ring bool) error {
+	prog, err := NewProgram(name, shaders.BallVert, frag)
+	if err != nil {
+		return err
+	}
+	p.prog = prog
+	p.radius, p.ring, p.opacity = -1, -1, -1
+	for _, u := range []struct {
+		loc  *int32
+		name string
+		want bool
+	}{
+		{&p.proj, "proj", true}, {&p.alpha, "alpha", true}, {&p.pointSize, "pointSize", true},
+		{&p.highlight, "highlightFirst", true}, {&p.depthStep, "depthStep", true},
+		{&p.cull, "cull", true}, {&p.hiZ, "hiZ", true}, {&p.cullCell, "cullCell", true}, {&p.viewport, "viewport", true},
+		{&p.radius, "radiusPx", disc}, {&p.ring, "ring", ring}, {&p.opacity, "opacity", ring},
+	} {
+		if !u.want {
+			continue
+		}
+		if *u.loc, err = prog.Uniform(u.name); err != nil {
+			return fmt.Errorf("%s program: %w", name, err)
+		}
+	}
+	prog.Use()
+	gl.Uniform1i(p.cull, 0)
+	gl.Uniform1i(p.hiZ, 1) // texture unit 1: the culler's hierarchical depth
+	gl.Uniform1i(p.cullCell, cullCell)
+	gl.Uniform1f(p.depthStep, 0)
+	if ring {
+		gl.Uniform1f(p.ring, 0)
+		gl.Uniform1f(p.opacity, 1)
+	}
+	return nil
+}
+
+// programs lists the ball programs, for setting what they share.
+func (r *Renderer) programs() [3]*ballProgram { return [3]*ballProgram{&r.ball, &r.disc, &r.core} }

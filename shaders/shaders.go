@@ -5,12 +5,20 @@ package shaders
 import _ "embed"
 
 // Ball shaders: one point sprite per ball, placed on the GPU between its
-// last and next logic positions, shaded as an anti-aliased disc.
+// last and next logic positions, shaded as an anti-aliased disc (ball.frag
+// also draws the ghost rings, and is the reference the lean disc.frag is
+// compared with).
 var (
 	//go:embed ball.vert
 	BallVert string
 	//go:embed ball.frag
 	BallFrag string
+	//go:embed disc.frag
+	DiscFrag string
+	// BallCoreFrag shades a ball's opaque core: the occluders of the
+	// occlusion culling of many balls.
+	//go:embed ballcore.frag
+	BallCoreFrag string
 )
 
 // Overlay shaders: a textured rectangle in window pixels (HUD, graph).
@@ -28,4 +36,13 @@ var (
 	MarkerVert string
 	//go:embed marker.frag
 	MarkerFrag string
+)
+
+// Occlusion culling: the farthest depth per cell of pixels, drawn over a
+// full-viewport triangle.
+var (
+	//go:embed fullscreen.vert
+	FullscreenVert string
+	//go:embed hiz.frag
+	HiZFrag string
 )

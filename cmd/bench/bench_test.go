@@ -107,3 +107,40 @@ func TestStatsLineIsTyped(t *testing.T) {
 }
 
 func sprintf(f string, args ...any) string { return fmt.Sprintf(f, args...) }
+
+// TestRenderTargetsAreJudgedFromTheFigures: the overlay and reference
+// rows say yes only when the figures meet the bounds.
+func TestRenderTargetsAreJudgedFromTheFigures(t *testing.T) {
+	st := func(balls int, fps, p50 float64) *report.Stats {
+		return &report.Stats{Balls: balls, FPS: fps, FrameMsP50: p50}
+	}
+	rows := func(r *results) map[string]string {
+		var b strings.Builder
+		r.writeRenderTargets(func(n int, target, measured string, ok bool) {
+			fmt.Fprintf(&b, "%d %v\n", n, ok)
+		})
+		out := map[string]string{}
+		for _, l := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+			f := strings.Fields(l)
+			out[f[0]] = f[1]
+		}
+		return out
+	}
+	good := &results{
+		overlay:  []pair{{"1 ball", st(1, 950, 1), st(1, 1000, 1)}, {"1 ball", st(1, 930, 1), st(1, 1000, 1)}},
+		ballsRef: []pair{{"100,000 balls", st(100000, 20, 40), st(100000, 8, 120)}, {"10,000 balls", st(10000, 90, 11), st(10000, 80, 12)}},
+	}
+	if got := rows(good); got["9"] != "true" || got["10"] != "true" || got["11"] != "true" {
+		t.Errorf("figures within bounds judged %v", got)
+	}
+	bad := &results{
+		overlay:  []pair{{"1 ball", st(1, 850, 1), st(1, 1000, 1)}},
+		ballsRef: []pair{{"100,000 balls", st(100000, 10, 70), st(100000, 8, 120)}, {"10,000 balls", st(10000, 80, 12.5), st(10000, 80, 12)}},
+	}
+	if got := rows(bad); got["9"] != "false" || got["10"] != "false" || got["11"] != "false" {
+		t.Errorf("figures over their bounds judged %v", got)
+	}
+	if got := rows(&results{}); got["9"] != "false" || got["10"] != "false" || got["11"] != "false" {
+		t.Errorf("missing runs judged %v", got)
+	}
+}

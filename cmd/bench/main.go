@@ -68,6 +68,9 @@ func run() int {
 		{"machine", machine},
 		{"go benchmarks", goBenchmarks},
 		{"ball matrix", matrix},
+		{"overlays", overlays},
+		{"balls against the reference", ballsVsReference},
+		{"scale", scale},
 		{"scenarios", scenarios},
 		{"frame pacing", pacingStep},
 		{"start-up", startup},
@@ -114,7 +117,12 @@ type results struct {
 	pacing    string // the frame-pacing table (pacing.go)
 
 	profile     []share // where the time goes, 100k balls
+	profileRef  []share // the same, drawing with the reference (every ball)
 	profileNote string
+
+	overlay   []pair // 1 ball: HUD and graph on (a) and off (b), alternating
+	ballsRef  []pair // the demo's path (a) and the reference (b), alternating
+	scaleRuns []scenario
 }
 
 type scenario struct {
@@ -197,19 +205,25 @@ func (r *results) parseBench(pkg string, out io.Reader) {
 
 // demo runs the binary headless and returns its -stats.
 func demo(o *options, args ...string) (*report.Stats, error) {
+	return demoEnv(o, nil, args...)
+}
+
+// demoEnv runs the binary headless, with the extra environment variables
+// extra (KEY=value), and returns its -stats.
+func demoEnv(o *options, extra []string, args ...string) (*report.Stats, error) {
 	full := append([]string{"-headless", "-stats", "-hud=false", "-graph=false", "-vsync", "off"}, args...)
 	cmd := exec.Command(o.bin, full...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	env := []string{}
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "DISPLAY=") && !strings.HasPrefix(kv, "SDL_VIDEODRIVER=") {
+		if !strings.HasPrefix(kv, "DISPLAY=") && !strings.HasPrefix(kv, "SDL_VIDEODRIVER=") && !strings.HasPrefix(kv, renderEnv+"=") {
 			env = append(env, kv)
 		}
 	}
-	cmd.Env = env
+	cmd.Env = append(env, extra...)
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("%s %s: %v: %s", o.bin, strings.Join(full, " "), err, stderr.String())
+		return nil, fmt.Errorf("%s %s %s: %v: %s", strings.Join(extra, " "), o.bin, strings.Join(full, " "), err, stderr.String())
 	}
 	s, err := report.Parse(bytes.TrimSpace(stdout.Bytes()))
 	if err != nil {
@@ -282,30 +296,46 @@ func startup(o *options, r *results) error {
 
 // profile records a 100k-ball run with perf, when it is installed, and
 // splits the CPU time between the GL driver (llvmpipe's JIT-compiled
-// shaders and its rasterizer), the kernel, and the demo's own Go code.
+// shaders and its rasterizer), the kernel, and the demo's own Go code: the
+// demo's drawing, then the reference (every ball drawn), for comparison.
 func profile(o *options, r *results) error {
 	perf, err := exec.LookPath("perf")
 	if err != nil {
 		r.profileNote = "perf is not installed (apt-get install linux-perf); no profile taken."
 		return nil
 	}
+	for _, c := range []struct {
+		env []string
+		out *[]share
+	}{{nil, &r.profile}, {[]string{renderEnv + "=painter"}, &r.profileRef}} {
+		shares, note := perfShares(o, perf, c.env)
+		if note != "" {
+			r.profileNote = note
+			return nil
+		}
+		*c.out = shares
+	}
+	return nil
+}
+
+// perfShares runs the demo at 100,000 balls under perf record and groups
+// the samples by library.
+func perfShares(o *options, perf string, env []string) ([]share, string) {
 	dir, err := os.MkdirTemp("", "interpdemo-bench-")
 	if err != nil {
-		return err
+		return nil, err.Error()
 	}
 	defer os.RemoveAll(dir)
 	data := filepath.Join(dir, "perf.data")
 	args := []string{"record", "-o", data, "-F", "999", "--", o.bin, "-headless", "-hud=false", "-graph=false", "-vsync", "off", "-balls", "100000", "-duration", o.dur("8s")}
 	cmd := exec.Command(perf, args...)
-	cmd.Env = append(os.Environ(), "SDL_VIDEODRIVER=offscreen")
+	cmd.Env = append(os.Environ(), append([]string{"SDL_VIDEODRIVER=offscreen"}, env...)...)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		r.profileNote = fmt.Sprintf("perf record failed (%v): %s", err, firstLine(string(out)))
-		return nil
+		return nil, fmt.Sprintf("perf record failed (%v): %s", err, firstLine(string(out)))
 	}
 	out, err := exec.Command(perf, "report", "-i", data, "--no-children", "-g", "none", "--sort", "dso", "--stdio").Output()
 	if err != nil {
-		r.profileNote = fmt.Sprintf("perf report failed: %v", err)
-		return nil
+		return nil, fmt.Sprintf("perf report failed: %v", err)
 	}
 	groups := map[string]float64{}
 	sc := bufio.NewScanner(bytes.NewReader(out))
@@ -321,9 +351,9 @@ func profile(o *options, r *results) error {
 		dso := strings.Join(f[1:], " ")
 		switch {
 		case strings.Contains(dso, "[JIT]"):
-			groups["llvmpipe: JIT-compiled shaders, blending, depth (per fragment)"] += pct
+			groups[shareJIT] += pct
 		case strings.Contains(dso, "swrast_dri") || strings.Contains(dso, "libLLVM") || strings.Contains(dso, "libgallium"):
-			groups["llvmpipe: rasterizer, binning, setup (per primitive and tile)"] += pct
+			groups[shareRaster] += pct
 		case strings.Contains(dso, "kernel"):
 			groups["kernel (scheduling, page faults, futexes)"] += pct
 		case strings.Contains(dso, filepath.Base(o.bin)):
@@ -332,12 +362,19 @@ func profile(o *options, r *results) error {
 			groups["other libraries (libc, ld.so, SDL, EGL)"] += pct
 		}
 	}
+	var shares []share
 	for k, v := range groups {
-		r.profile = append(r.profile, share{k, v})
+		shares = append(shares, share{k, v})
 	}
-	sort.Slice(r.profile, func(i, j int) bool { return r.profile[i].pct > r.profile[j].pct })
-	return nil
+	sort.Slice(shares, func(i, j int) bool { return shares[i].pct > shares[j].pct })
+	return shares, ""
 }
+
+// The profile's groups for llvmpipe.
+const (
+	shareJIT    = "llvmpipe: JIT-compiled shaders (vertex and fragment), blending, depth"
+	shareRaster = "llvmpipe: rasterizer, binning, setup (per primitive and tile)"
+)
 
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {

@@ -1,0 +1,77 @@
+package render
+
+import "github.com/go-gl/gl/v3.3-core/gl"
+
+// Drawing the balls. Each ball is a point sprite shaded as an
+// anti-aliased disc and blended over what is beneath, in the world's
+// order, so later balls cover earlier ones: the painter's algorithm.
+//
+// With many balls, most of them lie entirely under later ones, and a
+// software rasterizer (llvmpipe) pays about a microsecond for each sprite
+// before shading a pixel of it. From about 50,000 balls in 640x480 they are
+// culled first (cull.go): the hidden ones never reach the rasterizer; the
+// visible ones are drawn as always, so the picture is the same.
+//
+// Config.Painter keeps the reference: every ball, with ball.frag (the
+// disc.frag of the fast path is the same disc without the ghost rings'
+// uniforms and branch).
+
+// drawBalls draws the balls at mix factor alpha into each of rects
+// (window pixels, inside the world's view). The caller has cleared those
+// rects.
+func (r *Renderer) drawBalls(alpha float32, rects []Rect) {
+	if r.n == 0 || len(rects) == 0 {
+		return
+	}
+	p := &r.disc
+	if r.cfg.Painter {
+		p = &r.ball
+	}
+	cull := r.Culling(r.n)
+	var step float32
+	if cull {
+		step = float32(2 / (float64(r.n) + 1))
+		r.drawOccluders(alpha, step)
+	}
+	r.setWorldViewport()
+	gl.Enable(gl.SCISSOR_TEST)
+	p.prog.Use()
+	gl.Uniform1f(p.alpha, alpha)
+	gl.Uniform1f(p.depthStep, step)
+	if cull {
+		gl.Uniform1i(p.cull, 1)
+	}
+	gl.BindVertexArray(r.vao[r.cur])
+	for _, rect := range rects {
+		r.scissor(rect)
+		gl.DrawArrays(gl.POINTS, 0, int32(r.n))
+	}
+	if cull {
+		gl.Uniform1i(p.cull, 0)
+	}
+}
+
+// drawGhosts draws faint rings at every ball's last and next position into
+// each of rects, over the balls.
+func (r *Renderer) drawGhosts(rects []Rect) {
+	if r.n == 0 || len(rects) == 0 {
+		return
+	}
+	r.setWorldViewport()
+	gl.Enable(gl.SCISSOR_TEST)
+	p := &r.ball
+	p.prog.Use()
+	gl.BindVertexArray(r.vao[r.cur])
+	gl.Uniform1f(p.ring, 1.5)
+	gl.Uniform1f(p.opacity, 0.45)
+	gl.Uniform1f(p.depthStep, 0)
+	for _, a := range [2]float32{0, 1} {
+		gl.Uniform1f(p.alpha, a)
+		for _, rect := range rects {
+			r.scissor(rect)
+			gl.DrawArrays(gl.POINTS, 0, int32(r.n))
+		}
+	}
+	gl.Uniform1f(p.ring, 0)
+	gl.Uniform1f(p.opacity, 1)
+}

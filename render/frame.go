@@ -1,0 +1,339 @@
+package render
+
+import (
+	"math"
+
+	"github.com/go-gl/gl/v3.3-core/gl"
+)
+
+// Layer is an overlay placed over the world for a frame: the top-left
+// W x H texels of Overlay, one per pixel, at window pixel (X, Y).
+type Layer struct {
+	Overlay    *Overlay
+	X, Y, W, H int
+}
+
+func (l Layer) rect() Rect { return Rect{l.X, l.Y, l.W, l.H} }
+
+// Frame is what a frame shows: the balls at mix factor Alpha (see
+// DrawBalls), the ghost rings if Ghosts, and the layers over them in
+// order.
+type Frame struct {
+	Alpha  float32
+	Ghosts bool
+	Layers []Layer
+}
+
+// maxLayers is how many layers a frame can keep from one frame to the
+// next; a frame with more is painted whole.
+const maxLayers = 8
+
+// Repainting only what changed (damage tracking). Where the drawable keeps
+// its pixels from one frame to the next (Config.Retained), a frame differs
+// from the last only where balls were or are drawn and where a layer
+// changed, moved or appeared. Draw repaints that region and leaves the
+// rest: at one ball, a frame repaints a few thousand pixels instead of
+// the window, and the overlays, which change a few times a second, cost
+// nothing on the frames in between.
+//
+// Where balls can be drawn is known per tick, from the positions Sync
+// uploads (occupancy): each ball's sprite anywhere between its last
+// position and as far past its next as extrapolation goes. So between two
+// ticks the region is the same on every frame, and a frame with no tick
+// still uploads nothing.
+//
+// A software rasterizer (llvmpipe) clears a whole window at memory speed
+// but a part of it only by drawing, as slowly as any other drawing; so a
+// region that is a large part of the window is painted whole instead.
+
+// retained is what the drawable holds after the last Draw.
+type retained struct {
+	valid   bool // the drawable holds the last Draw's frame, nothing since
+	ghosts  bool
+	n       int
+	layers  [maxLayers]Layer
+	version [maxLayers]uint64 // each layer's content when drawn
+	balls   region            // where balls were drawn by the last Draw
+	paint   region            // this frame's repaint, rebuilt by every Draw
+	painted int               // pixels repainted by the last Draw (for tests and stats)
+}
+
+// Draw draws a frame. With Config.Retained, after a frame drawn by Draw,
+// only what changed since is repainted (see above); otherwise, the whole
+// window.
+func (r *Renderer) Draw(f *Frame) {
+	if r.winW == 0 {
+		return
+	}
+	r.planRepaint(f)
+	rects := r.ret.paint.rects()
+	r.vp = vpOther // whatever another user of the context left
+
+	// Backgrounds, then the balls, the ghosts and the layers, each into
+	// every rectangle of the repaint: the rectangles are disjoint, so
+	// each pixel is painted once, as in a whole frame.
+	var world [maxRegion]Rect
+	nw := 0
+	if len(rects) == 1 && rects[0] == (Rect{0, 0, r.winW, r.winH}) {
+		r.Clear() // whole: the clears a rasterizer does fastest
+		r.ret.valid = true
+		world[0] = r.view
+		nw = 1
+	} else {
+		gl.Enable(gl.SCISSOR_TEST)
+		bars := false
+		for _, p := range rects {
+			q := p.Intersect(r.view)
+			if q != p {
+				if !bars {
+					gl.ClearColor(barColor[0], barColor[1], barColor[2], barColor[3])
+					bars = true
+				}
+				r.scissor(p)
+				gl.Clear(gl.COLOR_BUFFER_BIT)
+			}
+			if !q.Empty() {
+				world[nw] = q
+				nw++
+			}
+		}
+		gl.ClearColor(worldColor[0], worldColor[1], worldColor[2], worldColor[3])
+		for _, q := range world[:nw] {
+			r.scissor(q)
+			gl.Clear(gl.COLOR_BUFFER_BIT)
+		}
+	}
+	r.drawBalls(f.Alpha, world[:nw])
+	if f.Ghosts {
+		r.drawGhosts(world[:nw])
+	}
+	for _, l := range f.Layers {
+		for _, p := range rects {
+			if q := p.Intersect(l.rect()); !q.Empty() {
+				r.drawLayer(l, q)
+			}
+		}
+	}
+	r.keep(f)
+}
+
+// Relative costs per pixel on llvmpipe, for choosing between a partial
+// and a whole repaint: a whole-window clear runs at memory speed, a
+// partial one is drawn like any rectangle, and an overlay is a textured,
+// blended rectangle.
+const (
+	costClear     = 1
+	costDrawn     = 12
+	costOverlay   = 24
+	costBallDraws = 4096 // ball vertices per extra draw call worth a repaint
+)
+
+// planRepaint decides what the frame repaints: the whole window, or
+// (retained) the region that changed since the last frame.
+func (r *Renderer) planRepaint(f *Frame) {
+	g := &r.ret.paint
+	g.reset()
+	win := Rect{0, 0, r.winW, r.winH}
+	whole := func() {
+		g.reset()
+		g.push(win)
+		r.ret.painted = win.area()
+	}
+	if !r.cfg.Retained || !r.ret.valid || f.Ghosts != r.ret.ghosts || len(f.Layers) != r.ret.n || len(f.Layers) > maxLayers || r.occ.all {
+		whole()
+		return
+	}
+	// Balls: where they were drawn last frame, and where they may be
+	// drawn this frame.
+	for _, b := range r.ret.balls.rects() {
+		g.add(b)
+	}
+	r.occ.addTo(g, r)
+	for i, l := range f.Layers {
+		old := r.ret.layers[i]
+		switch {
+		case l != old:
+			// Moved, resized or swapped (the HUD's panel, when its text
+			// changes length): where it was and where it is.
+			g.add(old.rect())
+			g.add(l.rect())
+		case l.Overlay.version != r.ret.version[i]:
+			g.add(l.rect()) // new content
+		}
+	}
+	if g.overflow {
+		whole()
+		return
+	}
+	// A large region costs more drawn in parts than the whole window.
+	part, full := 0, win.area()*costClear
+	for _, p := range g.rects() {
+		part += p.area() * costDrawn
+	}
+	for _, l := range f.Layers {
+		lr := l.rect().Intersect(win)
+		full += lr.area() * costOverlay
+		for _, p := range g.rects() {
+			part += p.Intersect(lr).area() * costOverlay
+		}
+	}
+	if part >= full || r.n*(g.n-1) > costBallDraws {
+		whole()
+		return
+	}
+	r.ret.painted = g.area()
+}
+
+// keep records what the drawable holds after a Draw.
+func (r *Renderer) keep(f *Frame) {
+	r.ret.valid = r.cfg.Retained && len(f.Layers) <= maxLayers
+	r.ret.ghosts = f.Ghosts
+	r.ret.n = len(f.Layers)
+	if !r.ret.valid {
+		return
+	}
+	for i, l := range f.Layers {
+		r.ret.layers[i] = l
+		r.ret.version[i] = l.Overlay.version
+	}
+	r.ret.balls.reset()
+	r.occ.addTo(&r.ret.balls, r)
+	if r.ret.balls.overflow {
+		r.ret.valid = false
+	}
+}
+
+// RepaintedPixels is how many pixels the last Draw painted: the whole
+// window, or less where it kept what had not changed.
+func (r *Renderer) RepaintedPixels() int { return r.ret.painted }
+
+// occupancy is where the balls can be drawn during the current tick: a
+// coarse grid over the world, each cell marked if some ball's sprite, at
+// any mix factor from 0 (last) to 2 (as far past next as extrapolation
+// goes), touches it. Sync fills it when positions change. It is in world
+// units, so a window resize leaves it valid (but for its margin of a
+// pixel and a half, which a smaller window makes too small: then it
+// counts as everywhere until the next Sync).
+type occupancy struct {
+	all   bool    // too many balls to track, or none tracked yet: everywhere
+	scale float64 // the window's scale when the grid was filled
+	gw    int
+	gh    int
+	cells []uint64 // gw*gh bits, row by row
+	runs  region   // the occupied cells as rectangles, in cells
+}
+
+// occCell is the grid's cell size in world units; occMaxBalls the most
+// balls the grid tracks (more cover the window anyway).
+const (
+	occCell     = 16
+	occMaxBalls = 4096
+)
+
+func (o *occupancy) update(r *Renderer, last, next []int32) {
+	n := len(next) / 2
+	if n > occMaxBalls {
+		o.all = true
+		return
+	}
+	o.all = false
+	if o.cells == nil {
+		o.gw = int(r.cfg.WorldW+occCell-1) / occCell
+		o.gh = int(r.cfg.WorldH+occCell-1) / occCell
+		o.cells = make([]uint64, (o.gw*o.gh+63)/64)
+	}
+	clear(o.cells)
+	// The sprite's half-width in units: the radius, the anti-aliased
+	// half pixel and a pixel for rounding, at the current scale.
+	o.scale = r.scale
+	reach := float64(r.cfg.Radius) + 1.5/max(r.scale, 1.0/64)
+	one := float64(int64(1) << r.cfg.FracBits)
+	for i := 0; i < n; i++ {
+		lx, ly := float64(last[2*i])/one, float64(last[2*i+1])/one
+		nx, ny := float64(next[2*i])/one, float64(next[2*i+1])/one
+		ex, ey := 2*nx-lx, 2*ny-ly // mix factor 2
+		cx0, cx1 := o.cell(min(lx, nx, ex)-reach, o.gw), o.cell(max(lx, nx, ex)+reach, o.gw)
+		cy0, cy1 := o.cell(min(ly, ny, ey)-reach, o.gh), o.cell(max(ly, ny, ey)+reach, o.gh)
+		for cy := cy0; cy <= cy1; cy++ {
+			for cx := cx0; cx <= cx1; cx++ {
+				k := cy*o.gw + cx
+				o.cells[k/64] |= 1 << (k % 64)
+			}
+		}
+	}
+	o.findRuns()
+}
+
+// cell is the cell holding world coordinate u, clamped to [0, n).
+func (o *occupancy) cell(u float64, n int) int {
+	return int(math.Max(0, math.Min(float64(n-1), math.Floor(u/occCell))))
+}
+
+func (o *occupancy) has(cx, cy int) bool {
+	k := cy*o.gw + cx
+	return o.cells[k/64]&(1<<(k%64)) != 0
+}
+
+// addTo adds the occupied cells to g as window pixel rectangles, within
+// the world's view.
+func (o *occupancy) addTo(g *region, r *Renderer) {
+	if r.n == 0 {
+		return
+	}
+	if o.all || o.cells == nil || r.scale < o.scale {
+		g.add(r.view)
+		return
+	}
+	for _, c := range o.runs.rects() {
+		x0 := r.view.X + int(math.Floor(float64(c.X*occCell)*r.scale))
+		y0 := r.view.Y + int(math.Floor(float64(c.Y*occCell)*r.scale))
+		x1 := r.view.X + int(math.Ceil(float64((c.X+c.W)*occCell)*r.scale))
+		y1 := r.view.Y + int(math.Ceil(float64((c.Y+c.H)*occCell)*r.scale))
+		g.add(Rect{x0, y0, x1 - x0, y1 - y0}.Intersect(r.view))
+	}
+}
+
+// findRuns lists the occupied cells as rectangles (in cells): each row's
+// runs of cells, a run extended downwards while the rows below have the
+// same run. Too many rectangles count as everywhere.
+func (o *occupancy) findRuns() {
+	o.runs.reset()
+	for cy := 0; cy < o.gh; cy++ {
+		for cx := 0; cx < o.gw; {
+			if !o.has(cx, cy) {
+				cx++
+				continue
+			}
+			end := cx
+			for end < o.gw && o.has(end, cy) {
+				end++
+			}
+			if cy == 0 || !o.sameRun(cx, end, cy-1) {
+				// A run starting here, not continuing one from above.
+				rows := 1
+				for cy+rows < o.gh && o.sameRun(cx, end, cy+rows) {
+					rows++
+				}
+				o.runs.push(Rect{cx, cy, end - cx, rows})
+			}
+			cx = end
+		}
+	}
+	if o.runs.overflow {
+		o.all = true
+	}
+}
+
+// sameRun reports whether row cy has exactly the run [x0, x1): set
+// there, clear just outside.
+func (o *occupancy) sameRun(x0, x1, cy int) bool {
+	if x0 > 0 && o.has(x0-1, cy) || x1 < o.gw && o.has(x1, cy) {
+		return false
+	}
+	for cx := x0; cx < x1; cx++ {
+		if !o.has(cx, cy) {
+			return false
+		}
+	}
+	return true
+}

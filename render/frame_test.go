@@ -1,0 +1,337 @@
+package render
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"testing"
+
+	"github.com/go-gl/gl/v3.3-core/gl"
+)
+
+// diff compares two read-backs: the largest difference of a channel, and
+// how many pixels differ at all.
+func diff(a, b *image.RGBA) (maxd, n int) {
+	for i := 0; i < len(a.Pix); i += 4 {
+		d := 0
+		for c := 0; c < 3; c++ {
+			d = max(d, abs(int(a.Pix[i+c])-int(b.Pix[i+c])))
+		}
+		if d > 0 {
+			n++
+		}
+		maxd = max(maxd, d)
+	}
+	return maxd, n
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// TestPbufferKeepsItsPixels checks what the retained drawing relies on:
+// headless, the drawable is an EGL pbuffer, and a swap leaves its pixels
+// as they were.
+func TestPbufferKeepsItsPixels(t *testing.T) {
+	win := withGL(t, 64, 48)
+	if !win.Preserved() {
+		t.Fatalf("a headless window (driver %q) does not report its pixels preserved", win.Driver())
+	}
+	r := newRenderer(t, win, 8)
+	gl.Disable(gl.SCISSOR_TEST)
+	gl.ClearColor(1, 0, 0, 1)
+	gl.Clear(gl.COLOR_BUFFER_BIT)
+	win.Swap()
+	win.Swap()
+	img := r.ReadPixels()
+	if c := img.RGBAAt(10, 10); c.R != 255 || c.G != 0 || c.B != 0 {
+		t.Errorf("after two swaps the pixel is %v, want the red drawn before them", c)
+	}
+}
+
+// stripes fills an overlay image with a pattern that depends on k, so each
+// upload is new content.
+func stripes(img *image.RGBA, k int) {
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			v := uint8((x + 3*y + 17*k) % 7 * 30)
+			img.SetRGBA(x, y, color.RGBA{v / 2, v / 3, v, 160 + v/4}) // premultiplied: colour <= alpha
+		}
+	}
+}
+
+// TestRetainedFramesMatchWholeFrames draws a sequence of frames with the
+// retained drawing (only what changed is repainted) and, after each, the
+// same frame painted whole: the read-backs must be the same. Balls move
+// (ticks now and then, a new percent every frame) and cross the layers;
+// the layers get new content, move, resize, appear; ghosts come on.
+func TestRetainedFramesMatchWholeFrames(t *testing.T) {
+	win := withGL(t, 640, 480)
+	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: true})
+	hud := r.NewOverlay(200, 100)
+	graph := r.NewOverlay(640, 60)
+	hudImg := image.NewRGBA(image.Rect(0, 0, 200, 100))
+	graphImg := image.NewRGBA(image.Rect(0, 0, 640, 60))
+	stripes(hudImg, 0)
+	stripes(graphImg, 0)
+	hud.Upload(hudImg, hudImg.Rect)
+	graph.Upload(graphImg, graphImg.Rect)
+
+	// Three balls: one crossing the HUD's corner, one crossing the graph,
+	// one in the open; 8 units a tick.
+	pos := [][4]float64{{150, 80, 8, 2}, {300, 440, -8, 3}, {400, 200, 5, -6}}
+	last := make([]int32, 6)
+	next := make([]int32, 6)
+	set := func(tick int) {
+		for i, p := range pos {
+			last[2*i], last[2*i+1] = q8(p[0]+p[2]*float64(tick)), q8(p[1]+p[3]*float64(tick))
+			next[2*i], next[2*i+1] = q8(p[0]+p[2]*float64(tick+1)), q8(p[1]+p[3]*float64(tick+1))
+		}
+	}
+	tick := 0
+	set(tick)
+	r.Sync(last, next, 1, 1)
+	partial := 0
+	const frames = 60
+	for f := 0; f < frames; f++ {
+		if f%4 == 3 { // a tick every fourth frame
+			tick++
+			set(tick)
+			r.Sync(last, next, uint64(1+tick), 1)
+		}
+		if f%10 == 5 {
+			stripes(hudImg, f)
+			hud.Upload(hudImg, hudImg.Rect)
+		}
+		if f%3 == 0 {
+			stripes(graphImg, f)
+			graph.Upload(graphImg, graphImg.Rect)
+		}
+		hudW := 180 + 10*((f/20)%3) // the panel resizes now and then
+		fr := Frame{Alpha: float32(f%4) / 4, Ghosts: f >= 45}
+		fr.Layers = append(fr.Layers, Layer{Overlay: hud, W: hudW, H: 100})
+		if f >= 8 {
+			fr.Layers = append(fr.Layers, Layer{Overlay: graph, Y: 420, W: 640, H: 60})
+		}
+		r.Draw(&fr)
+		got := r.ReadPixels()
+		if r.RepaintedPixels() < 640*480 {
+			partial++
+		}
+		// The same frame, whole; then the retained state as it was (the
+		// drawable now holds the whole frame, which should be the same).
+		saved := r.ret
+		r.cfg.Retained = false
+		r.Draw(&fr)
+		want := r.ReadPixels()
+		r.cfg.Retained = true
+		r.ret = saved
+		if d, n := diff(got, want); d > 0 {
+			t.Fatalf("frame %d (repainted %d pixels): %d pixels differ from the whole frame, by up to %d", f, saved.painted, n, d)
+		}
+		win.Swap()
+	}
+	if partial < frames/2 {
+		t.Errorf("only %d of %d frames repainted part of the window: the retained drawing was not tested", partial, frames)
+	}
+}
+
+// TestRetainedDrawAtOneBall: at one ball, between the overlays' updates, a
+// frame repaints a few thousand pixels, and the overlays none.
+func TestRetainedDrawAtOneBall(t *testing.T) {
+	win := withGL(t, 640, 480)
+	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: true})
+	hud := r.NewOverlay(300, 70)
+	graph := r.NewOverlay(640, 108)
+	pos := []int32{q8(320), q8(200)}
+	nxt := []int32{q8(336), q8(200)}
+	r.Sync(pos, nxt, 1, 1)
+	f := Frame{Layers: []Layer{{Overlay: hud, W: 300, H: 70}, {Overlay: graph, Y: 372, W: 640, H: 108}}}
+	for i := 0; i < 5; i++ {
+		f.Alpha = float32(i) / 5
+		r.Draw(&f)
+		win.Swap()
+		if i == 0 {
+			continue // the first frame is whole
+		}
+		if px := r.RepaintedPixels(); px == 0 || px > 100*100 {
+			t.Errorf("frame %d repainted %d pixels; want the ball's neighbourhood only", i, px)
+		}
+	}
+}
+
+// TestDrawAllocatesNothing: a frame with two layers, between ticks.
+func TestDrawAllocatesNothing(t *testing.T) {
+	win := withGL(t, 640, 480)
+	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: true})
+	o := r.NewOverlay(100, 100)
+	last, next := randomBalls(100, 3)
+	r.Sync(last, next, 1, 1)
+	layers := []Layer{{Overlay: o, W: 100, H: 50}, {Overlay: o, Y: 400, W: 100, H: 80}}
+	f := Frame{Layers: layers}
+	i := 0
+	allocs := testing.AllocsPerRun(50, func() {
+		i++
+		f.Alpha = float32(i%10) / 10
+		r.Sync(last, next, 1, 1)
+		r.Draw(&f)
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per frame", allocs)
+	}
+}
+
+// TestCullingKeepsThePicture draws the same balls with the reference
+// (every ball, ball.frag) and the demo's path (disc.frag, and from
+// cullMinBalls on, occlusion culling), and compares the read-backs.
+func TestCullingKeepsThePicture(t *testing.T) {
+	if testing.Short() {
+		t.Skip("100,000 balls in llvmpipe, twice")
+	}
+	for _, n := range []int{1000, 100_000} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			win := withGL(t, 640, 480)
+			last, next := randomBalls(n, 5)
+			draw := func(painter bool) *image.RGBA {
+				r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Painter: painter})
+				if want := !painter && n >= cullMinBalls; r.Culling(n) != want {
+					t.Fatalf("painter %v: culling %v at %d balls, want %v", painter, r.Culling(n), n, want)
+				}
+				r.Sync(last, next, 1, 1)
+				r.SetHighlightFirst(true)
+				r.Clear()
+				r.DrawBalls(0.37)
+				return r.ReadPixels()
+			}
+			ref, fast := draw(true), draw(false)
+			d, k := diff(ref, fast)
+			t.Logf("%d balls: %d pixels differ, by up to %d", n, k, d)
+			// The disc is the same arithmetic in both shaders; the
+			// compiler may round a last bit differently.
+			if d > 2 || k > 640*480/1000 {
+				t.Errorf("%d balls: %d pixels differ from the reference, by up to %d", n, k, d)
+			}
+		})
+	}
+}
+
+// TestHierarchicalDepth reads back the culler's farthest depth per cell
+// after drawing a wall of balls: a cell that the wall's cores cover
+// entirely holds a depth nearer than ball 0's (so ball 0, under the wall,
+// is culled); a cell they do not cover entirely holds the far plane (so
+// nothing there is). The picture, culled or not, is checked by
+// TestCullingKeepsThePicture.
+func TestHierarchicalDepth(t *testing.T) {
+	win := withGL(t, 640, 480)
+	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits})
+	// Ball 0 under the wall; the wall: cores (10 px squares) every 8 px
+	// from y = 200 to 288, which cover rows 195 to 293 entirely.
+	pos := []int32{q8(300), q8(240)}
+	for y := 200.0; y <= 288; y += 8 {
+		for x := 4.0; x < 640; x += 8 {
+			pos = append(pos, q8(x), q8(y))
+		}
+	}
+	n := len(pos) / 2
+	// Cull from one ball on, with every ball but ball 0 an occluder.
+	defer func(m int, c float64) { cullMinBalls, cullCoverage = m, c }(cullMinBalls, cullCoverage)
+	cullMinBalls = 1
+	cullCoverage = (float64(n-1) + 1e-6) * float64(r.corePoint*r.corePoint) / (640 * 480)
+	r.Sync(pos, pos, 1, 1)
+	if !r.Culling(n) || r.occluders() != n-1 {
+		t.Fatalf("culling %v with %d occluders of %d balls; want culling, every ball but ball 0 an occluder", r.Culling(n), r.occluders(), n)
+	}
+	r.Clear()
+	r.DrawBalls(1)
+	c := &r.cull
+	hiz := make([]float32, c.hw*c.hh)
+	gl.BindTexture(gl.TEXTURE_2D, c.hiz)
+	gl.GetTexImage(gl.TEXTURE_2D, 0, gl.RED, gl.FLOAT, gl.Ptr(hiz))
+	ball0 := (1 - 2/(float64(n)+1) + 1) / 2 // window depth (z+1)/2 of ball 0, z = 1 - depthStep
+	// Cells in window rows (GL's, from the bottom): world y 195..293 is
+	// window rows 480-293 .. 480-195.
+	for cy := 0; cy < c.hh; cy++ {
+		for cx := 0; cx < c.hw; cx++ {
+			z := float64(hiz[cy*c.hw+cx])
+			y0, y1 := cy*cullCell, (cy+1)*cullCell // window rows, bottom up
+			inside := y0 >= 480-293 && y1 <= 480-195
+			switch {
+			case inside && z >= ball0:
+				t.Errorf("cell %d,%d inside the wall: farthest depth %v, not nearer than ball 0's %v", cx, cy, z, ball0)
+			case !inside && (y1 <= 480-300 || y0 >= 480-190) && z != 1:
+				t.Errorf("cell %d,%d away from the wall: farthest depth %v, want 1", cx, cy, z)
+			}
+		}
+	}
+	// Ball 0's sprite lies in cells inside the wall: it is hidden, and
+	// the picture there is the wall's.
+	img := r.ReadPixels()
+	if c0 := img.RGBAAt(300, 240); c0.R > 250 && c0.G > 200 && c0.B < 60 {
+		t.Errorf("ball 0's highlight colour at its centre: %v", c0)
+	}
+}
+
+// TestLayersArePlacedExactly draws an opaque layer with Draw, with and
+// without balls (which set the viewport to the world's and its margin),
+// and finds its pixels exactly where it was placed.
+func TestLayersArePlacedExactly(t *testing.T) {
+	win := withGL(t, 640, 480)
+	for _, n := range []int{0, 1} {
+		for _, retained := range []bool{false, true} {
+			r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: retained})
+			o := r.NewOverlay(64, 32)
+			img := image.NewRGBA(image.Rect(0, 0, 64, 32))
+			for i := range img.Pix {
+				img.Pix[i] = 255 // opaque white
+			}
+			o.Upload(img, img.Rect)
+			pos := []int32{q8(500), q8(100)}
+			r.Sync(pos[:2*n], pos[:2*n], 1, 1)
+			l := Layer{Overlay: o, X: 100, Y: 300, W: 50, H: 20}
+			r.Draw(&Frame{Alpha: 1, Layers: []Layer{l}})
+			got := r.ReadPixels()
+			for y := 290; y < 330; y++ {
+				for x := 90; x < 160; x++ {
+					in := x >= l.X && x < l.X+l.W && y >= l.Y && y < l.Y+l.H
+					if white := got.RGBAAt(x, y) == (color.RGBA{255, 255, 255, 255}); white != in {
+						t.Fatalf("%d balls, retained %v: pixel %d,%d white %v, want %v", n, retained, x, y, white, in)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestFencesFollowTheLoad: while frames are cheap (fences signalled before
+// they are waited for), a fence ends only every few frames; once the GPU
+// is behind (a wait blocks), every frame again.
+func TestFencesFollowTheLoad(t *testing.T) {
+	win := withGL(t, 640, 480)
+	// Big balls: each frame is some 20 million fragments, the
+	// rasterizer's work, not the binning's on this thread.
+	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 120, FracBits: fracBits})
+	for i := 0; i < 400; i++ {
+		r.Clear()
+		win.Swap()
+		r.EndFrame()
+		r.Finish() // the GPU always done before the next wait
+	}
+	if r.fenceEvery != maxFenceEvery {
+		t.Errorf("cheap frames: a fence every %d frames, want %d", r.fenceEvery, maxFenceEvery)
+	}
+	last, next := randomBalls(150, 9)
+	r.Sync(last, next, 1, 1)
+	for i := 0; i < 4*maxFenceEvery; i++ {
+		r.Clear()
+		r.DrawBalls(0.5)
+		win.Swap()
+		r.EndFrame()
+	}
+	if r.fenceEvery != 1 {
+		t.Errorf("frames of 20 million fragments: a fence every %d frames, want every frame", r.fenceEvery)
+	}
+}

@@ -1,0 +1,21 @@
+#version 330 core
+
+// A ball as the demo draws it: an anti-aliased disc, computed from the
+// sprite coordinate (no texture fetch), coverage falling from 1 to 0
+// across the pixel at the edge. The same disc as ball.frag's with ring 0
+// and opacity 1, without the uniforms and the branch a ghost ring needs:
+// a software rasterizer runs this for every fragment of every sprite.
+flat in vec3 color;
+
+uniform float pointSize;   // sprite size in pixels
+uniform float radiusPx;    // disc radius in pixels
+
+out vec4 fragColor;
+
+void main() {
+    float a = clamp(radiusPx + 0.5 - length(gl_PointCoord - vec2(0.5)) * pointSize, 0.0, 1.0);
+    if (a <= 0.0) {
+        discard;
+    }
+    fragColor = vec4(color * a, a); // premultiplied alpha
+}

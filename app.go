@@ -298,6 +298,7 @@ func (a *app) run() {
 	for !a.quit {
 		a.frame()
 	}
+	a.st.stopCounting() // what follows (files, profiles) is not the run
 }
 
 // frame is one pass of the loop: events, logic, draw, pacing.

@@ -74,6 +74,15 @@ func fileErr(flag, path string, err error) error {
 
 func ms(d time.Duration) float64 { return report.Ms(int64(d)) }
 
+// mib is a byte count in MiB, rounded to 3 decimals; nil when unknown (0).
+func mib(b int64) *float64 {
+	if b <= 0 {
+		return nil
+	}
+	v := report.Round3(float64(b) / (1 << 20))
+	return &v
+}
+
 // stats are the run's statistics for -stats.
 func (a *app) stats() *report.Stats {
 	s := &a.st
@@ -149,8 +158,11 @@ func (a *app) stats() *report.Stats {
 		r.CPUFraction = report.Round3(float64(cpuTime()-s.cpuStart) / float64(wall))
 	}
 	if s.warm {
-		allocs, gcs := s.lastAllocs-s.warmAllocs, s.lastGC-s.warmGC
+		allocs, gcs := s.stop.allocs-s.start.allocs, uint64(s.stop.gcs-s.start.gcs)
 		r.AllocsAfterWarmup, r.GCAfterWarmup = &allocs, &gcs
+		threads := uint64(max(0, s.stop.threads-s.start.threads))
+		r.ThreadsAfterWarmup = &threads
+		r.RSSMBStart, r.RSSMBEnd, r.RSSMBPeak = mib(s.start.rss), mib(s.stop.rss), mib(s.stop.peak)
 	}
 	if h := a.sim.TickTimes(); h.Count() > 0 {
 		v := report.Round3(float64(h.Mean()) / 1e6)

@@ -46,6 +46,9 @@ func (p *profiles) stop() error {
 		}
 	}
 	if p.memPath != "" {
+		// The profile is as of the last completed GC: without one here,
+		// whatever was allocated since (a whole run with no GC) is missing.
+		runtime.GC()
 		err := atomicfile.WriteFile(p.memPath, func(w io.Writer) error {
 			return pprof.Lookup("allocs").WriteTo(w, 0)
 		})

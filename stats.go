@@ -1,11 +1,12 @@
 package main
 
 import (
-	"runtime/metrics"
+	"runtime"
 	"time"
 
 	"github.com/interpdemo/interpdemo/internal/atomicfile"
 	"github.com/interpdemo/interpdemo/internal/hud"
+	"github.com/interpdemo/interpdemo/internal/platform"
 	"github.com/interpdemo/interpdemo/internal/sim"
 	"github.com/interpdemo/interpdemo/internal/stats"
 	"github.com/interpdemo/interpdemo/internal/trace"
@@ -45,24 +46,59 @@ type runStats struct {
 	cpuStart  int64 // ns of CPU time at the start
 	wallStart time.Duration
 
-	warm       bool
-	samples    [2]metrics.Sample
-	warmAllocs uint64
-	warmGC     uint64
-	lastAllocs uint64
-	lastGC     uint64
+	warm    bool    // the warm-up is over and its counts taken
+	stopped bool    // the loop ended and the end counts were taken
+	start   memMark // at the end of the warm-up
+	stop    memMark // when the loop ended
+	mem     runtime.MemStats
+}
+
+// memMark is the process's memory at one moment: the exact count of heap
+// allocations, of GC cycles and of the runtime's OS threads so far, the
+// resident memory and its peak (bytes; 0 where the system does not tell).
+type memMark struct {
+	allocs    uint64
+	gcs       uint32
+	threads   int // OS threads the runtime has started (its Ms)
+	rss, peak int64
 }
 
 func (s *runStats) init(mainStart time.Time) {
 	s.mainStart = mainStart
-	s.samples[0].Name = "/gc/heap/allocs:objects"
-	s.samples[1].Name = "/gc/cycles/total:gc-cycles"
 	s.cpuStart = cpuTime()
 }
 
-func (s *runStats) readMetrics() (allocs, gcs uint64) {
-	metrics.Read(s.samples[:])
-	return s.samples[0].Value.Uint64(), s.samples[1].Value.Uint64()
+// readAllocs counts the heap allocations and GC cycles so far, exactly.
+// runtime.ReadMemStats stops the world for a moment (microseconds), and
+// flushes every P's cache of spans first. runtime/metrics'
+// /gc/heap/allocs:objects does not: it counts a span's allocations only
+// when the span leaves its cache, so allocations made during the warm-up
+// would appear after it, in a burst at the first GC cycle (the runtime's
+// periodic one, two minutes in, if nothing else), and allocations of the
+// run's last moments would not appear at all. It allocates nothing.
+func (s *runStats) readAllocs() (allocs uint64, gcs uint32) {
+	runtime.ReadMemStats(&s.mem)
+	return s.mem.Mallocs, s.mem.NumGC
+}
+
+// readRSS reads the resident memory and its peak. It allocates: read it
+// before the warm-up's allocation count and after the end's.
+func readRSS(m *memMark) {
+	m.rss, _ = platform.ResidentBytes()
+	m.peak, _ = platform.PeakResidentBytes()
+}
+
+// stopCounting takes the end counts, once: call it when the loop ends,
+// before the files and profiles are written, whose allocations are not
+// the run's.
+func (s *runStats) stopCounting() {
+	if s.stopped {
+		return
+	}
+	s.stopped = true
+	s.stop.allocs, s.stop.gcs = s.readAllocs()
+	s.stop.threads, _ = runtime.ThreadCreateProfile(nil)
+	readRSS(&s.stop)
 }
 
 // frameStart closes the books on the previous frame, now that its
@@ -74,7 +110,9 @@ func (s *runStats) frameStart(now, runStart time.Duration) (prev trace.Row, ok b
 	s.lastStart = now
 	if !s.warm && s.frames > 0 && now-runStart >= warmup {
 		s.warm = true
-		s.warmAllocs, s.warmGC = s.readMetrics()
+		readRSS(&s.start)
+		s.start.threads, _ = runtime.ThreadCreateProfile(nil)
+		s.start.allocs, s.start.gcs = s.readAllocs()
 	}
 	return s.closePrev(now)
 }
@@ -123,7 +161,7 @@ func (s *runStats) frameDone(start time.Duration, info sim.FrameInfo, uploaded i
 // finish closes the last frame at the end of the run and returns it.
 func (s *runStats) finish(now time.Duration) (trace.Row, bool) {
 	s.end = now
-	s.lastAllocs, s.lastGC = s.readMetrics()
+	s.stopCounting()
 	return s.closePrev(s.end)
 }
 

@@ -36,6 +36,7 @@ func main() {
 type options struct {
 	bin, out string
 	quick    bool
+	soakOnly bool
 	goTool   string
 }
 
@@ -44,6 +45,7 @@ func run() int {
 	flag.StringVar(&o.bin, "bin", "bin/interpdemo", "the demo binary to measure (make bench builds it)")
 	flag.StringVar(&o.out, "o", "docs/PERFORMANCE.md", "the report to write")
 	flag.BoolVar(&o.quick, "quick", false, "shorter runs (numbers are noisier)")
+	flag.BoolVar(&o.soakOnly, "soak-only", false, "run only the soak and print its section (the report is not written)")
 	flag.StringVar(&o.goTool, "go", "go", "the go command that runs the Go benchmarks (a name looked up in PATH, or a path)")
 	flag.Parse()
 	goTool, err := findGo(o.goTool)
@@ -55,6 +57,13 @@ func run() int {
 	if _, err := os.Stat(o.bin); err != nil {
 		fmt.Fprintf(os.Stderr, "bench: %v (run make build first)\n", err)
 		return 2
+	}
+	if o.soakOnly {
+		if err := runSoakOnly(&o, os.Stdout); err != nil {
+			fmt.Fprintf(os.Stderr, "bench: soak: %v\n", err)
+			return 1
+		}
+		return 0
 	}
 	if err := atomicfile.CheckWritable(o.out); err != nil {
 		fmt.Fprintf(os.Stderr, "bench: -o: %v\n", err)
@@ -73,6 +82,7 @@ func run() int {
 		{"scale", scale},
 		{"scenarios", scenarios},
 		{"frame pacing", pacingStep},
+		{"soak", soak},
 		{"start-up", startup},
 		{"profile", profile},
 	}
@@ -115,6 +125,7 @@ type results struct {
 	scenarios []scenario
 	startups  []float64
 	pacing    string // the frame-pacing table (pacing.go)
+	soak      []*soakRun
 
 	profile     []share // where the time goes, 100k balls
 	profileRef  []share // the same, drawing with the reference (every ball)

@@ -79,12 +79,26 @@ type Stats struct {
 	VideoDriver string  `json:"video_driver"`
 	GLRenderer  string  `json:"gl_renderer"`
 
+	// Heap allocations and GC cycles from the end of the first second to
+	// the end of the loop, counted exactly (runtime.ReadMemStats). The GC
+	// cycles include the runtime's own periodic one, which it starts when
+	// no cycle has run for two minutes, allocations or not.
 	AllocsAfterWarmup *uint64 `json:"allocs_after_warmup,omitempty"`
 	GCAfterWarmup     *uint64 `json:"gc_after_warmup,omitempty"`
+	// ThreadsAfterWarmup is the OS threads the Go scheduler started after
+	// the warm-up (runtime.ThreadCreateProfile). Each costs the runtime a
+	// few heap allocations of its own (the thread's m and g structures),
+	// which allocs_after_warmup counts: a thread is started when the
+	// scheduler needs one more at once than ever before, which a loaded
+	// machine can cause at any time.
+	ThreadsAfterWarmup *uint64 `json:"threads_after_warmup,omitempty"`
 	// Resident memory (Linux: /proc/self/statm) in MiB at the end of the
-	// warm-up and at the end of the run, so that a slow leak shows.
+	// warm-up and at the end of the run, so that a slow leak shows, and
+	// the most the process ever had resident (VmHWM of
+	// /proc/self/status), start-up included.
 	RSSMBStart *float64 `json:"rss_mb_start,omitempty"`
 	RSSMBEnd   *float64 `json:"rss_mb_end,omitempty"`
+	RSSMBPeak  *float64 `json:"rss_mb_peak,omitempty"`
 
 	Record   string `json:"record,omitempty"`
 	Replay   string `json:"replay,omitempty"`

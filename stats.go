@@ -51,6 +51,7 @@ type runStats struct {
 	start   memMark // at the end of the warm-up
 	stop    memMark // when the loop ended
 	mem     runtime.MemStats
+	gc      gcSteady // the collector's steady state, from the end of the warm-up
 }
 
 // memMark is the process's memory at one moment: the exact count of heap
@@ -113,7 +114,9 @@ func (s *runStats) frameStart(now, runStart time.Duration) (prev trace.Row, ok b
 		readRSS(&s.start)
 		s.start.threads, _ = runtime.ThreadCreateProfile(nil)
 		s.start.allocs, s.start.gcs = s.readAllocs()
+		s.gc.start(now, s.mem.HeapAlloc)
 	}
+	s.gc.check(now)
 	return s.closePrev(now)
 }
 

@@ -1,9 +1,12 @@
 // Command bench measures interpdemo and writes docs/PERFORMANCE.md: the Go
 // benchmarks of the loop, the physics and the renderer, a matrix of
 // headless runs of the demo (1 to 1,000,000 balls, with and without
-// interpolation), the slow-machine and frame-cap scenarios, start-up time,
-// and where the CPU time goes. Every figure in the file comes from this
-// run; the file says on what machine.
+// interpolation), the overlays on against off, the renderer against its
+// reference path, the slow-machine and frame-cap scenarios, frame pacing,
+// rollback's costs, a soak of several minutes (allocations, GC cycles and
+// resident memory over a long run), start-up time, and where the CPU time
+// goes. Every figure in the file comes from this run; the file says on
+// what machine.
 //
 //	make bench              # = go run ./cmd/bench
 //	go run ./cmd/bench -quick   # shorter runs, for a first look

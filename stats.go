@@ -113,8 +113,9 @@ func (s *runStats) frameStart(now, runStart time.Duration) (prev trace.Row, ok b
 		s.warm = true
 		readRSS(&s.start)
 		s.start.threads, _ = runtime.ThreadCreateProfile(nil)
+		s.readAllocs()                   // the heap's size, for the collector's limit
+		s.gc.start(now, s.mem.HeapAlloc) // before the counts: setting the collector allocates
 		s.start.allocs, s.start.gcs = s.readAllocs()
-		s.gc.start(now, s.mem.HeapAlloc)
 	}
 	s.gc.check(now)
 	return s.closePrev(now)

@@ -43,9 +43,10 @@ func (r *Renderer) drawBalls(alpha float32, rects []Rect) {
 	}
 	gl.BindVertexArray(r.vao[r.cur])
 	for _, rect := range rects {
-		r.scissor(rect)
+		r.clip(p, rect)
 		gl.DrawArrays(gl.POINTS, 0, int32(r.n))
 	}
+	r.draws += len(rects)
 	if cull {
 		gl.Uniform1i(p.cull, 0)
 	}
@@ -68,10 +69,19 @@ func (r *Renderer) drawGhosts(rects []Rect) {
 	for _, a := range [2]float32{0, 1} {
 		gl.Uniform1f(p.alpha, a)
 		for _, rect := range rects {
-			r.scissor(rect)
+			r.clip(p, rect)
 			gl.DrawArrays(gl.POINTS, 0, int32(r.n))
 		}
 	}
+	r.draws += 2 * len(rects)
 	gl.Uniform1f(p.ring, 0)
 	gl.Uniform1f(p.opacity, 1)
+}
+
+// clip limits the balls drawn with p to rect: the scissor, and the
+// program's own clip rectangle (see disc.frag).
+func (r *Renderer) clip(p *ballProgram, rect Rect) {
+	r.scissor(rect)
+	y0 := r.winH - (rect.Y + rect.H)
+	gl.Uniform4f(p.clip, float32(rect.X), float32(y0), float32(rect.X+rect.W), float32(y0+rect.H))
 }

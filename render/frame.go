@@ -32,15 +32,17 @@ const maxLayers = 8
 // its pixels from one frame to the next (Config.Retained), a frame differs
 // from the last only where balls were or are drawn and where a layer
 // changed, moved or appeared. Draw repaints that region and leaves the
-// rest: at one ball, a frame repaints a few thousand pixels instead of
-// the window, and the overlays, which change a few times a second, cost
-// nothing on the frames in between.
+// rest: at one ball, a frame repaints a few hundred pixels instead of the
+// window, and the overlays, which change a few times a second, cost
+// nothing on the frames in between, but where a ball passes beneath them.
 //
-// Where balls can be drawn is known per tick, from the positions Sync
-// uploads (occupancy): each ball's sprite anywhere between its last
-// position and as far past its next as extrapolation goes. So between two
-// ticks the region is the same on every frame, and a frame with no tick
-// still uploads nothing.
+// Where balls are drawn: with a few balls (up to spriteMaxBalls), each
+// one's sprite where the last frame drew it and where this frame draws it,
+// from a CPU copy of the positions Sync uploads (sprites.go). With more,
+// where they can be drawn during the tick (occupancy): each ball's sprite
+// anywhere between its last position and as far past its next as
+// extrapolation goes, the same region on every frame between two ticks.
+// Either way, a frame with no tick uploads nothing.
 //
 // A software rasterizer (llvmpipe) clears a whole window at memory speed
 // but a part of it only by drawing, as slowly as any other drawing; so a
@@ -68,6 +70,7 @@ func (r *Renderer) Draw(f *Frame) {
 	r.planRepaint(f)
 	rects := r.ret.paint.rects()
 	r.vp = vpOther // whatever another user of the context left
+	r.draws = 0
 
 	// Backgrounds, then the balls, the ghosts and the layers, each into
 	// every rectangle of the repaint: the rectangles are disjoint, so
@@ -76,6 +79,7 @@ func (r *Renderer) Draw(f *Frame) {
 	nw := 0
 	if len(rects) == 1 && rects[0] == (Rect{0, 0, r.winW, r.winH}) {
 		r.Clear() // whole: the clears a rasterizer does fastest
+		r.draws += 2
 		r.ret.valid = true
 		world[0] = r.view
 		nw = 1
@@ -91,6 +95,7 @@ func (r *Renderer) Draw(f *Frame) {
 				}
 				r.scissor(p)
 				gl.Clear(gl.COLOR_BUFFER_BIT)
+				r.draws++
 			}
 			if !q.Empty() {
 				world[nw] = q
@@ -101,6 +106,7 @@ func (r *Renderer) Draw(f *Frame) {
 		for _, q := range world[:nw] {
 			r.scissor(q)
 			gl.Clear(gl.COLOR_BUFFER_BIT)
+			r.draws++
 		}
 	}
 	r.drawBalls(f.Alpha, world[:nw])
@@ -145,10 +151,18 @@ func (r *Renderer) planRepaint(f *Frame) {
 	}
 	// Balls: where they were drawn last frame, and where they may be
 	// drawn this frame.
-	for _, b := range r.ret.balls.rects() {
-		g.add(b)
+	if r.tracked(f) && r.spr.valid {
+		r.addSprites(g, f.Alpha)
+	} else {
+		for _, b := range r.ret.balls.rects() {
+			g.add(b)
+		}
+		if r.tracked(f) {
+			r.addSprites(g, f.Alpha)
+		} else {
+			r.occ.addTo(g, r)
+		}
 	}
-	r.occ.addTo(g, r)
 	for i, l := range f.Layers {
 		old := r.ret.layers[i]
 		switch {
@@ -190,6 +204,7 @@ func (r *Renderer) keep(f *Frame) {
 	r.ret.ghosts = f.Ghosts
 	r.ret.n = len(f.Layers)
 	if !r.ret.valid {
+		r.spr.valid = false
 		return
 	}
 	for i, l := range f.Layers {
@@ -197,7 +212,12 @@ func (r *Renderer) keep(f *Frame) {
 		r.ret.version[i] = l.Overlay.version
 	}
 	r.ret.balls.reset()
-	r.occ.addTo(&r.ret.balls, r)
+	if r.tracked(f) {
+		r.keepSprites(&r.ret.balls, f.Alpha)
+	} else {
+		r.spr.valid = false
+		r.occ.addTo(&r.ret.balls, r)
+	}
 	if r.ret.balls.overflow {
 		r.ret.valid = false
 	}
@@ -206,6 +226,11 @@ func (r *Renderer) keep(f *Frame) {
 // RepaintedPixels is how many pixels the last Draw painted: the whole
 // window, or less where it kept what had not changed.
 func (r *Renderer) RepaintedPixels() int { return r.ret.painted }
+
+// Passes is how many draw calls and clears the last Draw made into the
+// window (a software rasterizer draws a partial clear like a rectangle):
+// the fixed cost of a frame.
+func (r *Renderer) Passes() int { return r.draws }
 
 // occupancy is where the balls can be drawn during the current tick: a
 // coarse grid over the world, each cell marked if some ball's sprite, at

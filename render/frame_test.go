@@ -68,8 +68,16 @@ func stripes(img *image.RGBA, k int) {
 // retained drawing (only what changed is repainted) and, after each, the
 // same frame painted whole: the read-backs must be the same. Balls move
 // (ticks now and then, a new percent every frame) and cross the layers;
-// the layers get new content, move, resize, appear; ghosts come on.
+// the layers get new content, move, resize, appear; ghosts come on. With
+// three balls, the repaint follows each ball's sprite (sprites.go); with
+// more than spriteMaxBalls, the occupancy grid.
 func TestRetainedFramesMatchWholeFrames(t *testing.T) {
+	for _, extra := range []int{0, spriteMaxBalls} {
+		t.Run(fmt.Sprint(3+extra, " balls"), func(t *testing.T) { retainedMatchesWhole(t, extra) })
+	}
+}
+
+func retainedMatchesWhole(t *testing.T, extra int) {
 	win := withGL(t, 640, 480)
 	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: true})
 	hud := r.NewOverlay(200, 100)
@@ -84,8 +92,11 @@ func TestRetainedFramesMatchWholeFrames(t *testing.T) {
 	// Three balls: one crossing the HUD's corner, one crossing the graph,
 	// one in the open; 8 units a tick.
 	pos := [][4]float64{{150, 80, 8, 2}, {300, 440, -8, 3}, {400, 200, 5, -6}}
-	last := make([]int32, 6)
-	next := make([]int32, 6)
+	for i := 0; i < extra; i++ { // more, spread over the world, moving every way
+		pos = append(pos, [4]float64{float64(40 + 37*i), float64(60 + 23*i), float64(i%5 - 2), float64(i%3 - 1)})
+	}
+	last := make([]int32, 2*len(pos))
+	next := make([]int32, 2*len(pos))
 	set := func(tick int) {
 		for i, p := range pos {
 			last[2*i], last[2*i+1] = q8(p[0]+p[2]*float64(tick)), q8(p[1]+p[3]*float64(tick))
@@ -124,12 +135,12 @@ func TestRetainedFramesMatchWholeFrames(t *testing.T) {
 		}
 		// The same frame, whole; then the retained state as it was (the
 		// drawable now holds the whole frame, which should be the same).
-		saved := r.ret
+		saved, spr := r.ret, r.spr
 		r.cfg.Retained = false
 		r.Draw(&fr)
 		want := r.ReadPixels()
 		r.cfg.Retained = true
-		r.ret = saved
+		r.ret, r.spr = saved, spr
 		if d, n := diff(got, want); d > 0 {
 			t.Fatalf("frame %d (repainted %d pixels): %d pixels differ from the whole frame, by up to %d", f, saved.painted, n, d)
 		}

@@ -23,9 +23,9 @@ type Overlay struct {
 
 // overlays is the shared program of all overlays.
 type overlays struct {
-	prog                          *Program
-	uRect, uWindow, uTexScale, uT int32
-	vao                           uint32
+	prog               *Program
+	uRect, uWindow, uT int32
+	vao                uint32
 }
 
 func newOverlays() (*overlays, error) {
@@ -37,7 +37,7 @@ func newOverlays() (*overlays, error) {
 	for _, u := range []struct {
 		loc  *int32
 		name string
-	}{{&o.uRect, "rect"}, {&o.uWindow, "window"}, {&o.uTexScale, "texScale"}, {&o.uT, "tex"}} {
+	}{{&o.uRect, "rect"}, {&o.uWindow, "window"}, {&o.uT, "tex"}} {
 		if *u.loc, err = p.Uniform(u.name); err != nil {
 			p.Delete()
 			return nil, fmt.Errorf("overlay program: %w", err)
@@ -122,8 +122,8 @@ func (r *Renderer) drawLayer(l Layer, clip Rect) {
 	gl.BindTexture(gl.TEXTURE_2D, o.tex)
 	gl.Uniform4f(ov.uRect, float32(l.X), float32(l.Y), float32(l.W), float32(l.H))
 	gl.Uniform2f(ov.uWindow, float32(r.winW), float32(r.winH))
-	gl.Uniform2f(ov.uTexScale, float32(l.W)/float32(o.w), float32(l.H)/float32(o.h))
 	gl.DrawArrays(gl.TRIANGLE_STRIP, 0, 4)
+	r.draws++
 }
 
 func (o *Overlay) delete() {

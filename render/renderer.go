@@ -109,8 +109,10 @@ type Renderer struct {
 	sinceFence int
 
 	cull  culler    // occlusion culling of hidden balls
+	draws int       // draws and partial clears into the window by the last Draw
 	ret   retained  // what the drawable holds, for repainting only what changed
 	occ   occupancy // where the balls can be during the current tick
+	spr   sprites   // where a few balls are drawn, frame by frame
 	debug debugLog
 }
 
@@ -362,6 +364,7 @@ func (r *Renderer) Sync(last, next []int32, step, moved uint64) int {
 		r.cur = 1 - r.cur
 		r.syncedStep = step
 		r.occ.update(r, last, next)
+		r.spr.sync(last, next)
 		return r.count(len(next))
 	}
 	r.n = n
@@ -369,6 +372,7 @@ func (r *Renderer) Sync(last, next []int32, step, moved uint64) int {
 	r.upload(r.vbo[1-r.cur], next)
 	r.synced, r.syncedStep, r.syncedMoved = true, step, moved
 	r.occ.update(r, last, next)
+	r.spr.sync(last, next)
 	return r.count(len(last) + len(next))
 }
 
@@ -580,7 +584,7 @@ type ballProgram struct {
 	prog                                         *Program
 	proj, alpha, pointSize, highlight, depthStep int32
 	cull, hiZ, cullCell, viewport                int32
-	radius, ring, opacity                        int32
+	radius, ring, opacity, clip                  int32
 }
 
 func (p *ballProgram) init(name, frag string, disc, ring bool) error {
@@ -589,7 +593,7 @@ func (p *ballProgram) init(name, frag string, disc, ring bool) error {
 		return err
 	}
 	p.prog = prog
-	p.radius, p.ring, p.opacity = -1, -1, -1
+	p.radius, p.ring, p.opacity, p.clip = -1, -1, -1, -1
 	for _, u := range []struct {
 		loc  *int32
 		name string
@@ -598,7 +602,7 @@ func (p *ballProgram) init(name, frag string, disc, ring bool) error {
 		{&p.proj, "proj", true}, {&p.alpha, "alpha", true}, {&p.pointSize, "pointSize", true},
 		{&p.highlight, "highlightFirst", true}, {&p.depthStep, "depthStep", true},
 		{&p.cull, "cull", true}, {&p.hiZ, "hiZ", true}, {&p.cullCell, "cullCell", true}, {&p.viewport, "viewport", true},
-		{&p.radius, "radiusPx", disc}, {&p.ring, "ring", ring}, {&p.opacity, "opacity", ring},
+		{&p.radius, "radiusPx", disc}, {&p.ring, "ring", ring}, {&p.opacity, "opacity", ring}, {&p.clip, "clip", disc},
 	} {
 		if !u.want {
 			continue
@@ -615,6 +619,9 @@ func (p *ballProgram) init(name, frag string, disc, ring bool) error {
 	if ring {
 		gl.Uniform1f(p.ring, 0)
 		gl.Uniform1f(p.opacity, 1)
+	}
+	if disc {
+		gl.Uniform4f(p.clip, -1e9, -1e9, 1e9, 1e9)
 	}
 	return nil
 }

@@ -9,10 +9,19 @@ flat in vec3 color;
 
 uniform float pointSize;   // sprite size in pixels
 uniform float radiusPx;    // disc radius in pixels
+// The rectangle being repainted, in window coordinates (x0, y0, x1, y1,
+// GL's origin at the bottom left). The scissor limits drawing to it as
+// well, but Mesa's llvmpipe lets a point sprite through one row below the
+// scissor's bottom edge: where two repainted rectangles meet, a sprite
+// crossing the edge would be blended twice there.
+uniform vec4 clip;
 
 out vec4 fragColor;
 
 void main() {
+    if (any(lessThan(gl_FragCoord.xy, clip.xy)) || any(greaterThanEqual(gl_FragCoord.xy, clip.zw))) {
+        discard;
+    }
     float a = clamp(radiusPx + 0.5 - length(gl_PointCoord - vec2(0.5)) * pointSize, 0.0, 1.0);
     if (a <= 0.0) {
         discard;

@@ -126,19 +126,24 @@ func (o *overlay) draw(r *render.Renderer, now time.Duration, alpha float32, gho
 // references (cmd/bench): a comma-separated list of
 //
 //	painter   draw the balls in one pass, every fragment shaded and blended
-//	redraw    paint every frame whole, even where the drawable keeps its pixels
+//	redraw    paint every frame whole (the default)
+//	retained  where the drawable keeps its pixels (headless), repaint only
+//	          what changed: off by default, because one run in millions of
+//	          frames crashed inside llvmpipe with it (not yet understood)
 const renderEnv = "INTERPDEMO_RENDER"
 
 // renderConfig is the renderer's configuration for the world wc drawn in
 // win.
 func renderConfig(wc physics.Config, win *platform.Window) render.Config {
-	c := render.Config{WorldW: wc.Width, WorldH: wc.Height, Radius: wc.Radius, FracBits: physics.FracBits, Retained: win.Preserved()}
+	c := render.Config{WorldW: wc.Width, WorldH: wc.Height, Radius: wc.Radius, FracBits: physics.FracBits, }
 	for _, w := range strings.Split(os.Getenv(renderEnv), ",") {
 		switch strings.TrimSpace(w) {
 		case "painter":
 			c.Painter = true
 		case "redraw":
 			c.Retained = false
+		case "retained":
+			c.Retained = win.Preserved()
 		}
 	}
 	return c

@@ -135,7 +135,7 @@ const renderEnv = "INTERPDEMO_RENDER"
 // renderConfig is the renderer's configuration for the world wc drawn in
 // win.
 func renderConfig(wc physics.Config, win *platform.Window) render.Config {
-	c := render.Config{WorldW: wc.Width, WorldH: wc.Height, Radius: wc.Radius, FracBits: physics.FracBits, }
+	c := render.Config{WorldW: wc.Width, WorldH: wc.Height, Radius: wc.Radius, FracBits: physics.FracBits}
 	for _, w := range strings.Split(os.Getenv(renderEnv), ",") {
 		switch strings.TrimSpace(w) {
 		case "painter":

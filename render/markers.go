@@ -61,11 +61,11 @@ func (m *Markers) Delete() {
 
 // Draw draws up to MaxMarkers of ms (the rest are ignored) as rings of
 // radius radiusPx pixels, over whatever r drew, clipped to the world's
-// rectangle. It leaves the viewport and scissor as it found them. Call it
-// after Renderer.Draw; the next Draw then repaints the whole window.
+// rectangle. Call it after Renderer.Draw; the next Draw then repaints the
+// whole window.
 func (m *Markers) Draw(r *Renderer, ms []Marker, radiusPx float32) {
 	n := min(len(ms), MaxMarkers)
-	w, h := r.WindowSize()
+	w, h := r.winW, r.winH
 	if n == 0 || w == 0 || h == 0 || radiusPx <= 0 {
 		return
 	}
@@ -74,15 +74,9 @@ func (m *Markers) Draw(r *Renderer, ms []Marker, radiusPx float32) {
 		m.col[i] = [4]float32{k.R, k.G, k.B, k.A}
 	}
 	r.ret.valid = false // drawn outside Draw: the next frame repaints whole
-	var vp, sc [4]int32
-	gl.GetIntegerv(gl.VIEWPORT, &vp[0])
-	gl.GetIntegerv(gl.SCISSOR_BOX, &sc[0])
-	scissor := gl.IsEnabled(gl.SCISSOR_TEST)
-
-	view, _ := r.View()
-	gl.Viewport(0, 0, int32(w), int32(h))
+	r.setFullViewport() // the renderer's own viewport and scissor: no state to read back
 	gl.Enable(gl.SCISSOR_TEST)
-	gl.Scissor(int32(view.X), int32(h-(view.Y+view.H)), int32(view.W), int32(view.H))
+	r.scissor(r.view)
 	gl.Enable(gl.BLEND)
 	gl.BlendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
 
@@ -95,10 +89,4 @@ func (m *Markers) Draw(r *Renderer, ms []Marker, radiusPx float32) {
 	gl.BindVertexArray(m.vao)
 	gl.DrawArrays(gl.POINTS, 0, int32(n))
 	gl.BindVertexArray(0)
-
-	gl.Viewport(vp[0], vp[1], vp[2], vp[3])
-	gl.Scissor(sc[0], sc[1], sc[2], sc[3])
-	if !scissor {
-		gl.Disable(gl.SCISSOR_TEST)
-	}
 }

@@ -111,6 +111,7 @@ func (s *runStats) frameStart(now, runStart time.Duration) (prev trace.Row, ok b
 	s.lastStart = now
 	if !s.warm && s.frames > 0 && now-runStart >= warmup {
 		s.warm = true
+		spareThreads(spareThreadCount()) // before the counts: starting threads allocates
 		readRSS(&s.start)
 		s.start.threads, _ = runtime.ThreadCreateProfile(nil)
 		s.readAllocs()                   // the heap's size, for the collector's limit

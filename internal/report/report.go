@@ -90,7 +90,8 @@ type Stats struct {
 	// few heap allocations of its own (the thread's m and g structures),
 	// which allocs_after_warmup counts: a thread is started when the
 	// scheduler needs one more at once than ever before, which a loaded
-	// machine can cause at any time.
+	// machine can cause at any time. The warm-up makes the runtime start
+	// the threads a frame can need (threads.go), so this stays 0.
 	ThreadsAfterWarmup *uint64 `json:"threads_after_warmup,omitempty"`
 	// Resident memory (Linux: /proc/self/statm) in MiB at the end of the
 	// warm-up and at the end of the run, so that a slow leak shows, and

@@ -19,6 +19,15 @@ import (
 	"github.com/interpdemo/interpdemo/render"
 )
 
+// serialRasterMaxBalls is the most balls at start for which the demo asks
+// Mesa's software rasterizer to rasterize on the drawing thread
+// (platform.Options.SerialRaster): with so few balls a frame takes
+// microseconds, tens of thousands of frames run each second, and llvmpipe's
+// scene-reuse race (platform.SerialRasterReason) would crash the demo
+// within minutes. With more, frames are long and few, the race all but
+// never happens, and rasterizing on every core matters.
+const serialRasterMaxBalls = 64
+
 // drawMode is where between a ball's last and next logic position it is
 // drawn.
 type drawMode int
@@ -173,6 +182,7 @@ func newApp(cfg config, log io.Writer, mainStart time.Time) (a *app, err error) 
 	}
 	if a.win, err = platform.Open(platform.Options{
 		Title: "interpdemo", Width: cfg.width, Height: cfg.height, Headless: cfg.headless,
+		SerialRaster: int(a.sim.World().N()) <= serialRasterMaxBalls,
 	}); err != nil {
 		return nil, err
 	}

@@ -27,12 +27,14 @@ const (
 )
 
 // overlay is the HUD and the frame-time graph: images drawn on the CPU by
-// package hud, a few times a second, and uploaded as textures. They are
-// the frame's layers over the world (render.Layer): where the drawable
-// keeps its pixels (headless), the renderer repaints a layer only when
-// its image changes or a ball passes beneath it, so between refreshes the
-// overlays cost next to nothing. It is given the values it shows; it
-// knows nothing of the app.
+// package hud, a few times a second, and uploaded as textures, only the
+// parts that changed: the HUD's text when it changes, and the graph as a
+// sweep (hud.Sweep), whose refresh changes a few columns where the sweep
+// is. They are the frame's layers over the world (render.Layer): where
+// the drawable keeps its pixels (headless), the renderer repaints only
+// those parts, and where a ball passes beneath, so the overlays cost next
+// to nothing. It is given the values it shows; it knows nothing of the
+// app.
 type overlay struct {
 	text      *hud.TextImage
 	textTex   *render.Overlay
@@ -43,7 +45,7 @@ type overlay struct {
 	graphImg  *image.RGBA
 	graphSub  *image.RGBA // graphImg's left graphW columns
 	graphTex  *render.Overlay
-	cols      []hud.Column
+	sweep     *hud.Sweep
 	graph     *hud.Graph
 	ring      *hud.Ring
 	nextText  time.Duration
@@ -63,7 +65,7 @@ func newOverlay(r *render.Renderer, glInfo string) *overlay {
 		shown:    make([]byte, 0, 2048),
 		graphImg: image.NewRGBA(image.Rect(0, 0, maxGraphWidth, graphH)),
 		graphTex: r.NewOverlay(maxGraphWidth, graphH),
-		cols:     make([]hud.Column, maxGraphWidth),
+		sweep:    hud.NewSweep(maxGraphWidth),
 		ring:     hud.NewRing(graphRingSize),
 		graph:    hud.NewGraph(),
 		glInfo:   glInfo,
@@ -101,7 +103,7 @@ func (o *overlay) draw(r *render.Renderer, now time.Duration, alpha float32, gho
 	f := &o.frame
 	*f = render.Frame{Alpha: alpha, Ghosts: ghosts, Layers: o.layers[:0]}
 	if hudOn {
-		f.Layers = append(f.Layers, render.Layer{Overlay: o.textTex, W: o.panel.Dx(), H: o.panel.Dy()})
+		f.Layers = append(f.Layers, render.Layer{Overlay: o.textTex, W: o.panel.Dx(), H: o.panel.Dy(), Opaque: true})
 	}
 	if graphOn {
 		w := min(winW, maxGraphWidth)
@@ -112,12 +114,11 @@ func (o *overlay) draw(r *render.Renderer, now time.Duration, alpha float32, gho
 		}
 		if now >= o.nextGraph {
 			o.nextGraph = now + graphRefresh
-			img := o.graphSub
-			hud.Columns(o.cols[:w], o.ring, now, graphSpan)
-			o.graph.Draw(img, o.cols[:w], hud.DefaultScale, lines)
-			o.graphTex.Upload(o.graphImg, img.Rect)
+			for _, part := range o.sweep.Update(o.graphSub, o.graph, o.ring, now, graphSpan, hud.DefaultScale, lines) {
+				o.graphTex.Upload(o.graphImg, part)
+			}
 		}
-		f.Layers = append(f.Layers, render.Layer{Overlay: o.graphTex, Y: winH - graphH, W: o.graphW, H: graphH})
+		f.Layers = append(f.Layers, render.Layer{Overlay: o.graphTex, Y: winH - graphH, W: o.graphW, H: graphH, Opaque: true})
 	}
 	r.Draw(f)
 }
@@ -126,16 +127,18 @@ func (o *overlay) draw(r *render.Renderer, now time.Duration, alpha float32, gho
 // references (cmd/bench): a comma-separated list of
 //
 //	painter   draw the balls in one pass, every fragment shaded and blended
-//	redraw    paint every frame whole (the default)
+//	redraw    paint every frame whole, even where the drawable keeps its
+//	          pixels
 //	retained  where the drawable keeps its pixels (headless), repaint only
-//	          what changed: off by default, because one run in millions of
-//	          frames crashed inside llvmpipe with it (not yet understood)
+//	          what changed (the default)
 const renderEnv = "INTERPDEMO_RENDER"
 
 // renderConfig is the renderer's configuration for the world wc drawn in
-// win.
+// win. Where the drawable keeps its pixels from one frame to the next
+// (headless), only what changed is repainted; a window's back buffer is
+// undefined after a swap, so there every frame is painted whole.
 func renderConfig(wc physics.Config, win *platform.Window) render.Config {
-	c := render.Config{WorldW: wc.Width, WorldH: wc.Height, Radius: wc.Radius, FracBits: physics.FracBits}
+	c := render.Config{WorldW: wc.Width, WorldH: wc.Height, Radius: wc.Radius, FracBits: physics.FracBits, Retained: win.Preserved()}
 	for _, w := range strings.Split(os.Getenv(renderEnv), ",") {
 		switch strings.TrimSpace(w) {
 		case "painter":

@@ -8,9 +8,15 @@ import (
 
 // Layer is an overlay placed over the world for a frame: the top-left
 // W x H texels of Overlay, one per pixel, at window pixel (X, Y).
+//
+// Opaque says every one of those texels has alpha 1 (the HUD's panel and
+// the graph are): what lies beneath is never seen, so a retained frame
+// does not repaint it when only balls moved there, and the layer is
+// drawn without blending.
 type Layer struct {
 	Overlay    *Overlay
 	X, Y, W, H int
+	Opaque     bool
 }
 
 func (l Layer) rect() Rect { return Rect{l.X, l.Y, l.W, l.H} }
@@ -163,6 +169,13 @@ func (r *Renderer) planRepaint(f *Frame) {
 			r.occ.addTo(g, r)
 		}
 	}
+	// Under an opaque layer nothing shows: balls moving there need no
+	// repaint (what a layer's own change needs is added below).
+	for _, l := range f.Layers {
+		if l.Opaque {
+			g.cut(l.rect())
+		}
+	}
 	for i, l := range f.Layers {
 		old := r.ret.layers[i]
 		switch {
@@ -172,7 +185,10 @@ func (r *Renderer) planRepaint(f *Frame) {
 			g.add(old.rect())
 			g.add(l.rect())
 		case l.Overlay.version != r.ret.version[i]:
-			g.add(l.rect()) // new content
+			// New content: where the uploads since changed it.
+			for _, d := range l.Overlay.damage[:l.Overlay.nDamage] {
+				g.add(Rect{l.X + d.X, l.Y + d.Y, d.W, d.H}.Intersect(l.rect()))
+			}
 		}
 	}
 	if g.overflow {
@@ -200,6 +216,9 @@ func (r *Renderer) planRepaint(f *Frame) {
 
 // keep records what the drawable holds after a Draw.
 func (r *Renderer) keep(f *Frame) {
+	for _, l := range f.Layers {
+		l.Overlay.nDamage = 0 // drawn as it is now
+	}
 	r.ret.valid = r.cfg.Retained && len(f.Layers) <= maxLayers
 	r.ret.ghosts = f.Ghosts
 	r.ret.n = len(f.Layers)

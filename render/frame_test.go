@@ -54,12 +54,19 @@ func TestPbufferKeepsItsPixels(t *testing.T) {
 
 // stripes fills an overlay image with a pattern that depends on k, so each
 // upload is new content.
-func stripes(img *image.RGBA, k int) {
+func stripes(img *image.RGBA, k int) { stripesAlpha(img, k, false) }
+
+// stripesAlpha is stripes, translucent or opaque.
+func stripesAlpha(img *image.RGBA, k int, opaque bool) {
 	b := img.Bounds()
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
 			v := uint8((x + 3*y + 17*k) % 7 * 30)
-			img.SetRGBA(x, y, color.RGBA{v / 2, v / 3, v, 160 + v/4}) // premultiplied: colour <= alpha
+			a := 160 + v/4
+			if opaque {
+				a = 255
+			}
+			img.SetRGBA(x, y, color.RGBA{v / 2, v / 3, v, a}) // premultiplied: colour <= alpha
 		}
 	}
 }
@@ -71,13 +78,23 @@ func stripes(img *image.RGBA, k int) {
 // the layers get new content, move, resize, appear; ghosts come on. With
 // three balls, the repaint follows each ball's sprite (sprites.go); with
 // more than spriteMaxBalls, the occupancy grid.
+//
+// Opaque layers: the balls beneath are not repainted, and the frames must
+// still be the whole frames.
 func TestRetainedFramesMatchWholeFrames(t *testing.T) {
-	for _, extra := range []int{0, spriteMaxBalls} {
-		t.Run(fmt.Sprint(3+extra, " balls"), func(t *testing.T) { retainedMatchesWhole(t, extra) })
+	for _, opaque := range []bool{false, true} {
+		for _, extra := range []int{0, spriteMaxBalls} {
+			name := fmt.Sprint(3+extra, " balls")
+			if opaque {
+				name += ", opaque layers"
+			}
+			t.Run(name, func(t *testing.T) { retainedMatchesWhole(t, extra, opaque) })
+		}
 	}
 }
 
-func retainedMatchesWhole(t *testing.T, extra int) {
+func retainedMatchesWhole(t *testing.T, extra int, opaque bool) {
+	stripes := func(img *image.RGBA, k int) { stripesAlpha(img, k, opaque) }
 	win := withGL(t, 640, 480)
 	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: true})
 	hud := r.NewOverlay(200, 100)
@@ -118,15 +135,27 @@ func retainedMatchesWhole(t *testing.T, extra int) {
 			stripes(hudImg, f)
 			hud.Upload(hudImg, hudImg.Rect)
 		}
-		if f%3 == 0 {
+		switch {
+		case f%6 == 0:
 			stripes(graphImg, f)
 			graph.Upload(graphImg, graphImg.Rect)
+		case f%3 == 0:
+			// Parts, as the sweeping graph uploads them: the texture
+			// gets new content only there, and only there may the
+			// frame repaint it. Two apart where it wraps.
+			stripes(graphImg, f)
+			x := f * 37 % 640
+			graph.Upload(graphImg, image.Rect(x, 0, x+12, 60))
+			if f%9 == 0 {
+				graph.Upload(graphImg, image.Rect(0, 0, 5, 60))
+				graph.Upload(graphImg, image.Rect(630, 10, 640, 60))
+			}
 		}
 		hudW := 180 + 10*((f/20)%3) // the panel resizes now and then
 		fr := Frame{Alpha: float32(f%4) / 4, Ghosts: f >= 45}
-		fr.Layers = append(fr.Layers, Layer{Overlay: hud, W: hudW, H: 100})
+		fr.Layers = append(fr.Layers, Layer{Overlay: hud, W: hudW, H: 100, Opaque: opaque})
 		if f >= 8 {
-			fr.Layers = append(fr.Layers, Layer{Overlay: graph, Y: 420, W: 640, H: 60})
+			fr.Layers = append(fr.Layers, Layer{Overlay: graph, Y: 420, W: 640, H: 60, Opaque: opaque})
 		}
 		r.Draw(&fr)
 		got := r.ReadPixels()
@@ -172,6 +201,28 @@ func TestRetainedDrawAtOneBall(t *testing.T) {
 		if px := r.RepaintedPixels(); px == 0 || px > 100*100 {
 			t.Errorf("frame %d repainted %d pixels; want the ball's neighbourhood only", i, px)
 		}
+	}
+	// A ball moving under an opaque layer repaints nothing: it is not
+	// seen there.
+	f.Layers[1].Opaque = true
+	under := []int32{q8(320), q8(440)}
+	r.Sync(under, []int32{q8(336), q8(440)}, 2, 1)
+	for i := 0; i < 3; i++ {
+		f.Alpha = float32(i) / 5
+		r.Draw(&f) // the first: where the ball was, in the open
+		win.Swap()
+	}
+	if px := r.RepaintedPixels(); px != 0 {
+		t.Errorf("a ball moving under an opaque layer repainted %d pixels, want 0", px)
+	}
+	// A refresh of a few columns of the graph repaints those columns
+	// (and the ball), not the graph.
+	img := image.NewRGBA(image.Rect(0, 0, 640, 108))
+	stripes(img, 1)
+	graph.Upload(img, image.Rect(500, 0, 510, 108))
+	r.Draw(&f)
+	if px, max := r.RepaintedPixels(), 10*108+100*100; px < 10*108 || px > max {
+		t.Errorf("after 10 columns of the graph changed, repainted %d pixels; want %d to %d", px, 10*108, max)
 	}
 }
 

@@ -19,6 +19,38 @@ type Overlay struct {
 	w, h     int
 	uploaded int64
 	version  uint64 // counts uploads: a retained layer is repainted when it changes
+	// What the uploads changed since the overlay was last drawn, in
+	// texels: at most maxDamage rectangles (more are merged), so that a
+	// retained frame repaints only those parts of the layer.
+	damage  [maxDamage]Rect
+	nDamage int
+}
+
+// maxDamage is how many separate changed rectangles an overlay keeps
+// between two frames (a sweeping graph changes two where it wraps).
+const maxDamage = 2
+
+// damaged adds rect (texels) to what changed since the overlay was drawn.
+func (o *Overlay) damaged(rect Rect) {
+	for i := range o.damage[:o.nDamage] {
+		if d := o.damage[i]; !d.Intersect(Rect{rect.X - 1, rect.Y - 1, rect.W + 2, rect.H + 2}).Empty() {
+			o.damage[i] = d.Union(rect) // overlapping or touching
+			return
+		}
+	}
+	if o.nDamage < maxDamage {
+		o.damage[o.nDamage] = rect
+		o.nDamage++
+		return
+	}
+	// Merged into the rectangle it grows least.
+	best, cost := 0, -1
+	for i, d := range o.damage {
+		if c := d.Union(rect).area() - d.area(); cost < 0 || c < cost {
+			best, cost = i, c
+		}
+	}
+	o.damage[best] = o.damage[best].Union(rect)
 }
 
 // overlays is the shared program of all overlays.
@@ -92,6 +124,7 @@ func (o *Overlay) Upload(img *image.RGBA, rect image.Rectangle) {
 	gl.PixelStorei(gl.UNPACK_ROW_LENGTH, 0)
 	o.uploaded += int64(rect.Dx() * rect.Dy() * 4)
 	o.version++
+	o.damaged(Rect{rect.Min.X, rect.Min.Y, rect.Dx(), rect.Dy()})
 }
 
 // UploadedBytes is the total of texture bytes sent by Upload.
@@ -122,7 +155,13 @@ func (r *Renderer) drawLayer(l Layer, clip Rect) {
 	gl.BindTexture(gl.TEXTURE_2D, o.tex)
 	gl.Uniform4f(ov.uRect, float32(l.X), float32(l.Y), float32(l.W), float32(l.H))
 	gl.Uniform2f(ov.uWindow, float32(r.winW), float32(r.winH))
+	if l.Opaque {
+		gl.Disable(gl.BLEND) // the same pixels, with less to do
+	}
 	gl.DrawArrays(gl.TRIANGLE_STRIP, 0, 4)
+	if l.Opaque {
+		gl.Enable(gl.BLEND)
+	}
 	r.draws++
 }
 

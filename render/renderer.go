@@ -16,9 +16,10 @@
 // Damage tracking: a frame is drawn by Draw, the world and the overlays
 // (the HUD's text, the frame-time graph) over it. Where the drawable keeps
 // its pixels from one frame to the next (Config.Retained), Draw repaints
-// only what changed: where balls are or were, and an overlay whose image
-// changed. Overlays that change a few times a second then cost next to
-// nothing on the frames in between.
+// only what changed: where balls are or were, but not beneath an opaque
+// overlay, and the parts of an overlay that its uploads changed. Overlays
+// that change a few times a second, a few columns at a time, then cost
+// next to nothing.
 //
 // A Renderer must be created, used and deleted on the thread that owns the
 // GL context (the main thread, for SDL).

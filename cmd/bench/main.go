@@ -134,9 +134,11 @@ type results struct {
 	profileRef  []share // the same, drawing with the reference (every ball)
 	profileNote string
 
-	overlay   []pair // 1 ball: HUD and graph on (a) and off (b), alternating
-	ballsRef  []pair // the demo's path (a) and the reference (b), alternating
-	scaleRuns []scenario
+	overlay []pair // 1 ball: HUD and graph on (a) and off (b), alternating
+	// The same with no ball, and with every frame painted whole.
+	overlayNoBall, overlayWhole []pair
+	ballsRef                    []pair // the demo's path (a) and the reference (b), alternating
+	scaleRuns                   []scenario
 }
 
 type scenario struct {

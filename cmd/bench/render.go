@@ -53,17 +53,33 @@ const overlayRuns = 5
 const overlayRunLength = "4s"
 
 // overlays: one ball, the HUD and the graph on (the defaults) against
-// both off.
+// both off; then, to tell the overlays' own cost from what they hide,
+// the same with no ball (nothing to hide), and with every frame painted
+// whole (as in a window, whose back buffer is not kept from one frame to
+// the next).
 func overlays(o *options, r *results) error {
 	d := o.dur(overlayRunLength)
-	run := func(on bool) func() (*report.Stats, error) {
+	run := func(on bool, balls string, env ...string) func() (*report.Stats, error) {
 		v := strconv.FormatBool(on)
-		return func() (*report.Stats, error) { return demo(o, "-balls", "1", "-hud="+v, "-graph="+v, "-duration", d) }
+		return func() (*report.Stats, error) {
+			return demoEnv(o, env, "-balls", balls, "-hud="+v, "-graph="+v, "-duration", d)
+		}
 	}
 	var err error
-	r.overlay, err = pairs(overlayRuns, "1 ball", run(true), run(false))
+	if r.overlay, err = pairs(overlayRuns, "1 ball", run(true, "1"), run(false, "1")); err != nil {
+		return err
+	}
+	if r.overlayNoBall, err = pairs(overlaySideRuns, "no ball", run(true, "0"), run(false, "0")); err != nil {
+		return err
+	}
+	whole := renderEnv + "=redraw"
+	r.overlayWhole, err = pairs(overlaySideRuns, "1 ball, whole frames", run(true, "1", whole), run(false, "1", whole))
 	return err
 }
+
+// overlaySideRuns is how many on/off pairs the overlay scenario's side
+// measurements (no ball, whole frames) run.
+const overlaySideRuns = 3
 
 // ballsVsReference: the demo's drawing against the reference (every ball
 // drawn, every frame painted whole: referencePath) at 10,000 and
@@ -196,10 +212,15 @@ func (r *results) writeRenderTargets(row func(n int, target, measured string, ok
 // writeRender writes the renderer's sections.
 func (r *results) writeRender(p func(string, ...any)) {
 	p("## Overlays\n\n")
-	p("`bin/interpdemo -headless -vsync off -stats -balls 1 -hud=X -graph=X -duration %s`, on and off alternately. The HUD's text is rendered and uploaded when it changes (10 times a second at most), the graph 30 times a second; in between, a frame repaints neither.\n\n", overlayRunLength)
-	p("| run | FPS on | FPS off | on/off | frame p50 ms on | frame p50 ms off | overlay texture bytes uploaded (on) |\n|---|---:|---:|---:|---:|---:|---:|\n")
-	for i, pr := range r.overlay {
-		p("| %d | %.1f | %.1f | %.2f | %.3f | %.3f | %s |\n", i+1, pr.a.FPS, pr.b.FPS, pr.a.FPS/pr.b.FPS, pr.a.FrameMsP50, pr.b.FrameMsP50, commas(pr.a.OverlayUploadBytes))
+	p("`bin/interpdemo -headless -vsync off -stats -balls N -hud=X -graph=X -duration %s`, on and off alternately. The HUD's text is rendered and uploaded when it changes (10 times a second at most); the graph is a sweep, refreshed 30 times a second, and a refresh redraws, uploads and repaints only the few columns that changed. Headless, the drawable keeps its pixels, so a frame repaints only where the ball was and is, and where an overlay changed. Both overlays are opaque: a ball beneath one is not drawn, and a frame in which it moves only there repaints nothing.\n\n", overlayRunLength)
+	p("- **1 ball**: the target's runs. With the overlays on, the ball spends part of the time beneath them, where its frames cost next to nothing: the frame rate is higher with them on than off.\n")
+	p("- **no ball**: nothing to hide, so on against off is what the overlays themselves cost (refreshes and per-frame bookkeeping), against frames that draw nothing at all.\n")
+	p("- **1 ball, whole frames** (`%s=redraw`): every frame painted whole, as in a window, whose back buffer is not kept after a swap: the overlays are drawn over their whole rectangles every frame.\n\n", renderEnv)
+	p("| runs | # | FPS on | FPS off | on/off | frame p50 ms on | frame p50 ms off | overlay texture bytes uploaded (on) |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
+	for _, set := range [][]pair{r.overlay, r.overlayNoBall, r.overlayWhole} {
+		for i, pr := range set {
+			p("| %s | %d | %.1f | %.1f | %.2f | %.3f | %.3f | %s |\n", pr.name, i+1, pr.a.FPS, pr.b.FPS, pr.a.FPS/pr.b.FPS, pr.a.FrameMsP50, pr.b.FrameMsP50, commas(pr.a.OverlayUploadBytes))
+		}
 	}
 	p("\n## Balls against the reference\n\n")
 	p("The demo's drawing against the reference (`%s=%s`: every ball drawn, the painter's algorithm, and every frame painted whole, as before the occlusion culling), alternately, `-balls N -duration 10s`. The two draw the same picture (the GL tests compare their read-backs: `go test ./render -run Culling`).\n\n", renderEnv, referencePath)

@@ -21,7 +21,7 @@ func (r *results) write(w io.Writer, o *options) error {
 	p("\n\n## Machine\n\n")
 	p("| | |\n|---|---|\n")
 	p("| CPU | %s |\n| cores | %d |\n| kernel | %s |\n| GL renderer | %s |\n| Go | %s |\n\n", r.cpu, r.cores, r.kernel, r.gl, r.goVer)
-	p("Headless runs use SDL's offscreen driver (EGL) with vsync off, no HUD and no graph unless said, a 640x480 window and balls of radius 8 units (16 px). Every frame is painted whole (the default; `INTERPDEMO_RENDER=retained` repaints only what changed where the drawable keeps its pixels, as headless, but is off by default: one run crashed inside llvmpipe with it).\n\n")
+	p("Headless runs use SDL's offscreen driver (EGL) with vsync off, no HUD and no graph unless said, a 640x480 window and balls of radius 8 units (16 px). Headless, the drawable keeps its pixels from one frame to the next, so each frame repaints only what changed (the default there; `INTERPDEMO_RENDER=redraw` paints every frame whole, as a window must).\n\n")
 
 	r.writeTargets(p)
 

@@ -84,9 +84,12 @@ func (s Scale) Y(d time.Duration, h int) int {
 	return int(math.Round(f * float64(h)))
 }
 
-// Graph colours. Bars are coloured by the ticks their frame ran.
+// Graph colours. Bars are coloured by the ticks their frame ran. Every
+// colour is opaque, the background too (the colour its translucent
+// predecessor gave over the world's): the graph hides what is beneath it,
+// so the renderer need not repaint what moves there.
 var (
-	graphBG      = color.RGBA{10, 12, 20, 200}
+	graphBG      = color.RGBA{14, 18, 29, 255}
 	tickLine     = color.RGBA{90, 150, 255, 255}
 	capLine      = color.RGBA{80, 220, 120, 255}
 	discardColor = color.RGBA{255, 60, 255, 255}
@@ -135,66 +138,93 @@ func NewGraph() *Graph {
 // where the bar is wide enough to count them, a magenta cap where debt was
 // discarded, and labelled lines at the tick time and the frame cap.
 func (g *Graph) Draw(img *image.RGBA, cols []Column, s Scale, lines GraphLines) {
-	b := img.Bounds()
-	fill(img, b, graphBG)
+	g.draw(img, img.Bounds(), cols, s, lines)
+}
+
+// draw paints the graph laid out over the rectangle b (which dst's bounds
+// lie within) and writes only dst's pixels: every pixel of the graph
+// depends only on its column, the run of equal columns it is part of (the
+// pips), and the lines, so a part drawn alone has the pixels the whole
+// graph has there.
+func (g *Graph) draw(dst *image.RGBA, b image.Rectangle, cols []Column, s Scale, lines GraphLines) {
+	fill(dst, b, graphBG)
 	h := b.Dy() - 8 // room for pips on top
 	w := min(len(cols), b.Dx())
-	for x := 0; x < w; x++ {
+	x0, x1 := max(dst.Bounds().Min.X-b.Min.X, 0), min(dst.Bounds().Max.X-b.Min.X, w)
+	for x := x0; x < x1; x++ {
 		c := cols[x]
 		if c.Frames == 0 {
 			continue
 		}
 		y := s.Y(c.Dur, h)
-		fill(img, image.Rect(b.Min.X+x, b.Max.Y-y, b.Min.X+x+1, b.Max.Y), BarColor(c))
+		fill(dst, image.Rect(b.Min.X+x, b.Max.Y-y, b.Min.X+x+1, b.Max.Y), BarColor(c))
 		if c.Discarded {
-			fill(img, image.Rect(b.Min.X+x, b.Max.Y-y-2, b.Min.X+x+1, b.Max.Y-y), discardColor)
+			fill(dst, image.Rect(b.Min.X+x, b.Max.Y-y-2, b.Min.X+x+1, b.Max.Y-y), discardColor)
 		}
 	}
 	// Pips: one 2x2 dot per tick above bars at least 3 columns wide.
-	for x := 0; x < w; {
+	for x := runStart(cols[:w], x0); x < x1; {
 		c := cols[x]
-		run := 1
-		for x+run < w && cols[x+run] == c {
-			run++
-		}
+		run := runEnd(cols[:w], x) - x
 		if c.Frames > 0 && run >= 3 {
 			top := b.Max.Y - s.Y(c.Dur, h)
 			px := b.Min.X + x + run/2 - 1
 			for t := 0; t < c.Ticks && t < 8; t++ {
-				fill(img, image.Rect(px, top-3-3*t, px+2, top-1-3*t), color.RGBA{255, 255, 255, 255})
+				fill(dst, image.Rect(px, top-3-3*t, px+2, top-1-3*t), color.RGBA{255, 255, 255, 255})
 			}
 		}
 		x += run
 	}
 	ty := b.Max.Y - s.Y(lines.Tick, h)
-	hline(img, ty, tickLine)
-	g.label(img, &g.tickLabel, "tick ", lines.Tick, ty, b.Max.X-90)
+	hline(dst, b, ty, tickLine)
+	g.label(dst, b, &g.tickLabel, "tick ", lines.Tick, ty, b.Max.X-90)
 	if lines.Cap > 0 {
 		cy := b.Max.Y - s.Y(lines.Cap, h)
-		hline(img, cy, capLine)
-		g.label(img, &g.capLabel, "cap ", lines.Cap, cy, b.Max.X-180)
+		hline(dst, b, cy, capLine)
+		g.label(dst, b, &g.capLabel, "cap ", lines.Cap, cy, b.Max.X-180)
 	}
 }
 
-// label writes "name 40ms" just above a line, at x.
-func (g *Graph) label(img *image.RGBA, d *font.Drawer, name string, v time.Duration, y, x int) {
+// runStart is the first column of the run of equal columns holding x.
+func runStart(cols []Column, x int) int {
+	for x > 0 && x < len(cols) && cols[x-1] == cols[x] {
+		x--
+	}
+	return x
+}
+
+// runEnd is the column just past the run of equal columns holding x.
+func runEnd(cols []Column, x int) int {
+	e := x + 1
+	for e < len(cols) && cols[e] == cols[x] {
+		e++
+	}
+	return e
+}
+
+// label writes "name 40ms" just above a line, at x, in the graph laid
+// out over b (see draw).
+func (g *Graph) label(dst *image.RGBA, b image.Rectangle, d *font.Drawer, name string, v time.Duration, y, x int) {
 	g.buf = append(g.buf[:0], name...)
 	g.buf = AppendMs(g.buf, v)
-	d.Dst = img
-	px, py := max(x, img.Bounds().Min.X+2), max(y-3, img.Bounds().Min.Y+11)
+	d.Dst = dst
+	px, py := max(x, b.Min.X+2), max(y-3, b.Min.Y+11)
 	// A dark plate under the text, so it reads over the bars.
-	fill(img, image.Rect(px-2, py-11, px+len(g.buf)*GlyphW+2, py+3), color.RGBA{0, 0, 0, 220})
+	fill(dst, image.Rect(px-2, py-11, px+len(g.buf)*GlyphW+2, py+3), color.RGBA{2, 2, 4, 255})
 	d.Dot = fixed.P(px, py)
 	d.DrawBytes(g.buf)
 }
 
-func hline(img *image.RGBA, y int, c color.RGBA) {
-	b := img.Bounds()
+// hline draws a dotted line across the graph laid out over b, at y.
+func hline(dst *image.RGBA, b image.Rectangle, y int, c color.RGBA) {
 	if y <= b.Min.Y || y > b.Max.Y {
 		return
 	}
+	p := image.Pt(0, y-1)
 	for x := b.Min.X; x < b.Max.X; x += 2 { // dotted
-		img.SetRGBA(x, y-1, c)
+		if p.X = x; p.In(dst.Bounds()) {
+			dst.SetRGBA(x, y-1, c)
+		}
 	}
 }
 

@@ -263,6 +263,7 @@ func TestNoAllocations(t *testing.T) {
 	s := Snapshot{Draw: "interpolate", Mode: "fixed", VsyncRequested: "on", VsyncActual: "on", ModeLine: []byte("x")}
 	buf := make([]byte, 0, 2048)
 	g := NewGraph()
+	sw, swImg := NewSweep(320), image.NewRGBA(image.Rect(0, 0, 320, 100))
 	now := time.Duration(0)
 	allocs := testing.AllocsPerRun(50, func() {
 		now += 16 * ms
@@ -271,6 +272,7 @@ func TestNoAllocations(t *testing.T) {
 		ti.Render(buf)
 		Columns(cols, r, now, 4*time.Second)
 		g.Draw(img, cols, DefaultScale, GraphLines{Tick: 40 * ms, Cap: 16 * ms})
+		sw.Update(swImg, g, r, now, 4*time.Second, DefaultScale, GraphLines{Tick: 40 * ms, Cap: 16 * ms})
 		_ = r.Since(now - time.Second)
 	})
 	if allocs != 0 {

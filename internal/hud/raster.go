@@ -29,7 +29,8 @@ const (
 func NewTextImage(w, h int) *TextImage {
 	t := &TextImage{
 		Img: image.NewRGBA(image.Rect(0, 0, w, h)),
-		bg:  color.RGBA{0, 0, 0, 170},
+		bg:  color.RGBA{7, 9, 14, 255}, // opaque: what its translucent predecessor gave over the world
+
 	}
 	t.drawer = font.Drawer{
 		Dst:  t.Img,
@@ -39,8 +40,8 @@ func NewTextImage(w, h int) *TextImage {
 	return t
 }
 
-// Render draws text (lines split at '\n') on a translucent panel sized to
-// the text, and returns the panel's rectangle. Pixels outside the panel are
+// Render draws text (lines split at '\n') on an opaque panel sized to the
+// text, and returns the panel's rectangle. Pixels outside the panel are
 // transparent. Text beyond the canvas is clipped.
 func (t *TextImage) Render(text []byte) image.Rectangle {
 	cols, rows := 0, 0

@@ -51,7 +51,8 @@ type Snapshot struct {
 }
 
 // GraphLegend explains the graph.
-const GraphLegend = `graph: last 4 s, log scale 0.1 ms - 1 s; bar colour =
+const GraphLegend = `graph: last 4 s, swept left to right (the gap is now),
+log scale 0.1 ms - 1 s; bar colour =
 ticks run (grey 0, green 1, cyan 2, yellow 3, orange 4+,
 red MaxLoops); magenta top = debt discarded; white pips
 = ticks; blue line = tick time, green line = frame cap`

@@ -59,6 +59,28 @@ type Options struct {
 	// variable INTERPDEMO_GL_DEBUG=1 asks for one too: the test harness
 	// sets it, so every end-to-end run checks its GL calls.
 	Debug bool
+	// SerialRaster asks Mesa's software rasterizer (llvmpipe) to
+	// rasterize on the thread that draws (LP_NUM_THREADS=0) instead of
+	// on threads of its own, unless the user set LP_NUM_THREADS: see
+	// SerialRasterReason. Other drivers ignore it.
+	SerialRaster bool
+}
+
+// SerialRasterReason is why a demo may want Options.SerialRaster: Mesa
+// 22.3's llvmpipe (Debian 12's) races when it reuses a scene its
+// rasterizer threads have just finished: the drawing thread frees the
+// scene's memory while the last thread is still ending it, and a later
+// draw crashes (SIGSEGV in the first glClear or glDrawArrays of a
+// frame). Each frame risks it once, so tiny frames at tens of thousands a
+// second crash within minutes; with the rasterizing done by the drawing
+// thread there is no race.
+const SerialRasterReason = "llvmpipe (Mesa 22.3) crashes now and then when scenes are reused at tens of thousands of frames a second"
+
+// serialRaster sets LP_NUM_THREADS=0 if on and the user has not set it.
+func serialRaster(on bool) {
+	if _, set := os.LookupEnv("LP_NUM_THREADS"); on && !set {
+		os.Setenv("LP_NUM_THREADS", "0")
+	}
 }
 
 // DebugEnv is the environment variable that asks for a debug context.
@@ -79,6 +101,7 @@ type Window struct {
 // Open initialises SDL's video subsystem and opens a window with an OpenGL
 // 3.3 core context, current on the calling thread.
 func Open(o Options) (*Window, error) {
+	serialRaster(o.SerialRaster) // before the driver is loaded, below
 	if o.Headless {
 		os.Setenv("SDL_VIDEODRIVER", "offscreen")
 	} else if os.Getenv("SDL_VIDEODRIVER") == "" && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {

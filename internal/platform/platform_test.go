@@ -113,3 +113,29 @@ func TestResidentBytesGrowsWithTouchedMemory(t *testing.T) {
 	}
 	runtime.KeepAlive(buf)
 }
+
+// TestSerialRasterLeavesTheUsersChoice: SerialRaster asks llvmpipe for no
+// rasterizer threads only where the user has not said how many.
+func TestSerialRasterLeavesTheUsersChoice(t *testing.T) {
+	for _, c := range []struct {
+		on      bool
+		user    string // "" for unset
+		want    string
+		wantSet bool
+	}{
+		{true, "", "0", true},
+		{true, "3", "3", true},
+		{false, "", "", false},
+		{false, "2", "2", true},
+	} {
+		t.Setenv("LP_NUM_THREADS", c.user) // restored after the test
+		if c.user == "" {
+			os.Unsetenv("LP_NUM_THREADS")
+		}
+		serialRaster(c.on)
+		got, set := os.LookupEnv("LP_NUM_THREADS")
+		if got != c.want || set != c.wantSet {
+			t.Errorf("on %v, user %q: LP_NUM_THREADS %q (set %v), want %q (set %v)", c.on, c.user, got, set, c.want, c.wantSet)
+		}
+	}
+}

@@ -19,13 +19,15 @@ import (
 	"github.com/interpdemo/interpdemo/render"
 )
 
-// serialRasterMaxBalls is the most balls at start for which the demo asks
-// Mesa's software rasterizer to rasterize on the drawing thread
+// serialRasterMaxBalls is the most balls at start for which the demo,
+// headless and repainting only what changed, asks Mesa's software
+// rasterizer to rasterize on the drawing thread
 // (platform.Options.SerialRaster): with so few balls a frame takes
-// microseconds, tens of thousands of frames run each second, and llvmpipe's
+// microseconds, a hundred thousand frames run each second, and llvmpipe's
 // scene-reuse race (platform.SerialRasterReason) would crash the demo
-// within minutes. With more, frames are long and few, the race all but
-// never happens, and rasterizing on every core matters.
+// within minutes. With more balls, or with every frame painted whole (a
+// window), frames are long and few, the race all but never happens, and
+// rasterizing on every core matters.
 const serialRasterMaxBalls = 64
 
 // drawMode is where between a ball's last and next logic position it is
@@ -180,9 +182,10 @@ func newApp(cfg config, log io.Writer, mainStart time.Time) (a *app, err error) 
 	if cfg.gifFile != "" {
 		a.capture.gif = &gifCapture{}
 	}
+	choice := renderChoiceFromEnv()
 	if a.win, err = platform.Open(platform.Options{
 		Title: "interpdemo", Width: cfg.width, Height: cfg.height, Headless: cfg.headless,
-		SerialRaster: int(a.sim.World().N()) <= serialRasterMaxBalls,
+		SerialRaster: choice.retained(cfg.headless) && int(a.sim.World().N()) <= serialRasterMaxBalls,
 	}); err != nil {
 		return nil, err
 	}
@@ -192,7 +195,7 @@ func newApp(cfg config, log io.Writer, mainStart time.Time) (a *app, err error) 
 		}
 	}()
 	wc := a.sim.World().Config()
-	if a.rend, err = render.New(renderConfig(wc, a.win)); err != nil {
+	if a.rend, err = render.New(renderConfig(wc, a.win, choice)); err != nil {
 		return nil, err
 	}
 	a.rend.Resize(a.win.DrawableSize())

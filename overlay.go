@@ -133,23 +133,40 @@ func (o *overlay) draw(r *render.Renderer, now time.Duration, alpha float32, gho
 //	          what changed (the default)
 const renderEnv = "INTERPDEMO_RENDER"
 
+// renderChoice is what renderEnv asks for.
+type renderChoice struct {
+	painter, redraw bool
+}
+
+// renderChoiceFromEnv reads renderEnv.
+func renderChoiceFromEnv() renderChoice {
+	var c renderChoice
+	for _, w := range strings.Split(os.Getenv(renderEnv), ",") {
+		switch strings.TrimSpace(w) {
+		case "painter":
+			c.painter = true
+		case "redraw":
+			c.redraw = true
+		case "retained":
+			c.redraw = false
+		}
+	}
+	return c
+}
+
+// retained says whether a window that keeps its pixels (headless) will
+// be repainted only where a frame changed.
+func (c renderChoice) retained(headless bool) bool { return headless && !c.redraw }
+
 // renderConfig is the renderer's configuration for the world wc drawn in
 // win. Where the drawable keeps its pixels from one frame to the next
 // (headless), only what changed is repainted; a window's back buffer is
 // undefined after a swap, so there every frame is painted whole.
-func renderConfig(wc physics.Config, win *platform.Window) render.Config {
-	c := render.Config{WorldW: wc.Width, WorldH: wc.Height, Radius: wc.Radius, FracBits: physics.FracBits, Retained: win.Preserved()}
-	for _, w := range strings.Split(os.Getenv(renderEnv), ",") {
-		switch strings.TrimSpace(w) {
-		case "painter":
-			c.Painter = true
-		case "redraw":
-			c.Retained = false
-		case "retained":
-			c.Retained = win.Preserved()
-		}
+func renderConfig(wc physics.Config, win *platform.Window, c renderChoice) render.Config {
+	return render.Config{
+		WorldW: wc.Width, WorldH: wc.Height, Radius: wc.Radius, FracBits: physics.FracBits,
+		Painter: c.painter, Retained: win.Preserved() && !c.redraw,
 	}
-	return c
 }
 
 // graphLines are the graph's reference lines: the tick and the frame cap.

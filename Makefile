@@ -60,9 +60,8 @@ test: test-deps
 # The pure packages as 32-bit code. An amd64 kernel with IA32 emulation
 # (most of them) runs 386 programs natively, and every test runs. A kernel
 # without it (exec format error) runs them under qemu-i386, QEMU's user
-# mode (Debian's qemu-user, installed here when missing), with the Go
-# runtime's asynchronous preemption off: QEMU 7 delivers its signals to a
-# 386 Go program where the runtime cannot take them. Two packages' tests
+# mode (Debian's qemu-user, installed here when missing), through
+# .ci/qemu-386-exec, which says how and why. Two packages' tests
 # raise signals of their own (SIGXFSZ from a full file, SIGINT to a child)
 # and crash QEMU's 386 emulation the same way: there they are compiled and
 # linked for 386, not run, and make says so.
@@ -82,7 +81,7 @@ test-386:
 			echo "make: qemu-i386 cannot run a 386 test binary"; exit 1; }; \
 		run=$$(GOARCH=386 $(GO) list $(PURE) | grep -v -x -F "$$(GOARCH=386 $(GO) list $(PURE386_SIGNALS))"); \
 		echo "make: NOTE: this kernel cannot run 32-bit (386) programs: the 386 tests run under qemu-i386"; \
-		GODEBUG=asyncpreemptoff=1 GOARCH=386 $(GO) test -exec qemu-i386 -short -count=1 $$run || exit 1; \
+		GOARCH=386 $(GO) test -exec $(CURDIR)/.ci/qemu-386-exec -short -count=1 $$run || exit 1; \
 		echo "make: NOTE: the 386 tests of $(PURE386_SIGNALS) raise signals QEMU cannot deliver: compiled and linked for 386, not run"; \
 		for p in $$(GOARCH=386 $(GO) list $(PURE386_SIGNALS)); do \
 			GOARCH=386 $(GO) test -c -o $(T386)/$$(echo $$p | tr / _).test $$p || exit 1; \

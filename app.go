@@ -24,7 +24,7 @@ import (
 // rasterizer to rasterize on the drawing thread
 // (platform.Options.SerialRaster): with so few balls a frame takes
 // microseconds, a hundred thousand frames run each second, and llvmpipe's
-// scene-reuse race (platform.SerialRasterReason) would crash the demo
+// scene-reuse race (see platform.Options.SerialRaster) would crash the demo
 // within minutes. With more balls, or with every frame painted whole (a
 // window), frames are long and few, the race all but never happens, and
 // rasterizing on every core matters.
@@ -185,7 +185,7 @@ func newApp(cfg config, log io.Writer, mainStart time.Time) (a *app, err error) 
 	choice := renderChoiceFromEnv()
 	if a.win, err = platform.Open(platform.Options{
 		Title: "interpdemo", Width: cfg.width, Height: cfg.height, Headless: cfg.headless,
-		SerialRaster: choice.retained(cfg.headless) && int(a.sim.World().N()) <= serialRasterMaxBalls,
+		SerialRaster: cfg.headless && !choice.redraw && int(a.sim.World().N()) <= serialRasterMaxBalls,
 	}); err != nil {
 		return nil, err
 	}

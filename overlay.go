@@ -154,10 +154,6 @@ func renderChoiceFromEnv() renderChoice {
 	return c
 }
 
-// retained says whether a window that keeps its pixels (headless) will
-// be repainted only where a frame changed.
-func (c renderChoice) retained(headless bool) bool { return headless && !c.redraw }
-
 // renderConfig is the renderer's configuration for the world wc drawn in
 // win. Where the drawable keeps its pixels from one frame to the next
 // (headless), only what changed is repainted; a window's back buffer is

@@ -13,7 +13,8 @@ import (
 
 // Column is one pixel column of the frame-time graph: of the frames that
 // overlap the column's slice of time, the longest one's duration and tick
-// count, and whether any of them hit MaxLoops or discarded debt.
+// count, and whether any of them hit MaxLoops or discarded debt. A long
+// frame spans several columns; many short frames share one.
 type Column struct {
 	Dur       time.Duration
 	Ticks     int
@@ -22,45 +23,14 @@ type Column struct {
 	Frames    int // frames overlapping the column; 0 = no data
 }
 
-// Columns lays the frames of the last span before now onto len(cols)
-// columns, oldest on the left: each frame covers the columns its time span
-// [Start, Start+Dur) overlaps, so a long frame is a wide bar and many short
-// frames share a column. It reads at most r.Len() frames.
-func Columns(cols []Column, r *Ring, now, span time.Duration) {
-	for i := range cols {
-		cols[i] = Column{}
+// add merges frame f, which overlaps the column's slice of time, into it.
+func (c *Column) add(f Frame) {
+	if c.Frames == 0 || f.Dur > c.Dur {
+		c.Dur, c.Ticks = f.Dur, f.Ticks
 	}
-	n := len(cols)
-	if n == 0 || span <= 0 {
-		return
-	}
-	left := now - span
-	for i := 0; i < r.Len(); i++ {
-		f := r.At(i)
-		end := f.Start + f.Dur
-		if end <= left {
-			break // the ring is in time order: everything older is off the graph
-		}
-		c0 := colOf(f.Start, left, span, n)
-		c1 := colOf(end-1, left, span, n)
-		for c := max(c0, 0); c <= min(c1, n-1); c++ {
-			col := &cols[c]
-			if col.Frames == 0 || f.Dur > col.Dur {
-				col.Dur, col.Ticks = f.Dur, f.Ticks
-			}
-			col.Capped = col.Capped || f.Capped
-			col.Discarded = col.Discarded || f.Discarded > 0
-			col.Frames++
-		}
-	}
-}
-
-func colOf(t, left, span time.Duration, n int) int {
-	if t < left {
-		return -1
-	}
-	// 128-bit safe enough: spans are seconds, n is hundreds.
-	return int(int64(t-left) * int64(n) / int64(span))
+	c.Capped = c.Capped || f.Capped
+	c.Discarded = c.Discarded || f.Discarded > 0
+	c.Frames++
 }
 
 // Scale maps durations to the graph's height on a log scale from Lo (the

@@ -48,25 +48,27 @@ func TestSinceSumsTheLastSecond(t *testing.T) {
 
 func TestColumnsPlaceFramesInTime(t *testing.T) {
 	r := NewRing(100)
-	// Graph: 10 columns over the last 1 s before t = 10 s, 100 ms each.
-	// A 300 ms frame from 9.2 s covers columns 2, 3, 4; ten 10 ms frames
-	// from 9.5 s share column 5; a frame ending before 9 s is off the graph.
+	// A sweep of 10 columns over 1 s, 100 ms each; at t = 10 s the newest
+	// is column 100 (x 0), the gap x 1 and 2, the oldest shown column 93
+	// (x 3, from 9.3 s). A 300 ms frame from 9.3 s covers x 3, 4, 5; ten
+	// 10 ms frames from 9.6 s share x 6; a frame ending before 9.3 s is
+	// off the graph.
 	r.Add(Frame{Start: 8500 * ms, Dur: 400 * ms, Ticks: 9})
-	r.Add(Frame{Start: 9200 * ms, Dur: 300 * ms, Ticks: 5, Capped: true})
+	r.Add(Frame{Start: 9300 * ms, Dur: 300 * ms, Ticks: 5, Capped: true})
 	for i := 0; i < 10; i++ {
-		r.Add(Frame{Start: 9500*ms + time.Duration(i)*10*ms, Dur: 10 * ms, Ticks: i % 2})
+		r.Add(Frame{Start: 9600*ms + time.Duration(i)*10*ms, Dur: 10 * ms, Ticks: i % 2})
 	}
 	cols := make([]Column, 10)
-	Columns(cols, r, 10*time.Second, time.Second)
+	SweepColumns(cols, r, 10*time.Second, time.Second)
 	for c, col := range cols {
 		switch {
-		case c >= 2 && c <= 4:
+		case c >= 3 && c <= 5:
 			if col.Dur != 300*ms || col.Ticks != 5 || !col.Capped || col.Frames != 1 {
 				t.Errorf("column %d = %+v, want the 300 ms capped frame", c, col)
 			}
-		case c == 5:
+		case c == 6:
 			if col.Frames != 10 || col.Dur != 10*ms || col.Ticks != 1 {
-				t.Errorf("column 5 = %+v, want 10 frames of 10 ms, longest with 1 tick", col)
+				t.Errorf("column 6 = %+v, want 10 frames of 10 ms, longest with 1 tick", col)
 			}
 		default:
 			if col.Frames != 0 {
@@ -270,7 +272,7 @@ func TestNoAllocations(t *testing.T) {
 		r.Add(Frame{Start: now, Dur: 16 * ms, Ticks: 1})
 		buf = AppendText(buf[:0], &s)
 		ti.Render(buf)
-		Columns(cols, r, now, 4*time.Second)
+		SweepColumns(cols, r, now, 4*time.Second)
 		g.Draw(img, cols, DefaultScale, GraphLines{Tick: 40 * ms, Cap: 16 * ms})
 		sw.Update(swImg, g, r, now, 4*time.Second, DefaultScale, GraphLines{Tick: 40 * ms, Cap: 16 * ms})
 		_ = r.Since(now - time.Second)

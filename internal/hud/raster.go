@@ -30,7 +30,6 @@ func NewTextImage(w, h int) *TextImage {
 	t := &TextImage{
 		Img: image.NewRGBA(image.Rect(0, 0, w, h)),
 		bg:  color.RGBA{7, 9, 14, 255}, // opaque: what its translucent predecessor gave over the world
-
 	}
 	t.drawer = font.Drawer{
 		Dst:  t.Img,

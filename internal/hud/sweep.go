@@ -41,10 +41,8 @@ func SweepGap(n int) int { return max(n/40, 2) }
 // SweepColumns lays the frames of the last span before now onto the n =
 // len(cols) columns of a sweep: column k (of the time [k*span/n,
 // (k+1)*span/n)) goes to cols[k mod n], the newest column is the one now
-// falls in, and the gap columns just after it are blank. A column holds
-// what Columns would put there: of the frames overlapping it, the longest
-// one's duration and ticks. It reads the ring back only as far as the
-// graph reaches.
+// falls in, and the gap columns just after it are blank. It reads the ring
+// back only as far as the graph reaches.
 func SweepColumns(cols []Column, r *Ring, now, span time.Duration) {
 	clear(cols)
 	n := int64(len(cols))
@@ -77,13 +75,7 @@ func fillColumns(cols []Column, r *Ring, oldest, newest int64, span time.Duratio
 			break // the ring is in time order: everything older is done
 		}
 		for k := max(sweepCol(f.Start, n, span), oldest); k <= min(last, newest); k++ {
-			c := &cols[floorMod(k, n)]
-			if c.Frames == 0 || f.Dur > c.Dur {
-				c.Dur, c.Ticks = f.Dur, f.Ticks
-			}
-			c.Capped = c.Capped || f.Capped
-			c.Discarded = c.Discarded || f.Discarded > 0
-			c.Frames++
+			cols[floorMod(k, n)].add(f)
 		}
 	}
 }

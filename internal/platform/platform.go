@@ -61,20 +61,16 @@ type Options struct {
 	Debug bool
 	// SerialRaster asks Mesa's software rasterizer (llvmpipe) to
 	// rasterize on the thread that draws (LP_NUM_THREADS=0) instead of
-	// on threads of its own, unless the user set LP_NUM_THREADS: see
-	// SerialRasterReason. Other drivers ignore it.
+	// on threads of its own, unless the user set LP_NUM_THREADS. Other
+	// drivers ignore it. Mesa 22.3's llvmpipe (Debian 12's) races when it
+	// reuses a scene its rasterizer threads have just finished: the
+	// drawing thread frees the scene's memory while the last thread is
+	// still ending it, and a later draw crashes (SIGSEGV in the first
+	// glClear or glDrawArrays of a frame). Each frame risks it once, so
+	// tiny frames at tens of thousands a second crash within minutes;
+	// with the rasterizing done by the drawing thread there is no race.
 	SerialRaster bool
 }
-
-// SerialRasterReason is why a demo may want Options.SerialRaster: Mesa
-// 22.3's llvmpipe (Debian 12's) races when it reuses a scene its
-// rasterizer threads have just finished: the drawing thread frees the
-// scene's memory while the last thread is still ending it, and a later
-// draw crashes (SIGSEGV in the first glClear or glDrawArrays of a
-// frame). Each frame risks it once, so tiny frames at tens of thousands a
-// second crash within minutes; with the rasterizing done by the drawing
-// thread there is no race.
-const SerialRasterReason = "llvmpipe (Mesa 22.3) crashes now and then when scenes are reused at tens of thousands of frames a second"
 
 // serialRaster sets LP_NUM_THREADS=0 if on and the user has not set it.
 func serialRaster(on bool) {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -197,11 +198,15 @@ func TestRealClock(t *testing.T) {
 	}
 }
 
-// TestKeys types Space then Q on stdin: interpolation goes off and the
-// example quits (it has no frame limit, so it runs until it reads the Q).
+// TestKeys types Space then Q on stdin once the first frame is drawn:
+// interpolation goes off and the example quits (it has no frame limit, so
+// it runs until it reads the Q). The keys wait for the first frame, as a
+// person's would: typed at once, the reader may hand them over before it.
 func TestKeys(t *testing.T) {
-	var stdout, stderr bytes.Buffer
-	if code := run([]string{"-manual-clock"}, strings.NewReader(" q"), &stdout, &stderr); code != 0 {
+	var stderr bytes.Buffer
+	stdout := &firstWrite{drawn: make(chan struct{})}
+	stdin := io.MultiReader(waitReader{stdout.drawn}, strings.NewReader(" q"))
+	if code := run([]string{"-manual-clock"}, stdin, stdout, &stderr); code != 0 {
 		t.Fatalf("exit status %d; stderr: %s", code, stderr.String())
 	}
 	body, _ := splitExit(t, stdout.String())
@@ -213,6 +218,36 @@ func TestKeys(t *testing.T) {
 	if !strings.HasSuffix(frames[1], on) {
 		t.Errorf("first frame %q: interpolation should start on", frames[1])
 	}
+}
+
+// firstWrite is an output that closes drawn at its first write.
+type firstWrite struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	drawn chan struct{}
+}
+
+func (w *firstWrite) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.buf.Len() == 0 {
+		close(w.drawn)
+	}
+	return w.buf.Write(p)
+}
+
+func (w *firstWrite) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// waitReader reads nothing, at the end, once ready is closed.
+type waitReader struct{ ready <-chan struct{} }
+
+func (r waitReader) Read([]byte) (int, error) {
+	<-r.ready
+	return 0, io.EOF
 }
 
 func TestIndependentHandlesKeysAndSignals(t *testing.T) {

@@ -7,7 +7,11 @@ ARGS ?=
 # on a 32-bit target (GOARCH=386 runs natively on amd64).
 PURE := ./loop/... ./physics/... ./input/... ./replay/... ./internal/sim/... ./internal/report/... ./internal/trace/... \
 	./internal/stats/... ./internal/atomicfile/... ./internal/hud/... ./internal/netplay/... \
-	./examples/terminal/... ./examples/replay/...
+	./internal/demo/... ./examples/terminal/... ./examples/replay/...
+# The demo's core and what it stands on, as a web page builds them
+# (GOOS=js GOARCH=wasm): make test checks that they still build there.
+WASM := ./loop/... ./physics/... ./input/... ./replay/... ./internal/sim/... ./internal/netplay/... \
+	./internal/demo/... ./internal/hud/... ./internal/report/... ./internal/trace/... ./internal/stats/...
 # The oldest Go the module supports (go.mod's go line): the pure packages
 # are tested with that toolchain too, fetched through the module proxy.
 GOMIN := $(shell sed -n 's/^go //p' go.mod)
@@ -52,6 +56,7 @@ run: build
 test: test-deps
 	$(GO) vet ./...
 	$(GO) test -race -short -count=1 $(PURE)
+	GOOS=js GOARCH=wasm $(GO) build $(WASM)
 	$(MAKE) --no-print-directory test-386
 	GOTOOLCHAIN=go$(GOMIN) $(GO) test -short -count=1 $(PURE)
 	INTERPDEMO_REQUIRE_GL=1 $(GO) test -count=1 -timeout 20m ./...
@@ -123,7 +128,7 @@ fuzz:
 		done; \
 	done
 
-# The README's pictures, each from real runs of the demo (headless):
+# The pictures of the README and docs/LOOP.md, each from real runs of the demo (headless):
 #   docs/screenshot.png     the window: 100 balls, ghosts on
 #   docs/interpolation.gif  one ball at 5 ticks per second and 25 FPS with
 #                           ghosts: 2 s interpolated, then 2 s not

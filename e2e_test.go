@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	core "github.com/interpdemo/interpdemo/internal/demo"
 	"github.com/interpdemo/interpdemo/internal/report"
 	"github.com/interpdemo/interpdemo/internal/x11test"
 )
@@ -194,7 +195,7 @@ func TestFlagsTheFlagPackageRefuses(t *testing.T) {
 		if want == "" {
 			want = "interpdemo: " + flagPackageError(c.args)
 		}
-		want += "\n" + usageHint + "\n"
+		want += "\n" + core.UsageHint + "\n"
 		d := runDemo(t, "", 10*time.Second, c.args...)
 		if d.code() != 2 || d.stderr.String() != want || d.stdout.String() != "" {
 			t.Errorf("%v: exit %d, stderr %q, stdout %q; want 2, %q and nothing", c.args, d.code(), d.stderr.String(), d.stdout.String(), want)
@@ -244,8 +245,8 @@ func TestBadFlagValues(t *testing.T) {
 // and exits 0.
 func TestHelp(t *testing.T) {
 	var want bytes.Buffer
-	if _, err := parseFlags([]string{"-h"}, &want); !errors.Is(err, errHelp) {
-		t.Fatalf("parseFlags(-h) = %v, want errHelp", err)
+	if _, err := core.Parse([]string{"-h"}, &want, core.Platform{}); !errors.Is(err, core.ErrHelp) {
+		t.Fatalf("Parse(-h) = %v, want ErrHelp", err)
 	}
 	for _, flag := range []string{"-h", "-help"} {
 		d := runDemo(t, "", 10*time.Second, flag)
@@ -256,7 +257,7 @@ func TestHelp(t *testing.T) {
 		if out != want.String() {
 			t.Errorf("%s printed\n%s\nwant\n%s", flag, out, want.String())
 		}
-		for _, part := range []string{"Usage: interpdemo", keyHelp(), "-tick", "-headless", "-cpuprofile"} {
+		for _, part := range []string{"Usage: interpdemo", core.KeyHelp(), "-tick", "-headless", "-cpuprofile"} {
 			if !strings.Contains(out, part) {
 				t.Errorf("%s output lacks %q", flag, part)
 			}

@@ -11,7 +11,7 @@ import (
 	"github.com/interpdemo/interpdemo/internal/report"
 )
 
-// The frame-pacing table of the README: the demo on simulated vsynced
+// The frame-pacing table of docs/PACING.md: the demo on simulated vsynced
 // displays (-vsync-sim, wake-ups up to 1 ms after each vblank), raw
 // pacing (the original loop: the time the frame wakes up) against smooth
 // pacing (the vblank's time, stable tick counts).

@@ -1,4 +1,4 @@
-// Command figures makes the README's pictures from the demo's own output:
+// Command figures makes the pictures of the README and docs/LOOP.md from the demo's own output:
 //
 //	figures positions -o interpolation.png -from 1s -to 1.5s off.csv on.csv extrapolate.csv
 //

@@ -12,41 +12,6 @@ import (
 	"github.com/veandco/go-sdl2/sdl"
 )
 
-// Vsync is a swap-interval request.
-type Vsync int
-
-// Vsync modes, as the -vsync flag spells them.
-const (
-	VsyncOff Vsync = iota
-	VsyncOn
-	VsyncAdaptive
-)
-
-func (v Vsync) String() string {
-	switch v {
-	case VsyncOff:
-		return "off"
-	case VsyncOn:
-		return "on"
-	case VsyncAdaptive:
-		return "adaptive"
-	}
-	return fmt.Sprintf("Vsync(%d)", int(v))
-}
-
-// ParseVsync reads "on", "off" or "adaptive".
-func ParseVsync(s string) (Vsync, error) {
-	switch s {
-	case "on":
-		return VsyncOn, nil
-	case "off":
-		return VsyncOff, nil
-	case "adaptive":
-		return VsyncAdaptive, nil
-	}
-	return 0, fmt.Errorf("unknown vsync mode %q (want on, off or adaptive)", s)
-}
-
 // Options configure Open.
 type Options struct {
 	Title         string
@@ -187,27 +152,28 @@ func (w *Window) SetTitle(s string) { w.win.SetTitle(s) }
 // Swap presents the back buffer.
 func (w *Window) Swap() { w.win.GLSwap() }
 
-// SetVsync asks for a swap interval and reports the state actually in
-// force: "on", "off", "adaptive", "unsupported" when the driver refuses to
-// set any interval (Xvfb with llvmpipe answers "That operation is not
+// SetVsync asks for a swap interval (SDL's numbers: 0 off, 1 every
+// vblank, -1 adaptive) and reports the state actually in force: "on",
+// "off", "adaptive", "unsupported" when the driver refuses to set any
+// interval (Xvfb with llvmpipe answers "That operation is not
 // supported"), or "offscreen" headless, where SDL accepts an interval but
-// there is no display to wait for (a swap never blocks). Adaptive vsync falls back to plain vsync when refused, as
-// SDL's documentation recommends. The first refusal is returned as err so
-// the caller can report it once; the program keeps running either way.
-func (w *Window) SetVsync(v Vsync) (actual string, err error) {
-	interval := map[Vsync]int{VsyncOff: 0, VsyncOn: 1, VsyncAdaptive: -1}[v]
+// there is no display to wait for (a swap never blocks). Adaptive vsync
+// falls back to plain vsync when refused, as SDL's documentation
+// recommends. The refusal is returned as err so the caller can report
+// it; the program keeps running either way.
+func (w *Window) SetVsync(interval int) (actual string, err error) {
 	setErr := sdl.GLSetSwapInterval(interval)
-	if setErr != nil && v == VsyncAdaptive {
+	if setErr != nil && interval < 0 {
 		if sdl.GLSetSwapInterval(1) == nil {
 			setErr = nil
 		}
 	}
 	if setErr != nil {
-		return "unsupported", fmt.Errorf("vsync %s: cannot set the swap interval: %v", v, setErr)
+		return "unsupported", fmt.Errorf("cannot set the swap interval: %v", setErr)
 	}
 	got, gerr := sdl.GLGetSwapInterval()
 	if gerr != nil {
-		return "unsupported", fmt.Errorf("vsync %s: cannot read the swap interval: %v", v, gerr)
+		return "unsupported", fmt.Errorf("cannot read the swap interval: %v", gerr)
 	}
 	if w.headless {
 		return "offscreen", nil

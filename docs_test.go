@@ -1,0 +1,138 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// mdLink matches a Markdown link or image, [text](target) or
+// ![alt](target), with the target's path and #fragment apart.
+var mdLink = regexp.MustCompile(`!?\[[^\]]*\]\(([^)#\s]*)(#[^)\s]*)?\)`)
+
+// TestDocLinksResolve: every relative link in README.md and docs/*.md
+// names a file or directory that exists, and a #fragment names a heading
+// of the file it points into (as GitHub makes anchors of headings). Links
+// inside code blocks and to other sites are not checked.
+func TestDocLinksResolve(t *testing.T) {
+	files, err := filepath.Glob("docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append([]string{"README.md"}, files...)
+	checked := 0
+	for _, file := range files {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n, line := range proseLines(string(b)) {
+			for _, m := range mdLink.FindAllStringSubmatch(line, -1) {
+				target, fragment := m[1], strings.TrimPrefix(m[2], "#")
+				if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+					continue
+				}
+				checked++
+				dest := file // a bare #fragment points into the file itself
+				if target != "" {
+					dest = filepath.Join(filepath.Dir(file), target)
+					if _, err := os.Stat(dest); err != nil {
+						t.Errorf("%s:%d: link to %s: %v", file, n, m[1], err)
+						continue
+					}
+				}
+				if fragment == "" {
+					continue
+				}
+				anchors, err := headingAnchors(dest)
+				if err != nil {
+					t.Errorf("%s:%d: link to %s#%s: %v", file, n, target, fragment, err)
+					continue
+				}
+				if !anchors[fragment] {
+					t.Errorf("%s:%d: link to %s#%s: %s has no such heading", file, n, target, fragment, dest)
+				}
+			}
+		}
+	}
+	if checked < 20 {
+		t.Errorf("only %d relative links checked: the link pattern no longer matches the docs", checked)
+	}
+}
+
+// proseLines are a Markdown file's lines by line number (from 1), with
+// the lines of fenced code blocks left out.
+func proseLines(s string) map[int]string {
+	lines := map[int]string{}
+	fenced := false
+	for i, line := range strings.Split(s, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			fenced = !fenced
+			continue
+		}
+		if !fenced {
+			lines[i+1] = line
+		}
+	}
+	return lines
+}
+
+// headingAnchors are the anchors GitHub gives a Markdown file's headings:
+// lower case, spaces to hyphens, punctuation other than hyphens and
+// underscores dropped, a repeated anchor numbered from -1.
+func headingAnchors(path string) (map[string]bool, error) {
+	if filepath.Ext(path) != ".md" {
+		return nil, os.ErrInvalid
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	anchors := map[string]bool{}
+	seen := map[string]int{}
+	for _, line := range proseLines(string(b)) {
+		if !strings.HasPrefix(line, "#") {
+			continue
+		}
+		title := strings.TrimSpace(strings.TrimLeft(line, "#"))
+		anchor := headingAnchor(title)
+		if k := seen[anchor]; k > 0 {
+			anchors[anchor+"-"+strconv.Itoa(k)] = true
+		} else {
+			anchors[anchor] = true
+		}
+		seen[anchor]++
+	}
+	return anchors, nil
+}
+
+func headingAnchor(title string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(title) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// TestHeadingAnchor pins the anchors the link test expects GitHub to make.
+func TestHeadingAnchor(t *testing.T) {
+	for title, want := range map[string]string{
+		"Use the loop in your game": "use-the-loop-in-your-game",
+		"-stats":                    "-stats",
+		"Input that never loses a tap, and replay":   "input-that-never-loses-a-tap-and-replay",
+		"Frame pacing on real displays":              "frame-pacing-on-real-displays",
+		"Where `internal/demo` ends (and desktop's)": "where-internaldemo-ends-and-desktops",
+	} {
+		if got := headingAnchor(title); got != want {
+			t.Errorf("headingAnchor(%q) = %q, want %q", title, got, want)
+		}
+	}
+}

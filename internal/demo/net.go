@@ -1,0 +1,367 @@
+package demo
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"net/netip"
+	"strconv"
+	"time"
+
+	"github.com/interpdemo/interpdemo/internal/hud"
+	"github.com/interpdemo/interpdemo/internal/netplay"
+	"github.com/interpdemo/interpdemo/internal/report"
+	"github.com/interpdemo/interpdemo/internal/sim"
+	"github.com/interpdemo/interpdemo/loop"
+)
+
+// NetConfig is what the network flags set.
+type NetConfig struct {
+	Host, Join string // -host ADDR, -join HOST:PORT
+	Players    int
+	InputDelay int
+	KickAfter  time.Duration
+	Timeout    time.Duration // -net-timeout: a silent peer counts as gone
+	Bot        bool          // -bot was given
+	BotSeed    uint64
+	Cond       netplay.Conditions // -net-delay and friends, both ways
+
+	Netcode       string // lockstep or rollback
+	MaxPrediction int
+	Smooth        bool // -rollback-smooth
+}
+
+// On says whether this is a network game.
+func (n *NetConfig) On() bool { return n.Host != "" || n.Join != "" }
+
+// Network is what a network game needs of the platform: sockets, or an
+// in-process network in tests.
+type Network interface {
+	// Listen opens a datagram socket on address (":0" for any port),
+	// with the simulated conditions applied both ways.
+	Listen(address string, cond netplay.Conditions, seed uint64) (Conn, error)
+	// Resolve turns HOST:PORT into an address (checked with the flags).
+	Resolve(hostport string) (netip.AddrPort, error)
+	// Nonce is 64 random bits, never 0: the session's ID or token.
+	Nonce() (uint64, error)
+}
+
+// Conn is a socket carrying a session's datagrams (netplay/udp.Conn).
+type Conn interface {
+	// Read hands the datagrams that arrived to the session; it never
+	// blocks.
+	Read(now time.Duration, s *netplay.Session) int
+	// Write sends what the session has due.
+	Write(now time.Duration, s *netplay.Session)
+	// Wait blocks until a datagram arrives or d has passed.
+	Wait(d time.Duration) bool
+	LocalAddr() netip.AddrPort
+	Close() error
+}
+
+// define defines the network flags on fs.
+func (n *NetConfig) define(fs *flag.FlagSet) {
+	fs.StringVar(&n.Host, "host", "", "host a network game on `ADDR` (e.g. :7777) and wait for -players")
+	fs.StringVar(&n.Join, "join", "", "join the network game hosted at `HOST:PORT`")
+	fs.IntVar(&n.Players, "players", 2, fmt.Sprintf("`N` players of a hosted game, the host included (%d to %d)", netplay.MinPlayers, netplay.MaxPlayers))
+	fs.IntVar(&n.InputDelay, "input-delay", netplay.DefaultDelay, fmt.Sprintf("network game: `TICKS` between sampling your input and running it (1 to %d; the host's is used)", netplay.MaxDelay))
+	fs.DurationVar(&n.KickAfter, "kick-after", 0, "host: drop a player who held the game back this `DURATION` in 10 s (0: never)")
+	fs.DurationVar(&n.Timeout, "net-timeout", netplay.DefaultSilence, "network game: a peer silent this `DURATION` ends the game, or is dropped with -kick-after")
+	fs.Func("bot", "network game: this player's input comes from a deterministic generator seeded with `SEED`, not the keyboard", func(s string) error {
+		v, err := strconv.ParseUint(s, 0, 64)
+		n.Bot, n.BotSeed = true, v
+		return err
+	})
+	fs.StringVar(&n.Netcode, "netcode", "lockstep", "network game: the `NETCODE`, lockstep (wait for every input, with -input-delay) or rollback (predict, correct, no input delay)")
+	fs.IntVar(&n.MaxPrediction, "max-prediction", sim.DefaultMaxPrediction, fmt.Sprintf("rollback: most `TICKS` run ahead of the known inputs (1 to %d)", sim.MaxMaxPrediction))
+	fs.BoolVar(&n.Smooth, "rollback-smooth", true, "rollback: blend a corrected remote ball's jump away over 100 ms")
+	fs.DurationVar(&n.Cond.Delay, "net-delay", 0, "network game: a simulated one-way `DELAY` added to every packet, both ways")
+	fs.DurationVar(&n.Cond.Jitter, "net-jitter", 0, "network game: simulated `JITTER`, each packet's delay spread by up to this much")
+	fs.Float64Var(&n.Cond.Loss, "net-loss", 0, "network game: the simulated `PROBABILITY`, 0 to 1, that a packet is lost")
+	fs.Float64Var(&n.Cond.Duplicate, "net-dup", 0, "network game: the simulated `PROBABILITY`, 0 to 1, that a packet arrives twice")
+	fs.Float64Var(&n.Cond.Reorder, "net-reorder", 0, "network game: the simulated `PROBABILITY`, 0 to 1, that a packet is overtaken by later ones")
+}
+
+// worldFlags are the flags whose values a joiner takes from the host.
+var worldFlags = []string{"tick", "max-loops", "lockstep", "balls", "seed", "radius", "ticks", "players", "input-delay"}
+
+// check validates the network flags against the rest of the command line.
+func (n *NetConfig) check(c *Config, set map[string]bool) error {
+	if n.Netcode != "lockstep" && n.Netcode != "rollback" {
+		return flagErr("netcode", "must be lockstep or rollback (got %q)", n.Netcode)
+	}
+	if n.Netcode == "rollback" && !set["input-delay"] {
+		n.InputDelay = 0 // rollback's point: your input acts on the next tick
+	}
+	if !n.On() {
+		for _, name := range []string{"players", "input-delay", "kick-after", "net-timeout", "bot", "net-delay", "net-jitter", "net-loss", "net-dup", "net-reorder", "netcode", "max-prediction", "rollback-smooth"} {
+			if set[name] {
+				return flagErr(name, "needs -host or -join")
+			}
+		}
+		return nil
+	}
+	if err := n.Cond.Validate(); err != nil {
+		return flagErr("net-loss", "%v", err)
+	}
+	switch {
+	case n.Host != "" && n.Join != "":
+		return flagErr("join", "cannot be combined with -host")
+	case n.Players < netplay.MinPlayers || n.Players > netplay.MaxPlayers:
+		return flagErr("players", "must be between %d and %d (got %d)", netplay.MinPlayers, netplay.MaxPlayers, n.Players)
+	case n.Netcode == "lockstep" && (n.InputDelay < 1 || n.InputDelay > netplay.MaxDelay):
+		return flagErr("input-delay", "must be between 1 and %d ticks with lockstep (got %d)", netplay.MaxDelay, n.InputDelay)
+	case n.Netcode == "rollback" && (n.InputDelay < 0 || n.InputDelay > netplay.MaxDelay):
+		return flagErr("input-delay", "must be between 0 and %d ticks (got %d)", netplay.MaxDelay, n.InputDelay)
+	case n.MaxPrediction < 1 || n.MaxPrediction > sim.MaxMaxPrediction:
+		return flagErr("max-prediction", "must be between 1 and %d ticks (got %d)", sim.MaxMaxPrediction, n.MaxPrediction)
+	case n.Netcode != "rollback" && (set["max-prediction"] || set["rollback-smooth"]):
+		return flagErr("max-prediction", "needs -netcode rollback")
+	case n.Timeout <= 0 || n.Timeout > time.Hour:
+		return flagErr("net-timeout", "must be more than 0 and at most 1h (got %v)", n.Timeout)
+	case n.KickAfter < 0:
+		return flagErr("kick-after", "must not be negative (got %v)", n.KickAfter)
+	case n.Join != "" && set["kick-after"]:
+		return flagErr("kick-after", "is the host's to set")
+	case c.Mode != sim.ModeFixed:
+		return flagErr("mode", "a network game runs in fixed mode")
+	case c.ReplayFile != "":
+		return flagErr("replay", "cannot be combined with a network game")
+	case c.Fast:
+		return flagErr("fast", "a network game runs in real time")
+	case c.Speed != 1:
+		return flagErr("speed", "a network game runs in real time")
+	case c.Paused:
+		return flagErr("paused", "a network game cannot pause")
+	}
+	return nil
+}
+
+// checkJoin resolves -join's address (after the flags' own checks).
+func (n *NetConfig) checkJoin(network Network) error {
+	if n.Join == "" {
+		return nil
+	}
+	if network == nil {
+		return flagErr("join", "no network here")
+	}
+	if _, err := network.Resolve(n.Join); err != nil {
+		return flagErr("join", "%v", err)
+	}
+	return nil
+}
+
+// netGame is the demo's side of a network game: the socket and the
+// session the simulation plays on.
+type netGame struct {
+	conn    Conn
+	sess    *netplay.Session
+	netcode string
+	started bool      // "game started" was said
+	smooth  *smoother // -rollback-smooth, or nil
+	ghosts  *ghosts   // rollback's mispredictions, drawn with G; or nil
+	buf     []byte    // the HUD's lines about the players
+}
+
+// announce says on the log when the game starts: a line a person or a
+// script can wait for.
+func (g *netGame) announce(log io.Writer) {
+	if !g.started && g.sess.State() >= netplay.StateRunning {
+		g.started = true
+		fmt.Fprintf(log, "interpdemo: game started: player %d of %d, input delay %d ticks\n", g.sess.Index(), g.sess.Players(), g.sess.Delay())
+	}
+}
+
+// startNet opens the socket and the session. A host's game starts when
+// every player has joined (the loop draws the lobby meanwhile). A joiner
+// waits here for the host's welcome, which brings the world settings:
+// they replace the flags', and a world flag the user gave that disagrees
+// with the host's is an error.
+func startNet(c *Config, network Network, clock loop.Clock, log io.Writer) (*netGame, error) {
+	n := &c.Net
+	id, err := network.Nonce()
+	if err != nil {
+		return nil, err
+	}
+	listen := n.Host
+	if listen == "" {
+		listen = ":0"
+	}
+	conn, err := network.Listen(listen, n.Cond, id)
+	if err != nil {
+		return nil, fmt.Errorf("-host: %v", err)
+	}
+	g := &netGame{conn: conn, netcode: n.Netcode, buf: make([]byte, 0, 512)}
+	if n.Netcode == "rollback" {
+		g.ghosts = &ghosts{}
+		if n.Smooth {
+			g.smooth = &smoother{}
+		}
+	}
+	now := clock.Now()
+	if n.Host != "" {
+		world := c.Settings
+		world.Lockstep = true
+		delay := n.InputDelay
+		if delay == 0 {
+			delay = netplay.NoDelay
+		}
+		g.sess, err = netplay.NewHost(netplay.Config{
+			Nonce: id, Players: n.Players, World: world, Delay: delay,
+			TickLimit: uint64(c.Ticks), KickAfter: n.KickAfter, Silence: n.Timeout,
+		}, now)
+		if err != nil {
+			conn.Close()
+			return nil, err
+		}
+		fmt.Fprintf(log, "interpdemo: hosting on %v, waiting for %d players\n", conn.LocalAddr(), n.Players)
+		return g, nil
+	}
+	host, _ := network.Resolve(n.Join) // checked with the flags
+	if g.sess, err = netplay.NewJoiner(netplay.Config{Nonce: id, Silence: n.Timeout}, host, now); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	for g.sess.State() < netplay.StateLobby && g.sess.Err() == nil {
+		g.conn.Read(clock.Now(), g.sess)
+		g.conn.Write(clock.Now(), g.sess)
+		g.conn.Wait(10 * time.Millisecond)
+	}
+	if err := g.sess.Err(); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	if err := conflicts(c, c.Set, g.sess); err != nil {
+		g.leave(clock)
+		return nil, err
+	}
+	c.Settings = g.sess.World()
+	c.Ticks = int64(g.sess.TickLimit())
+	return g, nil
+}
+
+// conflicts reports a world flag the user gave that the host's game
+// contradicts.
+func conflicts(c *Config, set map[string]bool, s *netplay.Session) error {
+	w := s.World()
+	theirs := map[string]string{
+		"tick": w.Tick.String(), "max-loops": strconv.Itoa(int(w.MaxLoops)), "lockstep": "true",
+		"balls": strconv.Itoa(int(w.Balls)), "seed": strconv.FormatUint(w.Seed, 10), "radius": strconv.Itoa(int(w.Radius)),
+		"ticks": strconv.FormatUint(s.TickLimit(), 10), "players": strconv.Itoa(s.Players()), "input-delay": strconv.Itoa(s.Delay()),
+	}
+	ours := map[string]string{
+		"tick": c.Settings.Tick.String(), "max-loops": strconv.Itoa(int(c.Settings.MaxLoops)), "lockstep": strconv.FormatBool(c.Settings.Lockstep),
+		"balls": strconv.Itoa(int(c.Settings.Balls)), "seed": strconv.FormatUint(c.Settings.Seed, 10), "radius": strconv.Itoa(int(c.Settings.Radius)),
+		"ticks": strconv.FormatInt(c.Ticks, 10), "players": strconv.Itoa(c.Net.Players), "input-delay": strconv.Itoa(c.Net.InputDelay),
+	}
+	for _, name := range worldFlags {
+		if set[name] && ours[name] != theirs[name] {
+			return flagErr(name, "is %s in the host's game, not %s: a joiner takes the host's world", theirs[name], ours[name])
+		}
+	}
+	return nil
+}
+
+// leave ends the session politely (the host hears it at once rather than
+// after a silence) and closes the socket.
+func (g *netGame) leave(clock loop.Clock) {
+	g.sess.Quit(clock.Now())
+	for deadline := clock.Now() + time.Second; !g.sess.Done() && clock.Now() < deadline; {
+		g.conn.Read(clock.Now(), g.sess)
+		g.conn.Write(clock.Now(), g.sess)
+		g.conn.Wait(10 * time.Millisecond)
+	}
+	g.conn.Close()
+}
+
+// lobbyLine is the HUD's and the title's word on a game not yet running.
+func (g *netGame) lobbyLine(b []byte) []byte {
+	st := g.sess.Stats()
+	switch st.State {
+	case netplay.StateJoining, netplay.StateLobby:
+		b = append(b, "waiting for players "...)
+		b = strconv.AppendInt(b, int64(st.Joined), 10)
+		b = append(b, '/')
+		b = strconv.AppendInt(b, int64(st.Players), 10)
+	case netplay.StateEnding, netplay.StateEnded:
+		b = append(b, "game over: "...)
+		b = append(b, st.End...)
+	}
+	return b
+}
+
+// hudLines are the HUD's lines about the players: ping, input delay,
+// time debt and the time each one held the game back.
+func (g *netGame) hudLines(b []byte) []byte {
+	st := g.sess.Stats()
+	b = append(b, "net: "...)
+	b = append(b, st.Role.String()...)
+	b = append(b, ", player "...)
+	b = strconv.AppendInt(b, int64(st.Index), 10)
+	b = append(b, " of "...)
+	b = strconv.AppendInt(b, int64(st.Players), 10)
+	b = append(b, ", input delay "...)
+	b = strconv.AppendInt(b, int64(st.Delay), 10)
+	b = append(b, " ticks"...)
+	if line := g.lobbyLine(nil); len(line) > 0 {
+		b = append(b, ", "...)
+		b = append(b, line...)
+	}
+	for p := 0; p < st.Players; p++ {
+		ps := &st.Peers[p]
+		b = append(b, "\n  player "...)
+		b = strconv.AppendInt(b, int64(p), 10)
+		if p == st.Index {
+			b = append(b, " (you)"...)
+		}
+		b = append(b, ": ping "...)
+		b = hud.AppendMs(b, ps.RTT)
+		b = append(b, "  debt "...)
+		b = hud.AppendMs(b, ps.Debt)
+		b = append(b, "  held back "...)
+		b = hud.AppendMs(b, ps.HeldBack)
+		if ps.Kicked {
+			b = append(b, "  KICKED"...)
+		}
+	}
+	return b
+}
+
+// report is the network game's part of -stats.
+func (g *netGame) report(s *sim.Sim) *report.Net {
+	st := g.sess.Stats()
+	r := &report.Net{
+		Role: st.Role.String(), Players: st.Players, Player: st.Index, InputDelay: st.Delay,
+		RTTMs: rttMs(&st), StallFrames: st.StallFrames, StallMs: ms(st.StallTime),
+		PacketsSent: st.PacketsSent, PacketsReceived: st.PacketsReceived, BadPackets: st.BadPackets,
+		Desyncs: st.Desyncs, Kicked: kicked(&st), End: st.End, Netcode: g.netcode,
+	}
+	if rb, ok := s.Rollback(); ok {
+		r.Rollback = &report.Rollback{
+			Rollbacks: rb.Rollbacks, ResimulatedTicks: rb.Resimulated, MaxRollbackTicks: rb.MaxRollback,
+			PredictionErrors: rb.PredictionErrors, SnapshotBytes: rb.SnapshotBytes,
+			RollbackMsP99: ms(rb.ResimTime.Quantile(0.99)), StallFrames: rb.StallFrames,
+		}
+	}
+	return r
+}
+
+// rttMs lists the round trips to every player, ms (0 for oneself).
+func rttMs(st *netplay.Stats) []float64 {
+	out := make([]float64, st.Players)
+	for p := range out {
+		out[p] = ms(st.Peers[p].RTT)
+	}
+	return out
+}
+
+// kicked lists the kicked players.
+func kicked(st *netplay.Stats) []int {
+	out := []int{}
+	for p := 0; p < st.Players; p++ {
+		if st.Peers[p].Kicked {
+			out = append(out, p)
+		}
+	}
+	return out
+}

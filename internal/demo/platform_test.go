@@ -1,0 +1,322 @@
+package demo
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interpdemo/interpdemo/internal/netplay"
+	"github.com/interpdemo/interpdemo/loop"
+	"github.com/interpdemo/interpdemo/replay"
+)
+
+// The in-process platform the tests run the demo on: a manual clock, a
+// display that says what vsync it was asked for, files in memory, and a
+// simulated network; and a front end's frame loop over them.
+
+// testDisplay is a display that grants any vsync (or refuses every one).
+type testDisplay struct {
+	refuse  bool
+	refresh time.Duration
+	asked   []Vsync
+}
+
+func (t *testDisplay) SetVsync(v Vsync) (string, error) {
+	t.asked = append(t.asked, v)
+	if t.refuse {
+		return "unsupported", fmt.Errorf("vsync %s: That operation is not supported", v)
+	}
+	return v.String(), nil
+}
+
+func (t *testDisplay) RefreshInterval() time.Duration { return t.refresh }
+
+// memFiles are files in memory; a path in fail cannot be written.
+type memFiles struct {
+	files map[string][]byte
+	fail  map[string]error
+}
+
+func newMemFiles() *memFiles {
+	return &memFiles{files: map[string][]byte{}, fail: map[string]error{}}
+}
+
+func (m *memFiles) CheckWritable(path string) error { return m.fail[path] }
+
+func (m *memFiles) Create(path string) (File, error) {
+	if err := m.fail[path]; err != nil {
+		return nil, err
+	}
+	return &memFile{m: m, path: path}, nil
+}
+
+func (m *memFiles) WriteFile(path string, write func(io.Writer) error) error {
+	f, err := m.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
+}
+
+func (m *memFiles) ReadRecording(path string) (*replay.Recording, error) {
+	b, ok := m.files[path]
+	if !ok {
+		return nil, fmt.Errorf("replay file %s: no such file or directory", path)
+	}
+	rec, err := replay.Decode(b)
+	if err != nil {
+		return nil, fmt.Errorf("replay file %s: %v", path, err)
+	}
+	return rec, nil
+}
+
+type memFile struct {
+	m    *memFiles
+	path string
+	buf  bytes.Buffer
+	done bool
+}
+
+func (f *memFile) Write(p []byte) (int, error) { return f.buf.Write(p) }
+
+func (f *memFile) Commit() error {
+	if f.done {
+		return errors.New("committed twice")
+	}
+	f.done = true
+	f.m.files[f.path] = bytes.Clone(f.buf.Bytes())
+	return nil
+}
+
+func (f *memFile) Abort() { f.done = true }
+
+// simNet is an in-process network on a manual clock: every datagram goes
+// through one netplay.NetSim (delay, loss, duplication, reordering), to
+// the socket bound to its address. While one peer waits in Conn.Wait
+// (a joiner waiting for the host's welcome), the network runs the other
+// peers' sessions, as their own processes would.
+type simNet struct {
+	t     *testing.T
+	clock *loop.ManualClock
+	sim   *netplay.NetSim
+	conns []*simConn
+	nonce uint64
+}
+
+func newSimNet(t *testing.T, clock *loop.ManualClock, c netplay.Conditions) *simNet {
+	sim, err := netplay.NewNetSim(c, 7, 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &simNet{t: t, clock: clock, sim: sim}
+}
+
+func addrOf(port uint16) netip.AddrPort {
+	return netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), port)
+}
+
+func (n *simNet) Listen(address string, cond netplay.Conditions, seed uint64) (Conn, error) {
+	port := uint16(40000 + len(n.conns))
+	if strings.HasPrefix(address, ":") && address != ":0" {
+		var p int
+		if _, err := fmt.Sscanf(address, ":%d", &p); err != nil {
+			return nil, err
+		}
+		port = uint16(p)
+	}
+	for _, c := range n.conns {
+		if c.addr.Port() == port {
+			return nil, fmt.Errorf("listen udp %s: bind: address already in use", address)
+		}
+	}
+	c := &simConn{n: n, addr: addrOf(port)}
+	n.conns = append(n.conns, c)
+	return c, nil
+}
+
+func (n *simNet) Resolve(hostport string) (netip.AddrPort, error) {
+	return netip.ParseAddrPort(hostport)
+}
+
+func (n *simNet) Nonce() (uint64, error) {
+	n.nonce++
+	return 0x5eed0000 + n.nonce, nil
+}
+
+// deliver hands the datagrams due by now to their sockets' inboxes.
+func (n *simNet) deliver(now time.Duration) {
+	n.sim.Deliver(now, func(from, to netip.AddrPort, pkt []byte) {
+		for _, c := range n.conns {
+			if c.addr == to && !c.closed {
+				c.inbox = append(c.inbox, datagram{from: from, pkt: bytes.Clone(pkt)})
+			}
+		}
+	})
+}
+
+type datagram struct {
+	from netip.AddrPort
+	pkt  []byte
+}
+
+type simConn struct {
+	n      *simNet
+	addr   netip.AddrPort
+	inbox  []datagram
+	sess   *netplay.Session // the session last served, run while others wait
+	closed bool
+}
+
+func (c *simConn) Read(now time.Duration, s *netplay.Session) int {
+	c.sess = s
+	c.n.deliver(now)
+	in := c.inbox
+	c.inbox = nil
+	for _, d := range in {
+		s.Receive(now, d.from, d.pkt)
+	}
+	return len(in)
+}
+
+func (c *simConn) Write(now time.Duration, s *netplay.Session) {
+	c.sess = s
+	s.Poll(now, func(to netip.AddrPort, pkt []byte) { c.n.sim.Send(now, c.addr, to, pkt) })
+}
+
+func (c *simConn) Wait(d time.Duration) bool {
+	for _, o := range c.n.conns {
+		if o != c && o.sess != nil && !o.closed {
+			o.Read(c.n.clock.Now(), o.sess)
+			o.Write(c.n.clock.Now(), o.sess)
+		}
+	}
+	c.n.clock.Advance(d)
+	c.n.deliver(c.n.clock.Now())
+	return len(c.inbox) > 0
+}
+
+func (c *simConn) LocalAddr() netip.AddrPort { return c.addr }
+
+func (c *simConn) Close() error {
+	c.closed = true
+	return nil
+}
+
+// front is a test's front end: one demo on the in-process platform, its
+// frame loop on the manual clock.
+type front struct {
+	t       *testing.T
+	d       *Demo
+	clock   *loop.ManualClock
+	display *testDisplay
+	files   *memFiles
+	log     bytes.Buffer
+	frame   time.Duration // the time a frame takes
+	upload  int64         // bytes the fake renderer was sent
+	version uint64
+	scene   *Scene
+}
+
+// platform returns the platform of a front on clock.
+func (f *front) platform(network Network) Platform {
+	return Platform{
+		Clock: f.clock, Display: f.display, Files: f.files, Network: network, Log: &f.log,
+		Load: func(d time.Duration) { f.clock.Advance(d) },
+	}
+}
+
+// newFront parses args and makes the demo, on clock (a new one if nil),
+// drawing frames of 1 ms.
+func newFront(t *testing.T, clock *loop.ManualClock, network Network, args ...string) *front {
+	t.Helper()
+	f, err := tryFront(t, clock, network, args...)
+	if err != nil {
+		t.Fatalf("%v: %v", args, err)
+	}
+	return f
+}
+
+func tryFront(t *testing.T, clock *loop.ManualClock, network Network, args ...string) (*front, error) {
+	if clock == nil {
+		clock = loop.NewManualClock(time.Second)
+	}
+	f := &front{t: t, clock: clock, display: &testDisplay{}, files: newMemFiles(), frame: time.Millisecond}
+	p := f.platform(network)
+	cfg, err := Parse(args, io.Discard, p)
+	if err != nil {
+		return nil, err
+	}
+	if f.d, err = New(cfg, p); err != nil {
+		return nil, err
+	}
+	t.Cleanup(f.d.Close)
+	if err := f.d.Start(clock.Now()); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// sync is the fake renderer's Sync: positions are sent when the world
+// moved on (8 bytes a ball), nothing on a frame between ticks.
+func (f *front) sync(last, next []int32, version, moved uint64) int {
+	if version+moved == f.version {
+		return 0
+	}
+	f.version = version + moved
+	return 4 * len(next)
+}
+
+// step runs one frame, with keys pressed at its start.
+func (f *front) step(keys ...Key) {
+	d, now := f.d, f.clock.Now()
+	d.StartFrame(now)
+	for _, k := range keys {
+		d.Key(KeyEvent{Key: k, Down: true, Time: now})
+		d.Key(KeyEvent{Key: k, Down: false, Time: now})
+	}
+	if t, ok := d.Update(now); ok && t > now {
+		f.clock.Set(t)
+	}
+	d.BeginDraw(f.clock.Now())
+	up := d.SyncWorld(f.sync)
+	f.upload += int64(up)
+	f.scene = d.Scene(now, 640, 480)
+	f.clock.Advance(d.RenderLoad())
+	if wake, vblank, ok := d.VblankWait(f.clock.Now()); ok {
+		f.clock.Set(max(f.clock.Now(), wake))
+		d.Presented(vblank, wake, f.clock.Now())
+	} else {
+		d.Presented(f.clock.Now(), 0, 0)
+	}
+	d.EndFrame(now, f.clock.Now(), up)
+	d.Title(now)
+	f.clock.Set(max(f.clock.Now(), now+max(f.frame, d.FrameInterval())))
+}
+
+// run runs frames until the demo is done, at most n.
+func (f *front) run(n int) {
+	f.t.Helper()
+	for i := 0; i < n && !f.d.Done(); i++ {
+		f.step()
+	}
+	if !f.d.Done() {
+		f.t.Fatalf("not done after %d frames", n)
+	}
+}
+
+// finish ends the run and returns what -stats printed, and Finish's
+// error.
+func (f *front) finish() (string, error) {
+	var out bytes.Buffer
+	err := f.d.Finish(f.clock.Now(), &out, nil)
+	return out.String(), err
+}

@@ -1,0 +1,327 @@
+// Package desktop is the demo's SDL front end: the window and its OpenGL
+// context, vsync, SDL's events turned into the demo's timestamped key
+// events, the renderer drawing the demo's Scene, screenshots and GIFs,
+// signals, the collector's and the runtime threads' steady state, and the
+// process's own figures (CPU, memory, start-up) for -stats. What the demo
+// decides lives in package internal/demo; nothing here decides anything a
+// web page would decide too.
+package desktop
+
+import (
+	"errors"
+	"fmt"
+	"image/png"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"github.com/veandco/go-sdl2/sdl"
+
+	"github.com/interpdemo/interpdemo/internal/demo"
+	"github.com/interpdemo/interpdemo/internal/platform"
+	"github.com/interpdemo/interpdemo/internal/report"
+	"github.com/interpdemo/interpdemo/loop"
+	"github.com/interpdemo/interpdemo/render"
+)
+
+// Run is the whole program: it returns the exit status, 0 on success, 1
+// when something fails at run time, 2 for bad flags. It must run on the
+// main thread (SDL and GL belong to it).
+func Run(args []string) int {
+	return run(args, os.Stdout, os.Stderr, time.Now())
+}
+
+func run(args []string, stdout, stderr io.Writer, start time.Time) int {
+	clock := platform.NewClock()
+	w := &window{clock: clock}
+	p := demo.Platform{
+		Clock: clock, Display: w, Files: diskFiles{}, Network: udpNetwork{}, Log: stderr,
+		Load: func(d time.Duration) { busy(clock, d) },
+	}
+	cfg, err := demo.Parse(args, stdout, p)
+	if errors.Is(err, demo.ErrHelp) {
+		return 0
+	}
+	var usage demo.UsageError
+	if errors.As(err, &usage) {
+		fmt.Fprintf(stderr, "interpdemo: %v\n", err)
+		if usage.Hint {
+			fmt.Fprintln(stderr, demo.UsageHint)
+		}
+		return 2
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "interpdemo: %v\n", err)
+		return 1
+	}
+	prof, err := startProfiles(&cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "interpdemo: %v\n", err)
+		return 1
+	}
+	a, err := open(cfg, p, w, start)
+	if err != nil {
+		prof.abort()
+		fmt.Fprintf(stderr, "interpdemo: %v\n", err)
+		var usage demo.UsageError
+		if errors.As(err, &usage) {
+			return 2
+		}
+		return 1
+	}
+	defer a.close()
+	a.run()
+	if err := prof.stop(); err != nil {
+		fmt.Fprintf(stderr, "interpdemo: %v\n", err)
+		return 1
+	}
+	if err := a.finish(stdout); err != nil {
+		fmt.Fprintf(stderr, "interpdemo: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// serialRasterMaxBalls is the most balls at start for which the demo,
+// headless and repainting only what changed, asks Mesa's software
+// rasterizer to rasterize on the drawing thread
+// (platform.Options.SerialRaster): with so few balls a frame takes
+// microseconds, a hundred thousand frames run each second, and llvmpipe's
+// scene-reuse race (see platform.Options.SerialRaster) would crash the demo
+// within minutes. With more balls, or with every frame painted whole (a
+// window), frames are long and few, the race all but never happens, and
+// rasterizing on every core matters.
+const serialRasterMaxBalls = 64
+
+// app is the front end of one run: the window, the renderer and its
+// overlays, and the demo they show.
+type app struct {
+	d       *demo.Demo
+	cfg     *demo.Config
+	log     io.Writer
+	win     *window
+	clock   *platform.Clock
+	events  *platform.EventTimes
+	rend    *render.Renderer
+	ov      *overlays
+	limiter *loop.Limiter
+	mem     memStats
+	signals chan os.Signal // SIGINT, SIGTERM: quit cleanly, writing the files
+	capture capture        // -screenshot and -gif
+	glInfo  string
+	drawErr error // a failure to draw: the run ends with it
+}
+
+// window is the SDL window, the demo's display.
+type window struct {
+	*platform.Window
+	clock *platform.Clock
+}
+
+// SetVsync asks the driver for the swap interval of v.
+func (w *window) SetVsync(v demo.Vsync) (string, error) {
+	actual, err := w.Window.SetVsync(v.SwapInterval())
+	if err != nil {
+		err = fmt.Errorf("vsync %s: %v", v, err)
+	}
+	return actual, err
+}
+
+// open makes the demo (for a network game: the session, and a joiner's
+// wait for the host), then the window, the renderer and the overlays.
+func open(cfg demo.Config, p demo.Platform, w *window, mainStart time.Time) (a *app, err error) {
+	a = &app{log: p.Log, win: w, clock: w.clock}
+	if a.d, err = demo.New(cfg, p); err != nil {
+		return nil, err
+	}
+	a.cfg = a.d.Config()
+	defer func() {
+		if err != nil {
+			a.close()
+		}
+	}()
+	choice := renderChoiceFromEnv()
+	if w.Window, err = platform.Open(platform.Options{
+		Title: "interpdemo", Width: cfg.Width, Height: cfg.Height, Headless: cfg.Headless,
+		SerialRaster: cfg.Headless && !choice.redraw && a.d.World().N() <= serialRasterMaxBalls,
+	}); err != nil {
+		return nil, err
+	}
+	wc := a.d.World().Config()
+	if a.rend, err = render.New(renderConfig(wc, w.Window, choice)); err != nil {
+		return nil, err
+	}
+	a.rend.Resize(w.DrawableSize())
+	a.glInfo = render.Info()
+	a.ov = newOverlays(a.rend)
+	if cfg.GIFFile != "" {
+		a.capture.gif = &gifCapture{}
+	}
+	a.events = platform.CalibrateEventTimes(a.clock)
+	if a.limiter, err = loop.NewLimiter(a.d.FrameInterval()); err != nil {
+		return nil, err
+	}
+	a.mem.init(mainStart)
+	a.d.Uploaded(a.d.SyncWorld(a.rend.Sync)) // the initial upload, before any frame
+
+	// Ctrl-C or a polite kill ends the run like Q: the trace, the
+	// recording and the other files are written. A second one kills.
+	a.signals = make(chan os.Signal, 1)
+	signal.Notify(a.signals, os.Interrupt, syscall.SIGTERM)
+
+	now := a.clock.Now()
+	a.limiter.Start(now) // the first frame waits its whole interval too
+	if err = a.d.Start(now); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// close frees the GL objects, then the context and window, and lets the
+// demo go. Safe on a partly built app.
+func (a *app) close() {
+	if a.signals != nil {
+		signal.Stop(a.signals)
+	}
+	if a.d != nil {
+		a.d.Close()
+	}
+	if a.ov != nil {
+		a.ov.delete()
+		a.ov = nil
+	}
+	if a.rend != nil {
+		a.rend.Delete()
+		a.rend = nil
+	}
+	if a.win.Window != nil {
+		a.win.Close()
+		a.win.Window = nil
+	}
+}
+
+func (a *app) run() {
+	for !a.d.Done() {
+		a.frame()
+	}
+	a.mem.stopCounting() // what follows (files, profiles) is not the run
+}
+
+// frame is one pass of the loop: events, logic, draw, pacing.
+func (a *app) frame() {
+	d := a.d
+	now := a.clock.Now()
+	a.mem.frameStart(now)
+	d.StartFrame(now)
+	a.pumpEvents(now)
+	select {
+	case <-a.signals:
+		d.RequestQuit(now)
+		signal.Reset(os.Interrupt, syscall.SIGTERM)
+	default:
+	}
+	if t, ok := d.Update(now); ok {
+		a.limiter.WaitUntil(a.clock, t)
+	}
+	d.BeginDraw(a.clock.Now())
+	uploaded := d.SyncWorld(a.rend.Sync)
+	winW, winH := a.rend.WindowSize()
+	if err := a.ov.draw(a.rend, d.Scene(now, winW, winH)); err != nil {
+		a.drawErr = err
+		d.Stop()
+	}
+	if err := a.rend.DebugErr(); err != nil {
+		d.Stop() // finish reports it: exit status 1
+	}
+	busy(a.clock, d.RenderLoad())
+	if d.Done() && a.cfg.Screenshot != "" {
+		a.capture.last = a.rend.ReadPixels()
+	}
+	if a.capture.gif != nil {
+		a.capture.gif.add(a.rend.ReadPixels(), now)
+	}
+	a.win.Swap()
+	if wake, vblank, ok := d.VblankWait(a.clock.Now()); ok {
+		d.Presented(vblank, wake, a.limiter.WaitUntil(a.clock, wake).Woke)
+	} else {
+		d.Presented(a.clock.Now(), 0, 0)
+	}
+	a.rend.EndFrame()
+	d.EndFrame(now, a.clock.Now(), uploaded)
+	a.mem.frameDone()
+	if b, ok := d.Title(now); ok {
+		setTitle(a.win.Window, b)
+	}
+	if !d.Done() {
+		if iv := d.FrameInterval(); iv != a.limiter.Interval() {
+			a.limiter.SetInterval(iv) // >= 0
+		}
+		a.limiter.Wait(a.clock)
+	}
+}
+
+// finish writes the pictures, then lets the demo write its files and
+// -stats, with the front end's own figures.
+func (a *app) finish(stdout io.Writer) error {
+	now := a.clock.Now()
+	var errs []error
+	if err := a.rend.DebugErr(); err != nil {
+		errs = append(errs, err) // the first GL error of a debug context
+	}
+	errs = append(errs, a.drawErr)
+	if a.cfg.Screenshot != "" && a.capture.last != nil {
+		errs = append(errs, demo.FileErr("screenshot", diskFiles{}.WriteFile(a.cfg.Screenshot, func(w io.Writer) error {
+			return png.Encode(w, a.capture.last)
+		})))
+	}
+	if g := a.capture.gif; g != nil {
+		errs = append(errs, demo.FileErr("gif", diskFiles{}.WriteFile(a.cfg.GIFFile, g.write)))
+	}
+	err := a.d.Finish(now, stdout, a.report)
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return err
+}
+
+// report adds the front end's figures to -stats.
+func (a *app) report(r *report.Stats) {
+	r.OverlayUploadBytes = a.ov.uploadedBytes()
+	r.VideoDriver = a.win.Driver()
+	r.GLRenderer = a.glInfo
+	a.mem.report(r, a.d.Wall())
+}
+
+// setTitle sets the window title from bytes. SetTitle copies them into C
+// memory at once; the string view does not outlive the call.
+func setTitle(w *platform.Window, b []byte) {
+	w.SetTitle(unsafe.String(unsafe.SliceData(b), len(b)))
+}
+
+// busy burns d of CPU time on purpose (the render and logic loads that
+// make a fast machine act like a slow one). It keeps pumping SDL's events
+// about every millisecond, so key presses during a long frame are stamped
+// when they happen, not when the frame ends: the advice of the Allegro FAQ
+// answer in Pixelate #11 to check the input from inside slow drawing code.
+func busy(clock *platform.Clock, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	end := clock.Now() + d
+	nextPump := time.Duration(0)
+	for {
+		now := clock.Now()
+		if now >= end {
+			return
+		}
+		if now >= nextPump {
+			sdl.PumpEvents()
+			nextPump = now + time.Millisecond
+		}
+	}
+}

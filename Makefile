@@ -6,11 +6,11 @@ ARGS ?=
 # Packages that are pure Go (no cgo): tested with the race detector, and
 # on a 32-bit target (GOARCH=386 runs natively on amd64).
 PURE := ./loop/... ./physics/... ./input/... ./replay/... ./internal/sim/... ./internal/report/... ./internal/trace/... \
-	./internal/stats/... ./internal/atomicfile/... ./internal/hud/... ./internal/netplay/... \
+	./internal/stats/... ./internal/atomicfile/... ./internal/hud/... ./netplay/... \
 	./internal/demo/... ./examples/terminal/... ./examples/replay/...
 # The demo's core and what it stands on, as a web page builds them
 # (GOOS=js GOARCH=wasm): make test checks that they still build there.
-WASM := ./loop/... ./physics/... ./input/... ./replay/... ./internal/sim/... ./internal/netplay/... \
+WASM := ./loop/... ./physics/... ./input/... ./replay/... ./internal/sim/... ./netplay/... \
 	./internal/demo/... ./internal/hud/... ./internal/report/... ./internal/trace/... ./internal/stats/...
 # The oldest Go the module supports (go.mod's go line): the pure packages
 # are tested with that toolchain too, fetched through the module proxy.
@@ -121,7 +121,7 @@ lint: deps
 # Each fuzz target for 30 s (FUZZTIME=… to change).
 FUZZTIME ?= 30s
 fuzz:
-	@for pkg in ./loop ./physics ./input ./replay ./internal/netplay; do \
+	@for pkg in ./loop ./physics ./input ./replay ./netplay; do \
 		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep ^Fuzz); do \
 			echo "== $$pkg $$f"; \
 			$(GO) test $$pkg -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) || exit 1; \

@@ -40,9 +40,9 @@ import (
 	"time"
 
 	"github.com/interpdemo/interpdemo/input"
-	"github.com/interpdemo/interpdemo/internal/netplay"
 	"github.com/interpdemo/interpdemo/internal/sim"
 	"github.com/interpdemo/interpdemo/loop"
+	"github.com/interpdemo/interpdemo/netplay"
 	"github.com/interpdemo/interpdemo/physics"
 )
 

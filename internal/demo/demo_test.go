@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/interpdemo/interpdemo/internal/netplay"
 	"github.com/interpdemo/interpdemo/internal/report"
 	"github.com/interpdemo/interpdemo/loop"
+	"github.com/interpdemo/interpdemo/netplay"
 )
 
 // TestEveryKeyChangesItsSetting presses each key of the key table in an

@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"github.com/interpdemo/interpdemo/internal/hud"
-	"github.com/interpdemo/interpdemo/internal/netplay"
 	"github.com/interpdemo/interpdemo/internal/report"
 	"github.com/interpdemo/interpdemo/internal/sim"
 	"github.com/interpdemo/interpdemo/loop"
+	"github.com/interpdemo/interpdemo/netplay"
 )
 
 // NetConfig is what the network flags set.
@@ -207,7 +207,7 @@ func startNet(c *Config, network Network, clock loop.Clock, log io.Writer) (*net
 			delay = netplay.NoDelay
 		}
 		g.sess, err = netplay.NewHost(netplay.Config{
-			Nonce: id, Players: n.Players, World: world, Delay: delay,
+			Nonce: id, InputSize: sim.InputSize, Players: n.Players, Settings: sim.EncodeSettings(world), Delay: delay,
 			TickLimit: uint64(c.Ticks), KickAfter: n.KickAfter, Silence: n.Timeout,
 		}, now)
 		if err != nil {
@@ -218,7 +218,7 @@ func startNet(c *Config, network Network, clock loop.Clock, log io.Writer) (*net
 		return g, nil
 	}
 	host, _ := network.Resolve(n.Join) // checked with the flags
-	if g.sess, err = netplay.NewJoiner(netplay.Config{Nonce: id, Silence: n.Timeout}, host, now); err != nil {
+	if g.sess, err = netplay.NewJoiner(netplay.Config{Nonce: id, InputSize: sim.InputSize, Silence: n.Timeout}, host, now); err != nil {
 		conn.Close()
 		return nil, err
 	}
@@ -231,19 +231,23 @@ func startNet(c *Config, network Network, clock loop.Clock, log io.Writer) (*net
 		conn.Close()
 		return nil, err
 	}
-	if err := conflicts(c, c.Set, g.sess); err != nil {
+	world, err := sim.DecodeSettings(g.sess.Settings())
+	if err != nil {
 		g.leave(clock)
 		return nil, err
 	}
-	c.Settings = g.sess.World()
+	if err := conflicts(c, c.Set, world, g.sess); err != nil {
+		g.leave(clock)
+		return nil, err
+	}
+	c.Settings = world
 	c.Ticks = int64(g.sess.TickLimit())
 	return g, nil
 }
 
 // conflicts reports a world flag the user gave that the host's game
 // contradicts.
-func conflicts(c *Config, set map[string]bool, s *netplay.Session) error {
-	w := s.World()
+func conflicts(c *Config, set map[string]bool, w sim.Settings, s *netplay.Session) error {
 	theirs := map[string]string{
 		"tick": w.Tick.String(), "max-loops": strconv.Itoa(int(w.MaxLoops)), "lockstep": "true",
 		"balls": strconv.Itoa(int(w.Balls)), "seed": strconv.FormatUint(w.Seed, 10), "radius": strconv.Itoa(int(w.Radius)),

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/interpdemo/interpdemo/internal/netplay"
 	"github.com/interpdemo/interpdemo/loop"
+	"github.com/interpdemo/interpdemo/netplay"
 	"github.com/interpdemo/interpdemo/replay"
 )
 

@@ -132,15 +132,15 @@ func (w *window) SetVsync(v demo.Vsync) (string, error) {
 
 // open makes the demo (for a network game: the session, and a joiner's
 // wait for the host), then the window, the renderer and the overlays.
-func open(cfg demo.Config, p demo.Platform, w *window, mainStart time.Time) (a *app, err error) {
-	a = &app{log: p.Log, win: w, clock: w.clock}
+func open(cfg demo.Config, p demo.Platform, w *window, mainStart time.Time) (_ *app, err error) {
+	a := &app{log: p.Log, win: w, clock: w.clock}
 	if a.d, err = demo.New(cfg, p); err != nil {
 		return nil, err
 	}
 	a.cfg = a.d.Config()
 	defer func() {
 		if err != nil {
-			a.close()
+			a.close() // a, not the nil returned
 		}
 	}()
 	choice := renderChoiceFromEnv()

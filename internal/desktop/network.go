@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/interpdemo/interpdemo/internal/demo"
-	"github.com/interpdemo/interpdemo/internal/netplay"
-	"github.com/interpdemo/interpdemo/internal/netplay/udp"
+	"github.com/interpdemo/interpdemo/netplay"
+	"github.com/interpdemo/interpdemo/netplay/udp"
 )
 
 // udpNetwork is the demo's network: UDP sockets (package netplay/udp).

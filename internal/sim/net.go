@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/interpdemo/interpdemo/input"
-	"github.com/interpdemo/interpdemo/internal/netplay"
 	"github.com/interpdemo/interpdemo/loop"
+	"github.com/interpdemo/interpdemo/netplay"
 	"github.com/interpdemo/interpdemo/replay"
 )
 
@@ -45,10 +45,11 @@ func (s *Sim) netFrame(m *fixedMode, now time.Duration) FrameInfo {
 		if sess.NeedInput() && !s.addLocalInput(plan, ran, vnow) {
 			break // the input window is full: stall
 		}
-		recs, ok := sess.Next(now, s.recs[:0])
+		inputs, ok := sess.Next(now, n.inputs[:0])
 		if !ok {
 			break // an input is missing: stall, the debt is kept
 		}
+		recs := s.decodeInputs(inputs)
 		for p := range recs {
 			if sess.Autonomous(p, t) && s.world.Players()&(1<<p) != 0 {
 				c := replay.Command{Kind: replay.CmdRelease, Arg: int64(p)}
@@ -86,7 +87,7 @@ func (s *Sim) addLocalInput(plan loop.FixedFrame, j int, vnow time.Duration) boo
 		case n.bot:
 			// The bot holds still for the first ticks, whatever the
 			// netcode, so that lockstep and rollback play the same game.
-			rec = netplay.BotInput(n.botSeed, uint64(max(netplay.DefaultDelay, sess.Delay())), sess.InputTick())
+			rec = BotInput(n.botSeed, uint64(max(netplay.DefaultDelay, sess.Delay())), sess.InputTick())
 		default:
 			end := vnow
 			if j < plan.Ticks {
@@ -99,9 +100,19 @@ func (s *Sim) addLocalInput(plan loop.FixedFrame, j int, vnow time.Duration) boo
 		n.held = rec
 		n.pending = &n.held
 	}
-	if err := sess.AddLocalInput(sess.InputTick(), *n.pending); err != nil {
+	EncodeInput(n.wire[:], *n.pending)
+	if err := sess.AddLocalInput(sess.InputTick(), n.wire[:]); err != nil {
 		return false
 	}
 	n.pending = nil
 	return true
+}
+
+// decodeInputs decodes a tick's inputs from the session into s.recs.
+func (s *Sim) decodeInputs(inputs [][]byte) []input.Record {
+	recs := s.recs[:len(inputs)]
+	for p, in := range inputs {
+		recs[p] = DecodeInput(in)
+	}
+	return recs
 }

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/interpdemo/interpdemo/input"
-	"github.com/interpdemo/interpdemo/internal/netplay"
 	"github.com/interpdemo/interpdemo/loop"
+	"github.com/interpdemo/interpdemo/netplay"
 	"github.com/interpdemo/interpdemo/replay"
 )
 
@@ -62,9 +62,9 @@ func netGameOpts(t *testing.T, n int, c netplay.Conditions, ticks uint64, frames
 			delay = netplay.NoDelay
 		}
 		if i == 0 {
-			sess, err = netplay.NewHost(netplay.Config{Nonce: 0xabcdef, Players: n, World: world, TickLimit: ticks, Delay: delay}, 0)
+			sess, err = netplay.NewHost(netplay.Config{Nonce: 0xabcdef, InputSize: InputSize, Players: n, Settings: EncodeSettings(world), TickLimit: ticks, Delay: delay}, 0)
 		} else {
-			sess, err = netplay.NewJoiner(netplay.Config{Nonce: uint64(100 + i)}, peerAddr(0), 0)
+			sess, err = netplay.NewJoiner(netplay.Config{Nonce: uint64(100 + i), InputSize: InputSize}, peerAddr(0), 0)
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -164,7 +164,7 @@ func TestNetworkGameAgrees(t *testing.T) {
 // TestNetworkGameRefusesLocalChanges: a peer cannot change the shared
 // world, the speed, the mode, or pause: the others would not follow.
 func TestNetworkGameRefusesLocalChanges(t *testing.T) {
-	sess, err := netplay.NewHost(netplay.Config{Nonce: 1, Players: 2, World: DefaultSettings()}, 0)
+	sess, err := netplay.NewHost(netplay.Config{Nonce: 1, InputSize: InputSize, Players: 2, Settings: EncodeSettings(DefaultSettings())}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

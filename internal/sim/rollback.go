@@ -4,8 +4,8 @@ import (
 	"time"
 
 	"github.com/interpdemo/interpdemo/input"
-	"github.com/interpdemo/interpdemo/internal/netplay"
 	"github.com/interpdemo/interpdemo/internal/stats"
+	"github.com/interpdemo/interpdemo/netplay"
 	"github.com/interpdemo/interpdemo/physics"
 )
 
@@ -104,14 +104,14 @@ func (s *Sim) Misprediction(p int) (predicted, corrected [2]int32, ok bool) {
 func (s *Sim) inputsFor(t uint64, recs []input.Record) (predicted uint8) {
 	sess := s.net.sess
 	for p := range recs {
-		if rec, ok := sess.Input(p, t); ok {
-			recs[p] = rec
+		if in, ok := sess.Input(p, t); ok {
+			recs[p] = DecodeInput(in)
 			continue
 		}
 		predicted |= 1 << p
 		recs[p] = input.Record{}
 		if _, last, ok := sess.LastInput(p); ok {
-			recs[p] = input.Record{Held: last.Held}
+			recs[p] = input.Record{Held: DecodeInput(last).Held}
 		}
 	}
 	return predicted
@@ -191,7 +191,7 @@ func (s *Sim) rollbackFrame(m *fixedMode, now time.Duration) FrameInfo {
 			if r.predicted[i]&(1<<p) == 0 {
 				continue
 			}
-			if rec, ok := sess.Input(p, t); ok && rec != r.used[i][p] {
+			if in, ok := sess.Input(p, t); ok && DecodeInput(in) != r.used[i][p] {
 				r.predictionErrors++
 				bad, found = t, true
 			}
@@ -224,7 +224,7 @@ func (s *Sim) rollbackFrame(m *fixedMode, now time.Duration) FrameInfo {
 	// 2. Confirm: the session moves over the ticks whose inputs are all
 	// known, comparing state hashes on them only.
 	for sess.NextTick() < head && sess.Ready(sess.NextTick()) {
-		if _, ok := sess.Next(now, s.recs[:0]); !ok {
+		if _, ok := sess.Next(now, n.inputs[:0]); !ok {
 			break
 		}
 		t := sess.NextTick()

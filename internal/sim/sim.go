@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/interpdemo/interpdemo/input"
-	"github.com/interpdemo/interpdemo/internal/netplay"
 	"github.com/interpdemo/interpdemo/internal/stats"
 	"github.com/interpdemo/interpdemo/loop"
+	"github.com/interpdemo/interpdemo/netplay"
 	"github.com/interpdemo/interpdemo/physics"
 	"github.com/interpdemo/interpdemo/replay"
 )
@@ -142,13 +142,15 @@ type net struct {
 	sess    *netplay.Session
 	bot     bool
 	botSeed uint64
-	started bool          // the game began: the loop was restarted then
-	owed    int64         // ticks due by the clock that the session did not let run yet
-	lastEnd time.Duration // the latest span end given to the sampler
-	pending *input.Record // a local record the session's window refused
-	held    input.Record  // storage for pending
-	capped  int64         // frames that ran MaxLoops ticks
-	quit    bool          // the session was told to end
+	started bool            // the game began: the loop was restarted then
+	owed    int64           // ticks due by the clock that the session did not let run yet
+	lastEnd time.Duration   // the latest span end given to the sampler
+	pending *input.Record   // a local record the session's window refused
+	held    input.Record    // storage for pending
+	wire    [InputSize]byte // the local record, encoded for the session
+	inputs  [][]byte        // the session's inputs of a tick, encoded (cap MaxPlayers)
+	capped  int64           // frames that ran MaxLoops ticks
+	quit    bool            // the session was told to end
 
 	rb       *rollback // the rollback netcode, or nil for lockstep
 	recorded uint64    // rollback: ticks recorded (confirmed ones only)
@@ -184,10 +186,14 @@ func New(cfg Config, clock loop.Clock, now time.Duration) (*Sim, error) {
 		if cfg.Replay != nil || !cfg.Mode.Deterministic() {
 			return nil, errors.New("a network game runs in fixed mode and cannot replay")
 		}
-		s.settings = cfg.Net.World()
+		settings, err := DecodeSettings(cfg.Net.Settings())
+		if err != nil {
+			return nil, err
+		}
+		s.settings = settings
 		s.settings.Lockstep = true // all computers must be kept in synchronization
 		s.settings.Players = uint32(cfg.Net.Players())
-		s.net = net{sess: cfg.Net, bot: cfg.Bot, botSeed: cfg.BotSeed}
+		s.net = net{sess: cfg.Net, bot: cfg.Bot, botSeed: cfg.BotSeed, inputs: make([][]byte, 0, physics.MaxPlayers)}
 		if cfg.Rollback {
 			mp := cfg.MaxPrediction
 			if mp == 0 {

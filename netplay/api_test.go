@@ -1,45 +1,51 @@
 package netplay
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"net/netip"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/interpdemo/interpdemo/input"
 )
 
 func TestConfigInvalid(t *testing.T) {
 	for _, c := range []Config{
-		{},
-		{Nonce: 1, Players: 1},
-		{Nonce: 1, Players: 5},
-		{Nonce: 1, Delay: MaxDelay + 1},
-		{Nonce: 1, Delay: -2},
-		{Nonce: 1, TickLimit: MaxTick + 1},
-		{Nonce: 1, KickAfter: -1},
-		{Nonce: 1, Silence: -1},
-		{Nonce: 1, Resend: -time.Second},
+		{InputSize: 1},
+		{Nonce: 1},
+		{Nonce: 1, InputSize: MaxInputSize + 1},
+		{Nonce: 1, InputSize: 1, Players: 1},
+		{Nonce: 1, InputSize: 1, Players: 5},
+		{Nonce: 1, InputSize: 1, Delay: MaxDelay + 1},
+		{Nonce: 1, InputSize: 1, Delay: -2},
+		{Nonce: 1, InputSize: 1, TickLimit: MaxTick + 1},
+		{Nonce: 1, InputSize: 1, KickAfter: -1},
+		{Nonce: 1, InputSize: 1, Silence: -1},
+		{Nonce: 1, InputSize: 1, Resend: -time.Second},
+		{Nonce: 1, InputSize: 1, Settings: make([]byte, MaxSettingsSize+1)},
+		{Nonce: 1, InputSize: 1, MaxSettings: -1},
 	} {
 		if _, err := NewHost(c, 0); !errors.Is(err, ErrInvalid) {
 			t.Errorf("NewHost(%+v): %v, want ErrInvalid", c, err)
 		}
 	}
 	for _, a := range []netip.AddrPort{{}, netip.MustParseAddrPort("1.2.3.4:0")} {
-		if _, err := NewJoiner(Config{Nonce: 1}, a, 0); !errors.Is(err, ErrInvalid) {
+		if _, err := NewJoiner(Config{InputSize: testInputSize, Nonce: 1}, a, 0); !errors.Is(err, ErrInvalid) {
 			t.Errorf("NewJoiner(%v): %v, want ErrInvalid", a, err)
 		}
 	}
-	if _, err := NewJoiner(Config{}, addr(0), 0); !errors.Is(err, ErrInvalid) {
+	if _, err := NewJoiner(Config{InputSize: 1}, addr(0), 0); !errors.Is(err, ErrInvalid) {
 		t.Errorf("NewJoiner without a nonce: %v", err)
 	}
-	s, err := NewHost(Config{Nonce: 1}, 0)
+	if _, err := NewJoiner(Config{Nonce: 1}, addr(0), 0); !errors.Is(err, ErrInvalid) {
+		t.Errorf("NewJoiner without an input size: %v", err)
+	}
+	s, err := NewHost(Config{InputSize: testInputSize, Nonce: 1}, 0)
 	if err != nil || s.Players() != 2 || s.Delay() != DefaultDelay {
 		t.Errorf("defaults: %v, %d players, delay %d", err, s.Players(), s.Delay())
 	}
-	s, err = NewHost(Config{Nonce: 1, Delay: NoDelay}, 0)
+	s, err = NewHost(Config{InputSize: testInputSize, Nonce: 1, Delay: NoDelay}, 0)
 	if err != nil || s.Delay() != 0 {
 		t.Errorf("NoDelay: %v, delay %d", err, s.Delay())
 	}
@@ -49,8 +55,8 @@ func TestConfigInvalid(t *testing.T) {
 // carries by hand (or drops).
 func running(t *testing.T) (host, join *Session, carry func(now time.Duration, drop bool)) {
 	t.Helper()
-	host, _ = NewHost(Config{Nonce: 1, Players: 2}, 0)
-	join, _ = NewJoiner(Config{Nonce: 2}, addr(0), 0)
+	host, _ = NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2}, 0)
+	join, _ = NewJoiner(Config{InputSize: testInputSize, Nonce: 2}, addr(0), 0)
 	carry = func(now time.Duration, drop bool) {
 		host.Poll(now, func(_ netip.AddrPort, p []byte) {
 			if !drop {
@@ -73,21 +79,25 @@ func running(t *testing.T) (host, join *Session, carry func(now time.Duration, d
 }
 
 func TestAddLocalInputErrors(t *testing.T) {
-	host, _ := NewHost(Config{Nonce: 1}, 0)
-	if err := host.AddLocalInput(2, input.Record{}); !errors.Is(err, ErrInvalid) {
+	host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1}, 0)
+	zero := make([]byte, testInputSize)
+	if err := host.AddLocalInput(2, zero); !errors.Is(err, ErrInvalid) {
 		t.Errorf("before the start: %v", err)
 	}
 	host, join, carry := running(t)
-	if err := join.AddLocalInput(5, input.Record{}); !errors.Is(err, ErrInvalid) {
+	if err := join.AddLocalInput(5, zero); !errors.Is(err, ErrInvalid) {
 		t.Errorf("wrong tick: %v", err)
+	}
+	if err := join.AddLocalInput(join.InputTick(), make([]byte, testInputSize+1)); !errors.Is(err, ErrInvalid) {
+		t.Errorf("wrong size: %v", err)
 	}
 	// With nothing acknowledged, Window records go, the next stalls.
 	for i := range Window {
-		if err := join.AddLocalInput(join.InputTick(), input.Record{Held: input.Buttons(i)}); err != nil {
+		if err := join.AddLocalInput(join.InputTick(), []byte{byte(i), 0, 0}); err != nil {
 			t.Fatalf("record %d: %v", i, err)
 		}
 	}
-	if err := join.AddLocalInput(join.InputTick(), input.Record{}); err != ErrWindowFull {
+	if err := join.AddLocalInput(join.InputTick(), zero); err != ErrWindowFull {
 		t.Fatalf("past the window: %v", err)
 	}
 	if join.Stats().WindowFull != 1 {
@@ -99,20 +109,20 @@ func TestAddLocalInputErrors(t *testing.T) {
 	if got := host.Confirmed(); got != 2 {
 		t.Errorf("host: confirmed %d, want 2 (its own input is missing)", got)
 	}
-	if tk, rec, ok := host.LastInput(1); !ok || tk != 2+Window-1 || rec.Held != Window-1 {
+	if tk, rec, ok := host.LastInput(1); !ok || tk != 2+Window-1 || rec[0] != Window-1 {
 		t.Errorf("host: last input of player 1: %d %v %v", tk, rec, ok)
 	}
-	if rec, ok := host.Input(1, 10); !ok || rec.Held != 8 {
+	if rec, ok := host.Input(1, 10); !ok || rec[0] != 8 {
 		t.Errorf("host: input of player 1 at tick 10: %v %v", rec, ok)
 	}
 	if _, ok := host.Input(0, 10); ok {
 		t.Error("host: its own input at tick 10 is not known yet")
 	}
-	if err := join.AddLocalInput(join.InputTick(), input.Record{}); err != nil {
+	if err := join.AddLocalInput(join.InputTick(), zero); err != nil {
 		t.Errorf("after the acknowledgement: %v", err)
 	}
 	join.Quit(300 * ms)
-	if err := join.AddLocalInput(join.InputTick(), input.Record{}); err != ErrOver {
+	if err := join.AddLocalInput(join.InputTick(), zero); err != ErrOver {
 		t.Errorf("after the end: %v", err)
 	}
 	if err := join.Advance(nil); err != ErrOver {
@@ -122,12 +132,13 @@ func TestAddLocalInputErrors(t *testing.T) {
 
 func TestNextAndAdvance(t *testing.T) {
 	host, join, carry := running(t)
-	recs := make([]input.Record, 0, MaxPlayers)
+	recs := make([][]byte, 0, MaxPlayers)
+	zero := make([]byte, testInputSize)
 	// Ticks 0 and 1 are before the delay: zero for everyone, known.
 	for tk := range uint64(2) {
 		for _, s := range []*Session{host, join} {
 			r, ok := s.Next(ms, recs)
-			if !ok || len(r) != 2 || !r[0].IsZero() || !r[1].IsZero() {
+			if !ok || len(r) != 2 || !bytes.Equal(r[0], zero) || !bytes.Equal(r[1], zero) {
 				t.Fatalf("tick %d: %v %v", tk, r, ok)
 			}
 			if err := s.Advance(nil); err != nil {
@@ -142,7 +153,7 @@ func TestNextAndAdvance(t *testing.T) {
 	if err := host.Advance(nil); !errors.Is(err, ErrInvalid) {
 		t.Errorf("Advance of a tick not ready: %v", err)
 	}
-	a, b := input.Record{Held: 1, Pressed: 1}, input.Record{Held: 2, Pressed: 2}
+	a, b := []byte{1, 1, 0}, []byte{2, 2, 0}
 	if err := host.AddLocalInput(2, a); err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +165,7 @@ func TestNextAndAdvance(t *testing.T) {
 	}
 	carry(150*ms, false)
 	r, ok := host.Next(160*ms, recs)
-	if !ok || r[0] != a || r[1] != b {
+	if !ok || !bytes.Equal(r[0], a) || !bytes.Equal(r[1], b) {
 		t.Fatalf("tick 2: %v %v", r, ok)
 	}
 	st := host.Stats()
@@ -166,9 +177,9 @@ func TestNextAndAdvance(t *testing.T) {
 }
 
 func TestLobbyQuitFreesSlot(t *testing.T) {
-	host, _ := NewHost(Config{Nonce: 1, Players: 3}, 0)
-	a, _ := NewJoiner(Config{Nonce: 2}, addr(0), 0)
-	b, _ := NewJoiner(Config{Nonce: 3}, addr(0), 0)
+	host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 3}, 0)
+	a, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 2}, addr(0), 0)
+	b, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 3}, addr(0), 0)
 	carry := func(now time.Duration, j *Session, from netip.AddrPort) {
 		host.Poll(now, func(to netip.AddrPort, p []byte) {
 			if to == from {
@@ -197,8 +208,8 @@ func TestLobbyQuitFreesSlot(t *testing.T) {
 }
 
 func TestHostQuitInLobby(t *testing.T) {
-	host, _ := NewHost(Config{Nonce: 1, Players: 3}, 0)
-	a, _ := NewJoiner(Config{Nonce: 2}, addr(0), 0)
+	host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 3}, 0)
+	a, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 2}, addr(0), 0)
 	step := func(now time.Duration) {
 		host.Poll(now, func(_ netip.AddrPort, p []byte) { a.Receive(now, addr(0), p) })
 		a.Poll(now, func(_ netip.AddrPort, p []byte) { host.Receive(now, addr(1), p) })
@@ -219,7 +230,7 @@ func TestHostQuitInLobby(t *testing.T) {
 }
 
 func TestJoinTimeout(t *testing.T) {
-	j, _ := NewJoiner(Config{Nonce: 2, JoinTimeout: time.Second}, addr(0), 0)
+	j, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 2, JoinTimeout: time.Second}, addr(0), 0)
 	hellos := 0
 	for now := time.Duration(0); !j.Done(); now += 10 * ms {
 		j.Poll(now, func(to netip.AddrPort, p []byte) {
@@ -273,5 +284,49 @@ func TestStatsJSON(t *testing.T) {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("%s lacks %s", b, want)
 		}
+	}
+}
+
+// A joiner learns the host's settings from its Welcome; a joiner whose
+// game has another input size, or that accepts fewer bytes of settings
+// than the host sends, fails to join with an error that says so, holding
+// nothing of them.
+func TestJoinTakesTheHostsSettings(t *testing.T) {
+	settings := make([]byte, MaxSettingsSize)
+	for i := range settings {
+		settings[i] = byte(i * 7)
+	}
+	join := func(cfg Config) *Session {
+		t.Helper()
+		host, err := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2, Settings: settings}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		settings[0]++ // the host keeps its own copy
+		defer func() { settings[0]-- }()
+		cfg.Nonce = 2
+		j, err := NewJoiner(cfg, addr(0), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for now := time.Duration(0); now < 100*ms && j.State() < StateLobby && j.Err() == nil; now += ms {
+			j.Poll(now, func(_ netip.AddrPort, p []byte) { host.Receive(now, addr(1), p) })
+			host.Poll(now, func(_ netip.AddrPort, p []byte) { j.Receive(now, addr(0), p) })
+		}
+		return j
+	}
+	j := join(Config{InputSize: testInputSize})
+	if j.Err() != nil || j.State() < StateLobby || !bytes.Equal(j.Settings(), settings) || j.InputSize() != testInputSize {
+		t.Fatalf("joiner: %v, %v, %d bytes of settings", j.Err(), j.State(), len(j.Settings()))
+	}
+	j = join(Config{InputSize: testInputSize + 1})
+	var mismatch *MismatchError
+	if !errors.As(j.Err(), &mismatch) || mismatch.Host != testInputSize || mismatch.Local != testInputSize+1 || j.State() != StateEnded {
+		t.Errorf("another input size: %v, %v", j.Err(), j.State())
+	}
+	j = join(Config{InputSize: testInputSize, MaxSettings: MaxSettingsSize - 1})
+	var tooLarge *SettingsTooLargeError
+	if !errors.As(j.Err(), &tooLarge) || tooLarge.Size != MaxSettingsSize || j.Settings() != nil || j.State() != StateEnded {
+		t.Errorf("settings over the bound: %v, %v, %d bytes held", j.Err(), j.State(), len(j.Settings()))
 	}
 }

@@ -56,6 +56,9 @@ func (s *Session) Poll(now time.Duration, send func(to netip.AddrPort, pkt []byt
 
 // emit encodes p and sends it.
 func (s *Session) emit(send func(netip.AddrPort, []byte), to netip.AddrPort, p *packet) {
+	if p.typ != msgWelcome {
+		p.inputSize = s.inputSize
+	}
 	n := p.encode(s.buf[:])
 	if n == 0 {
 		s.encodeFail++ // a bug: tests check that it stays 0
@@ -248,7 +251,8 @@ func (s *Session) sendWelcome(send func(netip.AddrPort, []byte), j int) {
 	p := &s.out
 	p.typ, p.session, p.token = msgWelcome, s.id, r.token
 	p.index, p.players, p.delay = uint8(j), uint8(s.players), uint8(s.delay)
-	p.tickLimit, p.world = s.tickLimit, s.world
+	p.tickLimit, p.inputSize = s.tickLimit, s.inputSize
+	p.nSettings = copy(p.settings[:], s.settings)
 	s.emit(send, r.addr, p)
 	r.welcome = false
 }
@@ -330,7 +334,7 @@ func (s *Session) sendGame(now time.Duration, send func(netip.AddrPort, []byte),
 		p.nBlock++
 		b.player, b.first, b.n = uint8(q), from, int(min(to-from, Window))
 		for k := range b.n {
-			b.recs[k] = s.record(q, from+uint64(k))
+			b.recs[k] = s.fullRecord(q, from+uint64(k))
 		}
 	}
 	p.typ, p.session = msgGame, s.id

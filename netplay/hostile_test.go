@@ -2,6 +2,7 @@ package netplay
 
 import (
 	"errors"
+	"fmt"
 	"net/netip"
 	"testing"
 	"time"
@@ -135,7 +136,7 @@ func TestHostilePacketsDroppedAndCounted(t *testing.T) {
 func TestGameFullNoAnswer(t *testing.T) {
 	h := newHarness(t, Conditions{Delay: 5 * ms}, 5)
 	h.game(Config{TickLimit: 300}, 2) // 12 s: it runs while the late one tries
-	late, err := NewJoiner(Config{Nonce: 777}, addr(0), 0)
+	late, err := NewJoiner(Config{InputSize: testInputSize, Nonce: 777}, addr(0), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +163,7 @@ func TestGameFullNoAnswer(t *testing.T) {
 }
 
 func TestVersionMismatchRejected(t *testing.T) {
-	host, err := NewHost(Config{Nonce: 1, Players: 2}, 0)
+	host, err := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,16 +190,25 @@ func TestVersionMismatchRejected(t *testing.T) {
 	if host.Stats().Joined != 1 {
 		t.Errorf("the rejected joiner took a slot")
 	}
+	// A joiner of version 1, whose Hello was smaller, is rejected too.
+	old := append([]byte(nil), b[:helloSizeV1]...)
+	old[2] = 1
+	host.Receive(2*ms, netip.MustParseAddrPort("192.0.2.2:1000"), old)
+	got = got[:0]
+	host.Poll(3*ms, func(a netip.AddrPort, pkt []byte) { got = append(got, append([]byte(nil), pkt...)) })
+	if len(got) != 1 || got[0][byte(3)] != byte(msgReject) {
+		t.Errorf("a version 1 Hello got % x, want a Reject", got)
+	}
 
 	// A joiner of this version gets a Reject from a host of the next.
-	j, err := NewJoiner(Config{Nonce: 9}, from, 0)
+	j, err := NewJoiner(Config{InputSize: testInputSize, Nonce: 9}, from, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	reject := append([]byte(nil), want...)
 	reject[2] = ProtocolVersion + 1
 	j.Receive(ms, from, reject)
-	wantErr := "host rejected the join: it speaks protocol version 2, this is version 1"
+	wantErr := fmt.Sprintf("host rejected the join: it speaks protocol version %d, this is version %d", ProtocolVersion+1, ProtocolVersion)
 	if j.Err() == nil || j.Err().Error() != wantErr || j.State() != StateEnded {
 		t.Errorf("joiner: %v, state %v; want %q, ended", j.Err(), j.State(), wantErr)
 	}
@@ -207,7 +217,7 @@ func TestVersionMismatchRejected(t *testing.T) {
 // A Hello with a forged source address gets one Welcome, no larger, and
 // nothing else; the slot it took is free again after the silence timeout.
 func TestForgedHelloNoAmplification(t *testing.T) {
-	host, _ := NewHost(Config{Nonce: 1, Players: 2}, 0)
+	host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2}, 0)
 	var hello packet
 	hello.typ, hello.token = msgHello, 5
 	b := make([]byte, MaxPacketSize)

@@ -32,7 +32,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/interpdemo/interpdemo/internal/netplay"
+	"github.com/interpdemo/interpdemo/netplay"
 )
 
 // Endpoint is what a Conn carries datagrams for: a netplay.Session.

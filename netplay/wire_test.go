@@ -5,14 +5,22 @@ import (
 	"errors"
 	"math"
 	"testing"
-	"time"
-
-	"github.com/interpdemo/interpdemo/input"
-	"github.com/interpdemo/interpdemo/replay"
 )
 
 // gen makes random valid packets.
-type gen struct{ rng uint64 }
+// gen makes random packets. inputSize is the size of their input records;
+// 0: a random one for each packet.
+type gen struct {
+	rng       uint64
+	inputSize int
+}
+
+func (g *gen) size() int {
+	if g.inputSize != 0 {
+		return g.inputSize
+	}
+	return int(1 + g.num(MaxInputSize-1))
+}
 
 func (g *gen) u64() uint64 {
 	g.rng += 0x9e3779b97f4a7c15
@@ -29,7 +37,22 @@ func (g *gen) num(max uint64) uint64 {
 	return x
 }
 
-func (g *gen) buttons() input.Buttons { return input.Buttons(g.num(math.MaxUint32)) }
+// record is a random record of n bytes: often a small one, as inputs
+// are, sometimes any.
+func (g *gen) record(n int) record {
+	var r record
+	x := g.u64()
+	for i := range n {
+		if i%8 == 0 {
+			x = g.u64()
+			if x&3 != 0 {
+				x &= 0x0303030303030303
+			}
+		}
+		r[i] = byte(x >> (8 * (i % 8)))
+	}
+	return r
+}
 
 func (g *gen) packet(typ msgType) *packet {
 	p := &packet{typ: typ, version: ProtocolVersion, session: 1 + g.num(math.MaxUint64-1)}
@@ -42,10 +65,10 @@ func (g *gen) packet(typ msgType) *packet {
 		p.index = uint8(1 + g.num(uint64(p.players)-2))
 		p.delay = uint8(g.num(MaxDelay))
 		p.tickLimit = g.num(MaxTick)
-		p.world = replay.Settings{
-			Seed: g.u64(), Balls: uint32(g.num(math.MaxUint32)),
-			Width: int32(g.u64()), Height: int32(g.u64()), Radius: int32(g.u64()), Speed: int32(g.u64()),
-			Tick: time.Duration(g.u64()), MaxLoops: uint32(g.u64()), Lockstep: g.u64()&1 == 1,
+		p.inputSize = g.size()
+		p.nSettings = int(g.num(MaxSettingsSize))
+		for i := range p.nSettings {
+			p.settings[i] = byte(g.u64())
 		}
 	case msgReject:
 		p.session, p.version, p.reason = 0, ProtocolVersion+1+uint8(g.num(200)), rejectVersion
@@ -56,6 +79,7 @@ func (g *gen) packet(typ msgType) *packet {
 	case msgGame:
 		n := int(MinPlayers + g.num(MaxPlayers-MinPlayers))
 		p.n = uint8(n)
+		p.inputSize = g.size()
 		g.link(p, n)
 		p.tick = g.num(MaxTick)
 		for i := range n {
@@ -79,7 +103,7 @@ func (g *gen) packet(typ msgType) *packet {
 				p.nBlock++
 				b.player, b.first, b.n = uint8(q), g.num(MaxTick), int(1+g.num(Window-1))
 				for k := 0; k < b.n; {
-					r := input.Record{Held: g.buttons(), Pressed: g.buttons(), Released: g.buttons()}
+					r := g.record(p.inputSize)
 					for run := 1 + g.num(5); run > 0 && k < b.n; run-- {
 						b.recs[k] = r
 						k++
@@ -119,7 +143,8 @@ func sameWire(t *testing.T, a, b *packet) {
 		players   uint8
 		delay     uint8
 		tickLimit uint64
-		world     replay.Settings
+		inputSize int
+		settings  string
 		reason    uint8
 		link      link
 		flags     uint8
@@ -140,7 +165,8 @@ func sameWire(t *testing.T, a, b *packet) {
 		case msgHello:
 			x.token = p.token
 		case msgWelcome:
-			x.token, x.index, x.players, x.delay, x.tickLimit, x.world = p.token, p.index, p.players, p.delay, p.tickLimit, p.world
+			x.token, x.index, x.players, x.delay, x.tickLimit = p.token, p.index, p.players, p.delay, p.tickLimit
+			x.inputSize, x.settings = p.inputSize, string(p.settings[:p.nSettings])
 		case msgReject:
 			x.version, x.reason = p.version, p.reason
 		case msgLobby:
@@ -160,7 +186,7 @@ func sameWire(t *testing.T, a, b *packet) {
 	va, vb := v(a), v(b)
 	if va.typ != vb.typ || va.version != vb.version || va.session != vb.session || va.token != vb.token ||
 		va.index != vb.index || va.players != vb.players || va.delay != vb.delay || va.tickLimit != vb.tickLimit ||
-		va.world != vb.world || va.reason != vb.reason || va.link != vb.link || va.flags != vb.flags ||
+		va.inputSize != vb.inputSize || va.settings != vb.settings || va.reason != vb.reason || va.link != vb.link || va.flags != vb.flags ||
 		va.joined != vb.joined || va.tick != vb.tick || va.n != vb.n || va.have != vb.have || va.low != vb.low ||
 		va.load != vb.load || va.peers != vb.peers || va.end != vb.end ||
 		!equalSlices(va.hashes, vb.hashes) || !equalSlices(va.kicks, vb.kicks) {
@@ -215,6 +241,7 @@ func TestWireRoundTrip(t *testing.T) {
 		if typ == msgHello && n != HelloSize {
 			t.Fatalf("hello of %d bytes", n)
 		}
+		in.inputSize = p.inputSize
 		if err := in.decode(buf[:n]); err != nil {
 			t.Fatalf("%v: %v\n% x", typ, err, buf[:n])
 		}
@@ -226,13 +253,11 @@ func TestWireRoundTrip(t *testing.T) {
 }
 
 // No answer of the host is larger than the Hello: a Welcome with every
-// field at its largest still fits in HelloSize.
+// field at its largest, and the largest settings, still fits in HelloSize.
 func TestWelcomeNoLargerThanHello(t *testing.T) {
 	p := &packet{typ: msgWelcome, session: math.MaxUint64, token: math.MaxUint64,
 		index: MaxPlayers - 1, players: MaxPlayers, delay: MaxDelay, tickLimit: MaxTick,
-		world: replay.Settings{Seed: math.MaxUint64, Balls: math.MaxUint32,
-			Width: math.MinInt32, Height: math.MinInt32, Radius: math.MinInt32, Speed: math.MinInt32,
-			Tick: math.MinInt64, MaxLoops: math.MaxUint32, Lockstep: true}}
+		inputSize: MaxInputSize, nSettings: MaxSettingsSize}
 	buf := make([]byte, MaxPacketSize)
 	if n := p.encode(buf); n == 0 || n > HelloSize {
 		t.Errorf("largest Welcome: %d bytes, Hello %d", n, HelloSize)
@@ -243,7 +268,7 @@ func TestWelcomeNoLargerThanHello(t *testing.T) {
 // block full of records that differ, stays within MaxPacketSize: the
 // blocks are cut, each keeping a share and its oldest records.
 func TestGamePacketBounded(t *testing.T) {
-	p := &packet{typ: msgGame, session: math.MaxUint64, n: MaxPlayers, flags: flagsAll, tick: MaxTick, low: MaxTick}
+	p := &packet{typ: msgGame, session: math.MaxUint64, n: MaxPlayers, flags: flagsAll, tick: MaxTick, low: MaxTick, inputSize: MaxInputSize}
 	p.link = link{from: 3, seq: math.MaxUint32, stamp: math.MaxUint32, echo: math.MaxUint32, hold: math.MaxUint32}
 	p.end = endMsg{reason: endMax, player: 3}
 	p.load = load{debtMs: MaxTick, capped: MaxTick}
@@ -258,8 +283,9 @@ func TestGamePacketBounded(t *testing.T) {
 		b := &p.blocks[q]
 		b.player, b.first, b.n = uint8(q), MaxTick, Window
 		for k := range Window {
-			m := input.Buttons(math.MaxUint32 - uint32(k))
-			b.recs[k] = input.Record{Held: m, Pressed: m, Released: m}
+			for i := range b.recs[k] {
+				b.recs[k][i] = byte(255 - k)
+			}
 		}
 	}
 	p.nHash, p.nKick, p.nBlock = MaxPlayers, MaxPlayers-1, MaxPlayers
@@ -269,7 +295,7 @@ func TestGamePacketBounded(t *testing.T) {
 	if n == 0 || n > MaxPacketSize {
 		t.Fatalf("encoded %d bytes", n)
 	}
-	var in packet
+	in := packet{inputSize: MaxInputSize}
 	if err := in.decode(buf[:n]); err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +323,7 @@ func TestGamePacketBounded(t *testing.T) {
 // A hand-made packet, byte by byte: the layout in the package
 // documentation.
 func TestWireGolden(t *testing.T) {
-	p := &packet{typ: msgGame, session: 0x0102030405060708, n: 2, flags: flagEnded | flagEnd, tick: 130}
+	p := &packet{typ: msgGame, session: 0x0102030405060708, n: 2, flags: flagEnded | flagEnd, tick: 130, inputSize: 3}
 	p.link = link{from: 1, seq: 7, stamp: 0x1001, echo: 0x0f01, hold: 200}
 	p.have = [MaxPlayers]uint64{128, 131}
 	p.hashes[0] = ckpt{player: 1, tick: 125, hash: 0xa1a2a3a4a5a6a7a8}
@@ -306,11 +332,10 @@ func TestWireGolden(t *testing.T) {
 	p.end = endMsg{reason: endQuit, player: 1}
 	b := &p.blocks[0]
 	b.player, b.first, b.n = 1, 129, 3
-	r := input.Record{Held: input.Of(input.Left), Pressed: input.Of(input.Left)}
-	b.recs = [Window]input.Record{r, {Held: input.Of(input.Left)}, {Held: input.Of(input.Left)}}
+	b.recs = [Window]record{{1, 1, 0}, {1, 0, 0}, {1, 0, 0}}
 	p.nBlock = 1
 	want := []byte{
-		'N', 'P', 1, 5, // magic, version, type game
+		'N', 'P', 2, 5, // magic, version, type game
 		8, 7, 6, 5, 4, 3, 2, 1, // session ID
 		1,          // from: player 1
 		7, 0, 0, 0, // seq
@@ -326,15 +351,15 @@ func TestWireGolden(t *testing.T) {
 		1, 1, // end: quit, player 1
 		1,                // 1 block
 		1, 0x81, 0x01, 3, // player 1, from tick 129, 3 records
-		1, 1, 1, 0, // 1 × held Left, pressed Left
-		2, 1, 0, 0, // 2 × held Left
+		1, 1, 1, 0, // 1 × the record 01 01 00
+		2, 1, 0, 0, // 2 × the record 01 00 00
 	}
 	buf := make([]byte, MaxPacketSize)
 	n := p.encode(buf)
 	if !bytes.Equal(buf[:n], want) {
 		t.Fatalf("encoded\n% x\nwant\n% x", buf[:n], want)
 	}
-	var in packet
+	in := packet{inputSize: 3}
 	if err := in.decode(want); err != nil {
 		t.Fatal(err)
 	}
@@ -346,10 +371,10 @@ func TestWireRejects(t *testing.T) {
 	g := &gen{rng: 7}
 	buf := make([]byte, MaxPacketSize)
 	enc := func(p *packet) []byte { return append([]byte(nil), buf[:p.encode(buf)]...) }
-	game := &packet{typ: msgGame, session: 5, n: 2, have: [MaxPlayers]uint64{2, 2}}
+	game := &packet{typ: msgGame, session: 5, n: 2, have: [MaxPlayers]uint64{2, 2}, inputSize: 3}
 	game.link = link{from: 1, seq: 1, stamp: 1}
 	good := enc(game)
-	var in packet
+	in := packet{inputSize: 3}
 	if err := in.decode(good); err != nil {
 		t.Fatal(err)
 	}
@@ -367,7 +392,7 @@ func TestWireRejects(t *testing.T) {
 		{"empty", nil, errShort},
 		{"short header", good[:headerSize-1], errShort},
 		{"magic", mod(good, at(0, 'X')), errMagic},
-		{"version", mod(good, at(2, 2)), errVersion},
+		{"version", mod(good, at(2, ProtocolVersion+1)), errVersion},
 		{"type 0", mod(good, at(3, 0)), errType},
 		{"type 6", mod(good, at(3, 6)), errType},
 		{"trailing byte", append(append([]byte(nil), good...), 0), errTrailing},

@@ -72,6 +72,25 @@ func (e *KickedError) Error() string {
 	return "kicked: " + e.Why
 }
 
+// A MismatchError is the end of a joiner whose game does not match the
+// host's (a different InputSize: another game, or another version of it).
+type MismatchError struct {
+	What        string // "input size"
+	Host, Local int
+}
+
+func (e *MismatchError) Error() string {
+	return fmt.Sprintf("the host's game has another %s: %d, this one %d", e.What, e.Host, e.Local)
+}
+
+// A SettingsTooLargeError is the end of a joiner whose host sent more
+// settings than Config.MaxSettings allows: they are refused, not held.
+type SettingsTooLargeError struct{ Size, Max int }
+
+func (e *SettingsTooLargeError) Error() string {
+	return fmt.Sprintf("the host's settings are %d bytes, more than the %d this game accepts", e.Size, e.Max)
+}
+
 // A RejectedError is the end of a joiner whose Hello the host rejected.
 type RejectedError struct {
 	HostVersion int

@@ -1,4 +1,4 @@
-package netplay
+package sim
 
 import "github.com/interpdemo/interpdemo/input"
 

@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"net/netip"
 	"time"
-
-	"github.com/interpdemo/interpdemo/input"
-	"github.com/interpdemo/interpdemo/replay"
 )
 
 // Limits and defaults of a Session.
@@ -18,6 +15,12 @@ const (
 	Window = 64
 	// MaxDelay is the largest input delay, in ticks.
 	MaxDelay = Window / 2
+	// MaxInputSize is the largest per-tick input of a player, in bytes
+	// (Config.InputSize).
+	MaxInputSize = 32
+	// MaxSettingsSize is the largest game settings the host may send
+	// (Config.Settings): they travel in one datagram, the Welcome.
+	MaxSettingsSize = 1024
 	// DefaultDelay is the input delay a zero Config.Delay means.
 	DefaultDelay = 2
 	// NoDelay as Config.Delay asks for no input delay (for rollback).
@@ -102,13 +105,21 @@ type Config struct {
 	// a joiner makes it the token of its Hello.
 	Nonce uint64
 
+	// InputSize is the size of one player's input for one tick, in
+	// bytes, 1..MaxInputSize: the game's own encoding of its buttons,
+	// axes or commands. Every peer's must be the same; a joiner whose
+	// InputSize is not the host's fails to join.
+	InputSize int
+
 	// Host only; a joiner gets them from the host.
 
 	// Players is the number of players, the host included, 2..4
-	// (0 means 2). Player i controls ball i; the host is player 0.
+	// (0 means 2). The host is player 0.
 	Players int
-	// World is the world and loop settings every peer must run.
-	World replay.Settings
+	// Settings are the game's settings that every peer must run with
+	// (a world's seed and size, a level, rules): opaque to the session,
+	// at most MaxSettingsSize bytes, sent to each joiner in its Welcome.
+	Settings []byte
 	// Delay is the input delay in ticks, 1..MaxDelay: the input for tick
 	// t is sampled when tick t-Delay runs. 0 means DefaultDelay; NoDelay
 	// means none (for rollback).
@@ -124,6 +135,13 @@ type Config struct {
 	// Session.ReportLoad). Waiting for the others, the network's delays
 	// and the catching up after a stall are nobody's slowness.
 	KickAfter time.Duration
+
+	// Joiner only.
+
+	// MaxSettings bounds the settings a joiner accepts from a host, in
+	// bytes (default MaxSettingsSize): a Welcome with more fails the
+	// join with ErrSettingsTooLarge instead of holding them.
+	MaxSettings int
 
 	// Both.
 
@@ -152,6 +170,15 @@ func (c Config) normalize(host bool) (Config, error) {
 	if c.Nonce == 0 {
 		return bad("Config.Nonce is 0: give 64 random bits")
 	}
+	if c.InputSize < 1 || c.InputSize > MaxInputSize {
+		return bad("Config.InputSize %d not in 1..%d", c.InputSize, MaxInputSize)
+	}
+	switch {
+	case c.MaxSettings == 0:
+		c.MaxSettings = MaxSettingsSize
+	case c.MaxSettings < 0 || c.MaxSettings > MaxSettingsSize:
+		return bad("Config.MaxSettings %d not in 1..%d", c.MaxSettings, MaxSettingsSize)
+	}
 	if host {
 		if c.Players == 0 {
 			c.Players = MinPlayers
@@ -173,6 +200,10 @@ func (c Config) normalize(host bool) (Config, error) {
 		if c.KickAfter < 0 {
 			return bad("Config.KickAfter %v is negative", c.KickAfter)
 		}
+		if len(c.Settings) > MaxSettingsSize {
+			return bad("Config.Settings of %d bytes, more than MaxSettingsSize (%d)", len(c.Settings), MaxSettingsSize)
+		}
+		c.Settings = append([]byte(nil), c.Settings...) // the session's own copy
 	}
 	for _, d := range []struct {
 		p    *time.Duration
@@ -258,7 +289,8 @@ type Session struct {
 	index     int
 	players   int
 	delay     int
-	world     replay.Settings
+	inputSize int
+	settings  []byte
 	tickLimit uint64
 	id        uint64
 	hostAddr  netip.AddrPort
@@ -276,12 +308,12 @@ type Session struct {
 	endAtSet bool
 	inLobby  bool // the end came before the start
 
-	next  uint64                             // the next tick to run
-	have  [MaxPlayers]uint64                 // records known, per player: all ticks < have[p]
-	low   uint64                             // joiner: every peer has my records < low
-	ring  [MaxPlayers][ringSize]input.Record // records by tick % ringSize
-	kick  [MaxPlayers]kickMsg                // kick[p].from valid if kicked[p]
-	kckd  [MaxPlayers]bool                   // kicked
+	next  uint64                       // the next tick to run
+	have  [MaxPlayers]uint64           // records known, per player: all ticks < have[p]
+	low   uint64                       // joiner: every peer has my records < low
+	ring  [MaxPlayers][ringSize]record // records by tick % ringSize
+	kick  [MaxPlayers]kickMsg          // kick[p].from valid if kicked[p]
+	kckd  [MaxPlayers]bool             // kicked
 	nKick int
 
 	peers [MaxPlayers]peer
@@ -340,7 +372,7 @@ func NewHost(cfg Config, now time.Duration) (*Session, error) {
 	}
 	s := &Session{
 		cfg: cfg, role: Host, state: StateLobby,
-		players: cfg.Players, delay: cfg.Delay, world: cfg.World,
+		players: cfg.Players, delay: cfg.Delay, inputSize: cfg.InputSize, settings: cfg.Settings,
 		tickLimit: cfg.TickLimit, id: cfg.Nonce, joined: 1,
 		born: now,
 	}
@@ -350,7 +382,8 @@ func NewHost(cfg Config, now time.Duration) (*Session, error) {
 
 // NewJoiner starts joining the game hosted at host, at now. It learns its
 // player index and the game's settings from the host's Welcome; until
-// then Index, Players, Delay, World and TickLimit are zero.
+// then Index, Players, Delay, Settings and TickLimit are zero. Its
+// InputSize must be the host's.
 func NewJoiner(cfg Config, host netip.AddrPort, now time.Duration) (*Session, error) {
 	cfg, err := cfg.normalize(false)
 	if err != nil {
@@ -360,7 +393,7 @@ func NewJoiner(cfg Config, host netip.AddrPort, now time.Duration) (*Session, er
 		return nil, fmt.Errorf("%w: host address %v is not an address and port", ErrInvalid, host)
 	}
 	s := &Session{
-		cfg: cfg, role: Joiner, state: StateJoining,
+		cfg: cfg, role: Joiner, state: StateJoining, inputSize: cfg.InputSize,
 		hostAddr: host, born: now,
 	}
 	s.peers[0] = peer{used: true, addr: host, lastHeard: now}
@@ -391,10 +424,14 @@ func (s *Session) Players() int { return s.players }
 // Delay returns the input delay in ticks.
 func (s *Session) Delay() int { return s.delay }
 
-// World returns the world settings of the game, as the host sent them.
+// InputSize is the size of a player's input for one tick, in bytes.
+func (s *Session) InputSize() int { return s.inputSize }
+
+// Settings returns the game's settings, as the host sent them (nil
+// before a joiner's Welcome). The slice is the session's: do not change it.
 // A joiner should compare them with its own flags and refuse to play on
 // a conflict.
-func (s *Session) World() replay.Settings { return s.world }
+func (s *Session) Settings() []byte { return s.settings }
 
 // TickLimit returns the number of ticks after which the game ends, or 0.
 func (s *Session) TickLimit() uint64 { return s.tickLimit }
@@ -439,19 +476,22 @@ func (s *Session) InputTick() uint64 { return s.have[s.index] }
 
 // NeedInput reports whether the local input for tick NextTick()+Delay()
 // has not been added yet: call it before running a tick, and if it reports
-// true, sample the input and AddLocalInput(InputTick(), record).
+// true, sample the input and AddLocalInput(InputTick(), input).
 func (s *Session) NeedInput() bool {
 	return s.state == StateRunning && s.have[s.index] <= s.next+uint64(s.delay)
 }
 
-// AddLocalInput adds the local player's record for tick t, which must be
-// InputTick(), and sends it in the next Poll. It returns ErrWindowFull
+// AddLocalInput adds the local player's input for tick t, which must be
+// InputTick(), and sends it in the next Poll; in holds InputSize bytes,
+// which the session copies. It returns ErrWindowFull
 // when the record would be more than Window ticks ahead of what every peer
 // has acknowledged (the local player stalls: try again next frame), ErrOver
-// after the end, and an error wrapping ErrInvalid before the start or for
-// another tick.
-func (s *Session) AddLocalInput(t uint64, rec input.Record) error {
+// after the end, and an error wrapping ErrInvalid before the start, for
+// another tick or for an input of another size.
+func (s *Session) AddLocalInput(t uint64, in []byte) error {
 	switch {
+	case len(in) != s.inputSize:
+		return fmt.Errorf("%w: AddLocalInput with %d bytes, want InputSize %d", ErrInvalid, len(in), s.inputSize)
 	case s.state >= StateEnding:
 		return ErrOver
 	case s.state != StateRunning:
@@ -464,7 +504,9 @@ func (s *Session) AddLocalInput(t uint64, rec input.Record) error {
 		s.blocked = true
 		return ErrWindowFull
 	}
-	s.ring[s.index][t%ringSize] = rec
+	r := &s.ring[s.index][t%ringSize]
+	*r = record{}
+	copy(r[:], in)
 	s.have[s.index]++
 	return nil
 }
@@ -511,14 +553,26 @@ func (s *Session) known(p int, t uint64) bool {
 	return t < s.have[p] || (s.kckd[p] && t >= s.kick[p].from)
 }
 
-// record returns player p's record for tick t, which must be known and
-// still buffered.
-func (s *Session) record(p int, t uint64) input.Record {
+// record returns player p's input for tick t, which must be known and
+// still buffered, as InputSize bytes of the session's own memory.
+func (s *Session) record(p int, t uint64) []byte {
 	if s.kckd[p] && t >= s.kick[p].from {
-		return input.Record{}
+		return zeroRecord[:s.inputSize]
+	}
+	return s.ring[p][t%ringSize][:s.inputSize]
+}
+
+// fullRecord is record's array, for the wire.
+func (s *Session) fullRecord(p int, t uint64) record {
+	if s.kckd[p] && t >= s.kick[p].from {
+		return record{}
 	}
 	return s.ring[p][t%ringSize]
 }
+
+// zeroRecord is the input of a kicked player, and of every player before
+// the input delay's first tick.
+var zeroRecord record
 
 // Ready reports whether every player's record for tick t is known.
 func (s *Session) Ready(t uint64) bool {
@@ -530,25 +584,27 @@ func (s *Session) Ready(t uint64) bool {
 	return s.players > 0
 }
 
-// Input returns player p's record for tick t if it is known and still
-// buffered (the last 2×Window ticks of each player are). A kicked player's
-// records from its kick tick on are zero.
-func (s *Session) Input(p int, t uint64) (input.Record, bool) {
+// Input returns player p's input for tick t if it is known and still
+// buffered (the last 2×Window ticks of each player are): InputSize bytes
+// of the session's memory, valid until the next Receive or AddLocalInput;
+// do not change them. A kicked player's inputs from its kick tick on are
+// zero.
+func (s *Session) Input(p int, t uint64) ([]byte, bool) {
 	if p < 0 || p >= s.players || !s.known(p, t) {
-		return input.Record{}, false
+		return nil, false
 	}
 	if t < s.have[p] && s.have[p]-t > ringSize {
-		return input.Record{}, false
+		return nil, false
 	}
 	return s.record(p, t), true
 }
 
-// LastInput returns the newest tick for which player p's record is known
+// LastInput returns the newest tick for which player p's input is known
 // from the player itself (the last confirmed input, for prediction), and
-// that record. ok is false before any is known.
-func (s *Session) LastInput(p int) (t uint64, rec input.Record, ok bool) {
+// that input, as Input returns it. ok is false before any is known.
+func (s *Session) LastInput(p int) (t uint64, in []byte, ok bool) {
 	if p < 0 || p >= s.players || s.have[p] == 0 {
-		return 0, input.Record{}, false
+		return 0, nil, false
 	}
 	t = s.have[p] - 1
 	return t, s.record(p, t), true
@@ -588,15 +644,16 @@ func (s *Session) Kicked(p int) (from uint64, ok bool) {
 	return s.kick[p].from, true
 }
 
-// Next returns every player's record for tick NextTick(), appended to
-// dst[:0] in player order, if they are all known; run the tick, then call
+// Next returns every player's input for tick NextTick(), appended to
+// dst[:0] in player order (each as Input returns it), if they are all
+// known; run the tick, then call
 // Advance. If one is missing it returns false: the loop must not run the
 // tick (keep the time debt, draw, try again next frame). The time between
 // the first false and the next true is stall time, counted as waited for
 // the missing player when only one is missing (Stats), and the frame
 // counts as waiting (ReportLoad). It also returns false, without a stall,
 // when the game is not running or the tick limit is reached.
-func (s *Session) Next(now time.Duration, dst []input.Record) ([]input.Record, bool) {
+func (s *Session) Next(now time.Duration, dst [][]byte) ([][]byte, bool) {
 	dst = dst[:0]
 	if s.state != StateRunning || (s.tickLimit > 0 && s.next >= s.tickLimit) {
 		s.waiting = false

@@ -5,27 +5,25 @@ import (
 	"net/netip"
 	"time"
 
-	"github.com/interpdemo/interpdemo/input"
-	"github.com/interpdemo/interpdemo/internal/netplay"
-	"github.com/interpdemo/interpdemo/replay"
+	"github.com/interpdemo/interpdemo/netplay"
 )
 
-// Two peers play 100 ticks of bots over a simulated network with 30 ms of
-// delay and 10% loss, on a manual clock: what the demo does over UDP.
+// Two peers play 100 ticks over a simulated network with 30 ms of delay
+// and 10% loss, on a manual clock. Each player's input is one byte, the
+// game's state a number, and its settings the number's starting value.
 func Example() {
 	const tick = 40 * time.Millisecond
 	net, _ := netplay.NewNetSim(netplay.Conditions{Delay: 30 * time.Millisecond, Loss: 0.1}, 1, 0)
 	hostAddr := netip.MustParseAddrPort("10.0.0.1:7000")
 	joinAddr := netip.MustParseAddrPort("10.0.0.2:7000")
-	world := replay.Settings{Seed: 7, Balls: 2, Width: 640, Height: 480, Radius: 8, Speed: 400, Tick: tick, MaxLoops: 5, Lockstep: true}
-	host, _ := netplay.NewHost(netplay.Config{Nonce: 0x1234, Players: 2, World: world, TickLimit: 100}, 0)
-	join, _ := netplay.NewJoiner(netplay.Config{Nonce: 0x5678}, hostAddr, 0)
+	host, _ := netplay.NewHost(netplay.Config{InputSize: 1, Nonce: 0x1234, Players: 2, Settings: []byte{7}, TickLimit: 100}, 0)
+	join, _ := netplay.NewJoiner(netplay.Config{InputSize: 1, Nonce: 0x5678}, hostAddr, 0)
 	peers := []*netplay.Session{host, join}
 	addrs := []netip.AddrPort{hostAddr, joinAddr}
 
 	var now time.Duration
-	recs := make([]input.Record, 0, netplay.MaxPlayers)
-	var state [2]uint64 // each peer's "world": a sum of what it ran
+	inputs := make([][]byte, 0, netplay.MaxPlayers)
+	var state [2]uint64 // each peer's game
 	for !host.Done() || !join.Done() {
 		net.Deliver(now, func(from, to netip.AddrPort, pkt []byte) {
 			for i, s := range peers {
@@ -38,18 +36,21 @@ func Example() {
 			// The ticks this peer owes since its start, 5 a frame at most.
 			for ran := 0; s.State() == netplay.StateRunning && ran < 5 &&
 				s.NextTick() < uint64((now-s.StartedAt())/tick); ran++ {
+				if s.NextTick() == 0 {
+					state[i] = uint64(s.Settings()[0])
+				}
 				if s.NeedInput() {
 					t := s.InputTick()
-					if s.AddLocalInput(t, netplay.BotInput(uint64(s.Index()), uint64(s.Delay()), t)) != nil {
+					if s.AddLocalInput(t, []byte{byte(t * uint64(s.Index()+1))}) != nil {
 						break
 					}
 				}
 				var ok bool
-				if recs, ok = s.Next(now, recs); !ok {
+				if inputs, ok = s.Next(now, inputs); !ok {
 					break
 				}
-				for p, r := range recs {
-					state[i] = state[i]*31 + uint64(p+1)*uint64(r.Held)
+				for p, in := range inputs {
+					state[i] = state[i]*31 + uint64(p+1)*uint64(in[0])
 				}
 				s.Advance(func() uint64 { return state[i] })
 			}
@@ -61,9 +62,9 @@ func Example() {
 		st := s.Stats()
 		fmt.Printf("%s: %d ticks, %s, err %v, same world: %v\n", st.Role, st.Tick, st.End, s.Err(), state[i] == state[0])
 	}
-	fmt.Println("world seed from the host:", join.World().Seed)
+	fmt.Println("settings from the host:", join.Settings())
 	// Output:
 	// host: 100 ticks, tick limit reached, err <nil>, same world: true
 	// join: 100 ticks, tick limit reached, err <nil>, same world: true
-	// world seed from the host: 7
+	// settings from the host: [7]
 }

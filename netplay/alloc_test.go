@@ -4,8 +4,6 @@ import (
 	"net/netip"
 	"testing"
 	"time"
-
-	"github.com/interpdemo/interpdemo/input"
 )
 
 // pair is two sessions in a running game over a simulated network, driven
@@ -18,7 +16,8 @@ type pair struct {
 	recv  func(from, to netip.AddrPort, pkt []byte)
 	hash  func() uint64
 	now   time.Duration
-	recs  []input.Record
+	recs  [][]byte
+	in    trec
 	start [2]time.Duration
 }
 
@@ -28,11 +27,11 @@ func newPair(t testing.TB, c Conditions) *pair {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &pair{net: n, addrs: [2]netip.AddrPort{addr(0), addr(1)}, recs: make([]input.Record, 0, MaxPlayers)}
-	if p.s[0], err = NewHost(Config{Nonce: 1, Players: 2}, 0); err != nil {
+	p := &pair{net: n, addrs: [2]netip.AddrPort{addr(0), addr(1)}, recs: make([][]byte, 0, MaxPlayers)}
+	if p.s[0], err = NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2}, 0); err != nil {
 		t.Fatal(err)
 	}
-	if p.s[1], err = NewJoiner(Config{Nonce: 2}, p.addrs[0], 0); err != nil {
+	if p.s[1], err = NewJoiner(Config{InputSize: testInputSize, Nonce: 2}, p.addrs[0], 0); err != nil {
 		t.Fatal(err)
 	}
 	for i := range p.s {
@@ -71,7 +70,8 @@ func (p *pair) frame(dt time.Duration) {
 				}
 				if s.NeedInput() {
 					it := s.InputTick()
-					if s.AddLocalInput(it, BotInput(uint64(i), uint64(s.Delay()), it)) != nil {
+					p.in = botInput(uint64(i), uint64(s.Delay()), it)
+					if s.AddLocalInput(it, p.in[:]) != nil {
 						break
 					}
 				}

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"testing"
 	"time"
-
-	"github.com/interpdemo/interpdemo/input"
 )
 
 // Networks on which the records of a healthy player are often late: the
@@ -179,7 +177,7 @@ func TestSlowPeerKickedOnStallingNetwork(t *testing.T) {
 // catching it up.
 func TestSlownessExcusesWaiting(t *testing.T) {
 	host, join, carry := running(t)
-	recs := make([]input.Record, 0, MaxPlayers)
+	recs := make([][]byte, 0, MaxPlayers)
 	now := 200 * ms
 	// frame is one frame of the host's loop: it tries the next tick
 	// (blocked: the joiner's record is missing) or tries none, and
@@ -188,7 +186,7 @@ func TestSlownessExcusesWaiting(t *testing.T) {
 		now += 16 * ms
 		if blocked {
 			if host.NeedInput() {
-				if err := host.AddLocalInput(host.InputTick(), input.Record{}); err != nil {
+				if err := host.AddLocalInput(host.InputTick(), make([]byte, testInputSize)); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -235,7 +233,7 @@ func TestSlownessExcusesWaiting(t *testing.T) {
 	// A full input window is waiting too: for the others' acknowledgements.
 	full := false
 	for range 2 * Window {
-		if full = host.AddLocalInput(host.InputTick(), input.Record{}) == ErrWindowFull; full {
+		if full = host.AddLocalInput(host.InputTick(), make([]byte, testInputSize)) == ErrWindowFull; full {
 			break
 		}
 	}

@@ -6,8 +6,6 @@ import (
 	"net/netip"
 	"testing"
 	"time"
-
-	"github.com/interpdemo/interpdemo/input"
 )
 
 const ms = time.Millisecond
@@ -43,7 +41,7 @@ type tpeer struct {
 	start    time.Duration
 	// hist[t] is every player's record of tick t as this peer ran it,
 	// auto[t] which players were autonomous.
-	hist  [][MaxPlayers]input.Record
+	hist  [][MaxPlayers]trec
 	auto  [][MaxPlayers]bool
 	state uint64 // the running "world": a hash of every record so far
 	// Faults.
@@ -54,7 +52,8 @@ type tpeer struct {
 	fast    time.Duration
 	endAt   time.Duration // when the session reached StateEnded
 	overAt  time.Duration // when the game was over (StateEnding)
-	recs    []input.Record
+	recs    [][]byte
+	in      trec
 	// reported[n] is the hash it reported after n ticks.
 	reported map[uint64]uint64
 	sendFn   func(netip.AddrPort, []byte)
@@ -79,13 +78,14 @@ func (h *harness) game(cfg Config, players int) {
 	h.t.Helper()
 	cfg.Players = players
 	cfg.Nonce = 0x5e55_1011_d00d_0001
+	cfg.InputSize = testInputSize
 	hs, err := NewHost(cfg, 0)
 	if err != nil {
 		h.t.Fatal(err)
 	}
 	h.add("host", hs, addr(0))
 	for i := 1; i < players; i++ {
-		js, err := NewJoiner(Config{Nonce: uint64(1000 + i), Silence: cfg.Silence, Linger: cfg.Linger}, addr(0), 0)
+		js, err := NewJoiner(Config{InputSize: testInputSize, Nonce: uint64(1000 + i), Silence: cfg.Silence, Linger: cfg.Linger}, addr(0), 0)
 		if err != nil {
 			h.t.Fatal(err)
 		}
@@ -97,7 +97,7 @@ func (h *harness) add(name string, s *Session, a netip.AddrPort) *tpeer {
 	p := &tpeer{h: h, name: name, s: s, addr: a, frame: 16 * ms, maxLoops: 5}
 	// Frames of different peers are out of phase.
 	p.next = time.Duration(len(h.peers)*5) * ms
-	p.recs = make([]input.Record, 0, MaxPlayers)
+	p.recs = make([][]byte, 0, MaxPlayers)
 	p.sendFn = func(to netip.AddrPort, pkt []byte) {
 		if h.peerAt(to) == nil {
 			h.strays++
@@ -191,7 +191,8 @@ func (p *tpeer) doFrame() {
 			}
 			if s.NeedInput() {
 				it := s.InputTick()
-				err := s.AddLocalInput(it, BotInput(botSeed(s.Index()), uint64(s.Delay()), it))
+				p.in = botInput(botSeed(s.Index()), uint64(s.Delay()), it)
+				err := s.AddLocalInput(it, p.in[:])
 				if errors.Is(err, ErrWindowFull) {
 					break
 				}
@@ -204,9 +205,11 @@ func (p *tpeer) doFrame() {
 				break
 			}
 			t := s.NextTick()
-			var row [MaxPlayers]input.Record
+			var row [MaxPlayers]trec
 			var auto [MaxPlayers]bool
-			copy(row[:], recs)
+			for q, in := range recs {
+				copy(row[q][:], in)
+			}
 			for q := range s.Players() {
 				auto[q] = s.Autonomous(q, t)
 			}
@@ -235,7 +238,7 @@ func (p *tpeer) doFrame() {
 
 // worldStep is the test's stand-in for a deterministic world: a hash
 // (FNV-1a) of every record of every tick, in order.
-func worldStep(h uint64, t uint64, recs []input.Record) uint64 {
+func worldStep(h uint64, t uint64, recs [][]byte) uint64 {
 	if h == 0 {
 		h = 14695981039346656037
 	}
@@ -248,8 +251,9 @@ func worldStep(h uint64, t uint64, recs []input.Record) uint64 {
 	}
 	feed(t)
 	for _, r := range recs {
-		feed(uint64(r.Held) | uint64(r.Pressed)<<32)
-		feed(uint64(r.Released))
+		for _, b := range r {
+			feed(uint64(b))
+		}
 	}
 	return h
 }
@@ -283,10 +287,10 @@ func (h *harness) checkHistories(minTicks int) {
 		}
 		for t, row := range hist {
 			for q := range host.Players() {
-				want := BotInput(botSeed(q), delay, uint64(t))
+				want := botInput(botSeed(q), delay, uint64(t))
 				auto := kicked[q] && uint64(t) >= kickFrom[q]
 				if auto {
-					want = input.Record{}
+					want = trec{}
 				}
 				if row[q] != want || p.auto[t][q] != auto {
 					h.t.Fatalf("%s tick %d player %d: record %v autonomous %v, want %v %v",

@@ -34,8 +34,8 @@ func FuzzDecode(f *testing.F) {
 				t.Fatalf("decoded and encoded again:\n% x\nwas\n% x", out[:n], b)
 			}
 		}
-		host, _ := NewHost(Config{Nonce: 5, Players: 3}, 0)
-		join, _ := NewJoiner(Config{Nonce: 6}, addr(0), 0)
+		host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 5, Players: 3}, 0)
+		join, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 6}, addr(0), 0)
 		stranger := netip.MustParseAddrPort("192.0.2.9:9")
 		for _, s := range []*Session{host, join} {
 			s.Receive(1, stranger, b)

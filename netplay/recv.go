@@ -19,6 +19,7 @@ func (s *Session) Receive(now time.Duration, from netip.AddrPort, pkt []byte) {
 	s.recv++
 	s.bytesIn += int64(len(pkt))
 	p := &s.in
+	p.inputSize = s.inputSize
 	err := p.decode(pkt)
 	if s.role == Host {
 		s.hostReceive(now, from, pkt, err)
@@ -37,7 +38,7 @@ func (s *Session) hostReceive(now time.Duration, from netip.AddrPort, pkt []byte
 		switch {
 		case s.state != StateLobby || free < 0:
 			s.bad++
-		case err == errVersion && p.typ == msgHello && len(pkt) == HelloSize:
+		case err == errVersion && p.typ == msgHello && (len(pkt) == HelloSize || len(pkt) == helloSizeV1):
 			s.bad++ // not ours, but answered so that the joiner knows why
 			if !s.rejectDue {
 				s.reject, s.rejectDue = from, true
@@ -231,8 +232,18 @@ func (s *Session) welcome(now time.Duration) {
 	s.index = int(p.index)
 	s.players = int(p.players)
 	s.delay = int(p.delay)
-	s.world = p.world
 	s.tickLimit = p.tickLimit
+	if p.inputSize != s.inputSize {
+		s.finish(0, 0, &MismatchError{What: "input size", Host: p.inputSize, Local: s.inputSize}, "")
+		s.state = StateEnded
+		return
+	}
+	if p.nSettings > s.cfg.MaxSettings {
+		s.finish(0, 0, &SettingsTooLargeError{Size: p.nSettings, Max: s.cfg.MaxSettings}, "")
+		s.state = StateEnded
+		return
+	}
+	s.settings = append([]byte(nil), p.settings[:p.nSettings]...)
 	s.state = StateLobby
 	s.initTicks()
 	r := &s.peers[0]

@@ -5,10 +5,6 @@ import (
 	"errors"
 	"math"
 	"math/bits"
-	"time"
-
-	"github.com/interpdemo/interpdemo/input"
-	"github.com/interpdemo/interpdemo/replay"
 )
 
 // Wire constants; the package documentation has the layout.
@@ -16,15 +12,19 @@ const (
 	// ProtocolVersion is the version of the wire format this package
 	// speaks. Peers of different versions do not play together: the host
 	// answers a Hello of another version with a Reject.
-	ProtocolVersion = 1
+	ProtocolVersion = 2
 	// MaxPacketSize is the largest datagram a Session sends or accepts.
 	// It stays under the 1280-byte minimum MTU of IPv6 with room for the
 	// IP and UDP headers, so no packet is ever fragmented.
 	MaxPacketSize = 1200
-	// HelloSize is the exact size of a Hello, in every version: it is
-	// padded so that no answer of the host is larger than the Hello that
-	// asked for it (a forged source address gains no amplification).
-	HelloSize = 96
+	// HelloSize is the exact size of a Hello: it is padded, as QUIC pads
+	// its first packet, so that no answer of the host (a Welcome with the
+	// game's settings) is larger than the Hello that asked for it, and a
+	// forged source address gains no amplification.
+	HelloSize = MaxPacketSize
+	// helloSizeV1 was the size of a Hello of version 1, which a host
+	// answers with a Reject.
+	helloSizeV1 = 96
 	// MaxTick is the largest tick number the wire carries (2^40 ticks,
 	// over 800 years at 25 ticks a second); larger numbers are garbage.
 	MaxTick = 1 << 40
@@ -85,12 +85,16 @@ type link struct {
 	hold  uint32 // µs between receiving that stamp and sending this packet
 }
 
+// record is one player's input for one tick: the session's InputSize
+// bytes, the rest zero, so that records compare with ==.
+type record [MaxInputSize]byte
+
 // block is a run of consecutive input records of one player.
 type block struct {
 	player uint8
 	first  uint64 // the tick of recs[0]
 	n      int    // 1..Window
-	recs   [Window]input.Record
+	recs   [Window]record
 }
 
 // ckpt is a state hash: the hash after tick ticks have run.
@@ -131,19 +135,24 @@ type endMsg struct {
 }
 
 // packet is every message, decoded; only the fields of its type are
-// meaningful. It is big (about 3 KiB, for the input blocks) and meant to
+// meaningful. It is big (about 9 KiB, for the input blocks) and meant to
 // be kept and reused: decode and encode never allocate.
 type packet struct {
 	typ     msgType
 	version uint8 // ProtocolVersion, except in a decoded Reject
 	session uint64
+	// inputSize is the size of an input record in the game's blocks: the
+	// session sets it before decode and encode (1..MaxInputSize); a
+	// Welcome carries its own, which decode sets.
+	inputSize int
 
 	// hello, welcome
 	token uint64
 	// welcome
 	index, players, delay uint8
 	tickLimit             uint64
-	world                 replay.Settings
+	nSettings             int
+	settings              [MaxSettingsSize]byte
 	// reject
 	reason uint8
 	// lobby, game
@@ -238,6 +247,15 @@ func (r *reader) u64() uint64 {
 	return x
 }
 
+// bytes reads len(dst) bytes into dst.
+func (r *reader) bytes(dst []byte) {
+	if r.err != nil || len(r.b)-r.off < len(dst) {
+		r.fail(errShort)
+		return
+	}
+	r.off += copy(dst, r.b[r.off:])
+}
+
 // uv reads a minimal unsigned LEB128 varint.
 func (r *reader) uv() uint64 {
 	if r.err != nil {
@@ -325,6 +343,12 @@ func (w *writer) u64(x uint64) {
 	}
 }
 
+func (w *writer) bytes(b []byte) {
+	if w.room(len(b)) {
+		w.b = append(w.b, b...)
+	}
+}
+
 func (w *writer) uv(x uint64) {
 	if w.room(uvLen(x)) {
 		w.b = binary.AppendUvarint(w.b, x)
@@ -338,10 +362,9 @@ func zigzag(x int64) uint64 { return uint64(x<<1) ^ uint64(x>>63) }
 // uvLen is the length of the minimal varint of x.
 func uvLen(x uint64) int { return (bits.Len64(x|1) + 6) / 7 }
 
-// runLen is the encoded size of a run of records (count and three sets).
-func runLen(count uint64, r input.Record) int {
-	return uvLen(count) + uvLen(uint64(r.Held)) + uvLen(uint64(r.Pressed)) + uvLen(uint64(r.Released))
-}
+// runLen is the encoded size of a run of records: its count and one
+// record.
+func (p *packet) runLen(count uint64) int { return uvLen(count) + p.inputSize }
 
 // decode parses b into p. It never panics and never allocates; on error
 // p holds garbage. It accepts exactly what encode writes (minimal varints,
@@ -419,22 +442,15 @@ func (p *packet) decodeWelcome(r *reader) {
 	p.players = r.u8()
 	p.delay = r.u8()
 	p.tickLimit = r.uvMax(MaxTick)
-	w := &p.world
-	w.Seed = r.u64()
-	w.Balls = uint32(r.uvMax(math.MaxUint32))
-	w.Width = r.sv32()
-	w.Height = r.sv32()
-	w.Radius = r.sv32()
-	w.Speed = r.sv32()
-	w.Tick = time.Duration(r.sv64())
-	w.MaxLoops = uint32(r.uvMax(math.MaxUint32))
-	f := r.u8()
-	w.Lockstep = f&1 != 0
-	if r.err == nil && (p.session == 0 || p.token == 0 || f > 1 ||
+	p.inputSize = int(r.u8())
+	p.nSettings = int(r.uvMax(MaxSettingsSize))
+	if r.err == nil && (p.session == 0 || p.token == 0 ||
 		p.players < MinPlayers || p.players > MaxPlayers ||
-		p.index == 0 || p.index >= p.players || p.delay > MaxDelay) {
+		p.index == 0 || p.index >= p.players || p.delay > MaxDelay ||
+		p.inputSize < 1 || p.inputSize > MaxInputSize) {
 		r.fail(errRange)
 	}
+	r.bytes(p.settings[:p.nSettings])
 }
 
 func (p *packet) decodeLink(r *reader) {
@@ -555,11 +571,8 @@ func (p *packet) decodeBlock(r *reader, b *block) {
 	b.n = int(c)
 	for i := 0; i < b.n && r.err == nil; {
 		count := r.uvMax(uint64(b.n - i))
-		rec := input.Record{
-			Held:     input.Buttons(r.uvMax(math.MaxUint32)),
-			Pressed:  input.Buttons(r.uvMax(math.MaxUint32)),
-			Released: input.Buttons(r.uvMax(math.MaxUint32)),
-		}
+		var rec record
+		r.bytes(rec[:p.inputSize])
 		if r.err != nil {
 			return
 		}
@@ -603,20 +616,12 @@ func (p *packet) encode(buf []byte) int {
 		w.u8(p.players)
 		w.u8(p.delay)
 		w.uv(p.tickLimit)
-		s := &p.world
-		w.u64(s.Seed)
-		w.uv(uint64(s.Balls))
-		w.sv(int64(s.Width))
-		w.sv(int64(s.Height))
-		w.sv(int64(s.Radius))
-		w.sv(int64(s.Speed))
-		w.sv(int64(s.Tick))
-		w.uv(uint64(s.MaxLoops))
-		var f uint8
-		if s.Lockstep {
-			f = 1
+		if p.inputSize < 1 || p.inputSize > MaxInputSize || p.nSettings < 0 || p.nSettings > MaxSettingsSize {
+			return 0
 		}
-		w.u8(f)
+		w.u8(uint8(p.inputSize))
+		w.uv(uint64(p.nSettings))
+		w.bytes(p.settings[:p.nSettings])
 	case msgReject:
 		w.u8(p.reason)
 	case msgLobby:
@@ -706,7 +711,7 @@ func (p *packet) encodeGame(w *writer) {
 		b := &p.blocks[i]
 		limit := len(w.b) + (cap(w.b)-len(w.b))/(p.nBlock-i)
 		// The header and at least one record must fit.
-		if b.n <= 0 || b.n > Window || len(w.b)+1+uvLen(b.first)+1+runLen(1, b.recs[0]) > limit {
+		if b.n <= 0 || b.n > Window || len(w.b)+1+uvLen(b.first)+1+p.runLen(1) > limit {
 			break
 		}
 		w.u8(b.player)
@@ -721,13 +726,11 @@ func (p *packet) encodeGame(w *writer) {
 				run++
 			}
 			// run <= Window < 128: its count is one byte, whatever its length.
-			if len(w.b)+runLen(uint64(run), rec) > limit {
+			if len(w.b)+p.runLen(uint64(run)) > limit {
 				break
 			}
 			w.uv(uint64(run))
-			w.uv(uint64(rec.Held))
-			w.uv(uint64(rec.Pressed))
-			w.uv(uint64(rec.Released))
+			w.bytes(rec[:p.inputSize])
 			k += run
 		}
 		w.b[nAt] = uint8(k)

@@ -9,8 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/interpdemo/interpdemo/input"
-	"github.com/interpdemo/interpdemo/internal/netplay"
+	"github.com/interpdemo/interpdemo/netplay"
 )
 
 // The tests talk over real sockets on 127.0.0.1, so their clock is the
@@ -26,12 +25,27 @@ func (c realClock) Now() time.Duration { return time.Since(c.t0) }
 
 const tick = 10 * time.Millisecond
 
+// rec is a player's input for a tick in the tests' game: 3 bytes.
+type rec = [3]byte
+
+// botInput is the input of tick for a bot keyed by seed that starts at
+// tick start (zero before it): one input held for 4 ticks at a time.
+func botInput(seed, start, tick uint64) rec {
+	if tick < start {
+		return rec{}
+	}
+	x := (seed ^ (tick-start)/4) * 0x9e3779b97f4a7c15
+	x ^= x >> 29
+	return rec{byte(x), byte(x >> 8), byte(x >> 16)}
+}
+
 type peer struct {
 	s     *netplay.Session
 	c     *Conn
 	ep    Endpoint // what Read and Write see: s, or a wrapper of it
-	hist  [][netplay.MaxPlayers]input.Record
-	recs  []input.Record
+	hist  [][netplay.MaxPlayers]rec
+	recs  [][]byte
+	in    rec
 	start time.Duration
 }
 
@@ -54,7 +68,8 @@ func (p *peer) frame(t *testing.T, now time.Duration) {
 			}
 			if s.NeedInput() {
 				it := s.InputTick()
-				if err := s.AddLocalInput(it, netplay.BotInput(seedOf(s.Index()), uint64(s.Delay()), it)); err != nil {
+				p.in = botInput(seedOf(s.Index()), uint64(s.Delay()), it)
+				if err := s.AddLocalInput(it, p.in[:]); err != nil {
 					if errors.Is(err, netplay.ErrWindowFull) {
 						break
 					}
@@ -65,8 +80,10 @@ func (p *peer) frame(t *testing.T, now time.Duration) {
 			if p.recs, ok = s.Next(now, p.recs); !ok {
 				break
 			}
-			var row [netplay.MaxPlayers]input.Record
-			copy(row[:], p.recs)
+			var row [netplay.MaxPlayers]rec
+			for q, in := range p.recs {
+				copy(row[q][:], in)
+			}
 			p.hist = append(p.hist, row)
 			if err := s.Advance(func() uint64 { return uint64(len(p.hist)) }); err != nil {
 				t.Fatal(err)
@@ -107,7 +124,7 @@ func game(t *testing.T, players int, ticks uint64, cfg Config, during func(host 
 	// detector, other tests) can starve a peer's loop for a while, which
 	// must not read as a silent peer here (silence is tested on the
 	// simulated network, on a manual clock).
-	hs, err := netplay.NewHost(netplay.Config{Nonce: 0xfeed, Players: players, TickLimit: ticks, Silence: testSilence}, clock.Now())
+	hs, err := netplay.NewHost(netplay.Config{InputSize: 3, Nonce: 0xfeed, Players: players, TickLimit: ticks, Silence: testSilence}, clock.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +135,7 @@ func game(t *testing.T, players int, ticks uint64, cfg Config, during func(host 
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { jc.Close() })
-		js, err := netplay.NewJoiner(netplay.Config{Nonce: uint64(i), Silence: testSilence}, hc.LocalAddr(), clock.Now())
+		js, err := netplay.NewJoiner(netplay.Config{InputSize: 3, Nonce: uint64(i), Silence: testSilence}, hc.LocalAddr(), clock.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,7 +170,7 @@ func game(t *testing.T, players int, ticks uint64, cfg Config, during func(host 
 		}
 		for k, row := range p.hist {
 			for q := range players {
-				if want := netplay.BotInput(seedOf(q), uint64(p.s.Delay()), uint64(k)); row[q] != want {
+				if want := botInput(seedOf(q), uint64(p.s.Delay()), uint64(k)); row[q] != want {
 					t.Fatalf("player %d tick %d: player %d's record %v, want %v", p.s.Index(), k, q, row[q], want)
 				}
 			}
@@ -254,11 +271,11 @@ func TestPumpAllocatesNothing(t *testing.T) {
 	defer hc.Close()
 	jc, _ := Listen("127.0.0.1:0", Config{Outgoing: netplay.Conditions{Delay: time.Millisecond, Loss: 0.1}})
 	defer jc.Close()
-	hs, _ := netplay.NewHost(netplay.Config{Nonce: 1}, clock.Now())
-	js, _ := netplay.NewJoiner(netplay.Config{Nonce: 2}, hc.LocalAddr(), clock.Now())
-	h, j := &peer{s: hs, c: hc, recs: make([]input.Record, 0, 4)}, &peer{s: js, c: jc, recs: make([]input.Record, 0, 4)}
-	h.hist = make([][netplay.MaxPlayers]input.Record, 0, 100000)
-	j.hist = make([][netplay.MaxPlayers]input.Record, 0, 100000)
+	hs, _ := netplay.NewHost(netplay.Config{InputSize: 3, Nonce: 1}, clock.Now())
+	js, _ := netplay.NewJoiner(netplay.Config{InputSize: 3, Nonce: 2}, hc.LocalAddr(), clock.Now())
+	h, j := &peer{s: hs, c: hc, recs: make([][]byte, 0, 4)}, &peer{s: js, c: jc, recs: make([][]byte, 0, 4)}
+	h.hist = make([][netplay.MaxPlayers]rec, 0, 100000)
+	j.hist = make([][netplay.MaxPlayers]rec, 0, 100000)
 	round := func() {
 		now := clock.Now()
 		h.frame(t, now)

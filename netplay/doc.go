@@ -1,11 +1,17 @@
-// Package netplay is the network session of a deterministic lockstep game
-// for 2 to 4 players: the host's world settings, every player's input
-// record of every tick, acknowledgements, resending, round-trip times,
-// state-hash comparison, slow and silent players, and the end of the game.
+// Package netplay puts a deterministic game on the network, for 2 to 4
+// players: the host's game settings, every player's input of every tick,
+// acknowledgements, resending, round-trip times, state-hash comparison,
+// slow and silent players, and the end of the game. It knows nothing of
+// the game: a player's input for a tick is InputSize bytes of the game's
+// own encoding (Config.InputSize), the settings an opaque blob of at most
+// MaxSettingsSize bytes (Config.Settings), the state a hash the game
+// computes.
+//
 // It is plain Go: it reads no clock, opens no socket and starts no
 // goroutine. The caller gives it the time and the datagrams that arrived
-// (Session.Receive) and takes the datagrams to send (Session.Poll); package
-// netplay/udp does that over a UDP socket.
+// (Session.Receive) and takes the datagrams to send (Session.Poll);
+// package netplay/udp does that over a UDP socket, and NetSim over a
+// simulated network in memory, for tests.
 //
 // # Lockstep with input delay
 //
@@ -48,16 +54,16 @@
 //	conn.Read(now, sess) // every datagram that arrived: sess.Receive
 //	for ran := 0; owed > 0 && ran < maxLoops; ran++ {
 //		t := sess.NextTick()
-//		if sess.NeedInput() { // the record for t+Delay, sampled now
-//			if err := sess.AddLocalInput(sess.InputTick(), sampler.Tick(end(t))); err != nil {
+//		if sess.NeedInput() { // the input for t+Delay, sampled now
+//			if err := sess.AddLocalInput(sess.InputTick(), encode(keyboard)); err != nil {
 //				break // the window is full: stall
 //			}
 //		}
-//		recs, ok := sess.Next(now, recs[:0])
+//		inputs, ok := sess.Next(now, inputs[:0])
 //		if !ok {
-//			break // a record is missing: stall, the debt is kept
+//			break // an input is missing: stall, the debt is kept
 //		}
-//		step(world, recs, t) // recs[p] moves ball p, autonomous if sess.Autonomous(p, t)
+//		step(game, inputs, t) // inputs[p] is player p's, zero if sess.Autonomous(p, t)
 //		sess.Advance(world.Hash) // hashes every HashEvery ticks
 //		owed--
 //	}
@@ -78,9 +84,10 @@
 // The last point makes kicks deterministic: when the host kicks player k it
 // names the first tick whose record of k it does not have; nobody can have
 // run that tick (they would need k's record, which only the host could
-// have relayed), and from it on everyone treats k's record as zero and its
-// ball as autonomous. A relayed record costs one more hop (about half the
-// round trip between two joiners); the input delay must cover it.
+// have relayed), and from it on everyone treats k's record as zero and k
+// as autonomous (what that means is the game's). A relayed record costs
+// one more hop (about half the round trip between two joiners); the input
+// delay must cover it.
 //
 // # Reliability
 //
@@ -104,11 +111,14 @@
 // # Handshake and end
 //
 // A joiner sends Hello every 250 ms until the host's Welcome names its
-// player index and carries the game's settings (world, players, delay,
-// tick limit) and the random session ID every later packet carries. The
-// host answers a Hello only from a new address while a slot is free (or a
-// known one whose Welcome was lost), and a Hello is padded to HelloSize so
-// that no answer is larger than the question. When every slot is taken and
+// player index and carries the game (players, input delay, tick limit,
+// input size, the game's settings) and the random session ID every later
+// packet carries. A joiner whose InputSize is not the host's fails with a
+// MismatchError; settings larger than its Config.MaxSettings are refused
+// (SettingsTooLargeError). The host answers a Hello only from a new
+// address while a slot is free (or a known one whose Welcome was lost),
+// and a Hello is padded to HelloSize (the largest packet) so that no
+// answer is larger than the question. When every slot is taken and
 // every joiner has answered its Welcome, the host starts: its first game
 // packet is the start, and each joiner begins at tick 0 when it arrives.
 //
@@ -133,22 +143,22 @@
 //
 // # Wire format
 //
-// Version 1. "uv" is a minimal unsigned LEB128 varint, "sv" a zigzag one;
+// Version 2. "uv" is a minimal unsigned LEB128 varint, "sv" a zigzag one;
 // "u32" and "u64" are little-endian. Every packet starts with
 //
 //	offset size field
 //	0      2    magic "NP" (4e 50)
-//	2      1    protocol version, 1
+//	2      1    protocol version, 2
 //	3      1    type: 1 Hello, 2 Welcome, 3 Reject, 4 Lobby, 5 Game
 //	4      8    u64 session ID (0 in Hello and Reject)
 //
 // and goes on by type:
 //
 //	type     from    body
-//	Hello    joiner  u64 token (random, not 0); zeros up to HelloSize (96) bytes in all
+//	Hello    joiner  u64 token (random, not 0); zeros up to HelloSize (1200) bytes in all
 //	Welcome  host    u64 token (the Hello's), u8 player index, u8 players, u8 input delay,
-//	                 uv tick limit, u64 seed, uv balls, sv width, sv height, sv radius,
-//	                 sv speed, sv tick (ns), uv max loops, u8 flags (bit 0 lockstep)
+//	                 uv tick limit, u8 input size (1..32), uv settings length (0..1024),
+//	                 the settings
 //	Reject   host    u8 reason (1: protocol version); the header carries the host's version
 //	Lobby    both    link, u8 players present (host; 0 from a joiner)
 //	Game     both    link, uv ticks run, u8 n (players), n × uv have,
@@ -162,7 +172,7 @@
 //	                 [end]  u8 reason (1 quit, 2 tick limit, 3 silent, 4 left, 5 kicked),
 //	                        u8 player,
 //	                 u8 blocks, each: u8 player, uv first tick, u8 count (1..64),
-//	                         runs: uv length, uv held, uv pressed, uv released
+//	                         runs: uv length, the record (input size bytes)
 //
 // where link is
 //

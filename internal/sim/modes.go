@@ -63,12 +63,7 @@ type fixedMode struct {
 
 func (m *fixedMode) frame(s *Sim, now time.Duration) FrameInfo {
 	if s.net.sess != nil {
-		var info FrameInfo
-		if s.net.rb != nil {
-			info = s.rollbackFrame(m, now)
-		} else {
-			info = s.netFrame(m, now)
-		}
+		info := s.netFrame(m, now)
 		info.Drawn = m.f.Time0() + time.Duration(info.Percent*float64(s.Tick()))
 		return info
 	}

@@ -4,21 +4,20 @@ import (
 	"errors"
 	"time"
 
-	"github.com/interpdemo/interpdemo/input"
-	"github.com/interpdemo/interpdemo/loop"
+	"github.com/interpdemo/interpdemo/internal/stats"
 	"github.com/interpdemo/interpdemo/netplay"
-	"github.com/interpdemo/interpdemo/replay"
+	"github.com/interpdemo/interpdemo/physics"
 )
 
-// netFrame is the fixed loop of a lockstep network game: the clock says
-// how many ticks are due, the session says which of them can run (every
-// player's input for the tick is known). The ticks that cannot run stay
-// owed, the time debt is kept, and the frame draws the last state; once
-// the inputs arrive the loop catches up, at most MaxLoops ticks a frame,
-// as the interp_demo article's network game does.
+// netFrame is the fixed loop of a network game, lockstep or rollback:
+// the clock says how many ticks are due, the library's Runner runs those
+// it can (every input known in lockstep; within the prediction limit in
+// rollback) and keeps the others owed: the time debt is kept, and the
+// loop catches up, at most MaxLoops ticks a frame, as the interp_demo
+// article's network game does.
 func (s *Sim) netFrame(m *fixedMode, now time.Duration) FrameInfo {
 	n := &s.net
-	sess := n.sess
+	sess, g := n.sess, n.game
 	s.modeLine = s.modeLine[:0]
 	var desync *netplay.DesyncError
 	if errors.As(sess.Err(), &desync) {
@@ -32,87 +31,56 @@ func (s *Sim) netFrame(m *fixedMode, now time.Duration) FrameInfo {
 		// Tick 0 starts now: the wait in the lobby is not owed time.
 		n.started = true
 		m.f.Reset(vnow)
-		n.lastEnd = vnow
+		g.lastEnd = vnow
 	}
 	plan := m.f.Step(vnow)
 	if plan.Capped {
 		n.capped++
 	}
-	n.owed += int64(plan.Ticks)
-	ran := 0
-	for maxLoops := int(s.settings.MaxLoops); n.owed > 0 && ran < maxLoops; ran++ {
-		t := sess.NextTick()
-		if sess.NeedInput() && !s.addLocalInput(plan, ran, vnow) {
-			break // the input window is full: stall
-		}
-		inputs, ok := sess.Next(now, n.inputs[:0])
-		if !ok {
-			break // an input is missing: stall, the debt is kept
-		}
-		recs := s.decodeInputs(inputs)
-		for p := range recs {
-			if sess.Autonomous(p, t) && s.world.Players()&(1<<p) != 0 {
-				c := replay.Command{Kind: replay.CmdRelease, Arg: int64(p)}
-				if s.exec(c) == nil && s.rec != nil {
-					s.rec.Command(c)
-				}
-			}
-		}
-		s.runTick(recs)
-		if err := sess.Advance(s.world.Hash); err != nil {
-			break
-		}
-		n.owed--
-	}
-	debt := plan.Debt + time.Duration(n.owed)*plan.Tick
-	sess.ReportLoad(debt, n.capped)
+	g.plan, g.vnow = plan, vnow
+	n.corrected = false
+	g.beginFrame()
+	ran := n.runner.Frame(now, plan.Ticks, int(s.settings.MaxLoops))
+	g.endFrame()
+	owed := n.runner.Owed()
+	sess.ReportLoad(plan.Debt+time.Duration(owed)*plan.Tick, n.capped)
 	pct := plan.Percent
-	if n.owed > 0 {
+	if owed > 0 || sess.Over() {
 		pct = 1 // stalled: the world is behind the clock; draw its latest state
 	}
 	return FrameInfo{Ticks: ran, Percent: pct, Capped: plan.Capped}
 }
 
-// addLocalInput gives the session the local player's input for its
-// InputTick: the bot's, or the keyboard's over the span of the j-th tick
-// of the frame (the frame's time for ticks owed from earlier frames). It
-// reports false when the session's window is full; the record is kept
-// for the next frame.
-func (s *Sim) addLocalInput(plan loop.FixedFrame, j int, vnow time.Duration) bool {
-	n := &s.net
-	sess := n.sess
-	if n.pending == nil {
-		var rec input.Record
-		switch {
-		case n.bot:
-			// The bot holds still for the first ticks, whatever the
-			// netcode, so that lockstep and rollback play the same game.
-			rec = BotInput(n.botSeed, uint64(max(netplay.DefaultDelay, sess.Delay())), sess.InputTick())
-		default:
-			end := vnow
-			if j < plan.Ticks {
-				end = plan.Span(j).End
-			}
-			end = max(end, n.lastEnd)
-			n.lastEnd = end
-			rec = s.sampler.Tick(end)
-		}
-		n.held = rec
-		n.pending = &n.held
-	}
-	EncodeInput(n.wire[:], *n.pending)
-	if err := sess.AddLocalInput(sess.InputTick(), n.wire[:]); err != nil {
-		return false
-	}
-	n.pending = nil
-	return true
+// RollbackStats are the rollback netcode's counts.
+type RollbackStats struct {
+	netplay.RunnerStats
+	SnapshotBytes int             // the memory of one snapshot
+	ResimTime     stats.Histogram // time a frame spent restoring and re-simulating, frames that rolled back
 }
 
-// decodeInputs decodes a tick's inputs from the session into s.recs.
-func (s *Sim) decodeInputs(inputs [][]byte) []input.Record {
-	recs := s.recs[:len(inputs)]
-	for p, in := range inputs {
-		recs[p] = DecodeInput(in)
+// Rollback returns the rollback netcode's counts; ok is false with the
+// other netcodes.
+func (s *Sim) Rollback() (st RollbackStats, ok bool) {
+	if s.net.runner == nil || !s.net.rollback {
+		return st, false
 	}
-	return recs
+	st.RunnerStats = s.net.runner.Stats()
+	st.ResimTime = s.net.game.resimHist
+	for i := range s.net.game.snaps {
+		st.SnapshotBytes = max(st.SnapshotBytes, s.net.game.snaps[i].Bytes())
+	}
+	return st, true
+}
+
+// Misprediction reports where player p's ball was when the last frame
+// found a misprediction (predicted) and where the corrected inputs put it
+// at the same tick (corrected), in Q8 world units, for drawing the jump
+// as a short glide or as ghosts; ok is false when the frame corrected
+// nothing, or p has no ball.
+func (s *Sim) Misprediction(p int) (predicted, corrected [2]int32, ok bool) {
+	n := &s.net
+	if !n.corrected || p < 0 || p >= s.players || p >= s.world.N() || p >= physics.MaxPlayers {
+		return predicted, corrected, false
+	}
+	return n.game.before[p], n.game.after[p], true
 }

@@ -134,27 +134,21 @@ type Sim struct {
 	ctls    [physics.MaxPlayers]physics.Control
 
 	net  net
-	sync *syncTest // Config.SyncTest, or nil
+	sync *game // Config.SyncTest: the sync test's game, whose Runner checks every tick; or nil
 }
 
 // net is the state of a network game.
 type net struct {
-	sess    *netplay.Session
-	bot     bool
-	botSeed uint64
-	started bool            // the game began: the loop was restarted then
-	owed    int64           // ticks due by the clock that the session did not let run yet
-	lastEnd time.Duration   // the latest span end given to the sampler
-	pending *input.Record   // a local record the session's window refused
-	held    input.Record    // storage for pending
-	wire    [InputSize]byte // the local record, encoded for the session
-	inputs  [][]byte        // the session's inputs of a tick, encoded (cap MaxPlayers)
-	capped  int64           // frames that ran MaxLoops ticks
-	quit    bool            // the session was told to end
-
-	rb       *rollback // the rollback netcode, or nil for lockstep
-	recorded uint64    // rollback: ticks recorded (confirmed ones only)
-	settled  bool      // rollback: the game is over and the world is the confirmed one
+	sess      *netplay.Session
+	runner    *netplay.Runner // lockstep or rollback, on one tick path
+	game      *game           // the Sim as the Runner plays it
+	rollback  bool
+	bot       bool
+	botSeed   uint64
+	started   bool  // the game began: the loop was restarted then
+	capped    int64 // frames that ran MaxLoops ticks
+	quit      bool  // the session was told to end
+	corrected bool  // the last frame corrected a misprediction (rollback)
 }
 
 // New makes a simulation whose loop starts at now on clock.
@@ -193,17 +187,7 @@ func New(cfg Config, clock loop.Clock, now time.Duration) (*Sim, error) {
 		s.settings = settings
 		s.settings.Lockstep = true // all computers must be kept in synchronization
 		s.settings.Players = uint32(cfg.Net.Players())
-		s.net = net{sess: cfg.Net, bot: cfg.Bot, botSeed: cfg.BotSeed, inputs: make([][]byte, 0, physics.MaxPlayers)}
-		if cfg.Rollback {
-			mp := cfg.MaxPrediction
-			if mp == 0 {
-				mp = DefaultMaxPrediction
-			}
-			if mp < 1 || mp > MaxMaxPrediction {
-				return nil, fmt.Errorf("max prediction %d out of range 1..%d", mp, MaxMaxPrediction)
-			}
-			s.net.rb = newRollback(mp)
-		}
+		s.net = net{sess: cfg.Net, bot: cfg.Bot, botSeed: cfg.BotSeed, rollback: cfg.Rollback}
 	}
 	if cfg.Replay != nil {
 		s.settings = cfg.Replay.Settings
@@ -222,7 +206,6 @@ func New(cfg Config, clock loop.Clock, now time.Duration) (*Sim, error) {
 		case cfg.Net != nil || cfg.Mode != ModeFixed:
 			return nil, errors.New("the sync test runs the fixed loop on one machine")
 		}
-		s.sync = newSyncTest(cfg.SyncTest)
 	}
 	s.players = max(1, int(s.settings.Players))
 	if s.players > physics.MaxPlayers {
@@ -237,6 +220,9 @@ func New(cfg Config, clock loop.Clock, now time.Duration) (*Sim, error) {
 		st.Balls = uint32(s.world.N())
 		s.rec = replay.NewRecorder(st, 0)
 	}
+	if err := s.newRunner(cfg); err != nil {
+		return nil, err
+	}
 	if s.virt, err = loop.NewVirtual(loop.VirtualConfig{MaxDelta: loop.NoLimit}, now); err != nil {
 		return nil, err
 	}
@@ -245,6 +231,33 @@ func New(cfg Config, clock loop.Clock, now time.Duration) (*Sim, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// newRunner sets up the netcode library's Runner of a network game or a
+// sync test: the one tick path of lockstep, rollback and the sync test.
+func (s *Sim) newRunner(cfg Config) (err error) {
+	switch {
+	case cfg.SyncTest != 0:
+		var r *netplay.Runner
+		g := newGame(s, cfg.SyncTest+2)
+		if r, err = netplay.NewSyncTest(g, g, netplay.SyncTestConfig{InputSize: InputSize, CheckDistance: cfg.SyncTest}); err != nil {
+			return err
+		}
+		g.r, s.sync = r, g
+	case cfg.Net != nil:
+		c := netplay.RunnerConfig{Netcode: netplay.Lockstep}
+		if cfg.Rollback {
+			c = netplay.RunnerConfig{Netcode: netplay.Rollback, MaxPrediction: cfg.MaxPrediction}
+		}
+		g := newGame(s, 0)
+		if s.net.runner, err = netplay.NewRunner(cfg.Net, g, g, c); err != nil {
+			return err
+		}
+		g.snaps = make([]physics.Snapshot, s.net.runner.Slots())
+		g.prevs = make([][physics.MaxPlayers]input.Record, s.net.runner.Slots())
+		g.r, s.net.game = s.net.runner, g
+	}
+	return nil
 }
 
 func checkSpeed(v float64) error {
@@ -593,7 +606,7 @@ func (s *Sim) applyCommands() {
 			s.rec.Command(c)
 		}
 		if s.sync != nil {
-			s.sync.since = s.world.Ticks()
+			s.sync.r.Invalidate()
 		}
 	}
 	s.cmds = s.cmds[:0]
@@ -619,7 +632,13 @@ func (s *Sim) fixedTick(span loop.TickSpan) bool {
 		recs[0] = s.sampler.Tick(span.End)
 	}
 	if s.sync != nil && len(recs) == 1 {
-		s.syncTick(recs[0])
+		// The sync test runs the tick through the netcode library,
+		// which rolls back and runs it again.
+		s.sync.local = recs[0]
+		s.sync.r.Frame(0, 1, 1)
+		if err := s.sync.r.Err(); err != nil {
+			s.fail(err)
+		}
 	} else {
 		s.runTick(recs)
 	}
@@ -669,7 +688,7 @@ func (s *Sim) replayNext(recs []input.Record) bool {
 			return false
 		}
 		if s.sync != nil {
-			s.sync.since = s.world.Ticks()
+			s.sync.r.Invalidate()
 		}
 	}
 	if !ok {

@@ -1,0 +1,480 @@
+package netplay
+
+import (
+	"fmt"
+	"time"
+)
+
+// A Game is a deterministic game as a Runner plays it: the same inputs
+// from the same state give the same state, bit for bit, on every machine.
+// The Runner calls it from the caller's goroutine, inside Frame only.
+//
+// The Runner asks for what it needs, as GGPO's and GGRS's sessions do
+// (save, load, advance), but through an interface rather than a list of
+// requests: a Go interface call costs nothing, allocates nothing, and
+// keeps the caller's loop a plain call to Frame.
+type Game interface {
+	// Advance runs one tick with every player's input for it.
+	Advance(in *Inputs)
+	// Save stores the game's state, as it is before tick in the next
+	// Advance, in slot (0 to Runner.Slots()-1), replacing what the slot
+	// held. A game keeps its slots preallocated: a Runner saves before
+	// every tick that runs on a prediction.
+	Save(slot int)
+	// Load restores the state saved last in slot.
+	Load(slot int)
+	// Hash is a hash of the game's state (for instance FNV-1a of it): the
+	// peers compare it on confirmed ticks to find a desync.
+	Hash() uint64
+}
+
+// A Confirmer is a Game that hears of each confirmed tick, in order, once:
+// a tick whose inputs are all known and final, with the inputs it ran
+// with. A recording of the game is made of these. hash is the state hash
+// after the tick, given (ok) after every HashEvery ticks.
+type Confirmer interface {
+	Confirmed(in *Inputs, hash uint64, ok bool)
+}
+
+// A Predictor is a Game that predicts a missing input itself. Without
+// one, a Runner predicts a missing input as the player's last known one,
+// as GGPO does; a game whose input holds events (a button pressed this
+// tick) predicts the state that goes on (the button held) instead.
+type Predictor interface {
+	// Predict writes into dst (InputSize bytes, zeroed) player p's
+	// predicted input, given its last known one (nil if none is known).
+	Predict(p int, last, dst []byte)
+}
+
+// LocalInput is where a Runner takes the local player's input from.
+type LocalInput interface {
+	// LocalInput writes the local player's input for tick into dst
+	// (InputSize bytes, zeroed). n counts the new ticks the frame has run
+	// before it: a game that samples its input per tick gives it the
+	// n-th tick span of the frame.
+	LocalInput(tick uint64, n int, dst []byte)
+}
+
+// Inputs are every player's inputs for one tick.
+type Inputs struct {
+	// Tick is the tick these inputs are for, counted from 0.
+	Tick uint64
+	// Resimulated says that the tick ran before and runs again after a
+	// rollback: the game should not count it as a new tick, nor play its
+	// sounds twice.
+	Resimulated bool
+
+	players   int
+	size      int
+	in        [MaxPlayers]record
+	predicted uint8
+	auto      uint8
+}
+
+// Players is the number of players.
+func (in *Inputs) Players() int { return in.players }
+
+// Input is player p's input: InputSize bytes, valid during the call.
+func (in *Inputs) Input(p int) []byte { return in.in[p][:in.size] }
+
+// Predicted reports whether player p's input is a prediction (its last
+// known input, repeated), which a rollback corrects if it proves wrong.
+func (in *Inputs) Predicted(p int) bool { return in.predicted&(1<<p) != 0 }
+
+// Autonomous reports whether player p was kicked before this tick: its
+// input is zero and the game should play on without it.
+func (in *Inputs) Autonomous(p int) bool { return in.auto&(1<<p) != 0 }
+
+// Netcode is how a Runner deals with inputs that have not arrived.
+type Netcode uint8
+
+const (
+	// Lockstep runs a tick only when every player's input for it is
+	// known: the game waits (stalls) for late inputs, and input delay
+	// (Config.Delay) hides the round trip.
+	Lockstep Netcode = 1 + iota
+	// Rollback runs a tick at once, predicting a missing input as that
+	// player's last known one; when the real input arrives and differs,
+	// the game is restored to that tick and the ticks since run again.
+	Rollback
+)
+
+func (n Netcode) String() string {
+	switch n {
+	case Lockstep:
+		return "lockstep"
+	case Rollback:
+		return "rollback"
+	}
+	return fmt.Sprintf("Netcode(%d)", uint8(n))
+}
+
+// Rollback limits.
+const (
+	// DefaultMaxPrediction is how many ticks rollback may run ahead of the
+	// last tick whose inputs are all known (GGPO's default).
+	DefaultMaxPrediction = 8
+	// MaxMaxPrediction bounds RunnerConfig.MaxPrediction.
+	MaxMaxPrediction = 60
+)
+
+// RunnerConfig sets up a Runner.
+type RunnerConfig struct {
+	Netcode Netcode
+	// MaxPrediction (rollback) is the most ticks the game may run ahead
+	// of the confirmed ones, 1..MaxMaxPrediction (0: DefaultMaxPrediction).
+	// Beyond it the game waits, as lockstep would.
+	MaxPrediction int
+}
+
+// RunnerStats are a Runner's counts.
+type RunnerStats struct {
+	Ticks            int64 // new ticks run (not counting re-simulations)
+	Rollbacks        int64 // frames that restored a saved state
+	Resimulated      int64 // ticks run again after a rollback
+	MaxRollback      int   // the most ticks one rollback went back
+	PredictionErrors int64 // remote inputs that differed from their prediction
+	StallFrames      int64 // frames that could not run a tick they owed
+}
+
+// A Runner plays a Game over a Session: each frame it gives the session
+// the local input, runs the ticks the caller's loop owes (predicting and
+// rolling back, with Rollback), and tells the session about the ticks
+// that are confirmed, with their state hashes. Lockstep, rollback and the
+// sync test (NewSyncTest) share this one tick path.
+//
+// A Runner is not safe for concurrent use; it does not allocate after
+// NewRunner.
+type Runner struct {
+	s     *Session // nil for a sync test
+	game  Game
+	conf  Confirmer // game, if it is one
+	pred  Predictor // game, if it is one
+	local LocalInput
+
+	rollback bool
+	maxPred  int
+	players  int
+	size     int
+
+	head      uint64 // the game's next tick
+	owed      int64  // ticks the loop owes that have not run
+	confirmed uint64 // ticks handed to the Confirmer
+	settled   bool   // the game is over and the game's state is the confirmed one
+
+	// Rings indexed by tick % len(used): for every tick the game ran and
+	// the session has not confirmed, the inputs it ran with, which were
+	// predicted, whether its state before it was saved, and the hash
+	// after it (every HashEvery ticks; every tick in a sync test).
+	used      [][MaxPlayers]record
+	predicted []uint8
+	saved     []bool
+	hashes    []uint64
+
+	in      Inputs
+	pending bool   // local holds an input the session's window refused
+	local1  record // the local input being given
+	inputs  [][]byte
+	hashFn  func() uint64 // r.hashToSend, made once: Session.Advance takes it
+	hashOut uint64
+
+	sync *syncTest
+	st   RunnerStats
+}
+
+// NewRunner makes a Runner that plays g over s, taking the local player's
+// input from local. g may also be a Confirmer. s's game must not have
+// started running ticks yet.
+func NewRunner(s *Session, g Game, local LocalInput, c RunnerConfig) (*Runner, error) {
+	if s == nil || g == nil || local == nil {
+		return nil, fmt.Errorf("%w: NewRunner needs a session, a game and a local input", ErrInvalid)
+	}
+	r := &Runner{s: s, game: g, local: local, size: s.inputSize, players: s.players}
+	r.conf, _ = g.(Confirmer)
+	r.pred, _ = g.(Predictor)
+	switch c.Netcode {
+	case Lockstep:
+	case Rollback:
+		r.rollback = true
+		r.maxPred = c.MaxPrediction
+		if r.maxPred == 0 {
+			r.maxPred = DefaultMaxPrediction
+		}
+		if r.maxPred < 1 || r.maxPred > MaxMaxPrediction {
+			return nil, fmt.Errorf("%w: RunnerConfig.MaxPrediction %d not in 1..%d", ErrInvalid, c.MaxPrediction, MaxMaxPrediction)
+		}
+	default:
+		return nil, fmt.Errorf("%w: RunnerConfig.Netcode %v", ErrInvalid, c.Netcode)
+	}
+	r.alloc(r.maxPred + 2)
+	return r, nil
+}
+
+func (r *Runner) alloc(n int) {
+	r.used = make([][MaxPlayers]record, n)
+	r.predicted = make([]uint8, n)
+	r.saved = make([]bool, n)
+	r.hashes = make([]uint64, n)
+	r.inputs = make([][]byte, 0, MaxPlayers)
+	r.hashFn = r.hashToSend
+}
+
+func (r *Runner) hashToSend() uint64 { return r.hashOut }
+
+// Slots is the number of save slots the game needs: Save and Load take
+// 0..Slots()-1.
+func (r *Runner) Slots() int { return len(r.used) }
+
+func (r *Runner) slot(t uint64) int { return int(t % uint64(len(r.used))) }
+
+// Head is the game's next tick: the ticks it has run, confirmed or not.
+func (r *Runner) Head() uint64 { return r.head }
+
+// Owed is the number of ticks the loop owes that have not run yet (a
+// stall); the caller's time debt is that many ticks more than its loop
+// says.
+func (r *Runner) Owed() int64 { return r.owed }
+
+// Stats returns the Runner's counts.
+func (r *Runner) Stats() RunnerStats { return r.st }
+
+// Frame runs the frame at now: due is the number of new ticks the
+// caller's fixed-step loop says are due (in lockstep mode: the time debt
+// kept), maxLoops the most ticks one frame may run (MAX_LOOPS). Ticks the
+// frame cannot run (a missing input in lockstep, the prediction limit in
+// rollback, a full input window) stay owed and run in later frames,
+// maxLoops a frame. It returns the new ticks it ran (re-simulations not
+// counted). Call it after the frame's datagrams are in (Session.Receive)
+// and send the session's (Session.Poll) after it.
+//
+// When the game is over (Session.Over), Frame runs no new tick, and with
+// Rollback brings the game back to the confirmed game: the ticks run on
+// predictions past the last confirmed one are undone.
+func (r *Runner) Frame(now time.Duration, due, maxLoops int) (ran int) {
+	r.owed += int64(max(due, 0))
+	if r.sync != nil {
+		return r.syncFrame(maxLoops)
+	}
+	s := r.s
+	if s.Over() {
+		r.owed = 0
+		r.settle(now)
+		return 0
+	}
+	if s.State() != StateRunning {
+		return 0
+	}
+	if r.rollback {
+		r.correct()
+	}
+	r.confirm(now)
+	for r.owed > 0 && ran < maxLoops {
+		t := r.head
+		if s.tickLimit > 0 && t >= s.tickLimit {
+			r.owed = 0
+			break
+		}
+		if !r.giveLocal(t, ran) {
+			r.st.StallFrames++
+			break // our own input could not be given: the window is full
+		}
+		if !r.rollback {
+			if !s.Ready(t) {
+				s.Next(now, r.inputs[:0]) // counts the stall
+				r.st.StallFrames++
+				break
+			}
+		} else if t >= s.Confirmed()+uint64(r.maxPred) {
+			r.st.StallFrames++
+			break // too far ahead of what is known: wait, as lockstep would
+		}
+		r.tick(t, false)
+		r.st.Ticks++
+		r.owed--
+		ran++
+		r.confirm(now)
+		if s.Over() {
+			break
+		}
+	}
+	return ran
+}
+
+// giveLocal gives the session the local player's inputs up to tick
+// t+Delay; false if the window is full before t's own.
+func (r *Runner) giveLocal(t uint64, n int) bool {
+	s := r.s
+	for s.InputTick() <= t+uint64(s.Delay()) {
+		if !r.pending {
+			r.local1 = record{}
+			r.local.LocalInput(s.InputTick(), n, r.local1[:r.size])
+			r.pending = true
+		}
+		if err := s.AddLocalInput(s.InputTick(), r.local1[:r.size]); err != nil {
+			break
+		}
+		r.pending = false
+	}
+	return s.InputTick() > t
+}
+
+// tick runs tick t (the game's head) with the inputs known now,
+// predicting the missing ones, saving the state first if any is
+// predicted.
+func (r *Runner) tick(t uint64, resim bool) {
+	in := &r.in
+	r.fill(t)
+	in.Resimulated = resim
+	i := r.slot(t)
+	r.saved[i] = in.predicted != 0 || r.sync != nil
+	if r.saved[i] {
+		r.game.Save(i)
+	}
+	r.used[i] = in.in
+	r.predicted[i] = in.predicted
+	r.game.Advance(in)
+	r.head = t + 1
+	if (t+1)%HashEvery == 0 || r.sync != nil {
+		r.hashes[r.slot(t+1)] = r.game.Hash()
+	}
+}
+
+// fill sets r.in to every player's input for tick t: known, zero for a
+// kicked player, or predicted (the player's last known input).
+func (r *Runner) fill(t uint64) {
+	in := &r.in
+	*in = Inputs{Tick: t, players: r.players, size: r.size}
+	if r.sync != nil {
+		in.players = 1
+		in.in[0] = r.sync.inputs[r.slot(t)]
+		return
+	}
+	s := r.s
+	in.players = s.players
+	for p := range s.players {
+		if s.Autonomous(p, t) {
+			in.auto |= 1 << p
+		}
+		if b, ok := s.Input(p, t); ok {
+			copy(in.in[p][:], b)
+			continue
+		}
+		in.predicted |= 1 << p
+		_, last, _ := s.LastInput(p)
+		if r.pred != nil {
+			r.pred.Predict(p, last, in.in[p][:r.size])
+		} else {
+			copy(in.in[p][:], last)
+		}
+	}
+}
+
+// correct finds the earliest tick that ran on a prediction the inputs
+// that arrived since contradict, restores the state before it and runs
+// the ticks since again, up to where the game was.
+func (r *Runner) correct() {
+	s := r.s
+	head := r.head
+	from := max(s.NextTick(), head-min(head, uint64(len(r.used)-1)))
+	for t := from; t < head; t++ {
+		i := r.slot(t)
+		if r.predicted[i] == 0 {
+			continue
+		}
+		wrong := false
+		for p := range s.players {
+			if r.predicted[i]&(1<<p) == 0 {
+				continue
+			}
+			if b, ok := s.Input(p, t); ok && record(r.used[i][p]) != toRecord(b) {
+				r.st.PredictionErrors++
+				wrong = true
+			}
+		}
+		if wrong {
+			r.rerun(t, head)
+			return
+		}
+	}
+}
+
+// rerun restores the state before tick from and runs the ticks up to
+// head again.
+func (r *Runner) rerun(from, head uint64) {
+	r.game.Load(r.slot(from))
+	for t := from; t < head; t++ {
+		r.tick(t, true)
+	}
+	r.st.Rollbacks++
+	r.st.Resimulated += int64(head - from)
+	r.st.MaxRollback = max(r.st.MaxRollback, int(head-from))
+}
+
+// confirm moves the session over the ticks the game ran whose inputs are
+// all known, comparing state hashes on them, and hands them to the
+// Confirmer.
+func (r *Runner) confirm(now time.Duration) {
+	s := r.s
+	for s.NextTick() < r.head && s.Ready(s.NextTick()) {
+		t := s.NextTick()
+		if _, ok := s.Next(now, r.inputs[:0]); !ok {
+			break
+		}
+		r.hashOut = r.hashes[r.slot(t+1)]
+		if err := s.Advance(r.hashFn); err != nil {
+			break
+		}
+		r.confirmTick(t)
+	}
+}
+
+// confirmTick hands tick t, now confirmed, to the Confirmer.
+func (r *Runner) confirmTick(t uint64) {
+	if r.conf == nil {
+		return
+	}
+	in := &r.in
+	r.fill(t)
+	in.in = r.used[r.slot(t)] // what it ran with, which the inputs now confirm
+	in.predicted = 0
+	hash, ok := r.hashes[r.slot(t+1)], (t+1)%HashEvery == 0
+	r.conf.Confirmed(in, hash, ok)
+	r.confirmed = t + 1
+}
+
+// settle, once the game is over, confirms what can be and undoes the
+// ticks run on predictions past the last confirmed one, so that the game
+// ends as the confirmed game.
+func (r *Runner) settle(now time.Duration) {
+	if r.settled {
+		return
+	}
+	r.confirmEnding()
+	if c := r.s.NextTick(); r.head > c {
+		// Tick c ran on a prediction (its inputs are still not all
+		// known), so the state before it was saved.
+		r.game.Load(r.slot(c))
+		r.head = c
+	}
+	r.settled = true
+}
+
+// confirmEnding is confirm for a session that is over (which takes no
+// Advance): the ticks the game ran whose inputs all arrived are final
+// all the same, and their hashes still find a desync.
+func (r *Runner) confirmEnding() {
+	s := r.s
+	for s.next < r.head && s.Ready(s.next) && (s.tickLimit == 0 || s.next < s.tickLimit) {
+		t := s.next
+		s.next++
+		if (t+1)%HashEvery == 0 {
+			s.localCheckpoint(t+1, r.hashes[r.slot(t+1)])
+		}
+		r.confirmTick(t)
+	}
+}
+
+func toRecord(b []byte) (rec record) {
+	copy(rec[:], b)
+	return rec
+}

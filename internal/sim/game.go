@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"errors"
 	"time"
 
 	"github.com/interpdemo/interpdemo/input"
@@ -59,10 +60,11 @@ type game struct {
 }
 
 var (
-	_ netplay.Game       = (*game)(nil)
-	_ netplay.Confirmer  = (*game)(nil)
-	_ netplay.LocalInput = (*game)(nil)
-	_ netplay.Predictor  = (*game)(nil)
+	_ netplay.Game        = (*game)(nil)
+	_ netplay.Confirmer   = (*game)(nil)
+	_ netplay.LocalInput  = (*game)(nil)
+	_ netplay.Predictor   = (*game)(nil)
+	_ netplay.Snapshotter = (*game)(nil)
 )
 
 func newGame(s *Sim, slots int) *game {
@@ -230,4 +232,33 @@ func (s *Sim) SyncTestTicks() int64 {
 		return 0
 	}
 	return s.sync.r.Stats().Resimulated
+}
+
+// AppendState is the game's whole state for a spectator: the world's,
+// then each player's record of the tick before (for "just pressed").
+func (g *game) AppendState(dst []byte) []byte {
+	dst = g.s.world.AppendState(dst)
+	for p := range g.s.players {
+		var b [InputSize]byte
+		EncodeInput(b[:], g.s.prevs[p])
+		dst = append(dst, b[:]...)
+	}
+	return dst
+}
+
+// SetState takes the state AppendState wrote.
+func (g *game) SetState(b []byte) error {
+	s := g.s
+	n := s.players * InputSize
+	if len(b) < n {
+		return errors.New("the state is too short")
+	}
+	if err := s.world.SetState(b[:len(b)-n]); err != nil {
+		return err
+	}
+	tail := b[len(b)-n:]
+	for p := range s.players {
+		s.prevs[p] = DecodeInput(tail[p*InputSize:])
+	}
+	return nil
 }

@@ -62,7 +62,7 @@ type fixedMode struct {
 }
 
 func (m *fixedMode) frame(s *Sim, now time.Duration) FrameInfo {
-	if s.net.sess != nil {
+	if s.net.sess != nil || s.net.spectator != nil {
 		info := s.netFrame(m, now)
 		info.Drawn = m.f.Time0() + time.Duration(info.Percent*float64(s.Tick()))
 		return info

@@ -16,6 +16,9 @@ import (
 // loop catches up, at most MaxLoops ticks a frame, as the interp_demo
 // article's network game does.
 func (s *Sim) netFrame(m *fixedMode, now time.Duration) FrameInfo {
+	if s.net.spectator != nil {
+		return s.watchFrame(m, now)
+	}
 	n := &s.net
 	sess, g := n.sess, n.game
 	s.modeLine = s.modeLine[:0]
@@ -83,4 +86,28 @@ func (s *Sim) Misprediction(p int) (predicted, corrected [2]int32, ok bool) {
 		return predicted, corrected, false
 	}
 	return n.game.before[p], n.game.after[p], true
+}
+
+// watchFrame is the fixed loop of a spectator: from the snapshot on, the
+// ticks due that have arrived; a spectator behind the host catches up,
+// MaxLoops ticks a frame.
+func (s *Sim) watchFrame(m *fixedMode, now time.Duration) FrameInfo {
+	n := &s.net
+	s.modeLine = s.modeLine[:0]
+	vnow := s.virt.Now()
+	if !n.watcher.Loaded() {
+		n.watcher.Frame(now, 0, 0) // takes the snapshot once it is all here
+		if !n.watcher.Loaded() {
+			return FrameInfo{Percent: 1}
+		}
+		n.started = true
+		m.f.Reset(vnow)
+	}
+	plan := m.f.Step(vnow)
+	ran := n.watcher.Frame(now, plan.Ticks, int(s.settings.MaxLoops))
+	pct := plan.Percent
+	if ran < plan.Ticks || n.watcher.Behind() > 1 {
+		pct = 1 // behind: draw the latest state
+	}
+	return FrameInfo{Ticks: ran, Percent: pct, Capped: plan.Capped}
 }

@@ -17,6 +17,7 @@ import (
 type netPeer struct {
 	s     *Sim
 	sess  *netplay.Session
+	spec  *netplay.Spectator // a spectator's, instead of sess
 	addr  netip.AddrPort
 	frame time.Duration
 	next  time.Duration
@@ -40,6 +41,23 @@ type gameOpts struct {
 	rollback bool
 	keys     func(peer int, s *Sim, now time.Duration) []input.Event
 	after    func(peer int, s *Sim) // after each of the peer's frames
+	// spectateAt, if positive, is when a spectator arrives: the last of
+	// the peers returned.
+	spectateAt time.Duration
+}
+
+// endpoint is what the transport of peer p reads into and writes from.
+func (p *netPeer) endpoint() interface {
+	Receive(now time.Duration, from netip.AddrPort, pkt []byte)
+	Poll(now time.Duration, send func(to netip.AddrPort, pkt []byte))
+} {
+	switch {
+	case p.s != nil:
+		return p.s.Endpoint()
+	case p.spec != nil:
+		return p.spec
+	}
+	return p.sess
 }
 
 func netGameOpts(t *testing.T, n int, c netplay.Conditions, ticks uint64, frames []time.Duration, o gameOpts) []*netPeer {
@@ -74,7 +92,7 @@ func netGameOpts(t *testing.T, n int, c netplay.Conditions, ticks uint64, frames
 	deliver := func(from, to netip.AddrPort, pkt []byte) {
 		for _, p := range peers {
 			if p.addr == to {
-				p.sess.Receive(clock.Now(), from, pkt)
+				p.endpoint().Receive(clock.Now(), from, pkt)
 			}
 		}
 	}
@@ -83,14 +101,44 @@ func netGameOpts(t *testing.T, n int, c netplay.Conditions, ticks uint64, frames
 			t.Fatal("the game did not end in 10 simulated minutes")
 		}
 		now := clock.Now()
+		if o.spectateAt > 0 && now == o.spectateAt {
+			sp, err := netplay.NewSpectator(netplay.SpectatorConfig{Nonce: 999, InputSize: InputSize}, peerAddr(0), now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			peers = append(peers, &netPeer{spec: sp, addr: peerAddr(9), frame: 16 * time.Millisecond, next: now})
+		}
 		simnet.Deliver(now, deliver)
 		done := true
 		for i, p := range peers {
+			if p.spec != nil {
+				if p.s == nil && p.spec.State() >= netplay.StateLobby && p.spec.Err() == nil {
+					if p.s, err = New(Config{Spectate: p.spec}, clock, now); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if p.s != nil && now >= p.next {
+					p.next += p.frame
+					p.s.Frame(now, nil)
+				}
+				p.spec.Poll(now, func(to netip.AddrPort, pkt []byte) { simnet.Send(now, p.addr, to, pkt) })
+				if p.spec.Err() != nil {
+					t.Fatalf("spectator: %v", p.spec.Err())
+				}
+				if p.s == nil || !p.s.Finished() {
+					done = false
+				}
+				continue
+			}
 			if p.s == nil && p.sess.State() >= netplay.StateLobby {
 				// The world's settings are known (from the Welcome): the
 				// simulation can start.
 				bot := o.keys == nil || i != 0
-				s, err := New(Config{Net: p.sess, Bot: bot, BotSeed: uint64(7 + i), Record: o.record, Rollback: o.rollback}, clock, now)
+				spectators := 0
+				if i == 0 && o.spectateAt > 0 {
+					spectators = 2
+				}
+				s, err := New(Config{Net: p.sess, Bot: bot, BotSeed: uint64(7 + i), Record: o.record, Rollback: o.rollback, MaxSpectators: spectators}, clock, now)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -107,7 +155,7 @@ func netGameOpts(t *testing.T, n int, c netplay.Conditions, ticks uint64, frames
 					o.after(i, p.s)
 				}
 			}
-			p.sess.Poll(now, func(to netip.AddrPort, pkt []byte) { simnet.Send(now, p.addr, to, pkt) })
+			p.endpoint().Poll(now, func(to netip.AddrPort, pkt []byte) { simnet.Send(now, p.addr, to, pkt) })
 			if p.s == nil || !p.s.Finished() {
 				done = false
 			}
@@ -313,5 +361,29 @@ func TestRollbackWithFewerBallsThanPlayers(t *testing.T) {
 	}
 	if peers[0].s.World().Hash() != peers[1].s.World().Hash() {
 		t.Error("the peers disagree")
+	}
+}
+
+// TestSpectatorSeesTheGame: a spectator that arrives 3 s into a game gets
+// the world at a confirmed tick, then every confirmed tick, and ends in
+// the players' state at their last tick, in lockstep and in rollback,
+// over a lossy network.
+func TestSpectatorSeesTheGame(t *testing.T) {
+	cond := netplay.Conditions{Delay: 30 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.05}
+	for _, rollback := range []bool{false, true} {
+		peers := netGameOpts(t, 2, cond, 250, []time.Duration{16 * time.Millisecond, 11 * time.Millisecond},
+			gameOpts{rollback: rollback, spectateAt: 3 * time.Second, balls: 300})
+		spec := peers[len(peers)-1]
+		want := peers[0].s.World().Hash()
+		st := spec.spec.Stats()
+		if st.Start == 0 {
+			t.Errorf("rollback %v: the spectator started at tick 0: it did not join late", rollback)
+		}
+		for i, p := range peers {
+			if got := p.s.World().Hash(); got != want || p.s.World().Ticks() != 250 {
+				t.Errorf("rollback %v: peer %d at tick %d with %016x, want 250 and %016x", rollback, i, p.s.World().Ticks(), got, want)
+			}
+		}
+		t.Logf("rollback %v: joined at tick %d in %v (%d bytes of snapshot)", rollback, st.Start, st.JoinTime, st.SnapshotBytes)
 	}
 }

@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"net/netip"
 	"time"
 
 	"github.com/interpdemo/interpdemo/input"
@@ -51,6 +52,14 @@ type Config struct {
 	// every player's input for it is known, and the local player's input
 	// goes to the session. The caller moves the session's datagrams.
 	Net *netplay.Session
+	// MaxSpectators, for the host of a network game, is the most
+	// spectators it serves (netplay.Broadcast); its transport then uses
+	// Endpoint, not the Session.
+	MaxSpectators int
+	// Spectate, instead of Net, watches a network game: the world comes
+	// from the host (a snapshot at a confirmed tick when the game runs
+	// already), then every confirmed tick's inputs.
+	Spectate *netplay.Spectator
 	// Bot, with BotSeed, takes the local player's input in a network game
 	// from a deterministic generator instead of the keyboard.
 	Bot     bool
@@ -140,6 +149,9 @@ type Sim struct {
 // net is the state of a network game.
 type net struct {
 	sess      *netplay.Session
+	bcast     *netplay.Broadcast // the host's, with spectators
+	spectator *netplay.Spectator // watching, instead of sess
+	watcher   *netplay.Watcher
 	runner    *netplay.Runner // lockstep or rollback, on one tick path
 	game      *game           // the Sim as the Runner plays it
 	rollback  bool
@@ -175,6 +187,19 @@ func New(cfg Config, clock loop.Clock, now time.Duration) (*Sim, error) {
 	}
 	if err := checkSpeed(s.speed); err != nil {
 		return nil, err
+	}
+	if cfg.Spectate != nil {
+		if cfg.Net != nil || cfg.Replay != nil || cfg.Record || !cfg.Mode.Deterministic() {
+			return nil, errors.New("a spectator watches in fixed mode, records nothing and plays nothing else")
+		}
+		settings, err := DecodeSettings(cfg.Spectate.Settings())
+		if err != nil {
+			return nil, err
+		}
+		s.settings = settings
+		s.settings.Lockstep = true
+		s.settings.Players = uint32(cfg.Spectate.Players())
+		s.net = net{spectator: cfg.Spectate}
 	}
 	if cfg.Net != nil {
 		if cfg.Replay != nil || !cfg.Mode.Deterministic() {
@@ -244,6 +269,12 @@ func (s *Sim) newRunner(cfg Config) (err error) {
 			return err
 		}
 		g.r, s.sync = r, g
+	case cfg.Spectate != nil:
+		g := newGame(s, 0)
+		s.net.game = g
+		if s.net.watcher, err = netplay.NewWatcher(cfg.Spectate, g); err != nil {
+			return err
+		}
 	case cfg.Net != nil:
 		c := netplay.RunnerConfig{Netcode: netplay.Lockstep}
 		if cfg.Rollback {
@@ -256,9 +287,43 @@ func (s *Sim) newRunner(cfg Config) (err error) {
 		g.snaps = make([]physics.Snapshot, s.net.runner.Slots())
 		g.prevs = make([][physics.MaxPlayers]input.Record, s.net.runner.Slots())
 		g.r, s.net.game = s.net.runner, g
+		if cfg.MaxSpectators > 0 {
+			if s.net.bcast, err = netplay.NewBroadcast(s.net.runner, netplay.BroadcastConfig{MaxSpectators: cfg.MaxSpectators}); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
+
+// Endpoint is what a network game's transport reads into and writes
+// from: the host's Broadcast (spectators), the Session, or the Spectator.
+func (s *Sim) Endpoint() interface {
+	Receive(now time.Duration, from netip.AddrPort, pkt []byte)
+	Poll(now time.Duration, send func(to netip.AddrPort, pkt []byte))
+} {
+	switch {
+	case s.net.bcast != nil:
+		return s.net.bcast
+	case s.net.spectator != nil:
+		return s.net.spectator
+	case s.net.sess != nil:
+		return s.net.sess
+	}
+	return nil
+}
+
+// Spectators are the host's figures of its spectators; ok is false but
+// on a host serving spectators.
+func (s *Sim) Spectators() (st netplay.BroadcastStats, ok bool) {
+	if s.net.bcast == nil {
+		return st, false
+	}
+	return s.net.bcast.Stats(), true
+}
+
+// Watcher is a spectator's player of the game it receives, or nil.
+func (s *Sim) Watcher() *netplay.Watcher { return s.net.watcher }
 
 func checkSpeed(v float64) error {
 	if !(v >= MinSpeed && v <= MaxSpeed) { // also NaN
@@ -311,7 +376,12 @@ func (s *Sim) Replaying() bool { return s.rep != nil }
 // Finished says the run is over: the tick limit was reached, or the
 // replay ended or diverged.
 func (s *Sim) Finished() bool {
-	if s.net.sess != nil {
+	switch {
+	case s.net.watcher != nil:
+		return s.net.watcher.Done()
+	case s.net.bcast != nil:
+		return s.net.bcast.Done()
+	case s.net.sess != nil:
 		return s.net.sess.Done()
 	}
 	return s.finished

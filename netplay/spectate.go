@@ -1,0 +1,955 @@
+package netplay
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"net/netip"
+	"time"
+)
+
+// Spectators watch a game: they receive the confirmed inputs from the
+// host, send none, and never make the players wait. A spectator that
+// arrives while the game runs first receives a snapshot of the game's
+// state at a confirmed tick (through the game's Snapshotter), chunked,
+// acknowledged and checked against its hash, then the inputs from that
+// tick on.
+//
+// On the host, a Broadcast wraps the host's Session and its Runner: pass
+// the Broadcast, not the Session, to the transport (netplay/udp's Conn
+// takes either), and it serves up to MaxSpectators spectators besides the
+// players. A spectator is a Spectator (the transport's endpoint) and a
+// Watcher (it plays the game it receives, like a Runner).
+//
+// Spectator messages (the header as in the package documentation):
+//
+//	type        from       body
+//	SpecHello   spectator  u64 token; zeros up to HelloSize bytes in all
+//	SpecWelcome host       u64 token, u8 players, u8 input size, uv tick limit,
+//	                       uv start tick, uv snapshot size, u64 snapshot FNV-64a,
+//	                       u64 state hash at the start tick, uv settings length, the settings
+//	SpecReject  host       u64 token, u8 reason (1 full, 2 dropped: too far behind)
+//	SpecData    host       u32 sequence, u8 flags (bit 0 end), [end] uv end tick,
+//	                       uv ticks confirmed, u8 kicks, each: u8 player, uv first autonomous tick,
+//	                       uv snapshot offset, uv chunk length, the chunk,
+//	                       uv first tick, u8 ticks, each: players × input size bytes
+//	SpecAck     spectator  u64 token, uv snapshot bytes received, uv ticks received
+
+const (
+	msgSpecHello   msgType = 6
+	msgSpecWelcome msgType = 7
+	msgSpecReject  msgType = 8
+	msgSpecData    msgType = 9
+	msgSpecAck     msgType = 10
+)
+
+// Spectator limits and defaults.
+const (
+	// MaxSpectators is the most spectators a Broadcast serves.
+	MaxSpectators = 8
+	// DefaultMaxSnapshot bounds the snapshot a Spectator accepts when
+	// SpectatorConfig.MaxSnapshot is 0.
+	DefaultMaxSnapshot = 64 << 20
+	// spectatorLog is the number of confirmed ticks a Broadcast keeps: a
+	// spectator further behind is dropped.
+	spectatorLog = 4096
+	// spectatorWindow is the most ticks a Broadcast sends ahead of what a
+	// spectator acknowledged, and the ticks a Spectator buffers.
+	spectatorWindow = 1024
+	// snapshotWindow is the most snapshot bytes in flight.
+	snapshotWindow = 64 * chunkSize
+	chunkSize      = 1024
+	specResend     = 50 * time.Millisecond
+)
+
+const (
+	specRejectFull    = 1
+	specRejectDropped = 2
+)
+
+// A Snapshotter is a Game that can be copied to a spectator joining a
+// game in progress: the bytes of its whole state, and the state taken
+// from such bytes (on a game made from the same settings).
+type Snapshotter interface {
+	AppendState(dst []byte) []byte
+	SetState(b []byte) error
+}
+
+// Snapshot appends the game's state at the last confirmed tick to dst,
+// and returns that tick and the game's hash there. With Lockstep the
+// game is there; with Rollback it is loaded from the tick's save, copied,
+// and the game runs the ticks since again (as a rollback would). The game
+// must be a Snapshotter.
+func (r *Runner) Snapshot(dst []byte) (b []byte, tick, hash uint64, err error) {
+	snap, ok := r.game.(Snapshotter)
+	if !ok || r.s == nil {
+		return dst, 0, 0, fmt.Errorf("%w: the game is not a Snapshotter, or the Runner has no session", ErrInvalid)
+	}
+	c, head := r.s.NextTick(), r.head
+	if head == c {
+		return snap.AppendState(dst), c, r.game.Hash(), nil
+	}
+	// Tick c is not confirmed, so it ran on a prediction: saved.
+	r.game.Load(r.slot(c))
+	dst, hash = snap.AppendState(dst), r.game.Hash()
+	for t := c; t < head; t++ {
+		r.tick(t, true)
+	}
+	return dst, c, hash, nil
+}
+
+// BroadcastConfig sets up a Broadcast.
+type BroadcastConfig struct {
+	// MaxSpectators is the most spectators served at once,
+	// 0..MaxSpectators.
+	MaxSpectators int
+	// Silence is how long a spectator may send nothing before its slot
+	// is freed (default 2 s).
+	Silence time.Duration
+}
+
+// BroadcastStats are a Broadcast's counts.
+type BroadcastStats struct {
+	Spectators    int   // served now
+	Joined        int64 // spectators welcomed
+	Rejected      int64 // turned away: every slot taken
+	Dropped       int64 // too far behind, or silent
+	Snapshots     int64 // snapshots taken
+	SnapshotBytes int   // the size of the last
+	BytesSent     int64
+}
+
+// A Broadcast is a host's Session with spectators: it passes the players'
+// datagrams to the Session and serves the spectators itself, from the
+// confirmed inputs the Session holds and snapshots the Runner takes.
+type Broadcast struct {
+	s   *Session
+	r   *Runner
+	cfg BroadcastConfig
+
+	log    [][MaxPlayers]record // confirmed inputs by tick % spectatorLog
+	logged uint64               // ticks in the log
+
+	specs [MaxSpectators]specPeer
+	snap  []byte
+	// The snapshot's tick and hashes; snapFor is the number of spectators
+	// still loading it.
+	snapTick, snapSum, snapHash uint64
+	snapTaken                   bool
+
+	rejects  [4]rejectTo
+	nRejects int
+
+	buf [MaxPacketSize]byte
+	st  BroadcastStats
+}
+
+type specPeer struct {
+	used      bool
+	addr      netip.AddrPort
+	token     uint64
+	welcome   bool // a Welcome is due
+	lastHeard time.Duration
+	lastSent  time.Duration
+	seq       uint32
+	bound     bool   // it has its snapshot: the one being sent
+	start     uint64 // the snapshot's tick
+	snapAcked int    // snapshot bytes acknowledged
+	snapSent  int    // the next snapshot byte to send
+	have      uint64 // ticks acknowledged (from start)
+	sentTop   uint64 // one past the last tick sent
+	news      bool
+	rejected  uint8 // a Reject is due, with this reason
+}
+
+// NewBroadcast serves spectators of the game the host's Runner r plays.
+func NewBroadcast(r *Runner, c BroadcastConfig) (*Broadcast, error) {
+	if r == nil || r.s == nil || r.s.role != Host {
+		return nil, fmt.Errorf("%w: NewBroadcast needs the host's Runner", ErrInvalid)
+	}
+	if c.MaxSpectators < 0 || c.MaxSpectators > MaxSpectators {
+		return nil, fmt.Errorf("%w: BroadcastConfig.MaxSpectators %d not in 0..%d", ErrInvalid, c.MaxSpectators, MaxSpectators)
+	}
+	if c.Silence <= 0 {
+		c.Silence = DefaultSilence
+	}
+	if _, ok := r.game.(Snapshotter); !ok && c.MaxSpectators > 0 {
+		return nil, fmt.Errorf("%w: spectators need a game that is a Snapshotter", ErrInvalid)
+	}
+	return &Broadcast{s: r.s, r: r, cfg: c, log: make([][MaxPlayers]record, spectatorLog)}, nil
+}
+
+// Stats returns the Broadcast's counts.
+func (b *Broadcast) Stats() BroadcastStats {
+	st := b.st
+	for i := range b.specs {
+		if b.specs[i].used {
+			st.Spectators++
+		}
+	}
+	return st
+}
+
+// Done reports whether the game is over and every spectator has the end
+// (or was given up on): the host may close its socket.
+func (b *Broadcast) Done() bool {
+	if !b.s.Done() {
+		return false
+	}
+	for i := range b.specs {
+		if sp := &b.specs[i]; sp.used && sp.start+sp.have < b.logged {
+			return false
+		}
+	}
+	return true
+}
+
+// Receive takes a datagram: a spectator's, or the players' (for the
+// Session).
+func (b *Broadcast) Receive(now time.Duration, from netip.AddrPort, pkt []byte) {
+	if len(pkt) < headerSize || pkt[0] != magic0 || pkt[1] != magic1 || pkt[2] != ProtocolVersion ||
+		(msgType(pkt[3]) != msgSpecHello && msgType(pkt[3]) != msgSpecAck) {
+		b.s.Receive(now, from, pkt)
+		return
+	}
+	r := reader{b: pkt, off: headerSize}
+	session := binary.LittleEndian.Uint64(pkt[4:])
+	token := r.u64()
+	switch msgType(pkt[3]) {
+	case msgSpecHello:
+		if len(pkt) != HelloSize || session != 0 || token == 0 {
+			b.s.bad++
+			return
+		}
+		b.hello(now, from, token)
+	case msgSpecAck:
+		snapGot := r.uvMax(uint64(DefaultMaxSnapshot))
+		have := r.uvMax(MaxTick)
+		if r.err != nil || r.off != len(pkt) || session != b.s.id {
+			b.s.bad++
+			return
+		}
+		sp := b.spec(from, token)
+		if sp == nil {
+			b.s.bad++
+			return
+		}
+		sp.lastHeard = now
+		sp.welcome = false
+		if int(snapGot) > sp.snapAcked && int(snapGot) <= len(b.snap) {
+			sp.snapAcked = int(snapGot)
+			sp.news = true
+		}
+		if have > sp.have && have <= sp.sentTop {
+			sp.have = have
+			sp.news = true
+		}
+	}
+}
+
+func (b *Broadcast) spec(from netip.AddrPort, token uint64) *specPeer {
+	for i := range b.specs {
+		if sp := &b.specs[i]; sp.used && sp.addr == from && sp.token == token {
+			return sp
+		}
+	}
+	return nil
+}
+
+// hello takes a spectator's Hello: a slot, and a Welcome once the game
+// runs (the snapshot is taken then).
+func (b *Broadcast) hello(now time.Duration, from netip.AddrPort, token uint64) {
+	if sp := b.spec(from, token); sp != nil {
+		sp.welcome, sp.lastHeard = true, now // its Welcome was lost
+		return
+	}
+	free := -1
+	for i := range b.cfg.MaxSpectators {
+		if !b.specs[i].used {
+			free = i
+			break
+		}
+	}
+	if free < 0 || b.s.state > StateRunning {
+		b.st.Rejected++
+		b.reject(from, token, specRejectFull)
+		return
+	}
+	b.specs[free] = specPeer{used: true, addr: from, token: token, lastHeard: now, welcome: true}
+	b.st.Joined++
+}
+
+// reject queues a Reject to a spectator: the next Poll sends it. A Reject
+// is smaller than the Hello it answers.
+func (b *Broadcast) reject(to netip.AddrPort, token uint64, reason uint8) {
+	if b.nRejects < len(b.rejects) {
+		b.rejects[b.nRejects] = rejectTo{to, token, reason}
+		b.nRejects++
+	}
+}
+
+type rejectTo struct {
+	addr   netip.AddrPort
+	token  uint64
+	reason uint8
+}
+
+// Poll does the Session's timed work, then the spectators': Welcomes,
+// snapshot chunks, the confirmed inputs they lack, the end.
+func (b *Broadcast) Poll(now time.Duration, send func(to netip.AddrPort, pkt []byte)) {
+	b.s.Poll(now, send)
+	for i := range b.nRejects {
+		rj := &b.rejects[i]
+		w := b.header(msgSpecReject, 0)
+		w.u64(rj.token)
+		w.u8(rj.reason)
+		b.emit(send, rj.addr, &w)
+	}
+	b.nRejects = 0
+	b.takeLog()
+	running := b.s.state >= StateRunning
+	for i := range b.specs {
+		sp := &b.specs[i]
+		if !sp.used {
+			continue
+		}
+		if now-sp.lastHeard >= b.cfg.Silence {
+			*sp = specPeer{}
+			b.st.Dropped++
+			continue
+		}
+		if b.logged > sp.start+sp.have && b.logged-(sp.start+sp.have) >= spectatorLog-spectatorWindow {
+			b.reject(sp.addr, sp.token, specRejectDropped)
+			*sp = specPeer{}
+			b.st.Dropped++
+			continue
+		}
+		if !running {
+			continue
+		}
+		if sp.welcome {
+			if !b.snapshotReady() {
+				continue
+			}
+			if !sp.bound {
+				sp.bound = true // to this snapshot, whatever Welcome is lost
+				sp.start, sp.sentTop = b.snapTick, b.snapTick
+			}
+			b.sendWelcome(send, sp)
+			sp.welcome = false
+			sp.lastSent = now
+			continue
+		}
+		b.sendData(now, send, sp)
+	}
+}
+
+// takeLog copies the ticks the Session confirmed since the last Poll
+// into the log.
+func (b *Broadcast) takeLog() {
+	s := b.s
+	for b.logged < s.NextTick() {
+		t := b.logged
+		row := &b.log[t%spectatorLog]
+		for p := range s.players {
+			in, ok := s.Input(p, t)
+			if !ok {
+				return // not buffered any more: cannot happen when Poll runs every frame
+			}
+			row[p] = toRecord(in)
+		}
+		b.logged++
+	}
+}
+
+// snapshotReady takes a snapshot for the spectators waiting for a
+// Welcome, unless a recent one is still being sent to others.
+func (b *Broadcast) snapshotReady() bool {
+	loading := false
+	for i := range b.specs {
+		if sp := &b.specs[i]; sp.used && sp.bound && sp.snapAcked < len(b.snap) {
+			loading = true
+		}
+	}
+	if b.snapTaken && (loading || b.snapTick == b.logged) {
+		return true
+	}
+	if b.s.NextTick() != b.logged {
+		return false
+	}
+	snap, tick, hash, err := b.r.Snapshot(b.snap[:0])
+	if err != nil {
+		return false
+	}
+	sum := fnv.New64a()
+	sum.Write(snap)
+	b.snap, b.snapTick, b.snapHash, b.snapSum, b.snapTaken = snap, tick, hash, sum.Sum64(), true
+	b.st.Snapshots++
+	b.st.SnapshotBytes = len(snap)
+	return true
+}
+
+// header starts a spectator message.
+func (b *Broadcast) header(typ msgType, session uint64) writer {
+	w := writer{b: b.buf[:0:MaxPacketSize], ok: true}
+	w.u8(magic0)
+	w.u8(magic1)
+	w.u8(ProtocolVersion)
+	w.u8(uint8(typ))
+	w.u64(session)
+	return w
+}
+
+func (b *Broadcast) emit(send func(netip.AddrPort, []byte), to netip.AddrPort, w *writer) {
+	if !w.ok {
+		b.s.encodeFail++
+		return
+	}
+	b.st.BytesSent += int64(len(w.b))
+	send(to, w.b)
+}
+
+func (b *Broadcast) sendWelcome(send func(netip.AddrPort, []byte), sp *specPeer) {
+	s := b.s
+	w := b.header(msgSpecWelcome, s.id)
+	w.u64(sp.token)
+	w.u8(uint8(s.players))
+	w.u8(uint8(s.inputSize))
+	w.uv(s.tickLimit)
+	w.uv(sp.start)
+	w.uv(uint64(len(b.snap)))
+	w.u64(b.snapSum)
+	w.u64(b.snapHash)
+	w.uv(uint64(len(s.settings)))
+	w.bytes(s.settings)
+	b.emit(send, sp.addr, &w)
+}
+
+// sendData sends a spectator what it lacks: snapshot bytes, then ticks,
+// again after specResend without an acknowledgement; the end once the
+// game is over; a keepalive otherwise.
+func (b *Broadcast) sendData(now time.Duration, send func(netip.AddrPort, []byte), sp *specPeer) {
+	s := b.s
+	over := s.state >= StateEnding
+	stale := now-sp.lastSent >= specResend
+	if stale {
+		sp.snapSent = sp.snapAcked // go back: what was sent and not acknowledged is lost
+		sp.sentTop = sp.start + sp.have
+	}
+	for sent := 0; sent < 16; sent++ {
+		snapLeft := sp.snapSent < len(b.snap) && sp.snapSent < sp.snapAcked+snapshotWindow
+		top := min(b.logged, sp.start+sp.have+spectatorWindow)
+		ticksLeft := sp.snapAcked == len(b.snap) && sp.sentTop < top
+		if !snapLeft && !ticksLeft && !(sent == 0 && (stale || sp.news)) {
+			break
+		}
+		sp.news = false
+		sp.seq++
+		w := b.header(msgSpecData, s.id)
+		w.u32(sp.seq)
+		var flags uint8
+		if over {
+			flags = 1
+		}
+		w.u8(flags)
+		if over {
+			w.uv(b.logged)
+		}
+		w.uv(b.logged)
+		w.u8(uint8(s.nKick))
+		for p := range s.players {
+			if s.kckd[p] {
+				w.u8(uint8(p))
+				w.uv(s.kick[p].from)
+			}
+		}
+		n := 0
+		if snapLeft {
+			n = min(chunkSize, len(b.snap)-sp.snapSent, cap(w.b)-len(w.b)-24)
+		}
+		w.uv(uint64(sp.snapSent))
+		w.uv(uint64(n))
+		w.bytes(b.snap[sp.snapSent : sp.snapSent+n])
+		sp.snapSent += n
+		w.uv(sp.sentTop)
+		countAt := len(w.b)
+		w.u8(0)
+		k := 0
+		if ticksLeft {
+			row := s.players * s.inputSize
+			for ; k < 255 && sp.sentTop+uint64(k) < top && len(w.b)+row <= cap(w.b); k++ {
+				rec := &b.log[(sp.sentTop+uint64(k))%spectatorLog]
+				for p := range s.players {
+					w.bytes(rec[p][:s.inputSize])
+				}
+			}
+			sp.sentTop += uint64(k)
+		}
+		if w.ok {
+			w.b[countAt] = uint8(k)
+		}
+		b.emit(send, sp.addr, &w)
+		sp.lastSent = now
+	}
+}
+
+// SpectatorConfig sets up a Spectator.
+type SpectatorConfig struct {
+	// Nonce is 64 random bits, never 0: the token of its Hello.
+	Nonce uint64
+	// InputSize must be the host's.
+	InputSize int
+	// MaxSettings bounds the host's settings (default MaxSettingsSize).
+	MaxSettings int
+	// MaxSnapshot bounds the snapshot accepted, in bytes (default
+	// DefaultMaxSnapshot): a larger one is refused before any of it is
+	// held (SnapshotTooLargeError).
+	MaxSnapshot int
+	// Silence is how long the host may send nothing before the
+	// spectator gives up (default 2 s); JoinTimeout how long it waits for
+	// the Welcome (default 10 s).
+	Silence, JoinTimeout time.Duration
+}
+
+// A SnapshotTooLargeError ends a spectator whose host announced a
+// snapshot larger than SpectatorConfig.MaxSnapshot.
+type SnapshotTooLargeError struct{ Size, Max int }
+
+func (e *SnapshotTooLargeError) Error() string {
+	return fmt.Sprintf("the game's snapshot is %d bytes, more than the %d this spectator accepts", e.Size, e.Max)
+}
+
+// A SnapshotError ends a spectator whose snapshot does not hash to what
+// the host announced: corrupted, or not this game's.
+type SnapshotError struct{ Want, Got uint64 }
+
+func (e *SnapshotError) Error() string {
+	return fmt.Sprintf("the snapshot hashes to %016x, the host announced %016x", e.Got, e.Want)
+}
+
+// A DroppedError ends a spectator the host turned away or dropped.
+type DroppedError struct{ Why string }
+
+func (e *DroppedError) Error() string { return "spectator: " + e.Why }
+
+// SpectatorStats are a Spectator's figures.
+type SpectatorStats struct {
+	State         State
+	Start         uint64        // the tick its snapshot is of
+	Received      uint64        // ticks received, from 0
+	HostConfirmed uint64        // ticks the host had confirmed, at its last packet
+	SnapshotBytes int           // the snapshot's size
+	JoinTime      time.Duration // from the first Hello to the snapshot loaded
+	BytesReceived int64
+	BytesSent     int64
+	BadPackets    int64
+}
+
+// A Spectator watches a game hosted at an address: the transport's
+// endpoint (Receive, Poll) and the inputs' store. A Watcher plays them.
+type Spectator struct {
+	cfg   SpectatorConfig
+	host  netip.AddrPort
+	state State
+	err   error
+
+	born, lastHello, lastHeard, lastAck, loadedAt time.Duration
+	helloSent                                     bool
+	news                                          bool
+
+	id                 uint64
+	players, inputSize int
+	tickLimit          uint64
+	settings           []byte
+	start              uint64
+	snap               []byte
+	snapGot            int
+	snapLen            int
+	snapSum, stateHash uint64
+	confirmed          uint64
+	endSet             bool
+	end                uint64
+	kicked             [MaxPlayers]bool
+	kickFrom           [MaxPlayers]uint64
+	seqIn              uint32
+	ring               [][MaxPlayers]record // by tick % spectatorWindow
+	received           uint64               // ticks received, from 0 (start at first)
+	played             uint64               // ticks the Watcher ran
+	bytesIn, bytesOut  int64
+	bad                int64
+	buf                [MaxPacketSize]byte
+}
+
+// NewSpectator starts watching the game hosted at host, at now.
+func NewSpectator(c SpectatorConfig, host netip.AddrPort, now time.Duration) (*Spectator, error) {
+	switch {
+	case c.Nonce == 0:
+		return nil, fmt.Errorf("%w: SpectatorConfig.Nonce is 0", ErrInvalid)
+	case c.InputSize < 1 || c.InputSize > MaxInputSize:
+		return nil, fmt.Errorf("%w: SpectatorConfig.InputSize %d not in 1..%d", ErrInvalid, c.InputSize, MaxInputSize)
+	case !host.IsValid() || host.Port() == 0:
+		return nil, fmt.Errorf("%w: host address %v is not an address and port", ErrInvalid, host)
+	case c.MaxSettings < 0 || c.MaxSettings > MaxSettingsSize || c.MaxSnapshot < 0 || c.Silence < 0 || c.JoinTimeout < 0:
+		return nil, fmt.Errorf("%w: SpectatorConfig out of range", ErrInvalid)
+	}
+	if c.MaxSettings == 0 {
+		c.MaxSettings = MaxSettingsSize
+	}
+	if c.MaxSnapshot == 0 {
+		c.MaxSnapshot = DefaultMaxSnapshot
+	}
+	if c.Silence == 0 {
+		c.Silence = DefaultSilence
+	}
+	if c.JoinTimeout == 0 {
+		c.JoinTimeout = DefaultJoinTimeout
+	}
+	return &Spectator{cfg: c, host: host, state: StateJoining, born: now, lastHeard: now,
+		inputSize: c.InputSize, ring: make([][MaxPlayers]record, spectatorWindow)}, nil
+}
+
+// State is where the spectator is: joining (waiting for the Welcome),
+// lobby (loading the snapshot), running, ending (the game is over; the
+// Watcher plays the last ticks), ended.
+func (sp *Spectator) State() State { return sp.state }
+
+// Err is why the spectator ended, nil if the game ended cleanly.
+func (sp *Spectator) Err() error { return sp.err }
+
+// Players, InputSize, Settings and TickLimit are the game's, from the
+// Welcome.
+func (sp *Spectator) Players() int      { return sp.players }
+func (sp *Spectator) InputSize() int    { return sp.inputSize }
+func (sp *Spectator) Settings() []byte  { return sp.settings }
+func (sp *Spectator) TickLimit() uint64 { return sp.tickLimit }
+
+// Stats returns the spectator's figures.
+func (sp *Spectator) Stats() SpectatorStats {
+	st := SpectatorStats{State: sp.state, Start: sp.start, Received: sp.received, HostConfirmed: sp.confirmed,
+		SnapshotBytes: sp.snapLen, BytesReceived: sp.bytesIn, BytesSent: sp.bytesOut, BadPackets: sp.bad}
+	if sp.loadedAt > 0 {
+		st.JoinTime = sp.loadedAt - sp.born
+	}
+	return st
+}
+
+func (sp *Spectator) fail(err error) {
+	if sp.err == nil {
+		sp.err = err
+	}
+	sp.state = StateEnded
+}
+
+// Receive takes a datagram from the host.
+func (sp *Spectator) Receive(now time.Duration, from netip.AddrPort, pkt []byte) {
+	if sp.state == StateEnded {
+		return
+	}
+	sp.bytesIn += int64(len(pkt))
+	if from != sp.host || len(pkt) < headerSize || len(pkt) > MaxPacketSize || pkt[0] != magic0 || pkt[1] != magic1 || pkt[2] != ProtocolVersion {
+		sp.bad++
+		return
+	}
+	session := binary.LittleEndian.Uint64(pkt[4:])
+	r := reader{b: pkt, off: headerSize}
+	switch msgType(pkt[3]) {
+	case msgSpecWelcome:
+		if sp.state != StateJoining || r.u64() != sp.cfg.Nonce || session == 0 {
+			if sp.state == StateJoining {
+				sp.bad++
+			}
+			return
+		}
+		sp.welcome(now, session, &r)
+	case msgSpecReject:
+		if r.u64() != sp.cfg.Nonce || session != 0 {
+			sp.bad++
+			return
+		}
+		why := "the host has no room for another spectator"
+		if r.u8() == specRejectDropped {
+			why = "dropped by the host: too far behind the game"
+		}
+		sp.fail(&DroppedError{Why: why})
+	case msgSpecData:
+		if sp.state == StateJoining || session != sp.id {
+			sp.bad++
+			return
+		}
+		sp.data(now, &r)
+	default:
+		sp.bad++
+	}
+}
+
+func (sp *Spectator) welcome(now time.Duration, session uint64, r *reader) {
+	players, size := int(r.u8()), int(r.u8())
+	limit := r.uvMax(MaxTick)
+	start := r.uvMax(MaxTick)
+	snapLen := r.uv()
+	sum, hash := r.u64(), r.u64()
+	n := int(r.uvMax(MaxSettingsSize))
+	var settings [MaxSettingsSize]byte
+	r.bytes(settings[:n])
+	if r.err != nil || r.off != len(r.b) || players < MinPlayers || players > MaxPlayers {
+		sp.bad++
+		return
+	}
+	switch {
+	case size != sp.inputSize:
+		sp.fail(&MismatchError{What: "input size", Host: size, Local: sp.inputSize})
+		return
+	case n > sp.cfg.MaxSettings:
+		sp.fail(&SettingsTooLargeError{Size: n, Max: sp.cfg.MaxSettings})
+		return
+	case snapLen > uint64(sp.cfg.MaxSnapshot):
+		sp.fail(&SnapshotTooLargeError{Size: int(min(snapLen, 1<<62)), Max: sp.cfg.MaxSnapshot})
+		return
+	}
+	sp.id, sp.players, sp.tickLimit, sp.start = session, players, limit, start
+	sp.settings = append([]byte(nil), settings[:n]...)
+	sp.snap = make([]byte, snapLen) // bounded by MaxSnapshot
+	sp.snapLen = int(snapLen)
+	sp.snapSum, sp.stateHash = sum, hash
+	sp.received, sp.played = start, start
+	sp.state, sp.lastHeard, sp.news = StateLobby, now, true
+}
+
+func (sp *Spectator) data(now time.Duration, r *reader) {
+	seq := r.u32()
+	flags := r.u8()
+	var end uint64
+	if flags&1 != 0 {
+		end = r.uvMax(MaxTick)
+	}
+	confirmed := r.uvMax(MaxTick)
+	nk := int(r.u8())
+	var kp [MaxPlayers]uint8
+	var kf [MaxPlayers]uint64
+	for i := range nk {
+		if i >= MaxPlayers {
+			r.fail(errRange)
+			break
+		}
+		kp[i], kf[i] = r.u8(), r.uvMax(MaxTick)
+		if int(kp[i]) >= sp.players {
+			r.fail(errRange)
+		}
+	}
+	off := int(r.uvMax(uint64(sp.snapLen)))
+	n := int(r.uvMax(chunkSize))
+	if r.err == nil && off+n > sp.snapLen {
+		r.fail(errRange)
+	}
+	var chunk []byte
+	if r.err == nil {
+		chunk = r.b[r.off:min(len(r.b), r.off+n)]
+		r.off += n
+		if r.off > len(r.b) {
+			r.fail(errShort)
+		}
+	}
+	first := r.uvMax(MaxTick)
+	k := int(r.u8())
+	row := sp.players * sp.inputSize
+	if r.err == nil && (len(r.b)-r.off != k*row || flags > 1) {
+		r.fail(errTrailing)
+	}
+	if r.err != nil {
+		sp.bad++
+		return
+	}
+	sp.lastHeard = now
+	if int32(seq-sp.seqIn) > 0 {
+		sp.seqIn = seq
+		sp.confirmed = max(sp.confirmed, confirmed)
+	}
+	for i := range nk {
+		p := int(kp[i])
+		if !sp.kicked[p] {
+			sp.kicked[p], sp.kickFrom[p] = true, kf[i]
+		}
+	}
+	if flags&1 != 0 && !sp.endSet {
+		sp.endSet, sp.end = true, end
+	}
+	if sp.snap != nil && off == sp.snapGot && n > 0 {
+		copy(sp.snap[off:], chunk)
+		sp.snapGot += n
+		sp.news = true
+	}
+	body := r.b[r.off:]
+	for i := range k {
+		t := first + uint64(i)
+		if t != sp.received || t >= sp.played+spectatorWindow {
+			continue
+		}
+		rec := &sp.ring[t%spectatorWindow]
+		for p := range sp.players {
+			rec[p] = toRecord(body[i*row+p*sp.inputSize : i*row+(p+1)*sp.inputSize])
+		}
+		sp.received++
+		sp.news = true
+	}
+}
+
+// Poll sends the Hello, and the acknowledgements; it gives up on a silent
+// host.
+func (sp *Spectator) Poll(now time.Duration, send func(to netip.AddrPort, pkt []byte)) {
+	switch sp.state {
+	case StateEnded:
+		return
+	case StateJoining:
+		if now-sp.born >= sp.cfg.JoinTimeout {
+			sp.fail(&JoinTimeoutError{Host: sp.host, For: sp.cfg.JoinTimeout})
+			return
+		}
+		if !sp.helloSent || now-sp.lastHello >= helloEvery {
+			sp.helloSent, sp.lastHello = true, now
+			w := sp.header(msgSpecHello, 0)
+			w.u64(sp.cfg.Nonce)
+			for len(w.b) < HelloSize {
+				w.b = append(w.b, 0)
+			}
+			sp.send(send, &w)
+		}
+		return
+	}
+	if now-sp.lastHeard >= sp.cfg.Silence && !sp.over() {
+		sp.fail(&SilenceError{Player: 0, For: sp.cfg.Silence})
+		return
+	}
+	if sp.news || now-sp.lastAck >= DefaultKeepAlive {
+		sp.news, sp.lastAck = false, now
+		w := sp.header(msgSpecAck, sp.id)
+		w.u64(sp.cfg.Nonce)
+		w.uv(uint64(sp.snapGot))
+		w.uv(sp.received - sp.start)
+		sp.send(send, &w)
+	}
+}
+
+// over: every tick of the game is here.
+func (sp *Spectator) over() bool { return sp.endSet && sp.received >= sp.end }
+
+func (sp *Spectator) header(typ msgType, session uint64) writer {
+	w := writer{b: sp.buf[:0:MaxPacketSize], ok: true}
+	w.u8(magic0)
+	w.u8(magic1)
+	w.u8(ProtocolVersion)
+	w.u8(uint8(typ))
+	w.u64(session)
+	return w
+}
+
+func (sp *Spectator) send(send func(netip.AddrPort, []byte), w *writer) {
+	sp.bytesOut += int64(len(w.b))
+	send(sp.host, w.b)
+}
+
+// A Watcher plays the game a Spectator receives: from the snapshot's
+// state (Snapshotter.SetState, checked against the host's hash), every
+// received tick with its inputs, MaxLoops a frame, never ahead of what
+// arrived. A Watcher behind the host catches up at MaxLoops ticks a
+// frame. It ends at the game's end.
+type Watcher struct {
+	sp     *Spectator
+	game   Game
+	snap   Snapshotter
+	conf   Confirmer
+	loaded bool
+	head   uint64
+	owed   int64
+	in     Inputs
+	ticks  int64
+}
+
+// NewWatcher plays what sp receives on g, which must be a Snapshotter
+// made from the game's settings (Spectator.Settings, once it is in the
+// lobby or later).
+func NewWatcher(sp *Spectator, g Game) (*Watcher, error) {
+	snap, ok := g.(Snapshotter)
+	if sp == nil || !ok {
+		return nil, fmt.Errorf("%w: NewWatcher needs a spectator and a game that is a Snapshotter", ErrInvalid)
+	}
+	w := &Watcher{sp: sp, game: g, snap: snap}
+	w.conf, _ = g.(Confirmer)
+	return w, nil
+}
+
+// Head is the game's next tick.
+func (w *Watcher) Head() uint64 { return w.head }
+
+// Behind is how many ticks the game is behind the host's confirmed ones.
+func (w *Watcher) Behind() int64 { return int64(w.sp.confirmed) - int64(w.head) }
+
+// Loaded reports whether the snapshot is in the game.
+func (w *Watcher) Loaded() bool { return w.loaded }
+
+// Done reports whether the game ran to its end (or the spectator failed).
+func (w *Watcher) Done() bool {
+	sp := w.sp
+	return sp.err != nil || (w.loaded && sp.endSet && w.head >= sp.end)
+}
+
+// Frame runs the ticks due (as Runner.Frame), those that arrived.
+func (w *Watcher) Frame(now time.Duration, due, maxLoops int) (ran int) {
+	sp := w.sp
+	if sp.err != nil {
+		return 0
+	}
+	if !w.loaded {
+		if sp.state != StateLobby || sp.snapGot < sp.snapLen {
+			return 0
+		}
+		sum := fnv.New64a()
+		sum.Write(sp.snap)
+		if got := sum.Sum64(); got != sp.snapSum {
+			sp.fail(&SnapshotError{Want: sp.snapSum, Got: got})
+			return 0
+		}
+		if err := w.snap.SetState(sp.snap); err != nil {
+			sp.fail(fmt.Errorf("the snapshot: %w", err))
+			return 0
+		}
+		if got := w.game.Hash(); got != sp.stateHash {
+			sp.fail(&SnapshotError{Want: sp.stateHash, Got: got})
+			return 0
+		}
+		w.loaded, w.head = true, sp.start
+		sp.state, sp.loadedAt = StateRunning, now
+		sp.snap = nil // taken: let it go
+		return 0
+	}
+	w.owed += int64(max(due, 0))
+	// Behind the host: owe what it confirmed, so the loop catches up.
+	w.owed = max(w.owed, int64(sp.confirmed)-int64(w.head)-1)
+	for w.owed > 0 && ran < maxLoops && w.head < sp.received {
+		t := w.head
+		in := &w.in
+		*in = Inputs{Tick: t, players: sp.players, size: sp.inputSize}
+		in.in = sp.ring[t%spectatorWindow]
+		for p := range sp.players {
+			if sp.kicked[p] && t >= sp.kickFrom[p] {
+				in.auto |= 1 << p
+				in.in[p] = record{}
+			}
+		}
+		w.game.Advance(in)
+		if w.conf != nil {
+			w.conf.Confirmed(in, 0, false)
+		}
+		w.head++
+		sp.played = w.head
+		w.owed--
+		ran++
+		w.ticks++
+	}
+	if sp.endSet && w.head >= sp.end {
+		w.owed = 0
+		if sp.state < StateEnded {
+			sp.state = StateEnded
+		}
+	}
+	return ran
+}

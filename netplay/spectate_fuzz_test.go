@@ -1,0 +1,56 @@
+package netplay
+
+import (
+	"net/netip"
+	"testing"
+	"time"
+)
+
+// FuzzSpectatorReceive: random datagrams to a spectator (joining, and
+// loading a snapshot) and to a host's Broadcast never panic, and each is
+// counted as bad or taken.
+func FuzzSpectatorReceive(f *testing.F) {
+	g := &gen{rng: 5}
+	buf := make([]byte, MaxPacketSize)
+	for i := range 10 {
+		p := g.packet(msgType(1 + i%5))
+		f.Add(append([]byte(nil), buf[:p.encode(buf)]...))
+	}
+	f.Add([]byte("NP\x02\x09\x01\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x05\x02"))
+	f.Add([]byte("NP\x02\x07\x01\x00\x00\x00\x00\x00\x00\x00\x09\x00\x00\x00\x00\x00\x00\x00\x02\x01\x00\x05\x40"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		host := addr(0)
+		sp, _ := NewSpectator(SpectatorConfig{Nonce: 9, InputSize: 1, MaxSnapshot: 1 << 16}, host, 0)
+		sp.Receive(ms, host, b)
+		sp.Poll(2*ms, func(netip.AddrPort, []byte) {})
+		// A spectator in the lobby, loading a snapshot of 3000 bytes.
+		sp2, _ := NewSpectator(SpectatorConfig{Nonce: 9, InputSize: 1}, host, 0)
+		w := writer{b: make([]byte, 0, MaxPacketSize), ok: true}
+		w.u8(magic0)
+		w.u8(magic1)
+		w.u8(ProtocolVersion)
+		w.u8(uint8(msgSpecWelcome))
+		w.u64(1)
+		w.u64(9)
+		w.u8(2)
+		w.u8(1)
+		w.uv(0)
+		w.uv(10)
+		w.uv(3000)
+		w.u64(0)
+		w.u64(0)
+		w.uv(0)
+		sp2.Receive(ms, host, w.b)
+		if sp2.State() != StateLobby {
+			t.Fatalf("the test's Welcome was not taken: %v", sp2.Err())
+		}
+		sp2.Receive(2*ms, host, b)
+		sp2.Poll(3*ms, func(netip.AddrPort, []byte) {})
+
+		hs, _ := NewHost(Config{Nonce: 1, InputSize: 1, Players: 2}, 0)
+		r, _ := NewRunner(hs, newSpecGame(0, 10), newSpecGame(0, 10), RunnerConfig{Netcode: Lockstep})
+		bc, _ := NewBroadcast(r, BroadcastConfig{MaxSpectators: 2})
+		bc.Receive(ms, netip.MustParseAddrPort("192.0.2.1:9"), b)
+		bc.Poll(time.Second, func(netip.AddrPort, []byte) {})
+	})
+}

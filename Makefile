@@ -22,7 +22,7 @@ BUILD_PKGS := libsdl2-dev pkg-config
 # (libgl1-mesa-dri and libegl-mesa0 are Mesa's llvmpipe, the GL the tests
 # draw with: under Xvfb through GLX, headless through EGL.)
 TEST_PKGS := xvfb xdotool libgl1-mesa-dri libegl-mesa0
-# The Ebitengine example (examples/ebiten): the X11 and OpenGL headers to
+# The Ebitengine examples (examples/ebiten, examples/ebiten-netplay): the X11 and OpenGL headers to
 # build it, and xvfb-run (which needs xauth) to give its tests a display.
 EBITEN_PKGS := libx11-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev libxxf86vm-dev libgl1-mesa-dev xvfb xauth
 
@@ -106,6 +106,8 @@ test-ebiten-deps:
 test-ebiten: test-ebiten-deps
 	cd examples/ebiten && $(GO) vet ./... && \
 		xvfb-run -a -s "-screen 0 1280x1024x24 -nolisten tcp" $(GO) test -count=1 -timeout 5m ./...
+	cd examples/ebiten-netplay && $(GO) vet ./... && \
+		xvfb-run -a -s "-screen 0 1280x1024x24 -nolisten tcp" $(GO) test -count=1 -timeout 5m ./...
 
 # Go benchmarks and the headless scenario matrix -> docs/PERFORMANCE.md
 # (a few minutes). perf, if installed, adds where the CPU time goes.
@@ -117,6 +119,7 @@ lint: deps
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
 	cd examples/ebiten && $(GO) vet ./... && $(STATICCHECK) ./...
+	cd examples/ebiten-netplay && $(GO) vet ./... && $(STATICCHECK) ./...
 
 # Each fuzz target for 30 s (FUZZTIME=… to change).
 FUZZTIME ?= 30s

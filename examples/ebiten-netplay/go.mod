@@ -1,0 +1,19 @@
+module github.com/interpdemo/interpdemo/examples/ebiten-netplay
+
+go 1.24.0
+
+require (
+	github.com/hajimehoshi/ebiten/v2 v2.8.8
+	github.com/interpdemo/interpdemo v0.0.0
+)
+
+require (
+	github.com/ebitengine/gomobile v0.0.0-20240911145611-4856209ac325 // indirect
+	github.com/ebitengine/hideconsole v1.0.0 // indirect
+	github.com/ebitengine/purego v0.8.0 // indirect
+	github.com/jezek/xgb v1.1.1 // indirect
+	golang.org/x/sync v0.8.0 // indirect
+	golang.org/x/sys v0.35.0 // indirect
+)
+
+replace github.com/interpdemo/interpdemo => ../..

@@ -1,0 +1,452 @@
+// Command ebiten-netplay is a two-player game made with Ebitengine and put
+// on the network with the interpdemo netcode library: package netplay
+// (the session and its Runner, rollback or lockstep), netplay/udp (the
+// socket) and loop (the fixed tick). The game is not the interpdemo demo's
+// ball world: it is Puck (package puck), two squares on a 320×240 field
+// pushing a puck into each other's goal. Its simulation is integer
+// fixed-point math, its per-tick input one byte of direction bits, its
+// settings (field, tick rate, netcode, seed) a 15-byte blob the host
+// sends; that is all the library needs to know of it.
+//
+// Two terminals on one machine:
+//
+//	go run . -host 127.0.0.1:7777
+//	go run . -join 127.0.0.1:7777
+//
+// Arrows or WASD move your square; Space toggles interpolation; Q, Escape
+// or closing the window quits (for both players, at a tick they agree on).
+//
+// The loop is examples/ebiten's recipe for engines that own the main
+// loop: ebiten.SetTPS(ebiten.SyncWithFPS) makes Update run once per
+// frame; Update reads the clock once, stamps the key changes with that
+// reading, reads the datagrams that arrived, lets puck.Peer run the ticks
+// its loop.Fixed says are due (in lockstep mode: a network game keeps its
+// time debt) through the netplay.Runner, and writes the datagrams due.
+// Draw draws every square at percentWithinTick between its position
+// before and after the latest tick; it changes nothing.
+//
+// At exit it prints one line, the game's end as this peer saw it:
+//
+//	ticks=300 hash=840764d1b9aa76ad rollbacks=41 resimulated=120 score=1:3 netcode=rollback
+//
+// and exits with status 0 after a clean end (a player quit, the tick
+// limit), 1 after a failure (a desync, a silent peer), 2 for bad flags.
+// The host prints "hosting on ADDR" first; both print "game started" when
+// the game starts.
+package main
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"flag"
+	"fmt"
+	"image/color"
+	"io"
+	"net/netip"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+	"github.com/hajimehoshi/ebiten/v2/vector"
+
+	"github.com/interpdemo/interpdemo/examples/ebiten-netplay/puck"
+	"github.com/interpdemo/interpdemo/input"
+	"github.com/interpdemo/interpdemo/loop"
+	"github.com/interpdemo/interpdemo/netplay"
+	"github.com/interpdemo/interpdemo/netplay/udp"
+)
+
+const name = "ebiten-netplay"
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// options are the command line.
+type options struct {
+	host, join string
+	bot        bool
+	botSeed    uint64
+	ticks      uint64
+	settings   puck.Settings
+	netDelay   time.Duration
+	interp     bool
+}
+
+// hostOnly are the flags that set the host's game: a joiner plays the
+// host's.
+var hostOnly = []string{"ticks", "netcode", "tps", "field", "seed"}
+
+// parse reads the command line; the error is one line naming the flag.
+func parse(args []string, stderr io.Writer) (options, error) {
+	o := options{settings: puck.DefaultSettings()}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.host, "host", "", "host the game on `ADDR` (e.g. :7777, or 127.0.0.1:0 for a free port) and wait for the other player")
+	fs.StringVar(&o.join, "join", "", "join the game hosted at `HOST:PORT`")
+	fs.Func("bot", "your input comes from a deterministic bot seeded with `SEED`, not the keyboard", func(s string) error {
+		v, err := strconv.ParseUint(s, 0, 64)
+		o.bot, o.botSeed = true, v
+		return err
+	})
+	fs.Uint64Var(&o.ticks, "ticks", 0, "host: end the game after `N` ticks (0: play until somebody quits)")
+	netcode := fs.String("netcode", o.settings.Netcode.String(), "host: the `NETCODE`, rollback (predict, correct, no input delay) or lockstep (wait for every input, 2 ticks of input delay)")
+	fs.IntVar(&o.settings.TPS, "tps", o.settings.TPS, fmt.Sprintf("host: logic ticks per second, `N` from %d to %d", puck.MinTPS, puck.MaxTPS))
+	field := fs.String("field", fmt.Sprintf("%dx%d", o.settings.Width, o.settings.Height), "host: the field's `WxH` in pixels")
+	fs.Uint64Var(&o.settings.Seed, "seed", o.settings.Seed, "host: the `SEED` of the serves' directions")
+	fs.DurationVar(&o.netDelay, "net-delay", 0, "a simulated one-way `DELAY` added to every packet this player sends")
+	fs.BoolVar(&o.interp, "interp", true, "start with interpolation on (Space toggles it)")
+	fs.Usage = func() {} // an error is one line; -h prints the usage
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(stderr, "usage: %s -host ADDR | -join HOST:PORT [flags]\n\n%s\n\n", name, helpLine())
+			fs.PrintDefaults()
+		}
+		return o, err // the flag package printed any other
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	bad := func(format string, args ...any) (options, error) {
+		err := fmt.Errorf(format, args...)
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return o, err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return bad("takes flags only, not arguments (got %q)", fs.Args())
+	case o.host == "" && o.join == "":
+		return bad("-host ADDR or -join HOST:PORT is needed")
+	case o.host != "" && o.join != "":
+		return bad("-join cannot be combined with -host")
+	case o.ticks > netplay.MaxTick:
+		return bad("-ticks must be at most %d (got %d)", uint64(netplay.MaxTick), o.ticks)
+	case o.netDelay < 0 || o.netDelay > 10*time.Second:
+		return bad("-net-delay must be between 0 and 10s (got %v)", o.netDelay)
+	}
+	if o.join != "" {
+		for _, f := range hostOnly {
+			if set[f] {
+				return bad("-%s is the host's to set: a joiner plays the host's game", f)
+			}
+		}
+		if _, err := udp.Resolve(o.join); err != nil {
+			return bad("-join: %v", err)
+		}
+	}
+	switch *netcode {
+	case netplay.Rollback.String():
+		o.settings.Netcode = netplay.Rollback
+	case netplay.Lockstep.String():
+		o.settings.Netcode = netplay.Lockstep
+	default:
+		return bad("-netcode must be rollback or lockstep (got %q)", *netcode)
+	}
+	if o.settings.TPS < puck.MinTPS || o.settings.TPS > puck.MaxTPS {
+		return bad("-tps must be between %d and %d (got %d)", puck.MinTPS, puck.MaxTPS, o.settings.TPS)
+	}
+	w, h, ok := strings.Cut(*field, "x")
+	var errW, errH error
+	o.settings.Width, errW = strconv.Atoi(w)
+	o.settings.Height, errH = strconv.Atoi(h)
+	if !ok || errW != nil || errH != nil || o.settings.Check() != nil {
+		return bad("-field must be WxH, each side %d to %d pixels (got %q)", puck.MinSize, puck.MaxSize, *field)
+	}
+	return o, nil
+}
+
+// run is the program; it returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	o, err := parse(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		return 2
+	}
+	a, err := open(o, stdout)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return 1
+	}
+	defer a.conn.Close()
+	ebiten.SetWindowTitle("Puck over the network: " + helpLine())
+	ebiten.SetWindowSize(2*o.settings.Width, 2*o.settings.Height) // a joiner's field comes with the host's Welcome
+	ebiten.SetWindowClosingHandled(true)                          // closing quits for both players: see frame
+	ebiten.SetTPS(ebiten.SyncWithFPS)                             // Update once per frame: the fixed loop does the ticking
+	if err := ebiten.RunGame(a); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return 1
+	}
+	fmt.Fprintln(stdout, a.peer.Result())
+	if err := a.peer.Err(); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return 1
+	}
+	return 0
+}
+
+// open opens the socket and the session.
+func open(o options, stdout io.Writer) (*app, error) {
+	nonce, err := newNonce()
+	if err != nil {
+		return nil, err
+	}
+	clock := loop.NewRealClock()
+	cfg := udp.Config{Outgoing: netplay.Conditions{Delay: o.netDelay}, Seed: nonce}
+	var sess *netplay.Session
+	var conn *udp.Conn
+	if o.host != "" {
+		if conn, err = udp.Listen(o.host, cfg); err != nil {
+			return nil, fmt.Errorf("-host: %v", err)
+		}
+		sess, err = netplay.NewHost(puck.HostConfig(o.settings, nonce, o.ticks), clock.Now())
+		if err == nil {
+			fmt.Fprintf(stdout, "hosting on %v\n", conn.LocalAddr())
+		}
+	} else {
+		host, _ := udp.Resolve(o.join) // checked with the flags
+		listen := ":0"
+		if host.Addr().IsLoopback() {
+			listen = netip.AddrPortFrom(host.Addr(), 0).String() // a game on this machine stays on it
+		}
+		if conn, err = udp.Listen(listen, cfg); err != nil {
+			return nil, err
+		}
+		sess, err = netplay.NewJoiner(puck.JoinConfig(nonce), host, clock.Now())
+	}
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return &app{
+		clock: clock, conn: conn, stdout: stdout, interp: o.interp, join: o.join,
+		peer:    puck.NewPeer(sess, puck.PeerConfig{Bot: o.bot, BotSeed: o.botSeed}),
+		pressed: make([]ebiten.Key, 0, 16), released: make([]ebiten.Key, 0, 16),
+	}, nil
+}
+
+// newNonce is 64 random bits, not 0.
+func newNonce() (uint64, error) {
+	var b [8]byte
+	for {
+		if _, err := rand.Read(b[:]); err != nil {
+			return 0, err
+		}
+		if n := binary.LittleEndian.Uint64(b[:]); n != 0 {
+			return n, nil
+		}
+	}
+}
+
+// A key is what one key does: move the local player (a button of the
+// input package) or act at once.
+type key struct {
+	keys   []ebiten.Key
+	button input.Button // for a move
+	act    func(a *app, now time.Duration)
+	help   string
+}
+
+// keyTable drives the dispatch and the help line.
+var keyTable = []key{
+	{keys: []ebiten.Key{ebiten.KeyArrowLeft, ebiten.KeyA}, button: input.Left},
+	{keys: []ebiten.Key{ebiten.KeyArrowRight, ebiten.KeyD}, button: input.Right},
+	{keys: []ebiten.Key{ebiten.KeyArrowUp, ebiten.KeyW}, button: input.Up},
+	{keys: []ebiten.Key{ebiten.KeyArrowDown, ebiten.KeyS}, button: input.Down, help: "arrows/WASD move"},
+	{keys: []ebiten.Key{ebiten.KeySpace}, act: (*app).toggleInterp, help: "Space: interpolation"},
+	{keys: []ebiten.Key{ebiten.KeyQ, ebiten.KeyEscape}, act: (*app).quit, help: "Q quits"},
+}
+
+// lookup returns what key k does.
+func lookup(k ebiten.Key) (*key, bool) {
+	for i := range keyTable {
+		for _, kk := range keyTable[i].keys {
+			if kk == k {
+				return &keyTable[i], true
+			}
+		}
+	}
+	return nil, false
+}
+
+func helpLine() string {
+	var parts []string
+	for _, k := range keyTable {
+		if k.help != "" {
+			parts = append(parts, k.help)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// app is the ebiten.Game: the shell around a puck.Peer. It turns key
+// changes into timestamped events, carries the datagrams, and draws.
+type app struct {
+	clock  loop.Clock
+	conn   *udp.Conn
+	peer   *puck.Peer
+	stdout io.Writer
+	join   string // the host's address, for the lobby's line
+
+	interp   bool
+	quitting bool
+	started  bool // "game started" was said
+	sized    bool // the window has the game's field size
+
+	pressed, released []ebiten.Key // reused for each Update's key changes
+	hud               []byte
+}
+
+// Update is one frame: it gathers what Ebitengine knows and hands it to
+// frame.
+func (a *app) Update() error {
+	a.pressed = inpututil.AppendJustPressedKeys(a.pressed[:0])
+	a.released = inpututil.AppendJustReleasedKeys(a.released[:0])
+	return a.frame(a.clock.Now(), a.pressed, a.released, ebiten.IsFocused(), ebiten.IsWindowBeingClosed())
+}
+
+// frame runs the frame at now, given the key changes since the last one,
+// whether the window has the focus and whether it is being closed.
+func (a *app) frame(now time.Duration, pressed, released []ebiten.Key, focused, closing bool) error {
+	// Ebitengine reports key changes without their times: they are
+	// stamped with this frame's reading, and act from the tick whose span
+	// ends after it.
+	for _, k := range pressed {
+		if kk, ok := lookup(k); ok {
+			if kk.act != nil {
+				kk.act(a, now)
+			} else {
+				a.peer.Push(input.Event{Time: now, Button: kk.button, Down: true})
+			}
+		}
+	}
+	for _, k := range released {
+		if kk, ok := lookup(k); ok && kk.act == nil {
+			a.peer.Push(input.Event{Time: now, Button: kk.button, Down: false})
+		}
+	}
+	if !focused {
+		a.peer.ReleaseAll(now) // releases in another window are never reported
+	}
+	if closing {
+		a.quit(now)
+	}
+
+	sess := a.peer.Session()
+	a.conn.Read(now, sess)
+	a.peer.Frame(now)
+	a.conn.Write(now, sess)
+
+	if g := a.peer.Game(); g != nil && !a.sized {
+		set := g.Settings()
+		ebiten.SetWindowSize(2*set.Width, 2*set.Height)
+		a.sized = true
+	}
+	if !a.started && sess.State() >= netplay.StateRunning {
+		a.started = true
+		fmt.Fprintf(a.stdout, "game started: player %d of %d, %v\n", sess.Index(), sess.Players(), a.peer.Result().Netcode)
+	}
+	if a.peer.Done() {
+		return ebiten.Termination
+	}
+	return nil
+}
+
+// quit ends the game for both players; the frames go on until the
+// session has told the other one.
+func (a *app) quit(now time.Duration) {
+	if !a.quitting {
+		a.quitting = true
+		a.peer.Quit(now)
+	}
+}
+
+func (a *app) toggleInterp(time.Duration) { a.interp = !a.interp }
+
+var (
+	background = color.RGBA{0x14, 0x1a, 0x29, 0xff}
+	lines      = color.RGBA{0x3a, 0x44, 0x5c, 0xff}
+	goalColor  = color.RGBA{0xe8, 0xc5, 0x47, 0xff}
+	puckColor  = color.RGBA{0xf0, 0xf0, 0xf0, 0xff}
+	players    = [puck.Players]color.RGBA{{0x4f, 0x9d, 0xf2, 0xff}, {0xf2, 0x7b, 0x4f, 0xff}}
+)
+
+// Draw draws the field, each square at percentWithinTick between its
+// position before and after the latest tick, and a line of text. It
+// changes no game state.
+func (a *app) Draw(screen *ebiten.Image) {
+	screen.Fill(background)
+	g := a.peer.Game()
+	if g == nil {
+		ebitenutil.DebugPrint(screen, "joining "+a.join)
+		return
+	}
+	set := g.Settings()
+	w, h := float32(set.Width), float32(set.Height)
+	vector.StrokeLine(screen, w/2, 0, w/2, h, 1, lines, false)
+	vector.DrawFilledRect(screen, 0, h/4, 2, h/2, goalColor, false)
+	vector.DrawFilledRect(screen, w-2, h/4, 2, h/2, goalColor, false)
+
+	pct := 1.0 // interpolation off: the newest state
+	if a.interp {
+		pct = a.peer.Percent()
+	}
+	s := &g.State
+	me := a.peer.Session().Index()
+	for p := range s.Players {
+		x, y := s.Players[p].At(pct)
+		half := float32(puck.PlayerHalf / puck.One)
+		vector.DrawFilledRect(screen, float32(x)-half, float32(y)-half, 2*half, 2*half, players[p], false)
+		if p == me {
+			vector.StrokeRect(screen, float32(x)-half-2, float32(y)-half-2, 2*half+4, 2*half+4, 1, puckColor, false)
+		}
+	}
+	x, y := s.Puck.At(pct)
+	half := float32(puck.PuckHalf / puck.One)
+	vector.DrawFilledRect(screen, float32(x)-half, float32(y)-half, 2*half, 2*half, puckColor, false)
+
+	ebitenutil.DebugPrint(screen, string(a.hudLine()))
+}
+
+// hudLine is the score and what the netcode is doing, or the lobby's
+// state.
+func (a *app) hudLine() []byte {
+	st := a.peer.Session().Stats()
+	r := a.peer.Result()
+	b := a.hud[:0]
+	switch st.State {
+	case netplay.StateJoining, netplay.StateLobby:
+		b = fmt.Appendf(b, "waiting for players %d/%d", st.Joined, st.Players)
+	default:
+		b = fmt.Appendf(b, "%d : %d  %v", r.Score[0], r.Score[1], r.Netcode)
+		if peer := 1 - st.Index; st.Peers[peer].RTT > 0 {
+			b = fmt.Appendf(b, "  ping %dms", st.Peers[peer].RTT.Milliseconds())
+		}
+		if r.Netcode == netplay.Rollback {
+			b = fmt.Appendf(b, "  rollbacks %d", r.Rollbacks)
+		}
+		if !a.interp {
+			b = append(b, "\ninterpolation off (Space)"...)
+		}
+		if st.End != "" {
+			b = fmt.Appendf(b, "\ngame over: %s", st.End)
+		}
+	}
+	a.hud = b
+	return b
+}
+
+// Layout makes the screen the field: one pixel per unit, scaled by
+// Ebitengine to the window.
+func (a *app) Layout(int, int) (int, int) {
+	if g := a.peer.Game(); g != nil {
+		set := g.Settings()
+		return set.Width, set.Height
+	}
+	return puck.DefaultWidth, puck.DefaultHeight
+}
+
+var _ ebiten.Game = (*app)(nil)

@@ -121,6 +121,11 @@ func TestNetworkGamesAgree(t *testing.T) {
 				if !s.Player {
 					t.Errorf("peer %d: ball 0 was never under the host's bot", i)
 				}
+				// A ball for every player (the default): every bot's
+				// input plays in the game that the hashes compare.
+				if s.Balls != players {
+					t.Errorf("peer %d: %d balls, want one for each of the %d players", i, s.Balls, players)
+				}
 			}
 			if rtt := stats[1].Net.RTTMs[0]; rtt < 80 {
 				t.Errorf("joiner's ping to the host %v ms under 2 x 40 ms of simulated delay", rtt)
@@ -248,6 +253,50 @@ func TestFloodOfGarbage(t *testing.T) {
 	}
 }
 
+// TestQuitEndsEveryoneAtOneTick: a peer quits in the middle of a game
+// (-duration takes the path of Q), the other plays on to the quitter's end
+// tick: both exit 0 at the same world tick, in the same state, and say
+// who quit.
+func TestQuitEndsEveryoneAtOneTick(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real time")
+	}
+	for _, quitter := range []string{"host", "joiner"} {
+		t.Run(quitter, func(t *testing.T) {
+			t.Parallel()
+			cond := []string{"-net-delay", "30ms", "-net-jitter", "10ms", "-net-loss", "0.05"}
+			quit := append([]string{"-duration", "6s"}, cond...)
+			hostArgs, joinArgs := cond, cond
+			if quitter == "host" {
+				hostArgs = quit
+			} else {
+				joinArgs = quit
+			}
+			host, addr := hostGame(t, 2, hostArgs...)
+			joiner := joinGame(t, addr, 81, joinArgs...)
+			host.mustSucceed(60 * time.Second)
+			joiner.mustSucceed(60 * time.Second)
+			hs, js := host.stats(), joiner.stats()
+			q := 0
+			if quitter == "joiner" {
+				q = js.Net.Player
+			}
+			for _, s := range []*report.Stats{hs, js} {
+				want := "player " + strconv.Itoa(q) + " quit"
+				if s.Net.Player == q {
+					want = "quit"
+				}
+				if s.Net.End != want {
+					t.Errorf("player %d: end %q, want %q", s.Net.Player, s.Net.End, want)
+				}
+			}
+			if hs.WorldTicks != js.WorldTicks || hs.StateHash != js.StateHash || hs.WorldTicks < 25 {
+				t.Errorf("host at tick %d (%s), joiner at tick %d (%s): want one tick and one state", hs.WorldTicks, hs.StateHash, js.WorldTicks, js.StateHash)
+			}
+		})
+	}
+}
+
 // TestJoinerTakesTheHostsWorld: a joiner's world flag that disagrees with
 // the host's is a clear error; flags that agree are fine.
 func TestJoinerTakesTheHostsWorld(t *testing.T) {
@@ -311,8 +360,10 @@ func TestRollbackGameEqualsLockstepGame(t *testing.T) {
 				host.mustSucceed(120 * time.Second)
 				joiner.mustSucceed(120 * time.Second)
 				for _, s := range []*report.Stats{host.stats(), joiner.stats()} {
-					if s.Ticks != 750 || s.Net == nil || s.Net.Netcode != netcode {
-						t.Fatalf("%d ticks, net %+v", s.Ticks, s.Net)
+					// Two balls (the default for two players): the joiner's
+					// input, which the host's rollback predicts, plays too.
+					if s.Ticks != 750 || s.Net == nil || s.Net.Netcode != netcode || s.Balls != 2 {
+						t.Fatalf("%d ticks, %d balls, net %+v", s.Ticks, s.Balls, s.Net)
 					}
 					mu.Lock()
 					hashes[netcode] = append(hashes[netcode], s.StateHash)

@@ -121,12 +121,18 @@ func TestAddLocalInputErrors(t *testing.T) {
 	if err := join.AddLocalInput(join.InputTick(), zero); err != nil {
 		t.Errorf("after the acknowledgement: %v", err)
 	}
+	// A quit ends the game at the first tick without the local input:
+	// no input is taken for it.
+	quitAt := join.InputTick()
 	join.Quit(300 * ms)
-	if err := join.AddLocalInput(join.InputTick(), zero); err != ErrOver {
-		t.Errorf("after the end: %v", err)
+	if end, ok := join.EndTick(); !ok || end != quitAt {
+		t.Errorf("after the quit: end tick %d %v, want %d", end, ok, quitAt)
 	}
-	if err := join.Advance(nil); err != ErrOver {
-		t.Errorf("Advance after the end: %v", err)
+	if err := join.AddLocalInput(join.InputTick(), zero); err != ErrOver {
+		t.Errorf("after the quit: %v", err)
+	}
+	if join.NeedInput() {
+		t.Error("after the quit: input needed")
 	}
 }
 

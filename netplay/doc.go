@@ -73,7 +73,9 @@
 //	if sess.Done() { exit with status 0 if sess.Err() == nil }
 //
 // Start the loop when the session reaches StateRunning (Session.StartedAt);
-// on Q call Quit and keep running frames until Done.
+// on Q call Quit and keep running frames until Done: the game runs on to
+// the quit's end tick (a few ticks, the input delay), and Next reports
+// false from there on.
 //
 // # Topology
 //
@@ -122,15 +124,25 @@
 // every joiner has answered its Welcome, the host starts: its first game
 // packet is the start, and each joiner begins at tick 0 when it arrives.
 //
-// The game ends for everyone when a player quits (its end is resent until
-// the others acknowledge it or Linger passes; the host relays it), when the
-// tick limit is reached (every peer stops there by itself, after delivering
-// its last records), when a peer is silent for Silence (the others end with
-// an error naming it, or, with KickAfter, go on without it), or for a
-// joiner, when the host kicks it ("kicked: too slow (held the game back N
-// ms in 10 s)"). A state-hash mismatch ("desync at tick N: local HASH,
-// player K HASH") does not end the session: every peer finds and reports
-// it (Err), and the game decides.
+// The game ends for everyone at one agreed tick (Session.EndTick) when
+// the tick limit is reached or a player quits: every peer stops there by
+// itself, after delivering its last records, and all of them end in the
+// same state. A player that quits names the first tick whose input it has
+// not given (nobody can have run it: nobody has that input) and gives no
+// more; the news goes out in every packet until the others say they have
+// it (the host relays it), and every peer, the quitter included, runs the
+// ticks before it, giving its own inputs for them, and ends there. Of
+// several quits the earliest tick counts. The game also ends when a peer
+// is silent for Silence (the others end with an error naming it, or, with
+// KickAfter, go on without it), which ends a game waiting for its end tick
+// too; or, for a joiner, when the host kicks it ("kicked: too slow (held
+// the game back N ms in 10 s)"). A player that quits in the lobby leaves
+// at once (the host frees its slot; a host that quits there ends the game
+// for everyone). A peer whose game is over says so a few times and stays
+// until the others have what they need from it, or Linger passes. A
+// state-hash mismatch ("desync at tick N: local HASH, player K HASH") does
+// not end the session: every peer finds and reports it (Err, the earliest
+// one), and the game decides.
 //
 // # Hostile input
 //
@@ -170,7 +182,7 @@
 //	                 [host] u8 kicks, each: u8 player, uv first autonomous tick,
 //	                         u8 reason (1 slow, 2 silent, 3 left), uv held back ms,
 //	                 [end]  u8 reason (1 quit, 2 tick limit, 3 silent, 4 left, 5 kicked),
-//	                        u8 player,
+//	                        u8 player, [quit] uv end tick (the first tick nobody runs),
 //	                 u8 blocks, each: u8 player, uv first tick, u8 count (1..64),
 //	                         runs: uv length, the record (input size bytes)
 //
@@ -182,6 +194,8 @@
 //	u8 flags: bit 0 the sender's game is over, bit 1 [end] present,
 //	          bit 2 [host] sections present (Lobby: bit 0 only)
 //
+// [end] says why the sender's game ended; while a game runs on to a quit's
+// end tick (bit 0 clear), it carries the quit.
 // "waited" is, per player, the time the sender waited with only that
 // player's input missing; in the sender's own slot (nobody waits for its
 // own input) it is the sender's own slowness (Session.ReportLoad). "held

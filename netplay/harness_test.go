@@ -27,6 +27,8 @@ type harness struct {
 	strays int
 	// sentTo counts the packets sent to each address.
 	sentTo map[netip.AddrPort]int
+	// drop, if set, drops the packets it reports true for on arrival.
+	drop func(from, to netip.AddrPort, pkt []byte) bool
 }
 
 type tpeer struct {
@@ -54,6 +56,12 @@ type tpeer struct {
 	overAt  time.Duration // when the game was over (StateEnding)
 	recs    [][]byte
 	in      trec
+
+	// lies: it also reports a wrong hash after each of these tick counts.
+	lies map[uint64]bool
+	// quitTick is its InputTick when it quit (0: it did not): the end
+	// tick it asked for.
+	quitTick uint64
 	// reported[n] is the hash it reported after n ticks.
 	reported map[uint64]uint64
 	sendFn   func(netip.AddrPort, []byte)
@@ -108,7 +116,7 @@ func (h *harness) add(name string, s *Session, a netip.AddrPort) *tpeer {
 	p.reported = map[uint64]uint64{}
 	p.hashFn = func() uint64 {
 		hash := p.state
-		if p.lieAt != 0 && p.s.NextTick() == p.lieAt {
+		if (p.lieAt != 0 && p.s.NextTick() == p.lieAt) || p.lies[p.s.NextTick()] {
 			hash ^= 1
 		}
 		p.reported[p.s.NextTick()] = hash
@@ -128,7 +136,7 @@ func (h *harness) peerAt(a netip.AddrPort) *tpeer {
 }
 
 func (h *harness) deliver(from, to netip.AddrPort, pkt []byte) {
-	if p := h.peerAt(to); p != nil && !p.dead {
+	if p := h.peerAt(to); p != nil && !p.dead && (h.drop == nil || !h.drop(from, to, pkt)) {
 		p.s.Receive(h.now, from, pkt)
 	}
 }
@@ -220,6 +228,7 @@ func (p *tpeer) doFrame() {
 				p.h.t.Fatalf("%s: Advance: %v", p.name, err)
 			}
 			if p.quitAt != 0 && s.NextTick() == p.quitAt {
+				p.quitTick = s.InputTick()
 				s.Quit(now)
 				break
 			}

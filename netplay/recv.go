@@ -80,8 +80,10 @@ func (s *Session) hostReceive(now time.Duration, from netip.AddrPort, pkt []byte
 				*r = peer{}
 				s.joined--
 			case StateRunning: // it quit before it heard of the start
+				// It ran no tick and sent no input: the game ends for
+				// everyone at the first tick that needs its input.
 				r.ended = true
-				s.finish(endQuit, uint8(j), nil, playerNote(j, " quit"))
+				s.takeQuit(j, s.have[j])
 			default:
 				r.ended = true
 			}
@@ -124,14 +126,20 @@ func (s *Session) hostReceive(now time.Duration, from netip.AddrPort, pkt []byte
 			s.remoteCheckpoint(j, c.tick, c.hash)
 		}
 	}
-	if p.flags&flagEnd != 0 && s.state == StateRunning {
-		switch p.end.reason {
-		case endQuit:
-			s.finish(endQuit, uint8(j), nil, playerNote(j, " quit"))
-		case endSilent, endLeft:
-			s.gone(now, j, kickLeft)
-		}
+	if p.flags&flagEnd == 0 {
+		return
 	}
+	r.heard(&p.end)
+	switch {
+	case p.end.reason == endQuit && int(p.end.player) == j:
+		// It quits: nobody has run the first tick whose record of it
+		// the host lacks (the others get its records from the host).
+		s.takeQuit(j, max(p.end.tick, s.have[j]))
+	case (p.end.reason == endSilent || p.end.reason == endLeft) && s.state == StateRunning:
+		s.gone(now, j, kickLeft)
+	}
+	// Another player's quit is the host's own news, echoed: the joiner
+	// knows of it (heard).
 }
 
 func (s *Session) joinerReceive(now time.Duration, from netip.AddrPort, err error) {
@@ -212,11 +220,12 @@ func (s *Session) joinerReceive(now time.Duration, from netip.AddrPort, err erro
 			s.remoteCheckpoint(int(c.player), c.tick, c.hash)
 		}
 	}
-	if p.flags&flagEnd != 0 && s.state <= StateRunning {
+	if p.flags&flagEnd != 0 {
+		r.heard(&p.end)
 		q := int(p.end.player)
 		switch p.end.reason {
 		case endQuit:
-			s.finish(endQuit, uint8(q), nil, playerNote(q, " quit"))
+			s.takeQuit(q, p.end.tick) // the game goes on to the quit's tick
 		case endSilent:
 			s.finish(endSilent, uint8(q), &SilenceError{Player: q, For: s.cfg.Silence}, "")
 		case endLeft:

@@ -270,9 +270,9 @@ func (r *Runner) Frame(now time.Duration, due, maxLoops int) (ran int) {
 	r.confirm(now)
 	for r.owed > 0 && ran < maxLoops {
 		t := r.head
-		if s.tickLimit > 0 && t >= s.tickLimit {
+		if s.pastEnd(t) {
 			r.owed = 0
-			break
+			break // the tick limit, or a quit's end tick: nobody runs it
 		}
 		if !r.giveLocal(t, ran) {
 			r.st.StallFrames++
@@ -386,7 +386,9 @@ func (r *Runner) correct() {
 			if r.predicted[i]&(1<<p) == 0 {
 				continue
 			}
-			if b, ok := s.Input(p, t); ok && record(r.used[i][p]) != toRecord(b) {
+			// A player kicked since is known now too (zero, autonomous):
+			// the tick ran with it playing, so it runs again.
+			if b, ok := s.Input(p, t); ok && (record(r.used[i][p]) != toRecord(b) || s.Autonomous(p, t)) {
 				r.st.PredictionErrors++
 				wrong = true
 			}
@@ -449,6 +451,9 @@ func (r *Runner) settle(now time.Duration) {
 	if r.settled {
 		return
 	}
+	if r.rollback {
+		r.correct() // inputs that came with the end or after it
+	}
 	r.confirmEnding()
 	if c := r.s.NextTick(); r.head > c {
 		// Tick c ran on a prediction (its inputs are still not all
@@ -464,7 +469,7 @@ func (r *Runner) settle(now time.Duration) {
 // all the same, and their hashes still find a desync.
 func (r *Runner) confirmEnding() {
 	s := r.s
-	for s.next < r.head && s.Ready(s.next) && (s.tickLimit == 0 || s.next < s.tickLimit) {
+	for s.next < r.head && s.Ready(s.next) && !s.pastEnd(s.next) {
 		t := s.next
 		s.next++
 		if (t+1)%HashEvery == 0 {

@@ -70,22 +70,59 @@ func (s *Session) emit(send func(netip.AddrPort, []byte), to netip.AddrPort, p *
 }
 
 func (s *Session) linger() time.Duration {
-	if s.end.reason == endTickLimit {
+	if s.atAgreedEnd() {
 		return 2 * s.cfg.Linger // the last inputs may still be on their way
 	}
 	return s.cfg.Linger
 }
 
+// atAgreedEnd reports whether the game ended at the tick every peer stops
+// at by itself: the tick limit or a quit's (not in the lobby).
+func (s *Session) atAgreedEnd() bool {
+	return !s.inLobby && (s.end.reason == endTickLimit || s.end.reason == endQuit)
+}
+
+// settled (host) reports whether joiner j and the host owe each other
+// nothing more: the end tick is agreed and j knows it, the host has j's
+// records up to it, and j has everyone else's. Then j reaches the end by
+// itself, and its silence is no fault: it may be done already.
+func (s *Session) settled(j int) bool {
+	end, ok := s.EndTick()
+	r := &s.peers[j]
+	if !ok || s.have[j] < end || (s.quitSet && s.quit.tick == end && !s.knowsQuit(r)) {
+		return false
+	}
+	for q := range s.players {
+		lim := end
+		if s.kckd[q] {
+			lim = min(lim, s.kick[q].from)
+		}
+		if q != j && r.have[q] < lim {
+			return false
+		}
+	}
+	return true
+}
+
+// settledJoiner (joiner) is settled's view from a joiner: the host knows
+// the end tick and has our records up to it, and we have everyone's.
+func (s *Session) settledJoiner() bool {
+	end, ok := s.EndTick()
+	r := &s.peers[0]
+	return ok && s.Confirmed() >= end && r.have[s.index] >= end &&
+		!(s.quitSet && s.quit.tick == end && !s.knowsQuit(r))
+}
+
 func (s *Session) checkSilence(now time.Duration) {
 	if s.role == Joiner {
-		if now-s.peers[0].lastHeard >= s.cfg.Silence {
+		if now-s.peers[0].lastHeard >= s.cfg.Silence && !s.settledJoiner() {
 			s.finish(endLeft, uint8(s.index), &SilenceError{Player: 0, For: s.cfg.Silence}, "")
 		}
 		return
 	}
 	for j := 1; j < s.players; j++ {
 		r := &s.peers[j]
-		if !s.active(j) || now-r.lastHeard < s.cfg.Silence {
+		if !s.active(j) || now-r.lastHeard < s.cfg.Silence || (s.state == StateRunning && s.settled(j)) {
 			continue
 		}
 		if s.state == StateLobby {
@@ -260,7 +297,7 @@ func (s *Session) sendWelcome(send func(netip.AddrPort, []byte), j int) {
 func (s *Session) sendLobby(now time.Duration, send func(netip.AddrPort, []byte), j int) {
 	r := &s.peers[j]
 	ending := s.state == StateEnding
-	if !(r.news || !r.sentAny || now-r.lastSent >= s.cfg.KeepAlive || (ending && !r.sentEnd)) {
+	if !(r.news || !r.sentAny || now-r.lastSent >= s.cfg.KeepAlive || (ending && r.byes == 0)) {
 		return
 	}
 	p := &s.out
@@ -274,7 +311,9 @@ func (s *Session) sendLobby(now time.Duration, send func(netip.AddrPort, []byte)
 		p.joined = uint8(s.joined)
 	}
 	s.emit(send, r.addr, p)
-	r.sentEnd = r.sentEnd || ending
+	if ending {
+		r.byes++
+	}
 	r.news, r.lastSent, r.sentAny = false, now, true
 }
 
@@ -310,8 +349,13 @@ func (s *Session) sendGame(now time.Duration, send func(netip.AddrPort, []byte),
 		}
 	}
 	ending := s.state == StateEnding
-	fresh = fresh || s.nKick > r.sentKix || (ending && !r.sentEnd)
-	unacked = unacked || (ending && !r.ended)
+	end, hasEnd := s.endSection()
+	fresh = fresh || s.nKick > r.sentKix || (ending && r.byes == 0) || (hasEnd && r.toldEnd != end)
+	// Our end goes out until the peer's game is over too, and at least a
+	// few times: the last word of the one who leaves first may be lost,
+	// and the other would wait for it until Linger passes.
+	unacked = unacked || (ending && (!r.ended || r.byes < goodbyes)) ||
+		(s.quitSet && !ending && !s.knowsQuit(r))
 	if !(fresh || r.news || !r.sentAny || (unacked && now-r.lastSent >= s.cfg.Resend) ||
 		now-r.lastSent >= s.cfg.KeepAlive) {
 		return
@@ -341,8 +385,11 @@ func (s *Session) sendGame(now time.Duration, send func(netip.AddrPort, []byte),
 	s.fillLink(p, r, now)
 	p.flags = 0
 	if ending {
-		p.flags |= flagEnded | flagEnd
-		p.end = s.end
+		p.flags |= flagEnded
+	}
+	if hasEnd {
+		p.flags |= flagEnd
+		p.end = end
 	}
 	p.tick, p.n, p.have = s.next, uint8(s.players), s.have
 	p.load.debtMs = uint64(s.debt / time.Millisecond)
@@ -382,8 +429,25 @@ func (s *Session) sendGame(now time.Duration, send func(netip.AddrPort, []byte),
 		r.sentCk[c.player] = max(r.sentCk[c.player], c.tick)
 	}
 	r.sentKix = s.nKick
-	r.sentEnd = r.sentEnd || ending
+	if ending {
+		r.byes++
+	}
+	if hasEnd {
+		r.toldEnd = end
+	}
 	r.news, r.lastSent, r.sentAny = false, now, true
+}
+
+// endSection is the end section of the game packets: why the game ended,
+// or, while it runs on to a quit's tick, the quit.
+func (s *Session) endSection() (endMsg, bool) {
+	switch {
+	case s.state == StateEnding:
+		return s.end, true
+	case s.quitSet:
+		return s.quit, true
+	}
+	return endMsg{}, false
 }
 
 // relays reports whether player q's records and hashes go to peer j: the
@@ -396,12 +460,17 @@ func (s *Session) relays(j, q int) bool {
 }
 
 // sendable is one past the last record of player q that may be sent: a
-// kicked player's records stop at its kick.
+// kicked player's records stop at its kick, everyone's at the end tick
+// (nobody runs it).
 func (s *Session) sendable(q int) uint64 {
+	to := s.have[q]
 	if s.kckd[q] {
-		return min(s.have[q], s.kick[q].from)
+		to = min(to, s.kick[q].from)
 	}
-	return s.have[q]
+	if end, ok := s.EndTick(); ok {
+		to = min(to, end)
+	}
+	return to
 }
 
 // allDone reports whether an ending session has delivered everything the
@@ -411,33 +480,28 @@ func (s *Session) allDone(now time.Duration) bool {
 		r := &s.peers[0]
 		switch {
 		case s.inLobby || s.kckd[s.index]:
-			return r.sentEnd // nobody waits for us: one goodbye is enough
+			return r.byes > 0 // nobody waits for us: one goodbye is enough
 		case r.ended:
-			return true
-		case s.end.reason == endTickLimit:
-			return r.have[s.index] >= s.tickLimit
+			return r.byes >= goodbyes
 		}
-		return false
+		return s.atAgreedEnd() && s.settledJoiner()
 	}
 	for j := 1; j < s.players; j++ {
 		r := &s.peers[j]
 		if s.kckd[j] && !r.ended && now < r.notifyUntil {
 			return false // it has not heard of its kick yet
 		}
-		if !s.active(j) || r.ended || (s.inLobby && !r.confirmed) {
+		if !s.active(j) || (s.inLobby && !r.confirmed) {
 			continue
 		}
-		if s.inLobby || s.end.reason != endTickLimit {
+		if !s.inLobby && r.byes < goodbyes {
 			return false
 		}
-		for q := range s.players {
-			lim := s.tickLimit
-			if s.kckd[q] {
-				lim = min(lim, s.kick[q].from)
-			}
-			if q != j && r.have[q] < lim {
-				return false
-			}
+		if r.ended {
+			continue
+		}
+		if !s.atAgreedEnd() || !s.settled(j) {
+			return false
 		}
 	}
 	return true

@@ -42,6 +42,7 @@ const (
 	ringSize       = 2 * Window // records kept per player
 	ckRing         = 8          // checkpoints kept per player
 	helloEvery     = 250 * time.Millisecond
+	goodbyes       = 3 // game-over packets sent to a peer at the least, Resend apart
 	kickSampleStep = 500 * time.Millisecond
 	kickSamples    = int(KickWindow/kickSampleStep) + 1
 )
@@ -252,8 +253,12 @@ type peer struct {
 	sentTop [MaxPlayers]uint64 // one past the last record sent to it
 	sentCk  [MaxPlayers]uint64 // the last checkpoint sent to it
 	sentKix int                // kicks sent to it
-	sentEnd bool
-	ended   bool // its game is over
+	byes    int                // packets saying our game is over sent to it
+	toldEnd endMsg             // the last end section sent to it
+	ended   bool               // its game is over
+	// heardQuit: it said it knows of a quit at quitTick (the earliest).
+	heardQuit bool
+	quitTick  uint64
 
 	// What it reports about itself (host).
 	tick   uint64
@@ -307,6 +312,10 @@ type Session struct {
 	endAt    time.Duration
 	endAtSet bool
 	inLobby  bool // the end came before the start
+	// quit is the quit agreed while the game runs (quitSet): the game
+	// ends for everyone at quit.tick (see Quit).
+	quit    endMsg
+	quitSet bool
 
 	next  uint64                       // the next tick to run
 	have  [MaxPlayers]uint64           // records known, per player: all ticks < have[p]
@@ -445,10 +454,11 @@ func (s *Session) SessionID() uint64 { return s.id }
 func (s *Session) StartedAt() time.Duration { return s.startedAt }
 
 // Err returns why the game ended, or nil for a clean end (someone quit,
-// the tick limit). While the game runs it returns the first desync, if any:
-// a desync does not stop the session (every peer goes on and reports it),
-// but the game shown is no longer the same everywhere. After an end with no
-// error, it also returns the first desync.
+// the tick limit). While the game runs it returns the first desync, if any
+// (the earliest checkpoint whose hashes differ): a desync does not stop the
+// session (every peer goes on and reports it), but the game shown is no
+// longer the same everywhere. After an end with no error, it also returns
+// the first desync.
 func (s *Session) Err() error {
 	if s.err != nil {
 		return s.err
@@ -476,9 +486,29 @@ func (s *Session) InputTick() uint64 { return s.have[s.index] }
 
 // NeedInput reports whether the local input for tick NextTick()+Delay()
 // has not been added yet: call it before running a tick, and if it reports
-// true, sample the input and AddLocalInput(InputTick(), input).
+// true, sample the input and AddLocalInput(InputTick(), input). No input
+// is needed for the end tick (EndTick) or later: nobody runs them.
 func (s *Session) NeedInput() bool {
-	return s.state == StateRunning && s.have[s.index] <= s.next+uint64(s.delay)
+	t := s.have[s.index]
+	return s.state == StateRunning && t <= s.next+uint64(s.delay) && !s.pastEnd(t)
+}
+
+// EndTick returns the tick at which the game ends for everyone, once it is
+// known: the tick limit, or the tick at which a player quits (Quit),
+// whichever comes first. Every peer runs the ticks before it and stops
+// there, so that all of them end in the same state.
+func (s *Session) EndTick() (uint64, bool) {
+	end, ok := s.tickLimit, s.tickLimit > 0
+	if s.quitSet && (!ok || s.quit.tick < end) {
+		end, ok = s.quit.tick, true
+	}
+	return end, ok
+}
+
+// pastEnd reports whether tick t is at or after the end tick: nobody runs it.
+func (s *Session) pastEnd(t uint64) bool {
+	end, ok := s.EndTick()
+	return ok && t >= end
 }
 
 // AddLocalInput adds the local player's input for tick t, which must be
@@ -486,8 +516,10 @@ func (s *Session) NeedInput() bool {
 // which the session copies. It returns ErrWindowFull
 // when the record would be more than Window ticks ahead of what every peer
 // has acknowledged (the local player stalls: try again next frame), ErrOver
-// after the end, and an error wrapping ErrInvalid before the start, for
-// another tick or for an input of another size.
+// after the end and for a tick at or after EndTick (after a quit, the
+// inputs of the ticks before the end tick are still taken), and an error
+// wrapping ErrInvalid before the start, for another tick or for an input
+// of another size.
 func (s *Session) AddLocalInput(t uint64, in []byte) error {
 	switch {
 	case len(in) != s.inputSize:
@@ -498,6 +530,8 @@ func (s *Session) AddLocalInput(t uint64, in []byte) error {
 		return fmt.Errorf("%w: AddLocalInput before the game started", ErrInvalid)
 	case t != s.have[s.index]:
 		return fmt.Errorf("%w: AddLocalInput for tick %d, want tick %d", ErrInvalid, t, s.have[s.index])
+	case s.pastEnd(t):
+		return ErrOver
 	}
 	if t >= s.lowSelf()+Window || t >= s.floor(s.index)+ringSize || t >= MaxTick {
 		s.windowFull++
@@ -652,10 +686,10 @@ func (s *Session) Kicked(p int) (from uint64, ok bool) {
 // the first false and the next true is stall time, counted as waited for
 // the missing player when only one is missing (Stats), and the frame
 // counts as waiting (ReportLoad). It also returns false, without a stall,
-// when the game is not running or the tick limit is reached.
+// when the game is not running or NextTick is the end tick (EndTick).
 func (s *Session) Next(now time.Duration, dst [][]byte) ([][]byte, bool) {
 	dst = dst[:0]
-	if s.state != StateRunning || (s.tickLimit > 0 && s.next >= s.tickLimit) {
+	if s.state != StateRunning || s.pastEnd(s.next) {
 		s.waiting = false
 		return dst, false
 	}
@@ -705,24 +739,41 @@ func (s *Session) chargeWait(now time.Duration) {
 
 // Advance records that tick NextTick() ran (Next returned its records).
 // After every HashEvery ticks it calls hashAfter for the state hash and
-// sends it to the others, who compare it with theirs. When the tick limit
-// is reached the game ends cleanly. It returns ErrOver after the end and an
-// error wrapping ErrInvalid if the tick was not ready.
+// sends it to the others, who compare it with theirs. When the end tick is
+// reached (the tick limit, or a quit's: EndTick) the game ends cleanly. It
+// returns ErrOver after the end and an error wrapping ErrInvalid if the
+// tick was not ready.
 func (s *Session) Advance(hashAfter func() uint64) error {
 	if s.state >= StateEnding {
 		return ErrOver
 	}
-	if s.state != StateRunning || !s.Ready(s.next) || (s.tickLimit > 0 && s.next >= s.tickLimit) {
+	if s.state != StateRunning || !s.Ready(s.next) || s.pastEnd(s.next) {
 		return fmt.Errorf("%w: Advance with tick %d not ready", ErrInvalid, s.next)
 	}
 	s.next++
 	if s.next%HashEvery == 0 && hashAfter != nil {
 		s.localCheckpoint(s.next, hashAfter())
 	}
-	if s.tickLimit > 0 && s.next >= s.tickLimit {
-		s.finish(endTickLimit, uint8(s.index), nil, "tick limit reached")
+	if s.pastEnd(s.next) {
+		s.finishAtEnd()
 	}
 	return nil
+}
+
+// finishAtEnd ends the game cleanly at the end tick: a quit's, or the
+// tick limit's when the quit (if any) was not earlier.
+func (s *Session) finishAtEnd() {
+	if s.quitSet && (s.tickLimit == 0 || s.quit.tick < s.tickLimit) {
+		p := int(s.quit.player)
+		note := "quit"
+		if p != s.index {
+			note = playerNote(p, " quit")
+		}
+		s.finish(endQuit, s.quit.player, nil, note)
+		s.end = s.quit
+		return
+	}
+	s.finish(endTickLimit, uint8(s.index), nil, "tick limit reached")
 }
 
 // ReportLoad tells the session how far behind the local loop is: its time
@@ -761,15 +812,63 @@ func (s *Session) ReportLoad(debt time.Duration, cappedFrames int64) {
 	s.ownLag = own
 }
 
-// Quit ends the game for everyone, cleanly: the others end with no error.
-// The session goes on sending the news until they acknowledge it or Linger
-// passes: keep calling Receive and Poll until Done.
+// Quit ends the game for everyone, cleanly, at one tick: the others end
+// with no error, and every peer, this one included, in the same state.
+//
+// While the game runs, the end tick (EndTick) is InputTick(): the first
+// tick whose local input has not been added. Nobody can have run it, since
+// nobody has that input. The local player adds no more input; the session
+// tells the others (the host relays it), and every peer goes on running
+// the ticks before the end tick (adding its own inputs for them, which the
+// others need) and ends there, as at a tick limit. Keep running frames,
+// calling Receive and Poll, until Done. If several players quit, the
+// earliest end tick counts. A peer gone silent meanwhile ends the game as
+// always (Config.Silence).
+//
+// In the lobby the session ends at once; the host frees the slot, or, if
+// the host quit, every joiner ends.
 func (s *Session) Quit(now time.Duration) {
-	if s.state == StateJoining {
+	switch s.state {
+	case StateJoining:
 		s.state, s.note = StateEnded, "quit"
+	case StateRunning:
+		s.takeQuit(s.index, s.have[s.index])
+	default:
+		s.finish(endQuit, uint8(s.index), nil, "quit") // the lobby; nothing after the end
+	}
+}
+
+// takeQuit agrees that player p quits at tick: nobody runs it or a later
+// tick. Of several quits the earliest tick counts, and on the same tick
+// the lowest player, so that every peer agrees whatever order the news
+// comes in.
+func (s *Session) takeQuit(p int, tick uint64) {
+	if s.state != StateRunning {
 		return
 	}
-	s.finish(endQuit, uint8(s.index), nil, "quit")
+	// No peer can have run the tick of an honest quit; a tick already
+	// run here is a broken peer's, and ends the game at once.
+	tick = max(tick, s.next)
+	if s.quitSet && (s.quit.tick < tick || (s.quit.tick == tick && int(s.quit.player) <= p)) {
+		return
+	}
+	s.quit, s.quitSet = endMsg{reason: endQuit, player: uint8(p), tick: tick}, true
+	if s.pastEnd(s.next) {
+		s.finishAtEnd()
+	}
+}
+
+// knowsQuit reports whether peer r said it knows of the agreed quit (or an
+// earlier one), or its game is over.
+func (s *Session) knowsQuit(r *peer) bool {
+	return r.ended || (r.heardQuit && r.quitTick <= s.quit.tick)
+}
+
+// heard notes that peer r sent the end section e.
+func (r *peer) heard(e *endMsg) {
+	if e.reason == endQuit && (!r.heardQuit || e.tick < r.quitTick) {
+		r.heardQuit, r.quitTick = true, e.tick
+	}
 }
 
 // finish ends the game here, for the given reason; err nil is a clean end.
@@ -839,7 +938,9 @@ func (s *Session) compare(q int, tick, local, remote uint64) {
 		return
 	}
 	s.desyncs++
-	if s.desync == nil {
+	// The first desync is the earliest checkpoint that differs, whatever
+	// order the hashes of several players come in.
+	if s.desync == nil || tick < s.desync.Tick {
 		s.desync = &DesyncError{Tick: tick, Local: local, Player: q, Remote: remote}
 	}
 }

@@ -60,41 +60,6 @@ func TestLockstepBadNetwork(t *testing.T) {
 	}
 }
 
-func TestQuitEndsEveryone(t *testing.T) {
-	for players := MinPlayers; players <= MaxPlayers; players++ {
-		for quitter := range players {
-			t.Run(fmt.Sprint(players, "/", quitter), func(t *testing.T) {
-				h := newHarness(t, Conditions{Delay: 20 * ms, Jitter: 5 * ms, Loss: 0.1}, uint64(quitter))
-				h.game(Config{}, players)
-				h.peers[quitter].quitAt = 60
-				h.run(30 * time.Second)
-				q := h.peers[quitter]
-				for _, p := range h.peers {
-					st := p.s.Stats()
-					want := fmt.Sprintf("player %d quit", q.s.Index())
-					if p == q {
-						want = "quit"
-					}
-					if err := p.s.Err(); err != nil || st.End != want {
-						t.Errorf("%s: err %v, end %q, want nil, %q", p.name, err, st.End, want)
-					}
-					// Nobody runs far past the quit: at most the
-					// input delay plus the ticks of a round trip.
-					if n := p.s.NextTick(); n < 50 || n > 70 {
-						t.Errorf("%s stopped at tick %d, the quit was at 60", p.name, n)
-					}
-					// Ended within a second or so of the quitter.
-					if p.endAt > q.endAt+1500*ms || p.endAt == 0 {
-						t.Errorf("%s ended at %v, the quitter at %v", p.name, p.endAt, q.endAt)
-					}
-				}
-				h.checkHistories(50)
-				h.checkNoStrays()
-			})
-		}
-	}
-}
-
 func TestSilentPeerEndsGame(t *testing.T) {
 	for players := MinPlayers; players <= MaxPlayers; players++ {
 		for victim := range players {

@@ -534,15 +534,17 @@ func (e *DroppedError) Error() string { return "spectator: " + e.Why }
 
 // SpectatorStats are a Spectator's figures.
 type SpectatorStats struct {
-	State         State
-	Start         uint64        // the tick its snapshot is of
-	Received      uint64        // ticks received, from 0
-	HostConfirmed uint64        // ticks the host had confirmed, at its last packet
-	SnapshotBytes int           // the snapshot's size
-	JoinTime      time.Duration // from the first Hello to the snapshot loaded
-	BytesReceived int64
-	BytesSent     int64
-	BadPackets    int64
+	State           State
+	Start           uint64        // the tick its snapshot is of
+	Received        uint64        // ticks received, from 0
+	HostConfirmed   uint64        // ticks the host had confirmed, at its last packet
+	SnapshotBytes   int           // the snapshot's size
+	JoinTime        time.Duration // from the first Hello to the snapshot loaded
+	BytesReceived   int64
+	BytesSent       int64
+	PacketsReceived int64
+	PacketsSent     int64
+	BadPackets      int64
 }
 
 // A Spectator watches a game hosted at an address: the transport's
@@ -557,27 +559,28 @@ type Spectator struct {
 	helloSent                                     bool
 	news                                          bool
 
-	id                 uint64
-	players, inputSize int
-	tickLimit          uint64
-	settings           []byte
-	start              uint64
-	snap               []byte
-	snapGot            int
-	snapLen            int
-	snapSum, stateHash uint64
-	confirmed          uint64
-	endSet             bool
-	end                uint64
-	kicked             [MaxPlayers]bool
-	kickFrom           [MaxPlayers]uint64
-	seqIn              uint32
-	ring               [][MaxPlayers]record // by tick % spectatorWindow
-	received           uint64               // ticks received, from 0 (start at first)
-	played             uint64               // ticks the Watcher ran
-	bytesIn, bytesOut  int64
-	bad                int64
-	buf                [MaxPacketSize]byte
+	id                    uint64
+	players, inputSize    int
+	tickLimit             uint64
+	settings              []byte
+	start                 uint64
+	snap                  []byte
+	snapGot               int
+	snapLen               int
+	snapSum, stateHash    uint64
+	confirmed             uint64
+	endSet                bool
+	end                   uint64
+	kicked                [MaxPlayers]bool
+	kickFrom              [MaxPlayers]uint64
+	seqIn                 uint32
+	ring                  [][MaxPlayers]record // by tick % spectatorWindow
+	received              uint64               // ticks received, from 0 (start at first)
+	played                uint64               // ticks the Watcher ran
+	bytesIn, bytesOut     int64
+	packetsIn, packetsOut int64
+	bad                   int64
+	buf                   [MaxPacketSize]byte
 }
 
 // NewSpectator starts watching the game hosted at host, at now.
@@ -626,7 +629,8 @@ func (sp *Spectator) TickLimit() uint64 { return sp.tickLimit }
 // Stats returns the spectator's figures.
 func (sp *Spectator) Stats() SpectatorStats {
 	st := SpectatorStats{State: sp.state, Start: sp.start, Received: sp.received, HostConfirmed: sp.confirmed,
-		SnapshotBytes: sp.snapLen, BytesReceived: sp.bytesIn, BytesSent: sp.bytesOut, BadPackets: sp.bad}
+		SnapshotBytes: sp.snapLen, BytesReceived: sp.bytesIn, BytesSent: sp.bytesOut,
+		PacketsReceived: sp.packetsIn, PacketsSent: sp.packetsOut, BadPackets: sp.bad}
 	if sp.loadedAt > 0 {
 		st.JoinTime = sp.loadedAt - sp.born
 	}
@@ -646,6 +650,7 @@ func (sp *Spectator) Receive(now time.Duration, from netip.AddrPort, pkt []byte)
 		return
 	}
 	sp.bytesIn += int64(len(pkt))
+	sp.packetsIn++
 	if from != sp.host || len(pkt) < headerSize || len(pkt) > MaxPacketSize || pkt[0] != magic0 || pkt[1] != magic1 || pkt[2] != ProtocolVersion {
 		sp.bad++
 		return
@@ -844,6 +849,7 @@ func (sp *Spectator) header(typ msgType, session uint64) writer {
 
 func (sp *Spectator) send(send func(netip.AddrPort, []byte), w *writer) {
 	sp.bytesOut += int64(len(w.b))
+	sp.packetsOut++
 	send(sp.host, w.b)
 }
 

@@ -59,7 +59,7 @@ const rejectVersion = 1
 
 // Why a game ended, in the end section of a packet.
 const (
-	endQuit      = 1 // player quit (Q)
+	endQuit      = 1 // player quits (Q): the game ends at the end's tick
 	endTickLimit = 2 // the tick limit was reached
 	endSilent    = 3 // player went silent
 	endLeft      = 4 // player ended with an error and left
@@ -128,10 +128,12 @@ type kickMsg struct {
 	heldMs uint64
 }
 
-// endMsg says why the sender's game ended.
+// endMsg says why the sender's game ended, or, for a quit, that it ends
+// at tick: player quits, and nobody runs tick or any later one.
 type endMsg struct {
 	reason uint8
 	player uint8
+	tick   uint64 // endQuit only: the first tick nobody runs
 }
 
 // packet is every message, decoded; only the fields of its type are
@@ -539,6 +541,9 @@ func (p *packet) decodeGame(r *reader) {
 		if r.err == nil && (p.end.reason == 0 || p.end.reason > endMax || p.end.player >= p.n) {
 			r.fail(errRange)
 		}
+		if p.end.reason == endQuit {
+			p.end.tick = r.uvMax(MaxTick)
+		}
 	}
 	p.nBlock = p.decodeCount(r, n)
 	for i := range p.nBlock {
@@ -697,6 +702,13 @@ func (p *packet) encodeGame(w *writer) {
 	if p.flags&flagEnd != 0 {
 		w.u8(p.end.reason)
 		w.u8(p.end.player)
+		switch {
+		case p.end.reason == endQuit:
+			w.uv(p.end.tick)
+		case p.end.tick != 0:
+			w.ok = false // only a quit has a tick: one encoding per packet
+			return
+		}
 	}
 	// The blocks: as many records as fit, oldest first, each block
 	// getting an equal share of the room left (an unused share passes on

@@ -116,6 +116,9 @@ func (g *gen) packet(typ msgType) *packet {
 		}
 		if p.flags&flagEnd != 0 {
 			p.end = endMsg{reason: uint8(1 + g.num(endMax-1)), player: uint8(g.num(uint64(n) - 1))}
+			if p.end.reason == endQuit {
+				p.end.tick = g.num(MaxTick)
+			}
 		}
 	}
 	return p
@@ -270,7 +273,7 @@ func TestWelcomeNoLargerThanHello(t *testing.T) {
 func TestGamePacketBounded(t *testing.T) {
 	p := &packet{typ: msgGame, session: math.MaxUint64, n: MaxPlayers, flags: flagsAll, tick: MaxTick, low: MaxTick, inputSize: MaxInputSize}
 	p.link = link{from: 3, seq: math.MaxUint32, stamp: math.MaxUint32, echo: math.MaxUint32, hold: math.MaxUint32}
-	p.end = endMsg{reason: endMax, player: 3}
+	p.end = endMsg{reason: endQuit, player: 3, tick: MaxTick} // the largest end section
 	p.load = load{debtMs: MaxTick, capped: MaxTick}
 	for q := range MaxPlayers {
 		p.have[q] = MaxTick
@@ -329,7 +332,7 @@ func TestWireGolden(t *testing.T) {
 	p.hashes[0] = ckpt{player: 1, tick: 125, hash: 0xa1a2a3a4a5a6a7a8}
 	p.nHash = 1
 	p.load = load{debtMs: 3, capped: 1, waited: [MaxPlayers]uint64{300, 0}}
-	p.end = endMsg{reason: endQuit, player: 1}
+	p.end = endMsg{reason: endQuit, player: 1, tick: 133}
 	b := &p.blocks[0]
 	b.player, b.first, b.n = 1, 129, 3
 	b.recs = [Window]record{{1, 1, 0}, {1, 0, 0}, {1, 0, 0}}
@@ -348,7 +351,7 @@ func TestWireGolden(t *testing.T) {
 		0x80, 0x01, 0x83, 0x01, // have 128, 131
 		1, 1, 125, 0xa8, 0xa7, 0xa6, 0xa5, 0xa4, 0xa3, 0xa2, 0xa1, // 1 hash: player 1 after 125 ticks
 		3, 1, 0xac, 0x02, 0, // load: debt 3 ms, 1 capped frame, waited 300 ms, 0 ms
-		1, 1, // end: quit, player 1
+		1, 1, 0x85, 0x01, // end: player 1 quits at tick 133
 		1,                // 1 block
 		1, 0x81, 0x01, 3, // player 1, from tick 129, 3 records
 		1, 1, 1, 0, // 1 × the record 01 01 00
@@ -450,5 +453,48 @@ func TestWireRejects(t *testing.T) {
 		if !errors.Is(err, ErrBadPacket) {
 			t.Errorf("%s: %v does not wrap ErrBadPacket", c.name, err)
 		}
+	}
+}
+
+// The end section: a quit carries its tick (a minimal varint, at most
+// MaxTick), and no other reason carries one.
+func TestWireEndSection(t *testing.T) {
+	buf := make([]byte, MaxPacketSize)
+	game := func(end endMsg) *packet {
+		p := &packet{typ: msgGame, session: 5, n: 2, flags: flagEnd, have: [MaxPlayers]uint64{2, 2}, inputSize: 3, end: end}
+		p.link = link{from: 1, seq: 1, stamp: 1}
+		return p
+	}
+	// Everything up to the end section, then the section, then no blocks.
+	head := buf[:game(endMsg{reason: endLeft}).encode(buf)-3]
+	head = append([]byte(nil), head...)
+	in := packet{inputSize: 3}
+	for _, c := range []struct {
+		name string
+		end  []byte
+		want endMsg
+		err  error
+	}{
+		{"quit at 0", []byte{endQuit, 1, 0}, endMsg{endQuit, 1, 0}, nil},
+		{"quit at 300", []byte{endQuit, 0, 0xac, 0x02}, endMsg{endQuit, 0, 300}, nil},
+		{"tick limit", []byte{endTickLimit, 1}, endMsg{endTickLimit, 1, 0}, nil},
+		{"quit without its tick", []byte{endQuit, 1}, endMsg{}, errShort},
+		{"quit tick not minimal", []byte{endQuit, 1, 0x80, 0x00}, endMsg{}, errCanonical},
+		{"quit tick past MaxTick", []byte{endQuit, 1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x40}, endMsg{}, errRange},
+	} {
+		b := append(append(append([]byte(nil), head...), c.end...), 0) // 0 blocks
+		err := in.decode(b)
+		if err != c.err || (err == nil && in.end != c.want) {
+			t.Errorf("%s: %v %+v, want %v %+v", c.name, err, in.end, c.err, c.want)
+			continue
+		}
+		if err == nil {
+			if n := game(c.want).encode(buf); !bytes.Equal(buf[:n], b) {
+				t.Errorf("%s: encodes as\n% x\nwant\n% x", c.name, buf[:n], b)
+			}
+		}
+	}
+	if n := game(endMsg{reason: endTickLimit, player: 1, tick: 5}).encode(buf); n != 0 {
+		t.Errorf("a tick on a tick-limit end encoded (%d bytes): it has no place on the wire", n)
 	}
 }

@@ -182,7 +182,7 @@ func define(c *Config, r *rawFlags) *flags {
 	fs.DurationVar(&r.tick, "tick", def.Tick, "logic tick length (tick_time) `DURATION`; 40ms = 25 ticks per second")
 	fs.IntVar(&r.maxLoops, "max-loops", int(def.MaxLoops), "most logic ticks, `N`, run in one frame to catch up (MAX_LOOPS)")
 	fs.BoolVar(&r.lockstep, "lockstep", false, "keep time debt instead of discarding it, as a network game must")
-	fs.IntVar(&r.balls, "balls", int(def.Balls), fmt.Sprintf("`N` balls (0 to %d)", physics.MaxBalls))
+	fs.IntVar(&r.balls, "balls", int(def.Balls), fmt.Sprintf("`N` balls (0 to %d; a hosted network game: at least -players, one for each player)", physics.MaxBalls))
 	fs.Uint64Var(&r.seed, "seed", def.Seed, "`SEED` of the balls' starting positions and directions")
 	fs.IntVar(&r.radius, "radius", int(def.Radius), fmt.Sprintf("ball radius in world `UNITS` (the world is %dx%d units)", def.Width, def.Height))
 	fs.StringVar(&r.mode, "mode", "fixed", "timing `MODE`: "+sim.ModeNames()+" (M)")

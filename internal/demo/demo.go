@@ -153,6 +153,8 @@ func New(cfg Config, p Platform) (d *Demo, err error) {
 		Record:        cfg.RecordFile != "",
 		Replay:        cfg.Replay,
 		Net:           d.netSession(),
+		Spectate:      d.netSpectator(),
+		MaxSpectators: cfg.Net.MaxSpectators * b2i(cfg.Net.Host != ""),
 		Bot:           cfg.Net.Bot,
 		BotSeed:       cfg.Net.BotSeed,
 		Rollback:      cfg.Net.Netcode == "rollback",
@@ -163,6 +165,9 @@ func New(cfg Config, p Platform) (d *Demo, err error) {
 			err = fmt.Errorf("%s: %v", cfg.ReplayFile, err)
 		}
 		return nil, err
+	}
+	if d.net != nil {
+		d.net.ep = d.sim.Endpoint() // a host's Broadcast serves its spectators
 	}
 	if cfg.TraceFile != "" {
 		if d.trace, err = newTraceWriter(p.Files, cfg.TraceFile); err != nil {
@@ -226,7 +231,7 @@ func (d *Demo) Stop() { d.quit = true }
 // RequestQuit ends the run: at once, or in a network game once every
 // peer has heard that the game is over.
 func (d *Demo) RequestQuit(now time.Duration) {
-	if d.net != nil && !d.sim.Finished() {
+	if d.net != nil && d.net.spec == nil && !d.sim.Finished() {
 		d.sim.Quit(now)
 		return
 	}
@@ -260,13 +265,13 @@ func (d *Demo) StartFrame(now time.Duration) {
 // frame's draw should start (ok true): the front end waits until then.
 func (d *Demo) Update(now time.Duration) (presentAt time.Duration, ok bool) {
 	if d.net != nil {
-		d.net.conn.Read(now, d.net.sess)
+		d.net.conn.Read(now, d.net.ep)
 	}
 	info := d.sim.Frame(d.pace.frameTime(now, d.sim), d.keys.queue)
 	d.keys.queue = d.keys.queue[:0]
 	d.last = info
 	if g := d.net; g != nil {
-		g.conn.Write(now, g.sess) // new input goes out at once
+		g.conn.Write(now, g.ep) // new input goes out at once
 		g.announce(d.p.Log)
 		if g.smooth != nil {
 			g.smooth.update(d.sim, g.sess.Index(), now)
@@ -368,6 +373,20 @@ func ball0X(w *physics.World, alpha float32) (drawn, next float64) {
 }
 
 // netSession is the network game's session, or nil.
+func (d *Demo) netSpectator() *netplay.Spectator {
+	if d.net == nil {
+		return nil
+	}
+	return d.net.spec
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func (d *Demo) netSession() *netplay.Session {
 	if d.net == nil {
 		return nil

@@ -437,8 +437,16 @@ func checkNetStatsKeys(t *testing.T, netcode, out string) {
 		}
 	}
 	for k := range netKeys {
-		rollbackOnly := !strings.HasPrefix(k, "net_")
-		if _, ok := m[k]; !ok && (netcode == "rollback" || !rollbackOnly) {
+		var want bool
+		switch {
+		case strings.HasPrefix(k, "spectator_"):
+			want = netcode == "spectator"
+		case strings.HasPrefix(k, "net_"):
+			want = true
+		default: // rollback's
+			want = netcode == "rollback"
+		}
+		if _, ok := m[k]; !ok && want {
 			t.Errorf("%s game: -stats lacks %q, which docs/DEMO.md lists", netcode, k)
 		}
 	}
@@ -455,4 +463,66 @@ func (f *front) stepAt(now time.Duration) {
 	f.scene = d.Scene(now, 640, 480)
 	d.Presented(now, 0, 0)
 	d.EndFrame(now, now, up)
+}
+
+// TestSpectatorInProcess: a spectator that arrives while a two-player
+// game runs watches it from a snapshot to its end: status 0, the role
+// "spectator" in -stats with the keys docs/DEMO.md lists, and the
+// players' state at their last tick.
+func TestSpectatorInProcess(t *testing.T) {
+	for _, netcode := range []string{"lockstep", "rollback"} {
+		t.Run(netcode, func(t *testing.T) {
+			clock := loop.NewManualClock(time.Second)
+			net := newSimNet(t, clock, netplay.Conditions{Delay: 10 * time.Millisecond, Loss: 0.05})
+			host := newFront(t, clock, net, "-host", ":7777", "-ticks", "200", "-balls", "50", "-bot", "1", "-netcode", netcode, "-stats", "-net-timeout", "1m")
+			host.stepAt(clock.Now())
+			join := newFront(t, clock, net, "-join", "127.0.0.1:7777", "-bot", "2", "-netcode", netcode, "-stats", "-net-timeout", "1m")
+			fronts := []*front{host, join}
+			var spec *front
+			for i := 0; i < 100000 && !(host.d.Done() && join.d.Done() && spec != nil && spec.d.Done()); i++ {
+				if spec == nil && host.d.Sim().World().Ticks() >= 60 {
+					spec = newFront(t, clock, net, "-spectate", "127.0.0.1:7777", "-stats", "-net-timeout", "1m")
+					fronts = append(fronts, spec)
+				}
+				for _, f := range fronts {
+					if !f.d.Done() {
+						f.frame = 0
+						f.stepAt(clock.Now())
+					}
+				}
+				clock.Advance(2 * time.Millisecond)
+			}
+			if spec == nil || !spec.d.Done() {
+				t.Fatal("the spectator did not see the game end")
+			}
+			var reports []*report.Stats
+			for i, f := range fronts {
+				out, err := f.finish()
+				if err != nil {
+					t.Fatalf("peer %d: %v\n%s", i, err, f.log.String())
+				}
+				r, err := report.Parse([]byte(strings.TrimSpace(out)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				reports = append(reports, r)
+				if i == 2 {
+					checkNetStatsKeys(t, "spectator", out)
+				}
+			}
+			h, s := reports[0], reports[2]
+			if s.Net == nil || s.Net.Role != "spectator" || s.Net.Spectator == nil || s.Net.Spectator.StartTick == 0 {
+				t.Fatalf("spectator: %+v", s.Net)
+			}
+			if s.StateHash != h.StateHash || s.WorldTicks != 200 || h.WorldTicks != 200 || reports[1].StateHash != h.StateHash {
+				t.Errorf("spectator at tick %d, %s; players at %d, %s and %s", s.WorldTicks, s.StateHash, h.WorldTicks, h.StateHash, reports[1].StateHash)
+			}
+			if *h.Net.Spectators != 1 {
+				t.Errorf("the host welcomed %d spectators, want 1", *h.Net.Spectators)
+			}
+			if !strings.Contains(spec.log.String(), "watching: 2 players, from tick") {
+				t.Errorf("spectator's log: %s", spec.log.String())
+			}
+		})
+	}
 }

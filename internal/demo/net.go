@@ -18,13 +18,16 @@ import (
 // NetConfig is what the network flags set.
 type NetConfig struct {
 	Host, Join string // -host ADDR, -join HOST:PORT
-	Players    int
-	InputDelay int
-	KickAfter  time.Duration
-	Timeout    time.Duration // -net-timeout: a silent peer counts as gone
-	Bot        bool          // -bot was given
-	BotSeed    uint64
-	Cond       netplay.Conditions // -net-delay and friends, both ways
+	Spectate   string // -spectate HOST:PORT
+	// MaxSpectators is the most spectators a host serves.
+	MaxSpectators int
+	Players       int
+	InputDelay    int
+	KickAfter     time.Duration
+	Timeout       time.Duration // -net-timeout: a silent peer counts as gone
+	Bot           bool          // -bot was given
+	BotSeed       uint64
+	Cond          netplay.Conditions // -net-delay and friends, both ways
 
 	Netcode       string // lockstep or rollback
 	MaxPrediction int
@@ -32,7 +35,7 @@ type NetConfig struct {
 }
 
 // On says whether this is a network game.
-func (n *NetConfig) On() bool { return n.Host != "" || n.Join != "" }
+func (n *NetConfig) On() bool { return n.Host != "" || n.Join != "" || n.Spectate != "" }
 
 // Network is what a network game needs of the platform: sockets, or an
 // in-process network in tests.
@@ -46,13 +49,19 @@ type Network interface {
 	Nonce() (uint64, error)
 }
 
-// Conn is a socket carrying a session's datagrams (netplay/udp.Conn).
+// Endpoint is what a socket carries datagrams for: a player's Session,
+// a host's Broadcast (with spectators), a Spectator (netplay/udp.Endpoint).
+type Endpoint interface {
+	Receive(now time.Duration, from netip.AddrPort, pkt []byte)
+	Poll(now time.Duration, send func(to netip.AddrPort, pkt []byte))
+}
+
+// Conn is a socket carrying an endpoint's datagrams (netplay/udp.Conn).
 type Conn interface {
-	// Read hands the datagrams that arrived to the session; it never
-	// blocks.
-	Read(now time.Duration, s *netplay.Session) int
-	// Write sends what the session has due.
-	Write(now time.Duration, s *netplay.Session)
+	// Read hands the datagrams that arrived to e; it never blocks.
+	Read(now time.Duration, e Endpoint) int
+	// Write sends what e has due.
+	Write(now time.Duration, e Endpoint)
 	// Wait blocks until a datagram arrives or d has passed.
 	Wait(d time.Duration) bool
 	LocalAddr() netip.AddrPort
@@ -63,6 +72,8 @@ type Conn interface {
 func (n *NetConfig) define(fs *flag.FlagSet) {
 	fs.StringVar(&n.Host, "host", "", "host a network game on `ADDR` (e.g. :7777) and wait for -players")
 	fs.StringVar(&n.Join, "join", "", "join the network game hosted at `HOST:PORT`")
+	fs.StringVar(&n.Spectate, "spectate", "", "watch the network game hosted at `HOST:PORT`: its confirmed inputs, no input of yours")
+	fs.IntVar(&n.MaxSpectators, "max-spectators", netplay.MaxSpectators, fmt.Sprintf("host: serve up to `N` spectators (0 to %d)", netplay.MaxSpectators))
 	fs.IntVar(&n.Players, "players", 2, fmt.Sprintf("`N` players of a hosted game, the host included (%d to %d)", netplay.MinPlayers, netplay.MaxPlayers))
 	fs.IntVar(&n.InputDelay, "input-delay", netplay.DefaultDelay, fmt.Sprintf("network game: `TICKS` between sampling your input and running it (1 to %d; the host's is used)", netplay.MaxDelay))
 	fs.DurationVar(&n.KickAfter, "kick-after", 0, "host: drop a player who held the game back this `DURATION` in 10 s (0: never)")
@@ -94,12 +105,28 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 		n.InputDelay = 0 // rollback's point: your input acts on the next tick
 	}
 	if !n.On() {
-		for _, name := range []string{"players", "input-delay", "kick-after", "net-timeout", "bot", "net-delay", "net-jitter", "net-loss", "net-dup", "net-reorder", "netcode", "max-prediction", "rollback-smooth"} {
+		for _, name := range []string{"players", "input-delay", "kick-after", "net-timeout", "bot", "net-delay", "net-jitter", "net-loss", "net-dup", "net-reorder", "netcode", "max-prediction", "rollback-smooth", "max-spectators"} {
 			if set[name] {
 				return flagErr(name, "needs -host or -join")
 			}
 		}
 		return nil
+	}
+	if n.Spectate != "" {
+		if n.Host != "" || n.Join != "" {
+			return flagErr("spectate", "cannot be combined with -host or -join")
+		}
+		for _, name := range []string{"players", "input-delay", "kick-after", "bot", "netcode", "max-prediction", "rollback-smooth", "max-spectators", "record"} {
+			if set[name] {
+				return flagErr(name, "is not for a spectator, who plays no input")
+			}
+		}
+	}
+	if n.MaxSpectators < 0 || n.MaxSpectators > netplay.MaxSpectators {
+		return flagErr("max-spectators", "must be between 0 and %d (got %d)", netplay.MaxSpectators, n.MaxSpectators)
+	}
+	if n.Join != "" && set["max-spectators"] {
+		return flagErr("max-spectators", "is the host's to set")
 	}
 	if err := n.Cond.Validate(); err != nil {
 		return flagErr("net-loss", "%v", err)
@@ -109,6 +136,8 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 		return flagErr("join", "cannot be combined with -host")
 	case n.Players < netplay.MinPlayers || n.Players > netplay.MaxPlayers:
 		return flagErr("players", "must be between %d and %d (got %d)", netplay.MinPlayers, netplay.MaxPlayers, n.Players)
+	case n.Host != "" && set["balls"] && int(c.Settings.Balls) < n.Players:
+		return flagErr("balls", "must be at least -players, %d: player i moves ball i (got %d)", n.Players, c.Settings.Balls)
 	case n.Netcode == "lockstep" && (n.InputDelay < 1 || n.InputDelay > netplay.MaxDelay):
 		return flagErr("input-delay", "must be between 1 and %d ticks with lockstep (got %d)", netplay.MaxDelay, n.InputDelay)
 	case n.Netcode == "rollback" && (n.InputDelay < 0 || n.InputDelay > netplay.MaxDelay):
@@ -137,16 +166,21 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 	return nil
 }
 
-// checkJoin resolves -join's address (after the flags' own checks).
+// checkJoin resolves -join's or -spectate's address (after the flags'
+// own checks).
 func (n *NetConfig) checkJoin(network Network) error {
-	if n.Join == "" {
+	name, addr := "join", n.Join
+	if n.Spectate != "" {
+		name, addr = "spectate", n.Spectate
+	}
+	if addr == "" {
 		return nil
 	}
 	if network == nil {
-		return flagErr("join", "no network here")
+		return flagErr(name, "no network here")
 	}
-	if _, err := network.Resolve(n.Join); err != nil {
-		return flagErr("join", "%v", err)
+	if _, err := network.Resolve(addr); err != nil {
+		return flagErr(name, "%v", err)
 	}
 	return nil
 }
@@ -155,7 +189,10 @@ func (n *NetConfig) checkJoin(network Network) error {
 // session the simulation plays on.
 type netGame struct {
 	conn    Conn
-	sess    *netplay.Session
+	sess    *netplay.Session   // a player's, or nil
+	spec    *netplay.Spectator // a spectator's, or nil
+	ep      Endpoint           // what conn carries datagrams for: the simulation's
+	watched bool               // "watching" was said
 	netcode string
 	started bool      // "game started" was said
 	smooth  *smoother // -rollback-smooth, or nil
@@ -166,6 +203,14 @@ type netGame struct {
 // announce says on the log when the game starts: a line a person or a
 // script can wait for.
 func (g *netGame) announce(log io.Writer) {
+	if g.spec != nil {
+		if !g.watched && g.spec.State() >= netplay.StateRunning {
+			g.watched = true
+			st := g.spec.Stats()
+			fmt.Fprintf(log, "interpdemo: watching: %d players, from tick %d (joined in %d ms)\n", g.spec.Players(), st.Start, st.JoinTime.Milliseconds())
+		}
+		return
+	}
 	if !g.started && g.sess.State() >= netplay.StateRunning {
 		g.started = true
 		fmt.Fprintf(log, "interpdemo: game started: player %d of %d, input delay %d ticks\n", g.sess.Index(), g.sess.Players(), g.sess.Delay())
@@ -192,6 +237,9 @@ func startNet(c *Config, network Network, clock loop.Clock, log io.Writer) (*net
 		return nil, fmt.Errorf("-host: %v", err)
 	}
 	g := &netGame{conn: conn, netcode: n.Netcode, buf: make([]byte, 0, 512)}
+	if n.Spectate != "" {
+		return g, g.watch(c, network, clock, id)
+	}
 	if n.Netcode == "rollback" {
 		g.ghosts = &ghosts{}
 		if n.Smooth {
@@ -200,6 +248,9 @@ func startNet(c *Config, network Network, clock loop.Clock, log io.Writer) (*net
 	}
 	now := clock.Now()
 	if n.Host != "" {
+		// Player i moves ball i: every player has one (-balls, if given,
+		// was checked with the flags).
+		c.Settings.Balls = max(c.Settings.Balls, uint32(n.Players))
 		world := c.Settings
 		world.Lockstep = true
 		delay := n.InputDelay
@@ -245,6 +296,34 @@ func startNet(c *Config, network Network, clock loop.Clock, log io.Writer) (*net
 	return g, nil
 }
 
+// watch starts a spectator: it waits for the host's Welcome (which comes
+// once the game runs), whose settings replace the flags'.
+func (g *netGame) watch(c *Config, network Network, clock loop.Clock, id uint64) (err error) {
+	host, _ := network.Resolve(c.Net.Spectate) // checked with the flags
+	if g.spec, err = netplay.NewSpectator(netplay.SpectatorConfig{Nonce: id, InputSize: sim.InputSize, Silence: c.Net.Timeout, JoinTimeout: time.Minute}, host, clock.Now()); err != nil {
+		g.conn.Close()
+		return err
+	}
+	g.ep = g.spec
+	for g.spec.State() < netplay.StateLobby && g.spec.Err() == nil {
+		g.conn.Read(clock.Now(), g.spec)
+		g.conn.Write(clock.Now(), g.spec)
+		g.conn.Wait(10 * time.Millisecond)
+	}
+	if err := g.spec.Err(); err != nil {
+		g.conn.Close()
+		return err
+	}
+	world, err := sim.DecodeSettings(g.spec.Settings())
+	if err != nil {
+		g.conn.Close()
+		return err
+	}
+	c.Settings = world
+	c.Ticks = int64(g.spec.TickLimit())
+	return nil
+}
+
 // conflicts reports a world flag the user gave that the host's game
 // contradicts.
 func conflicts(c *Config, set map[string]bool, w sim.Settings, s *netplay.Session) error {
@@ -269,6 +348,10 @@ func conflicts(c *Config, set map[string]bool, w sim.Settings, s *netplay.Sessio
 // leave ends the session politely (the host hears it at once rather than
 // after a silence) and closes the socket.
 func (g *netGame) leave(clock loop.Clock) {
+	if g.spec != nil {
+		g.conn.Close() // a spectator just goes: nobody waits for it
+		return
+	}
 	g.sess.Quit(clock.Now())
 	for deadline := clock.Now() + time.Second; !g.sess.Done() && clock.Now() < deadline; {
 		g.conn.Read(clock.Now(), g.sess)
@@ -280,6 +363,15 @@ func (g *netGame) leave(clock loop.Clock) {
 
 // lobbyLine is the HUD's and the title's word on a game not yet running.
 func (g *netGame) lobbyLine(b []byte) []byte {
+	if g.spec != nil {
+		switch g.spec.State() {
+		case netplay.StateJoining, netplay.StateLobby:
+			b = append(b, "loading the game"...)
+		case netplay.StateEnded:
+			b = append(b, "game over"...)
+		}
+		return b
+	}
 	st := g.sess.Stats()
 	switch st.State {
 	case netplay.StateJoining, netplay.StateLobby:
@@ -296,7 +388,24 @@ func (g *netGame) lobbyLine(b []byte) []byte {
 
 // hudLines are the HUD's lines about the players: ping, input delay,
 // time debt and the time each one held the game back.
-func (g *netGame) hudLines(b []byte) []byte {
+func (g *netGame) hudLines(b []byte, s *sim.Sim) []byte {
+	if g.spec != nil {
+		st := g.spec.Stats()
+		b = append(b, "net: spectator of "...)
+		b = strconv.AppendInt(b, int64(g.spec.Players()), 10)
+		b = append(b, " players, from tick "...)
+		b = strconv.AppendUint(b, st.Start, 10)
+		if w := s.Watcher(); w != nil {
+			b = append(b, ", "...)
+			b = strconv.AppendInt(b, max(w.Behind(), 0), 10)
+			b = append(b, " ticks behind the host"...)
+		}
+		if line := g.lobbyLine(nil); len(line) > 0 {
+			b = append(b, ", "...)
+			b = append(b, line...)
+		}
+		return b
+	}
 	st := g.sess.Stats()
 	b = append(b, "net: "...)
 	b = append(b, st.Role.String()...)
@@ -333,6 +442,19 @@ func (g *netGame) hudLines(b []byte) []byte {
 
 // report is the network game's part of -stats.
 func (g *netGame) report(s *sim.Sim) *report.Net {
+	if g.spec != nil {
+		st := g.spec.Stats()
+		end := "game over"
+		if err := g.spec.Err(); err != nil {
+			end = err.Error()
+		}
+		return &report.Net{
+			Role: "spectator", Players: g.spec.Players(), Player: -1, RTTMs: []float64{},
+			PacketsSent: st.PacketsSent, PacketsReceived: st.PacketsReceived, BadPackets: st.BadPackets, Kicked: []int{}, End: end, Netcode: "-",
+			Spectator:  &report.Spectator{StartTick: st.Start, SnapshotBytes: st.SnapshotBytes, JoinMs: ms(st.JoinTime)},
+			Spectators: new(int64),
+		}
+	}
 	st := g.sess.Stats()
 	r := &report.Net{
 		Role: st.Role.String(), Players: st.Players, Player: st.Index, InputDelay: st.Delay,
@@ -340,6 +462,11 @@ func (g *netGame) report(s *sim.Sim) *report.Net {
 		PacketsSent: st.PacketsSent, PacketsReceived: st.PacketsReceived, BadPackets: st.BadPackets,
 		Desyncs: st.Desyncs, Kicked: kicked(&st), End: st.End, Netcode: g.netcode,
 	}
+	var spectators int64
+	if bs, ok := s.Spectators(); ok {
+		spectators = bs.Joined
+	}
+	r.Spectators = &spectators
 	if rb, ok := s.Rollback(); ok {
 		r.Rollback = &report.Rollback{
 			Rollbacks: rb.Rollbacks, ResimulatedTicks: rb.Resimulated, MaxRollbackTicks: rb.MaxRollback,

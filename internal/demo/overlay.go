@@ -194,7 +194,7 @@ func (d *Demo) status(now time.Duration) string {
 		return "replaying " + d.cfg.ReplayFile
 	}
 	if d.net != nil {
-		d.net.buf = d.net.hudLines(d.net.buf[:0])
+		d.net.buf = d.net.hudLines(d.net.buf[:0], d.sim)
 		return string(d.net.buf) // 10 times a second, in a network game only
 	}
 	return ""

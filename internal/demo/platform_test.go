@@ -172,11 +172,11 @@ type simConn struct {
 	n      *simNet
 	addr   netip.AddrPort
 	inbox  []datagram
-	sess   *netplay.Session // the session last served, run while others wait
+	sess   Endpoint // the endpoint last served, run while others wait
 	closed bool
 }
 
-func (c *simConn) Read(now time.Duration, s *netplay.Session) int {
+func (c *simConn) Read(now time.Duration, s Endpoint) int {
 	c.sess = s
 	c.n.deliver(now)
 	in := c.inbox
@@ -187,7 +187,7 @@ func (c *simConn) Read(now time.Duration, s *netplay.Session) int {
 	return len(in)
 }
 
-func (c *simConn) Write(now time.Duration, s *netplay.Session) {
+func (c *simConn) Write(now time.Duration, s Endpoint) {
 	c.sess = s
 	s.Poll(now, func(to netip.AddrPort, pkt []byte) { c.n.sim.Send(now, c.addr, to, pkt) })
 }

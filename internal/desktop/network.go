@@ -42,5 +42,5 @@ func (udpNetwork) Nonce() (uint64, error) {
 // udpConn is a udp.Conn carrying a session's datagrams.
 type udpConn struct{ *udp.Conn }
 
-func (c udpConn) Read(now time.Duration, s *netplay.Session) int { return c.Conn.Read(now, s) }
-func (c udpConn) Write(now time.Duration, s *netplay.Session)    { c.Conn.Write(now, s) }
+func (c udpConn) Read(now time.Duration, e demo.Endpoint) int { return c.Conn.Read(now, e) }
+func (c udpConn) Write(now time.Duration, e demo.Endpoint)    { c.Conn.Write(now, e) }

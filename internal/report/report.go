@@ -112,7 +112,7 @@ type Stats struct {
 
 // Net is what a peer of a network game reports, in the same JSON object.
 type Net struct {
-	Role            string    `json:"net_role"` // host or join
+	Role            string    `json:"net_role"` // host, join or spectator
 	Players         int       `json:"net_players"`
 	Player          int       `json:"net_player"` // this peer's index; the host is 0
 	InputDelay      int       `json:"net_input_delay"`
@@ -127,7 +127,17 @@ type Net struct {
 	End             string    `json:"net_end,omitempty"`
 	Netcode         string    `json:"net_netcode"` // lockstep or rollback
 
-	*Rollback // the rollback netcode's figures, or nothing
+	*Rollback  // the rollback netcode's figures, or nothing
+	*Spectator // a spectator's figures, or nothing
+	// Spectators is the number of spectators a host welcomed.
+	Spectators *int64 `json:"net_spectators,omitempty"`
+}
+
+// Spectator is what a spectator's joining took.
+type Spectator struct {
+	StartTick     uint64  `json:"spectator_start_tick"`     // the tick of the snapshot it started from
+	SnapshotBytes int     `json:"spectator_snapshot_bytes"` // the snapshot's size
+	JoinMs        float64 `json:"spectator_join_ms"`        // from its first Hello to the snapshot loaded
 }
 
 // Rollback is what the rollback netcode did.

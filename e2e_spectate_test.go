@@ -1,0 +1,48 @@
+package main
+
+import (
+	"regexp"
+	"testing"
+	"time"
+)
+
+var watchingRe = regexp.MustCompile(`watching: 2 players, from tick (\d+)`)
+
+// TestSpectatorJoinsFiveSecondsIn is the spectator's acceptance run: a
+// two-player game of real processes on 127.0.0.1, lockstep and rollback;
+// 5 s into it a third process watches with -spectate. It exits 0 when the
+// game ends, its -stats says "spectator", and its state hash is the
+// players'.
+func TestSpectatorJoinsFiveSecondsIn(t *testing.T) {
+	for _, netcode := range []string{"lockstep", "rollback"} {
+		t.Run(netcode, func(t *testing.T) {
+			t.Parallel()
+			args := []string{"-netcode", netcode, "-net-delay", "10ms"}
+			host, addr := hostGame(t, 2, append(args, "-ticks", "300", "-balls", "100")...)
+			join := joinGame(t, addr, 2, args...)
+			host.playerIndex()
+			select {
+			case <-host.done:
+				t.Fatalf("the host ended before the spectator came: %s", host.stderr.String())
+			case <-time.After(5 * time.Second): // the scenario: a spectator 5 s into the game
+			}
+			spec := startDemo(t, "", append([]string{"-spectate", addr}, netCommon...)...)
+			spec.waitStderr(watchingRe, 30*time.Second)
+			for _, d := range []*demo{host, join, spec} {
+				d.mustSucceed(60 * time.Second)
+			}
+			h, j, s := host.stats(), join.stats(), spec.stats()
+			if s.Net == nil || s.Net.Role != "spectator" || s.Net.Spectator == nil || s.Net.Spectator.StartTick == 0 {
+				t.Fatalf("spectator's -stats: %+v", s.Net)
+			}
+			if s.StateHash != h.StateHash || j.StateHash != h.StateHash || s.WorldTicks != 300 || h.WorldTicks != 300 {
+				t.Errorf("spectator at tick %d with %s; host at %d with %s, joiner %s", s.WorldTicks, s.StateHash, h.WorldTicks, h.StateHash, j.StateHash)
+			}
+			if h.Net.Spectators == nil || *h.Net.Spectators != 1 {
+				t.Errorf("the host welcomed %v spectators", h.Net.Spectators)
+			}
+			t.Logf("%s: the spectator started at tick %d, joined in %.0f ms, %d bytes of snapshot", netcode,
+				s.Net.Spectator.StartTick, s.Net.Spectator.JoinMs, s.Net.Spectator.SnapshotBytes)
+		})
+	}
+}

@@ -1,0 +1,232 @@
+package demo
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interpdemo/interpdemo/internal/report"
+	"github.com/interpdemo/interpdemo/loop"
+	"github.com/interpdemo/interpdemo/netplay"
+)
+
+// lossy is the in-process network of these tests: delay, jitter, loss,
+// duplication and reordering.
+var lossy = netplay.Conditions{Delay: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05}
+
+// netGame is a network game of in-process demos on one manual clock: a
+// host with hostArgs and a joiner with each of joinArgs, every one with
+// -stats and a long -net-timeout (a test's frames are not a network's
+// silence).
+type netTestGame struct {
+	t     *testing.T
+	clock *loop.ManualClock
+	peers []*front // the host first
+}
+
+func newNetTestGame(t *testing.T, cond netplay.Conditions, hostArgs []string, joinArgs ...[]string) *netTestGame {
+	t.Helper()
+	clock := loop.NewManualClock(time.Second)
+	net := newSimNet(t, clock, cond)
+	common := []string{"-stats", "-net-timeout", "1m"}
+	g := &netTestGame{t: t, clock: clock}
+	host := newFront(t, clock, net, append(append([]string{"-host", ":7777"}, common...), hostArgs...)...)
+	host.stepAt(clock.Now()) // the host's socket serves its session from now on
+	g.peers = append(g.peers, host)
+	for _, a := range joinArgs {
+		j := newFront(t, clock, net, append(append([]string{"-join", "127.0.0.1:7777"}, common...), a...)...)
+		j.stepAt(clock.Now())
+		g.peers = append(g.peers, j)
+	}
+	return g
+}
+
+// run runs frames of every peer, 2 ms apart, until all are done; keys
+// says which keys a peer presses in a frame.
+func (g *netTestGame) run(keys func(i int, f *front) []Key) {
+	g.t.Helper()
+	for n := 0; n < 100000 && !g.done(); n++ {
+		for i, f := range g.peers {
+			if f.d.Done() {
+				continue
+			}
+			var k []Key
+			if keys != nil {
+				k = keys(i, f)
+			}
+			f.stepKeys(g.clock.Now(), k...)
+		}
+		g.clock.Advance(2 * time.Millisecond)
+	}
+	if !g.done() {
+		for i, f := range g.peers {
+			g.t.Logf("peer %d: done %v, %+v", i, f.d.Done(), f.d.Sim().Net().Stats())
+		}
+		g.t.Fatal("the game did not end")
+	}
+}
+
+func (g *netTestGame) done() bool {
+	for _, f := range g.peers {
+		if !f.d.Done() {
+			return false
+		}
+	}
+	return true
+}
+
+// reports finishes every peer and returns what -stats printed.
+func (g *netTestGame) reports() []*report.Stats {
+	g.t.Helper()
+	var rs []*report.Stats
+	for i, f := range g.peers {
+		out, err := f.finish()
+		if err != nil {
+			g.t.Fatalf("peer %d: %v\n%s", i, err, f.log.String())
+		}
+		r, err := report.Parse([]byte(strings.TrimSpace(out)))
+		if err != nil {
+			g.t.Fatal(err)
+		}
+		rs = append(rs, r)
+	}
+	return rs
+}
+
+// stepKeys is stepAt with keys pressed at the frame's start.
+func (f *front) stepKeys(now time.Duration, keys ...Key) {
+	d := f.d
+	d.StartFrame(now)
+	for _, k := range keys {
+		d.Key(KeyEvent{Key: k, Down: true, Time: now})
+		d.Key(KeyEvent{Key: k, Down: false, Time: now})
+	}
+	d.Update(now)
+	d.BeginDraw(now)
+	up := d.SyncWorld(f.sync)
+	f.scene = d.Scene(now, 640, 480)
+	d.Presented(now, 0, 0)
+	d.EndFrame(now, now, up)
+}
+
+// TestNetworkQuitInProcess: one peer presses Q in the middle of a game;
+// the game ends for everyone at one tick (the quitter's first tick
+// without its input), and every peer reports the same world tick and
+// state hash, cleanly, naming the quitter.
+func TestNetworkQuitInProcess(t *testing.T) {
+	for _, netcode := range []string{"lockstep", "rollback"} {
+		for _, c := range []struct{ players, quitter int }{{2, 0}, {2, 1}, {3, 2}} {
+			t.Run(fmt.Sprint(netcode, "/", c.players, "/", c.quitter), func(t *testing.T) {
+				players := fmt.Sprint(c.players)
+				var joins [][]string
+				for i := 1; i < c.players; i++ {
+					joins = append(joins, []string{"-bot", fmt.Sprint(i + 1), "-netcode", netcode})
+				}
+				g := newNetTestGame(t, lossy, []string{"-players", players, "-bot", "1", "-netcode", netcode}, joins...)
+				var quitter *front
+				var ran, endTick uint64
+				g.run(func(i int, f *front) []Key {
+					s := f.d.Sim().Net()
+					if quitter == nil && s.Index() == c.quitter && s.NextTick() >= 60 {
+						quitter, ran, endTick = f, s.NextTick(), s.InputTick()
+						return []Key{KeyQ}
+					}
+					return nil
+				})
+				if quitter == nil {
+					t.Fatal("nobody quit")
+				}
+				rs := g.reports()
+				t.Logf("player %d quit after %d ticks; the end tick is %d", c.quitter, ran, endTick)
+				for i, r := range rs {
+					want := fmt.Sprintf("player %d quit", c.quitter)
+					if g.peers[i] == quitter {
+						want = "quit"
+					}
+					if r.WorldTicks != endTick || r.StateHash != rs[0].StateHash || r.Net.End != want {
+						t.Errorf("peer %d (player %d): world tick %d, hash %s, end %q; want %d, the host's %s, %q",
+							i, r.Net.Player, r.WorldTicks, r.StateHash, r.Net.End, endTick, rs[0].StateHash, want)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestHostGivesEveryPlayerABall: a host with the default -balls makes a
+// world with a ball for every player (player i moves ball i), and every
+// peer plays in it.
+func TestHostGivesEveryPlayerABall(t *testing.T) {
+	for players := netplay.MinPlayers; players <= netplay.MaxPlayers; players++ {
+		t.Run(fmt.Sprint(players), func(t *testing.T) {
+			var joins [][]string
+			for i := 1; i < players; i++ {
+				joins = append(joins, []string{"-bot", fmt.Sprint(i + 1)})
+			}
+			g := newNetTestGame(t, netplay.Conditions{}, []string{"-players", fmt.Sprint(players), "-bot", "1", "-ticks", "30"}, joins...)
+			g.run(nil)
+			for i, r := range g.reports() {
+				if r.Balls != players || r.WorldTicks != 30 {
+					t.Errorf("peer %d: %d balls after %d ticks, want %d balls after 30", i, r.Balls, r.WorldTicks, players)
+				}
+			}
+		})
+	}
+	// More balls, if -balls asks.
+	g := newNetTestGame(t, netplay.Conditions{}, []string{"-balls", "5", "-bot", "1", "-ticks", "30"}, []string{"-bot", "2"})
+	g.run(nil)
+	for i, r := range g.reports() {
+		if r.Balls != 5 {
+			t.Errorf("-balls 5: peer %d has %d balls", i, r.Balls)
+		}
+	}
+}
+
+// TestBallsBelowPlayersIsAFlagError: a -balls given below -players is a
+// usage error naming -balls, before any socket is opened.
+func TestBallsBelowPlayersIsAFlagError(t *testing.T) {
+	for _, args := range [][]string{
+		{"-host", ":7777", "-balls", "1"},
+		{"-host", ":7777", "-players", "3", "-balls", "2"},
+		{"-host", ":7777", "-balls", "0"},
+	} {
+		net := newSimNet(t, loop.NewManualClock(0), netplay.Conditions{})
+		_, err := Parse(args, io.Discard, Platform{Network: net})
+		var ue UsageError
+		if !errors.As(err, &ue) || !strings.HasPrefix(err.Error(), "-balls: ") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v: %v, want a one-line usage error naming -balls", args, err)
+		}
+		if len(net.conns) != 0 {
+			t.Errorf("%v: a socket was opened", args)
+		}
+	}
+	if _, err := Parse([]string{"-host", ":7777", "-players", "3", "-balls", "3"}, io.Discard, Platform{}); err != nil {
+		t.Errorf("-balls equal to -players: %v", err)
+	}
+}
+
+// TestJoinerInputMovesTheWorld: the joiner's input plays in the game:
+// two games with the same host and joiners whose bots differ end in
+// different states (and every peer of a game in the same one).
+func TestJoinerInputMovesTheWorld(t *testing.T) {
+	for _, netcode := range []string{"lockstep", "rollback"} {
+		t.Run(netcode, func(t *testing.T) {
+			hashes := map[string]bool{}
+			for _, bot := range []string{"2", "3"} {
+				g := newNetTestGame(t, lossy, []string{"-bot", "1", "-ticks", "150", "-netcode", netcode}, []string{"-bot", bot, "-netcode", netcode})
+				g.run(nil)
+				rs := g.reports()
+				if rs[0].StateHash != rs[1].StateHash || rs[0].WorldTicks != 150 {
+					t.Fatalf("joiner bot %s: host %s, joiner %s after %d ticks", bot, rs[0].StateHash, rs[1].StateHash, rs[0].WorldTicks)
+				}
+				hashes[rs[0].StateHash] = true
+			}
+			if len(hashes) != 2 {
+				t.Errorf("the joiner's bot changes nothing: both games end at %v", hashes)
+			}
+		})
+	}
+}

@@ -1,0 +1,95 @@
+package netplay
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+)
+
+// A peer that runs behind gets the others' state hash for a checkpoint
+// before it reaches the checkpoint itself: it keeps the hash and compares
+// it with its own when it gets there, and finds the desync. The slow peer
+// runs behind a liar (the host, or a joiner whose hash the host relays)
+// by the input delay, 30 ticks: the liar reaches its next checkpoint, and
+// sends that one's hash from then on, before the slow peer reaches the
+// one it lied at, so that the hash kept is the only one it gets. The test
+// checks that the liar's hash was waiting when the slow peer made its own.
+func TestRemoteHashBeforeLocal(t *testing.T) {
+	for _, c := range []struct{ players, slow, liar int }{
+		{2, 1, 0}, // a joiner behind the host
+		{2, 0, 1}, // the host behind a joiner
+		{3, 1, 2}, // a joiner behind another joiner, relayed by the host
+		{3, 0, 2},
+	} {
+		for _, at := range []uint64{25, 50} {
+			t.Run(fmt.Sprint(c.players, "/", c.slow, "/", c.liar, "/", at), func(t *testing.T) {
+				h := newHarness(t, Conditions{Delay: 5 * ms}, 9)
+				h.game(Config{TickLimit: 100, Delay: 30}, c.players)
+				// The harness's peers are in the order they joined; find
+				// them by player index once the game runs.
+				h.runUntil(5*time.Second, func() bool { return h.peers[c.players-1].s.State() == StateRunning })
+				var slow, liar *tpeer
+				for _, p := range h.peers {
+					switch p.s.Index() {
+					case c.slow:
+						slow = p
+					case c.liar:
+						liar = p
+					}
+				}
+				// A tick every 100 ms, 10 a second of the 25 due: the
+				// others run up to its inputs, Delay ticks ahead.
+				slow.frame, slow.maxLoops = 100*ms, 1
+				liar.lieAt = at
+				waiting := false
+				hash := slow.hashFn
+				slow.hashFn = func() uint64 {
+					if slow.s.NextTick() == at {
+						pc := slow.s.pending[c.liar][(at/HashEvery)%ckRing]
+						waiting = pc.tick == at && pc.hash == liar.reported[at]
+					}
+					return hash()
+				}
+				h.run(60 * time.Second)
+				if !waiting {
+					t.Fatalf("the liar's hash for tick %d was not waiting when the slow peer made its own: the test did not test it", at)
+				}
+				var de *DesyncError
+				if !errors.As(slow.s.Err(), &de) || de.Tick != at || de.Player != c.liar ||
+					de.Local != slow.reported[at] || de.Remote != liar.reported[at] {
+					t.Errorf("slow peer: err %v, want a desync at tick %d with player %d", slow.s.Err(), at, c.liar)
+				}
+			})
+		}
+	}
+}
+
+// Err names the first desync: the earliest checkpoint whose hashes
+// differ, not the last one found.
+func TestFirstDesyncReported(t *testing.T) {
+	for players := MinPlayers; players <= MaxPlayers; players++ {
+		for liar := range players {
+			t.Run(fmt.Sprint(players, "/", liar), func(t *testing.T) {
+				h := newHarness(t, Conditions{Delay: 15 * ms, Jitter: 5 * ms, Loss: 0.1, Reorder: 0.1}, uint64(players*10+liar))
+				h.game(Config{TickLimit: 150}, players)
+				lp := h.peers[liar]
+				lp.lies = map[uint64]bool{50: true, 100: true}
+				h.run(30 * time.Second)
+				for _, p := range h.peers {
+					var de *DesyncError
+					if !errors.As(p.s.Err(), &de) || de.Tick != 50 {
+						t.Errorf("%s: err %v, want the desync at tick 50", p.name, p.s.Err())
+					}
+					want := 2 // every other peer finds 2 desyncs with the liar
+					if p == lp {
+						want = 2 * (players - 1)
+					}
+					if got := p.s.Stats().Desyncs; got != want {
+						t.Errorf("%s: %d desyncs, want %d", p.name, got, want)
+					}
+				}
+			})
+		}
+	}
+}

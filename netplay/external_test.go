@@ -1,0 +1,223 @@
+package netplay
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// outsideGoMod and outsideMain are a module outside the repository: a
+// game of its own (two paddles and a ball) that imports the library,
+// plays a two-session rollback game over the library's simulated network
+// and prints both sessions' final state hashes.
+const outsideGoMod = `module example.com/paddles
+
+go 1.24
+
+require github.com/interpdemo/interpdemo v0.0.0
+
+replace github.com/interpdemo/interpdemo => %ROOT%
+`
+
+const outsideMain = `// Command paddles plays a two-player rollback game of its own over the
+// netplay library's simulated network and prints both peers' final state.
+package main
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"net/netip"
+	"os"
+	"time"
+
+	"github.com/interpdemo/interpdemo/netplay"
+)
+
+// court is the game: two paddles that the players move up and down, and
+// a ball that bounces off the walls and the paddles.
+type court struct {
+	s     state
+	slots []state
+}
+
+type state struct {
+	Tick         uint32
+	Paddle       [2]int32
+	BallX, BallY int32
+	VX, VY       int32
+	Score        [2]uint32
+}
+
+// An input is two bytes: the paddle's move (-1, 0, 1) and a serve button.
+func (c *court) Advance(in *netplay.Inputs) {
+	s := &c.s
+	for p := range 2 {
+		b := in.Input(p)
+		s.Paddle[p] = min(max(s.Paddle[p]+3*int32(int8(b[0])), -40), 40)
+		if b[1] != 0 && s.VX == 0 {
+			s.VX, s.VY = 2-4*int32(p), 1
+		}
+	}
+	s.BallX += s.VX
+	s.BallY += s.VY
+	if s.BallY < -50 || s.BallY > 50 {
+		s.VY = -s.VY
+	}
+	for p, x := range [2]int32{-100, 100} {
+		if (p == 0 && s.BallX <= x) || (p == 1 && s.BallX >= x) {
+			if d := s.BallY - s.Paddle[p]; d < -10 || d > 10 {
+				s.Score[1-p]++
+				s.BallX, s.BallY, s.VX, s.VY = 0, 0, 0, 0
+			} else {
+				s.VX = -s.VX
+			}
+		}
+	}
+	s.Tick++
+}
+
+func (c *court) Save(slot int) { c.slots[slot] = c.s }
+func (c *court) Load(slot int) { c.s = c.slots[slot] }
+
+func (c *court) Hash() uint64 {
+	h := fnv.New64a()
+	binary.Write(h, binary.LittleEndian, c.s)
+	return h.Sum64()
+}
+
+// bot plays a paddle: it follows a pattern of its own and serves.
+type bot struct{ s *netplay.Session }
+
+func (b bot) LocalInput(tick uint64, _ int, dst []byte) {
+	dst[0] = byte(int8((int(tick/6)+b.s.Index())%3 - 1))
+	if tick%50 == 10 {
+		dst[1] = 1
+	}
+}
+
+func main() {
+	const tick = 16 * time.Millisecond
+	net, err := netplay.NewNetSim(netplay.Conditions{Delay: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.08, Duplicate: 0.02, Reorder: 0.05}, 42, 0)
+	if err != nil {
+		fail(err)
+	}
+	addrs := []netip.AddrPort{netip.MustParseAddrPort("192.0.2.1:4000"), netip.MustParseAddrPort("192.0.2.2:4000")}
+	host, err := netplay.NewHost(netplay.Config{InputSize: 2, Nonce: 0xc0ffee, Players: 2, Delay: netplay.NoDelay, TickLimit: 300}, 0)
+	if err != nil {
+		fail(err)
+	}
+	join, err := netplay.NewJoiner(netplay.Config{InputSize: 2, Nonce: 0xbeef}, addrs[0], 0)
+	if err != nil {
+		fail(err)
+	}
+	sessions := []*netplay.Session{host, join}
+	games := []*court{{}, {}}
+	runners := make([]*netplay.Runner, 2)
+	for i, s := range sessions {
+		if runners[i], err = netplay.NewRunner(s, games[i], bot{s}, netplay.RunnerConfig{Netcode: netplay.Rollback}); err != nil {
+			fail(err)
+		}
+		games[i].slots = make([]state, runners[i].Slots())
+	}
+	var now time.Duration
+	counted := []int{0, 0}
+	for !host.Done() || !join.Done() {
+		if now > time.Minute {
+			fail(fmt.Errorf("not done after a minute: %v %v", host.State(), join.State()))
+		}
+		net.Deliver(now, func(from, to netip.AddrPort, pkt []byte) {
+			for i, s := range sessions {
+				if addrs[i] == to {
+					s.Receive(now, from, pkt)
+				}
+			}
+		})
+		for i, s := range sessions {
+			due := 0
+			if s.State() == netplay.StateRunning {
+				ticks := int((now - s.StartedAt()) / tick)
+				due, counted[i] = ticks-counted[i], ticks
+			}
+			runners[i].Frame(now, due, 5)
+			s.Poll(now, func(to netip.AddrPort, pkt []byte) { net.Send(now, addrs[i], to, pkt) })
+		}
+		now += 7 * time.Millisecond
+	}
+	for i, s := range sessions {
+		if s.Err() != nil {
+			fail(fmt.Errorf("%v: %w", s.Role(), s.Err()))
+		}
+		st := runners[i].Stats()
+		fmt.Printf("%v: tick %d score %v hash %016x rollbacks %d\n", s.Role(), games[i].s.Tick, games[i].s.Score, games[i].Hash(), st.Rollbacks)
+	}
+	fmt.Println("agree:", games[0].s == games[1].s && games[0].s.Tick == 300)
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "paddles:", err)
+	os.Exit(1)
+}
+`
+
+// A module outside the repository imports the package and plays a
+// two-session game of its own over the library's simulated network: the
+// library needs nothing of the repository but itself (no other module,
+// no network: the module proxy is off, and the module cache is empty).
+func TestOutsideModule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a module with the go command; the full run checks it")
+	}
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go command: %v", err)
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mod, err := os.ReadFile(filepath.Join(root, "go.mod")); err != nil || !strings.HasPrefix(string(mod), "module github.com/interpdemo/interpdemo\n") {
+		t.Fatalf("%s is not the repository's root: %v", root, err)
+	}
+	dir := t.TempDir()
+	mod := filepath.Join(dir, "paddles")
+	if err := os.Mkdir(mod, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{
+		"go.mod":  strings.ReplaceAll(outsideGoMod, "%ROOT%", strconv.Quote(root)),
+		"main.go": outsideMain,
+	} {
+		if err := os.WriteFile(filepath.Join(mod, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, goCmd, "run", ".")
+	cmd.Dir = mod
+	cmd.Env = append(os.Environ(),
+		"GOWORK=off", "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod",
+		"GOPROXY=off", "GOSUMDB=off", "GONOSUMDB=*",
+		"GOMODCACHE="+filepath.Join(dir, "modcache"), // empty: nothing to take from it
+	)
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("go run did not finish in time:\n%s", out)
+	}
+	if err != nil {
+		t.Fatalf("go run: %v\n%s", err, out)
+	}
+	t.Logf("go run:\n%s", out)
+	lines := regexp.MustCompile(`(?m)^(host|join): tick 300 score \[\d+ \d+\] hash ([0-9a-f]{16}) rollbacks \d+$`).FindAllStringSubmatch(string(out), -1)
+	if len(lines) != 2 || lines[0][1] != "host" || lines[1][1] != "join" || lines[0][2] != lines[1][2] ||
+		!strings.Contains(string(out), "\nagree: true\n") {
+		t.Errorf("the sessions do not agree:\n%s", out)
+	}
+}

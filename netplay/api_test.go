@@ -336,3 +336,60 @@ func TestJoinTakesTheHostsSettings(t *testing.T) {
 		t.Errorf("settings over the bound: %v, %v, %d bytes held", j.Err(), j.State(), len(j.Settings()))
 	}
 }
+
+// TestJoinerAnswersWelcomeWhenReady: a joiner sets up its game after the
+// Welcome (a window, a renderer: seconds on a slow machine) before it
+// answers, longer than Silence. The host keeps the slot and does not start
+// the game meanwhile; the joiner does not take the host's silence, which
+// only its answer ends, for a departure; the game starts on both sides
+// when the joiner answers, not when the Welcome arrived. A joiner that
+// never answers loses its slot after JoinTimeout.
+func TestJoinerAnswersWelcomeWhenReady(t *testing.T) {
+	host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2}, 0)
+	j, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 2}, addr(0), 0)
+	var queued [][]byte // what reaches the joiner's socket while it sets up
+	toJoiner := func(_ netip.AddrPort, p []byte) { queued = append(queued, bytes.Clone(p)) }
+	deliver := func(now time.Duration) {
+		for _, p := range queued {
+			j.Receive(now, addr(0), p)
+		}
+		queued = nil
+	}
+	j.Poll(0, func(_ netip.AddrPort, p []byte) { host.Receive(0, addr(1), p) }) // Hello
+	host.Poll(ms, toJoiner)                                                     // Welcome
+	deliver(ms)
+	if j.State() != StateLobby {
+		t.Fatalf("joiner %v after the Welcome", j.State())
+	}
+	setup := 3 * time.Second // > DefaultSilence, < DefaultJoinTimeout
+	for now := 2 * ms; now < setup; now += 10 * ms {
+		host.Poll(now, toJoiner)
+	}
+	if host.State() != StateLobby || host.Stats().Joined != 2 {
+		t.Fatalf("while the joiner set up: host %v, %d joined", host.State(), host.Stats().Joined)
+	}
+	deliver(setup) // the joiner's loop runs: it reads, then answers
+	j.Poll(setup, func(_ netip.AddrPort, p []byte) { host.Receive(setup, addr(1), p) })
+	if j.Err() != nil || j.State() != StateLobby {
+		t.Fatalf("joiner %v, %v at its first Poll after %v of set-up", j.State(), j.Err(), setup)
+	}
+	host.Poll(setup+ms, toJoiner)
+	deliver(setup + 2*ms)
+	if host.State() != StateRunning || j.State() != StateRunning {
+		t.Fatalf("host %v, joiner %v after the answer", host.State(), j.State())
+	}
+	if host.StartedAt() != setup+ms || j.StartedAt() != setup+2*ms {
+		t.Errorf("started at %v (host), %v (joiner); want %v, %v", host.StartedAt(), j.StartedAt(), setup+ms, setup+2*ms)
+	}
+
+	// A joiner that never answers is dropped after JoinTimeout.
+	host, _ = NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2, JoinTimeout: 5 * time.Second}, 0)
+	j, _ = NewJoiner(Config{InputSize: testInputSize, Nonce: 2}, addr(0), 0)
+	j.Poll(0, func(_ netip.AddrPort, p []byte) { host.Receive(0, addr(1), p) })
+	for now := ms; now < 5*time.Second+20*ms; now += 10 * ms {
+		host.Poll(now, func(netip.AddrPort, []byte) {})
+		if joined := host.Stats().Joined; (now < 5*time.Second && joined != 2) || (now >= 5*time.Second+ms && joined != 1) {
+			t.Fatalf("at %v: %d joined", now, joined)
+		}
+	}
+}

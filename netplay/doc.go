@@ -123,6 +123,13 @@
 // answer is larger than the question. When every slot is taken and
 // every joiner has answered its Welcome, the host starts: its first game
 // packet is the start, and each joiner begins at tick 0 when it arrives.
+// A joiner's answer says that it is ready: the caller sends it (its first
+// Poll after the Welcome) once its frame loop runs, after whatever set-up
+// the Welcome's settings need (a window, a renderer), so that every peer's
+// tick 0 starts at about the same time; a lockstep game never makes up a
+// head start, the peer ahead stalls every frame for the whole game. The
+// host keeps a welcomed slot for JoinTimeout without an answer, and a
+// joiner counts the host's silence from its answer.
 //
 // The game ends for everyone at one agreed tick (Session.EndTick) when
 // the tick limit is reached or a player quits: every peer stops there by

@@ -215,7 +215,8 @@ func TestVersionMismatchRejected(t *testing.T) {
 }
 
 // A Hello with a forged source address gets one Welcome, no larger, and
-// nothing else; the slot it took is free again after the silence timeout.
+// nothing else; the slot it took is free again after JoinTimeout (a
+// welcomed joiner may set up its game that long before it answers).
 func TestForgedHelloNoAmplification(t *testing.T) {
 	host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2}, 0)
 	var hello packet
@@ -225,7 +226,7 @@ func TestForgedHelloNoAmplification(t *testing.T) {
 	victim := netip.MustParseAddrPort("198.51.100.7:53")
 	host.Receive(0, victim, b)
 	sent, bytes := 0, 0
-	for now := time.Duration(0); now <= 3*time.Second; now += 10 * ms {
+	for now := time.Duration(0); now <= DefaultJoinTimeout+time.Second; now += 10 * ms {
 		host.Poll(now, func(to netip.AddrPort, pkt []byte) {
 			if to != victim || len(pkt) > len(b) {
 				t.Fatalf("sent %d bytes to %v", len(pkt), to)

@@ -115,6 +115,9 @@ func (s *Session) settledJoiner() bool {
 
 func (s *Session) checkSilence(now time.Duration) {
 	if s.role == Joiner {
+		if s.state == StateLobby && !s.peers[0].sentAny {
+			return // the host answers our first word after the Welcome: see joinerSend
+		}
 		if now-s.peers[0].lastHeard >= s.cfg.Silence && !s.settledJoiner() {
 			s.finish(endLeft, uint8(s.index), &SilenceError{Player: 0, For: s.cfg.Silence}, "")
 		}
@@ -122,7 +125,13 @@ func (s *Session) checkSilence(now time.Duration) {
 	}
 	for j := 1; j < s.players; j++ {
 		r := &s.peers[j]
-		if !s.active(j) || now-r.lastHeard < s.cfg.Silence || (s.state == StateRunning && s.settled(j)) {
+		limit := s.cfg.Silence
+		if s.state == StateLobby && !r.confirmed {
+			// A joiner with its Welcome sets up its game (a window, a
+			// renderer) before it answers, which tells us it is ready.
+			limit = max(limit, s.cfg.JoinTimeout)
+		}
+		if !s.active(j) || now-r.lastHeard < limit || (s.state == StateRunning && s.settled(j)) {
 			continue
 		}
 		if s.state == StateLobby {
@@ -277,6 +286,11 @@ func (s *Session) hostSend(now time.Duration, send func(netip.AddrPort, []byte))
 
 func (s *Session) joinerSend(now time.Duration, send func(netip.AddrPort, []byte)) {
 	if s.state == StateLobby || (s.state == StateEnding && s.inLobby) {
+		if r := &s.peers[0]; !r.sentAny {
+			// The host sends nothing between its Welcome and our answer
+			// (it waits for us to set up): its silence counts from here.
+			r.lastHeard = max(r.lastHeard, now)
+		}
 		s.sendLobby(now, send, 0)
 		return
 	}

@@ -271,7 +271,7 @@ func (d *Demo) Update(now time.Duration) (presentAt time.Duration, ok bool) {
 	d.keys.queue = d.keys.queue[:0]
 	d.last = info
 	if g := d.net; g != nil {
-		g.conn.Write(now, g.ep) // new input goes out at once
+		g.write(now) // new input goes out at once
 		g.announce(d.p.Log)
 		if g.smooth != nil {
 			g.smooth.update(d.sim, g.sess.Index(), now)
@@ -349,6 +349,15 @@ func (d *Demo) Presented(shown, wake, woke time.Duration) {
 // recording is saved when an autosave is due.
 func (d *Demo) EndFrame(start, drawEnd time.Duration, uploaded int) {
 	d.sim.EndDraw(drawEnd)
+	if d.net != nil {
+		d.net.ready = true // a frame was shown: the loop runs
+		if !d.st.gameStarted && d.net.running() {
+			d.st.gameStart, d.st.gameStarted = start, true
+		}
+		if d.last.Ticks > 0 {
+			d.st.gameLastTicks = start // the game's tick rate counts to here
+		}
+	}
 	d.fps.Add(start, 1)
 	d.tps.Add(start, d.last.Ticks)
 	x, nextX := ball0X(d.sim.World(), d.scene.Alpha)

@@ -526,3 +526,61 @@ func TestSpectatorInProcess(t *testing.T) {
 		})
 	}
 }
+
+// TestJoinerSetupIsNotGameTime: a joiner's front end takes 600 ms after
+// the host's Welcome to set up (a window and a renderer, on llvmpipe)
+// before its first frame. The game starts when the joiner's loop runs:
+// the host does not start its tick clock meanwhile, which would leave it
+// 600 ms ahead of the joiner for the whole game, stalled every frame
+// waiting for inputs that come on the joiner's time, drawing every ball
+// at its next position (percentWithinTick 1). Its tick rate is counted
+// over the game, not the lobby.
+func TestJoinerSetupIsNotGameTime(t *testing.T) {
+	clock := loop.NewManualClock(time.Second)
+	net := newSimNet(t, clock, netplay.Conditions{Delay: time.Millisecond})
+	host := newFront(t, clock, net, "-host", ":7777", "-ticks", "100", "-bot", "1", "-stats")
+	host.stepAt(clock.Now()) // the host's socket serves its session from now on
+	join := newFront(t, clock, net, "-join", "127.0.0.1:7777", "-bot", "2", "-stats")
+	for end := clock.Now() + 600*time.Millisecond; clock.Now() < end; clock.Advance(2 * time.Millisecond) {
+		host.stepAt(clock.Now()) // the joiner opens its window
+	}
+	if st := host.d.net.sess.State(); st != netplay.StateLobby {
+		t.Fatalf("the host's game is %v while the joiner sets up", st)
+	}
+	var frames, stalled int
+	for i := 0; i < 100000 && !(host.d.Done() && join.d.Done()); i++ {
+		for _, f := range []*front{host, join} {
+			if !f.d.Done() {
+				f.stepAt(clock.Now())
+			}
+		}
+		if host.d.net.sess.State() == netplay.StateRunning && host.d.Sim().Ticks() > 0 {
+			frames++
+			if host.d.last.Percent == 1 {
+				stalled++
+			}
+		}
+		clock.Advance(2 * time.Millisecond)
+	}
+	hs, js := host.d.net.sess.Stats(), join.d.net.sess.Stats()
+	if d := host.d.net.sess.StartedAt() - join.d.net.sess.StartedAt(); d < -10*time.Millisecond || d > 10*time.Millisecond {
+		t.Errorf("the host started %v after the joiner", d)
+	}
+	if hs.StallTime > 40*time.Millisecond || js.StallTime > 40*time.Millisecond {
+		t.Errorf("stalled %v (host), %v (joiner) in a 4 s game", hs.StallTime, js.StallTime)
+	}
+	if stalled*20 > frames {
+		t.Errorf("the host drew %d of %d frames at percentWithinTick 1", stalled, frames)
+	}
+	out, err := host.finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := report.Parse([]byte(strings.TrimSpace(out)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.TPS < 24.75 || r.TPS > 25.25 {
+		t.Errorf("host: %v TPS, want 25 (the lobby is not game time)", r.TPS)
+	}
+}

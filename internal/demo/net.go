@@ -194,10 +194,35 @@ type netGame struct {
 	ep      Endpoint           // what conn carries datagrams for: the simulation's
 	watched bool               // "watching" was said
 	netcode string
-	started bool      // "game started" was said
-	smooth  *smoother // -rollback-smooth, or nil
-	ghosts  *ghosts   // rollback's mispredictions, drawn with G; or nil
-	buf     []byte    // the HUD's lines about the players
+	started bool // "game started" was said
+	// ready says that the loop runs steadily (a frame was shown): a
+	// joiner sends nothing in the lobby before, since its first word
+	// after the Welcome tells the host to start the game. Until then the
+	// window, the renderer and the first frame (hundreds of milliseconds
+	// on llvmpipe: shaders compile at the first draw) would eat into the
+	// game's first ticks here and not at the host.
+	ready  bool
+	smooth *smoother // -rollback-smooth, or nil
+	ghosts *ghosts   // rollback's mispredictions, drawn with G; or nil
+	buf    []byte    // the HUD's lines about the players
+}
+
+// running reports whether the game runs here: a player's session is
+// running (or over), or a spectator has its snapshot.
+func (g *netGame) running() bool {
+	if g.spec != nil {
+		return g.spec.State() >= netplay.StateRunning
+	}
+	return g.sess.State() >= netplay.StateRunning
+}
+
+// write sends what the session has due, but nothing from a joiner in the
+// lobby before its loop is ready.
+func (g *netGame) write(now time.Duration) {
+	if !g.ready && g.sess != nil && g.sess.Role() == netplay.Joiner && g.sess.State() == netplay.StateLobby {
+		return
+	}
+	g.conn.Write(now, g.ep)
 }
 
 // announce says on the log when the game starts: a line a person or a
@@ -273,8 +298,14 @@ func startNet(c *Config, network Network, clock loop.Clock, log io.Writer) (*net
 		conn.Close()
 		return nil, err
 	}
-	for g.sess.State() < netplay.StateLobby && g.sess.Err() == nil {
+	// The Welcome is not answered here: the answer tells the host that
+	// this player is ready, and the host starts the game on it. It goes
+	// out from the loop, once it runs (see netGame.ready).
+	for {
 		g.conn.Read(clock.Now(), g.sess)
+		if g.sess.State() >= netplay.StateLobby || g.sess.Err() != nil {
+			break
+		}
 		g.conn.Write(clock.Now(), g.sess)
 		g.conn.Wait(10 * time.Millisecond)
 	}

@@ -94,6 +94,14 @@ func (d *Demo) Report() *report.Stats {
 		}
 		return report.Round3(float64(n) / span)
 	}
+	tps := rate(d.sim.Ticks())
+	if s.gameStarted {
+		// A network game's ticks run from its start: the lobby, however
+		// long the players took to come, is not in its tick rate.
+		if g := (s.gameLastTicks - s.gameStart).Seconds(); g > 0 {
+			tps = report.Round3(float64(d.sim.Ticks()) / g)
+		}
+	}
 	hist := map[string]int64{}
 	for n, c := range s.ticksPerFrame {
 		if c > 0 {
@@ -109,7 +117,7 @@ func (d *Demo) Report() *report.Stats {
 		Ticks:             d.sim.Ticks(),
 		Seconds:           report.Round3(wall.Seconds()),
 		FPS:               rate(s.frames - 1),
-		TPS:               rate(d.sim.Ticks()),
+		TPS:               tps,
 		MaxTicksPerFrame:  s.maxTicksPerFrame,
 		TicksPerFrame:     hist,
 		CappedFrames:      s.cappedFrames,

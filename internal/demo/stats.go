@@ -34,6 +34,12 @@ type runStats struct {
 	end       time.Duration
 	lastStart time.Duration
 	wallStart time.Duration
+	// gameStart is the start of the first frame of a network game that
+	// saw the game running (gameStarted): its tick rate counts from
+	// there, not from the lobby.
+	gameStart     time.Duration
+	gameStarted   bool
+	gameLastTicks time.Duration // the start of the last frame that ran ticks
 }
 
 // frameStart closes the books on the previous frame, now that its

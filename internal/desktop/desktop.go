@@ -131,10 +131,32 @@ func (w *window) SetVsync(v demo.Vsync) (string, error) {
 }
 
 // open makes the demo (for a network game: the session, and a joiner's
-// wait for the host), then the window, the renderer and the overlays.
+// wait for the host), then the window, the renderer and the overlays; a
+// network game opens its window first.
 func open(cfg demo.Config, p demo.Platform, w *window, mainStart time.Time) (_ *app, err error) {
 	a := &app{log: p.Log, win: w, clock: w.clock}
+	choice := renderChoiceFromEnv()
+	if cfg.Net.On() {
+		// A network game's window opens before the session: the game
+		// starts when every player's loop runs, and a player that opened
+		// its window after the start would begin the game behind the
+		// others by the time that took (hundreds of milliseconds on
+		// llvmpipe), a lag lockstep never makes up. A joiner does not
+		// know the host's world yet: with no ball count, a headless one
+		// rasterizes serially (safe at any count, slower with many).
+		balls := int(cfg.Settings.Balls)
+		if cfg.Net.Join != "" || cfg.Net.Spectate != "" {
+			balls = 0
+		}
+		if err = openWindow(cfg, w, choice, balls); err != nil {
+			return nil, err
+		}
+	}
 	if a.d, err = demo.New(cfg, p); err != nil {
+		if w.Window != nil {
+			w.Close()
+			w.Window = nil
+		}
 		return nil, err
 	}
 	a.cfg = a.d.Config()
@@ -143,12 +165,10 @@ func open(cfg demo.Config, p demo.Platform, w *window, mainStart time.Time) (_ *
 			a.close() // a, not the nil returned
 		}
 	}()
-	choice := renderChoiceFromEnv()
-	if w.Window, err = platform.Open(platform.Options{
-		Title: "interpdemo", Width: cfg.Width, Height: cfg.Height, Headless: cfg.Headless,
-		SerialRaster: cfg.Headless && !choice.redraw && a.d.World().N() <= serialRasterMaxBalls,
-	}); err != nil {
-		return nil, err
+	if w.Window == nil {
+		if err = openWindow(cfg, w, choice, a.d.World().N()); err != nil {
+			return nil, err
+		}
 	}
 	wc := a.d.World().Config()
 	if a.rend, err = render.New(renderConfig(wc, w.Window, choice)); err != nil {
@@ -178,6 +198,16 @@ func open(cfg demo.Config, p demo.Platform, w *window, mainStart time.Time) (_ *
 		return nil, err
 	}
 	return a, nil
+}
+
+// openWindow opens the window and its GL context for a world of balls
+// balls at start.
+func openWindow(cfg demo.Config, w *window, choice renderChoice, balls int) (err error) {
+	w.Window, err = platform.Open(platform.Options{
+		Title: "interpdemo", Width: cfg.Width, Height: cfg.Height, Headless: cfg.Headless,
+		SerialRaster: cfg.Headless && !choice.redraw && balls <= serialRasterMaxBalls,
+	})
+	return err
 }
 
 // close frees the GL objects, then the context and window, and lets the

@@ -13,6 +13,56 @@
 // package netplay/udp does that over a UDP socket, and NetSim over a
 // simulated network in memory, for tests.
 //
+// # Playing a game
+//
+// A game gives the library what it needs through a small interface, Game:
+// Advance runs one tick with every player's input, Save and Load keep
+// and restore its state in numbered slots, Hash hashes it. (GGRS hands
+// the same requests to the caller as a list; in Go an interface call
+// allocates nothing and keeps the caller's loop one call.) A Runner
+// plays a Game over a Session with either netcode, one tick path for
+// both: Lockstep runs a tick when every input is there, Rollback runs it
+// at once on predicted inputs and corrects them when they arrive. One
+// frame of a peer, with its fixed-step loop (package loop, in lockstep
+// mode: the time debt is kept):
+//
+//	sess, _ := netplay.NewHost(netplay.Config{Nonce: nonce, InputSize: 1, Players: 2,
+//		Settings: settings, Delay: netplay.NoDelay}, clock.Now()) // or NewJoiner
+//	runner, _ := netplay.NewRunner(sess, game, game, netplay.RunnerConfig{Netcode: netplay.Rollback})
+//	conn, _ := udp.Listen(":7777", udp.Config{})
+//	for !sess.Done() {
+//		now := clock.Now()
+//		conn.Read(now, sess)                           // the datagrams that arrived
+//		fr := fixed.Step(now)                          // ticks due by the clock
+//		runner.Frame(now, fr.Ticks, maxLoops)          // local input, ticks, rollbacks
+//		sess.ReportLoad(fr.Debt+time.Duration(runner.Owed())*fr.Tick, capped)
+//		conn.Write(now, sess)                          // new input goes out at once
+//		draw(game, fr.Percent)                         // between the last two states
+//	}
+//
+// A lockstep game is the same loop with RunnerConfig{Netcode:
+// netplay.Lockstep} and an input delay (Config.Delay 0 means 2 ticks):
+// Frame then runs no tick whose inputs are missing, and the loop keeps
+// its debt until they come.
+//
+// The game's LocalInput method gives the local player's input for each
+// tick (sampled over that tick's span of time, so that a tap is never
+// lost); a Confirmer hears of each confirmed tick once, in order (a
+// recording), a Predictor predicts a missing input itself. ExampleRunner
+// plays a whole game between two sessions over a lossy NetSim.
+//
+// NewSyncTest checks a game on one machine through the same tick path: it
+// rolls back and runs again every tick, comparing hashes, which catches
+// a non-deterministic Advance or a Save that misses some state.
+//
+// Spectators: a host's Broadcast (around its Runner, passed to the
+// transport instead of the Session) serves up to MaxSpectators
+// spectators the confirmed inputs; one that arrives while the game runs
+// first gets a snapshot of the game at a confirmed tick, through the
+// game's Snapshotter. A spectator is a Spectator (the transport's
+// endpoint) and a Watcher, which plays the game it receives and never
+// makes the players wait.
+//
 // # Lockstep with input delay
 //
 // A deterministic simulation reaches the same state on every machine from
@@ -46,10 +96,11 @@
 // A player that stops sending altogether is not slow but silent: it is
 // found out by Silence.
 //
-// # The frame loop
+// # The session's own loop
 //
-// One frame of a peer, with the fixed-tick loop's plan fr (lockstep, debt
-// kept) and the ticks it owes in owed:
+// A game that does not use a Runner drives the Session itself. One frame
+// of a lockstep peer, with the fixed-tick loop's plan fr (debt kept) and
+// the ticks it owes in owed:
 //
 //	conn.Read(now, sess) // every datagram that arrived: sess.Receive
 //	for ran := 0; owed > 0 && ran < maxLoops; ran++ {

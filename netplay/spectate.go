@@ -436,7 +436,7 @@ func (b *Broadcast) sendData(now time.Duration, send func(netip.AddrPort, []byte
 		sp.snapSent = sp.snapAcked // go back: what was sent and not acknowledged is lost
 		sp.sentTop = sp.start + sp.have
 	}
-	for sent := 0; sent < 16; sent++ {
+	for sent := 0; sent < snapshotWindow/chunkSize; sent++ {
 		snapLeft := sp.snapSent < len(b.snap) && sp.snapSent < sp.snapAcked+snapshotWindow
 		top := min(b.logged, sp.start+sp.have+spectatorWindow)
 		ticksLeft := sp.snapAcked == len(b.snap) && sp.sentTop < top

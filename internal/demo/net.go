@@ -481,7 +481,7 @@ func (g *netGame) report(s *sim.Sim) *report.Net {
 		}
 		return &report.Net{
 			Role: "spectator", Players: g.spec.Players(), Player: -1, RTTMs: []float64{},
-			PacketsSent: st.PacketsSent, PacketsReceived: st.PacketsReceived, BadPackets: st.BadPackets, Kicked: []int{}, End: end, Netcode: "-",
+			PacketsSent: st.PacketsSent, PacketsReceived: st.PacketsReceived, BadPackets: st.BadPackets, BytesSent: st.BytesSent, TicksAhead: []int64{}, Kicked: []int{}, End: end, Netcode: "-",
 			Spectator:  &report.Spectator{StartTick: st.Start, SnapshotBytes: st.SnapshotBytes, JoinMs: ms(st.JoinTime)},
 			Spectators: new(int64),
 		}
@@ -489,7 +489,7 @@ func (g *netGame) report(s *sim.Sim) *report.Net {
 	st := g.sess.Stats()
 	r := &report.Net{
 		Role: st.Role.String(), Players: st.Players, Player: st.Index, InputDelay: st.Delay,
-		RTTMs: rttMs(&st), StallFrames: st.StallFrames, StallMs: ms(st.StallTime),
+		RTTMs: rttMs(&st), StallFrames: st.StallFrames, StallMs: ms(st.StallTime), BytesSent: st.BytesSent, TicksAhead: ticksAhead(&st),
 		PacketsSent: st.PacketsSent, PacketsReceived: st.PacketsReceived, BadPackets: st.BadPackets,
 		Desyncs: st.Desyncs, Kicked: kicked(&st), End: st.End, Netcode: g.netcode,
 	}
@@ -513,6 +513,16 @@ func rttMs(st *netplay.Stats) []float64 {
 	out := make([]float64, st.Players)
 	for p := range out {
 		out[p] = ms(st.Peers[p].RTT)
+	}
+	return out
+}
+
+// ticksAhead lists, per player, how many ticks this peer has run more
+// than the player (by its last report; 0 for oneself).
+func ticksAhead(st *netplay.Stats) []int64 {
+	out := make([]int64, st.Players)
+	for p := range out {
+		out[p] = int64(st.Peers[st.Index].Tick) - int64(st.Peers[p].Tick)
 	}
 	return out
 }

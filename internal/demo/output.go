@@ -170,6 +170,9 @@ func (d *Demo) Report() *report.Stats {
 	}
 	if d.net != nil {
 		r.Net = d.net.report(d.sim)
+		if g := (d.st.lastStart - d.st.gameStart).Seconds(); d.st.gameStarted && g > 0 {
+			r.Net.SendBytesPerS = report.Round3(float64(r.Net.BytesSent) / g)
+		}
 	}
 	if d.cfg.SyncTest > 0 {
 		n := d.sim.SyncTestTicks()

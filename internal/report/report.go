@@ -121,6 +121,9 @@ type Net struct {
 	StallMs         float64   `json:"net_stall_ms"`
 	PacketsSent     int64     `json:"net_packets_sent"`
 	PacketsReceived int64     `json:"net_packets_received"`
+	BytesSent       int64     `json:"net_bytes_sent"`
+	SendBytesPerS   float64   `json:"net_send_bytes_per_s"` // over the game, from its first tick to its last frame
+	TicksAhead      []int64   `json:"net_ticks_ahead"`      // per player: this peer's ticks run less the player's, as it last reported them
 	BadPackets      int64     `json:"net_bad_packets"`
 	Desyncs         int       `json:"net_desyncs"`
 	Kicked          []int     `json:"net_kicked"` // players kicked

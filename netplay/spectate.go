@@ -57,7 +57,7 @@ const (
 	// spectator acknowledged, and the ticks a Spectator buffers.
 	spectatorWindow = 1024
 	// snapshotWindow is the most snapshot bytes in flight.
-	snapshotWindow = 64 * chunkSize
+	snapshotWindow = 128 * chunkSize
 	chunkSize      = 1024
 	specResend     = 50 * time.Millisecond
 )

@@ -446,7 +446,9 @@ func (g *netGame) hudLines(b []byte, s *sim.Sim) []byte {
 	b = strconv.AppendInt(b, int64(st.Players), 10)
 	b = append(b, ", input delay "...)
 	b = strconv.AppendInt(b, int64(st.Delay), 10)
-	b = append(b, " ticks"...)
+	b = append(b, " ticks, sent "...)
+	b = strconv.AppendInt(b, st.BytesSent/1024, 10)
+	b = append(b, " KiB"...)
 	if line := g.lobbyLine(nil); len(line) > 0 {
 		b = append(b, ", "...)
 		b = append(b, line...)
@@ -464,6 +466,11 @@ func (g *netGame) hudLines(b []byte, s *sim.Sim) []byte {
 		b = hud.AppendMs(b, ps.Debt)
 		b = append(b, "  held back "...)
 		b = hud.AppendMs(b, ps.HeldBack)
+		if p != st.Index {
+			b = append(b, "  behind you "...)
+			b = strconv.AppendInt(b, int64(st.Peers[st.Index].Tick)-int64(ps.Tick), 10)
+			b = append(b, " ticks"...)
+		}
 		if ps.Kicked {
 			b = append(b, "  KICKED"...)
 		}

@@ -28,13 +28,15 @@
 //
 //	sess, _ := netplay.NewHost(netplay.Config{Nonce: nonce, InputSize: 1, Players: 2,
 //		Settings: settings, Delay: netplay.NoDelay}, clock.Now()) // or NewJoiner
-//	runner, _ := netplay.NewRunner(sess, game, game, netplay.RunnerConfig{Netcode: netplay.Rollback})
+//	runner, _ := netplay.NewRunner(sess, game, game, netplay.RunnerConfig{Netcode: netplay.Rollback, Tick: tick})
 //	conn, _ := udp.Listen(":7777", udp.Config{})
+//	var offset time.Duration                           // time sync: time the loop does not count
 //	for !sess.Done() {
 //		now := clock.Now()
 //		conn.Read(now, sess)                           // the datagrams that arrived
-//		fr := fixed.Step(now)                          // ticks due by the clock
+//		fr := fixed.Step(now - offset)                 // ticks due by the clock
 //		runner.Frame(now, fr.Ticks, maxLoops)          // local input, ticks, rollbacks
+//		offset += runner.TimeSync()                    // ahead of the others: slow down a little
 //		sess.ReportLoad(fr.Debt+time.Duration(runner.Owed())*fr.Tick, capped)
 //		conn.Write(now, sess)                          // new input goes out at once
 //		draw(game, fr.Percent)                         // between the last two states
@@ -50,6 +52,19 @@
 // lost); a Confirmer hears of each confirmed tick once, in order (a
 // recording), a Predictor predicts a missing input itself. ExampleRunner
 // plays a whole game between two sessions over a lossy NetSim.
+//
+// Time sync (RunnerConfig.Tick): a peer whose game runs ahead of another
+// one's, because it started later, its machine stalled or its clock runs
+// fast, would otherwise run on predictions at the prediction limit
+// (rollback) or stall for late inputs (lockstep) for the rest of the
+// game. Every game packet carries the sender's head (the ticks its game
+// has run, predicted ones included); each peer estimates where the
+// others' games are now (the head, plus half a round trip and the time
+// since the report arrived, in ticks), and Runner.TimeSync asks the loop
+// of the peer ahead by more than half a tick to count up to MaxSlowdown
+// (3 %) less of each frame's time until they are level. Nobody is asked to
+// hurry, and only the pacing changes: the ticks and their inputs do not.
+// RunnerStats has the frame advantage and the slowdown.
 //
 // NewSyncTest checks a game on one machine through the same tick path: it
 // rolls back and runs again every tick, comparing hashes, which catches
@@ -156,7 +171,8 @@
 // Each packet also carries a sequence number, the sender's clock (µs) and
 // the echo of the newest clock received from the addressee with the time
 // it was held, from which the round-trip time is measured without clock
-// synchronization; the sender's latest state hash (the host: everyone's);
+// synchronization; the sender's head (the ticks its game has run) and
+// latest state hash (the host: everyone's);
 // its load (time debt, frames at MaxLoops, time waited for each player,
 // its own slowness);
 // and, from the host, every player's status and the kicks.
@@ -213,8 +229,8 @@
 //
 // # Wire format
 //
-// Version 2. "uv" is a minimal unsigned LEB128 varint, "sv" a zigzag one;
-// "u32" and "u64" are little-endian. Every packet starts with
+// Version 2. "uv" is a minimal unsigned LEB128 varint; "u32" and "u64"
+// are little-endian. Every packet starts with
 //
 //	offset size field
 //	0      2    magic "NP" (4e 50)
@@ -231,12 +247,12 @@
 //	                 the settings
 //	Reject   host    u8 reason (1: protocol version); the header carries the host's version
 //	Lobby    both    link, u8 players present (host; 0 from a joiner)
-//	Game     both    link, uv ticks run, u8 n (players), n × uv have,
+//	Game     both    link, uv head, u8 n (players), n × uv have,
 //	                 [host] uv low,
 //	                 u8 hashes, each: u8 player, uv ticks run, u64 state hash,
 //	                 uv debt (ms), uv frames at MaxLoops, n × uv waited (ms),
-//	                 [host] n × (uv ticks run, uv debt ms, uv frames at MaxLoops,
-//	                         uv held back ms, uv round trip µs),
+//	                 [host] n × (uv head, uv debt ms, uv frames at MaxLoops,
+//	                         uv held back ms, uv round trip µs, uv age µs),
 //	                 [host] u8 kicks, each: u8 player, uv first autonomous tick,
 //	                         u8 reason (1 slow, 2 silent, 3 left), uv held back ms,
 //	                 [end]  u8 reason (1 quit, 2 tick limit, 3 silent, 4 left, 5 kicked),
@@ -252,6 +268,12 @@
 //	u8 flags: bit 0 the sender's game is over, bit 1 [end] present,
 //	          bit 2 [host] sections present (Lobby: bit 0 only)
 //
+// "head" is the number of ticks the sender's game has run, predicted ones
+// included (a rollback game runs ahead of its confirmed ticks); in the
+// host's section, each player's as it last reported it, with its "age":
+// the time from the host hearing it to sending this packet (2^32-1 before
+// it heard one), and the round trip between the host and the player
+// (time sync, Runner.TimeSync).
 // [end] says why the sender's game ended; while a game runs on to a quit's
 // end tick (bit 0 clear), it carries the quit.
 // "waited" is, per player, the time the sender waited with only that

@@ -112,7 +112,8 @@ func (s *Session) hostReceive(now time.Duration, from netip.AddrPort, pkt []byte
 		}
 	}
 	if s.newer {
-		r.tick, r.debtMs, r.capped = p.tick, p.load.debtMs, p.load.capped
+		r.tick, r.tickAt, r.tickSet = p.tick, now, true
+		r.debtMs, r.capped = p.load.debtMs, p.load.capped
 		r.waited = p.load.waited
 	}
 	for i := range p.nBlock {
@@ -205,7 +206,8 @@ func (s *Session) joinerReceive(now time.Duration, from netip.AddrPort, err erro
 	r.have[s.index] = max(r.have[s.index], min(p.have[s.index], s.have[s.index]))
 	s.low = max(s.low, min(p.low, s.have[s.index]))
 	if s.newer {
-		s.info = p.peers
+		s.info, s.infoAt = p.peers, now
+		r.tick, r.tickAt, r.tickSet = p.tick, now, true
 	}
 	for i := range p.nKick {
 		s.takeKick(&p.kicks[i])

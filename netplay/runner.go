@@ -125,6 +125,9 @@ type RunnerConfig struct {
 	// of the confirmed ones, 1..MaxMaxPrediction (0: DefaultMaxPrediction).
 	// Beyond it the game waits, as lockstep would.
 	MaxPrediction int
+	// Tick is the length of a tick of the caller's fixed-step loop; it
+	// turns time sync on (see TimeSync): 0 leaves it off.
+	Tick time.Duration
 }
 
 // RunnerStats are a Runner's counts.
@@ -135,6 +138,15 @@ type RunnerStats struct {
 	MaxRollback      int   // the most ticks one rollback went back
 	PredictionErrors int64 // remote inputs that differed from their prediction
 	StallFrames      int64 // frames that could not run a tick they owed
+
+	// Time sync (RunnerConfig.Tick; see TimeSync). FrameAdvantage is
+	// how many ticks this peer's game is ahead of the game furthest
+	// behind, estimated and smoothed at the last frame that could
+	// (negative: every other game is ahead); Slowdown is the sum of
+	// TimeSync over the frames, the time the loop was asked not to
+	// count.
+	FrameAdvantage float64
+	Slowdown       time.Duration
 }
 
 // A Runner plays a Game over a Session: each frame it gives the session
@@ -178,6 +190,16 @@ type Runner struct {
 	hashFn  func() uint64 // r.hashToSend, made once: Session.Advance takes it
 	hashOut uint64
 
+	// Time sync: the tick length (0: off), the previous frame's time,
+	// the smoothed frame advantage over each player (advSet: measured),
+	// and this frame's slowdown.
+	tickLen time.Duration
+	lastNow time.Duration
+	nowSet  bool
+	adv     [MaxPlayers]float64
+	advSet  [MaxPlayers]bool
+	slow    time.Duration
+
 	sync *syncTest
 	st   RunnerStats
 }
@@ -189,7 +211,10 @@ func NewRunner(s *Session, g Game, local LocalInput, c RunnerConfig) (*Runner, e
 	if s == nil || g == nil || local == nil {
 		return nil, fmt.Errorf("%w: NewRunner needs a session, a game and a local input", ErrInvalid)
 	}
-	r := &Runner{s: s, game: g, local: local, size: s.inputSize, players: s.players}
+	if c.Tick < 0 {
+		return nil, fmt.Errorf("%w: RunnerConfig.Tick %v is negative", ErrInvalid, c.Tick)
+	}
+	r := &Runner{s: s, game: g, local: local, size: s.inputSize, players: s.players, tickLen: c.Tick}
 	r.conf, _ = g.(Confirmer)
 	r.pred, _ = g.(Predictor)
 	switch c.Netcode {
@@ -250,15 +275,24 @@ func (r *Runner) Stats() RunnerStats { return r.st }
 // When the game is over (Session.Over), Frame runs no new tick, and with
 // Rollback brings the game back to the confirmed game: the ticks run on
 // predictions past the last confirmed one are undone.
+//
+// With RunnerConfig.Tick, Frame also measures how far this peer's game is
+// ahead of the others' and decides the frame's TimeSync.
 func (r *Runner) Frame(now time.Duration, due, maxLoops int) (ran int) {
 	r.owed += int64(max(due, 0))
 	if r.sync != nil {
 		return r.syncFrame(maxLoops)
 	}
 	s := r.s
+	var elapsed time.Duration
+	if r.nowSet {
+		elapsed = now - r.lastNow
+	}
+	r.lastNow, r.nowSet, r.slow = now, true, 0
 	if s.Over() {
 		r.owed = 0
 		r.settle(now)
+		s.head = r.head
 		return 0
 	}
 	if s.State() != StateRunning {
@@ -297,6 +331,8 @@ func (r *Runner) Frame(now time.Duration, due, maxLoops int) (ran int) {
 			break
 		}
 	}
+	s.head = r.head
+	r.timeSync(now, elapsed)
 	return ran
 }
 

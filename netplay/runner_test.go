@@ -273,6 +273,9 @@ type rigConfig struct {
 	confirmer, predictor bool
 	// noChecks leaves out the per-Advance checks (the allocation test).
 	noChecks bool
+	// timeSync turns time sync on (RunnerConfig.Tick): each peer's loop
+	// does not count what Runner.TimeSync says.
+	timeSync bool
 }
 
 type rig struct {
@@ -303,6 +306,11 @@ type rpeer struct {
 	start   time.Duration
 	counted int64 // ticks the fixed-step loop counted since the start
 	send    func(netip.AddrPort, []byte)
+	// ppm is how fast the peer's clock runs, in parts per million (20000:
+	// 2 % fast): its session, its Runner and its loop all take it.
+	ppm int64
+	// offset is what the loop does not count: the sum of TimeSync.
+	offset time.Duration
 
 	// Faults: dead (from the head dieAt, if set) runs nothing and hears
 	// nothing; mute drops what it sends, deaf what is sent to it; quitAt
@@ -339,7 +347,7 @@ func newRig(t testing.TB, c rigConfig) *rig {
 	rg.deliver = func(from, to netip.AddrPort, pkt []byte) {
 		for _, p := range rg.peers {
 			if p.addr == to && !p.dead && !p.deaf {
-				p.s.Receive(rg.now, from, pkt)
+				p.s.Receive(p.clock(rg.now), from, pkt)
 			}
 		}
 	}
@@ -387,7 +395,11 @@ func (rg *rig) add(name string, s *Session) {
 		p.g.check = p.checkInputs
 		p.g.predict = p.checkPredict
 	}
-	r, err := NewRunner(s, g, rigLocal{p}, RunnerConfig{Netcode: rg.c.netcode, MaxPrediction: rg.c.maxPred})
+	rc := RunnerConfig{Netcode: rg.c.netcode, MaxPrediction: rg.c.maxPred}
+	if rg.c.timeSync {
+		rc.Tick = rg.tick
+	}
+	r, err := NewRunner(s, g, rigLocal{p}, rc)
 	if err != nil {
 		rg.t.Fatal(err)
 	}
@@ -487,19 +499,20 @@ func (p *rpeer) checkPredict(q int, last, dst []byte) {
 // frame is one frame of the peer's loop.
 func (p *rpeer) frame() {
 	rg, s, r := p.rig, p.s, p.r
-	now := rg.now
+	now := p.clock(rg.now)
 	if !p.started && s.State() == StateRunning {
 		p.started, p.start = true, s.StartedAt()
 	}
 	due := 0
 	if p.started {
-		total := int64((now - p.start) / rg.tick)
-		due, p.counted = int(total-p.counted), total
+		total := int64((now - p.start - p.offset) / rg.tick)
+		due, p.counted = int(max(total-p.counted, 0)), max(total, p.counted)
 	}
 	if s.Over() && !p.over {
 		p.over, p.endHead = true, r.Head()
 	}
 	r.Frame(now, due, rg.maxLoops)
+	p.offset += r.TimeSync()
 	if p.over && !p.settledSeen {
 		// The frame that settled the game: it undid the ticks run past
 		// the session's, and confirmed every one whose inputs are known.
@@ -540,6 +553,11 @@ func (p *rpeer) frame() {
 	if p.hearOnOver && s.Over() {
 		p.deaf, p.deafAt = false, 0
 	}
+}
+
+// clock is the peer's clock at the simulation's time now.
+func (p *rpeer) clock(now time.Duration) time.Duration {
+	return now + now/1_000_000*time.Duration(p.ppm) + now%1_000_000*time.Duration(p.ppm)/1_000_000
 }
 
 func (p *rpeer) interval() time.Duration {
@@ -1137,11 +1155,11 @@ func TestSyncTestInvalidate(t *testing.T) {
 
 // Runner.Frame allocates nothing once the game runs, in lockstep and in
 // rollback, on a bad network: with the session's Receive and Poll and the
-// simulator, the whole frame loop.
+// simulator, the whole frame loop, time sync included.
 func TestRunnerFrameAllocatesNothing(t *testing.T) {
 	for _, nc := range []Netcode{Lockstep, Rollback} {
 		rg := newRig(t, rigConfig{
-			players: 2, netcode: nc, seed: 3, noChecks: true,
+			players: 2, netcode: nc, seed: 3, noChecks: true, timeSync: true,
 			delay: map[Netcode]int{Lockstep: 3, Rollback: NoDelay}[nc],
 			cond:  Conditions{Delay: 30 * ms, Jitter: 10 * ms, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05},
 		})
@@ -1162,7 +1180,8 @@ func TestRunnerFrameAllocatesNothing(t *testing.T) {
 			t.Errorf("%v: %v allocations in 3000 steps, at the least of three measurements", nc, least)
 		}
 		st := rg.peers[0].r.Stats()
-		if rg.peers[0].r.Head()-t0 < 200 || rg.peers[0].s.Over() || nc == Rollback && st.Rollbacks == st0.Rollbacks {
+		if rg.peers[0].r.Head()-t0 < 200 || rg.peers[0].s.Over() || nc == Rollback && st.Rollbacks == st0.Rollbacks ||
+			!rg.peers[1].r.advSet[0] || !rg.peers[0].r.advSet[1] {
 			t.Errorf("%v: the game did not run: %d ticks, %+v", nc, rg.peers[0].r.Head()-t0, st)
 		}
 	}
@@ -1206,6 +1225,7 @@ func TestRunnerInvalid(t *testing.T) {
 		{"unknown netcode", s, g, nopLocal{}, RunnerConfig{Netcode: Rollback + 1}},
 		{"negative MaxPrediction", s, g, nopLocal{}, RunnerConfig{Netcode: Rollback, MaxPrediction: -1}},
 		{"MaxPrediction too large", s, g, nopLocal{}, RunnerConfig{Netcode: Rollback, MaxPrediction: MaxMaxPrediction + 1}},
+		{"negative Tick", s, g, nopLocal{}, RunnerConfig{Netcode: Lockstep, Tick: -1}},
 	} {
 		if r, err := NewRunner(c.s, c.g, c.local, c.c); !errors.Is(err, ErrInvalid) || r != nil {
 			t.Errorf("NewRunner, %s: %v, %v; want an error wrapping ErrInvalid", c.name, r, err)

@@ -405,7 +405,7 @@ func (s *Session) sendGame(now time.Duration, send func(netip.AddrPort, []byte),
 		p.flags |= flagEnd
 		p.end = end
 	}
-	p.tick, p.n, p.have = s.next, uint8(s.players), s.have
+	p.tick, p.n, p.have = s.ranTicks(), uint8(s.players), s.have
 	p.load.debtMs = uint64(s.debt / time.Millisecond)
 	p.load.capped = uint64(s.capped)
 	for q := range s.players {
@@ -421,10 +421,15 @@ func (s *Session) sendGame(now time.Duration, send func(netip.AddrPort, []byte),
 		for q := range s.players {
 			pi := &p.peers[q]
 			if q == 0 {
-				*pi = peerInfo{tick: s.next, debtMs: p.load.debtMs, capped: p.load.capped}
+				*pi = peerInfo{tick: p.tick, debtMs: p.load.debtMs, capped: p.load.capped}
 			} else {
 				o := &s.peers[q]
 				*pi = peerInfo{tick: o.tick, debtMs: o.debtMs, capped: o.capped, rttUs: o.rttUs}
+				// Not heard yet: as old as can be, so that nobody waits for it.
+				pi.ageUs = 1<<32 - 1
+				if o.tickSet {
+					pi.ageUs = uint64(min(max(now-o.tickAt, 0)/time.Microsecond, 1<<32-1))
+				}
 			}
 			pi.heldMs = uint64(s.heldBack(q) / time.Millisecond)
 			if s.kckd[q] {

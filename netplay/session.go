@@ -260,11 +260,15 @@ type peer struct {
 	heardQuit bool
 	quitTick  uint64
 
-	// What it reports about itself (host).
-	tick   uint64
-	debtMs uint64
-	capped uint64
-	waited [MaxPlayers]uint64 // ms it waited for each player alone; its own slot: its own slowness
+	// What it reports about itself (host; a joiner keeps the host's
+	// tick and tickAt): its head (ticks its game has run, predicted ones
+	// included) and when that report arrived (tickSet: one did).
+	tick    uint64
+	tickAt  time.Duration
+	tickSet bool
+	debtMs  uint64
+	capped  uint64
+	waited  [MaxPlayers]uint64 // ms it waited for each player alone; its own slot: its own slowness
 
 	notifyUntil time.Duration // host: a kicked player hears of it until then
 }
@@ -325,8 +329,12 @@ type Session struct {
 	kckd  [MaxPlayers]bool             // kicked
 	nKick int
 
-	peers [MaxPlayers]peer
-	info  [MaxPlayers]peerInfo // joiner: the host's view of each player
+	peers  [MaxPlayers]peer
+	info   [MaxPlayers]peerInfo // joiner: the host's view of each player
+	infoAt time.Duration        // joiner: when info arrived
+	// head is the local game's head, given by a Runner each frame: the
+	// ticks it has run, predicted ones included (next without one).
+	head uint64
 
 	waiting     bool
 	waitAt      time.Duration

@@ -159,7 +159,6 @@ type specPeer struct {
 	have      uint64 // ticks acknowledged (from start)
 	sentTop   uint64 // one past the last tick sent
 	news      bool
-	rejected  uint8 // a Reject is due, with this reason
 }
 
 // NewBroadcast serves spectators of the game the host's Runner r plays.

@@ -99,7 +99,6 @@ type specPlayer struct {
 	ep    endpoint
 	addr  netip.AddrPort
 	start time.Duration
-	done  bool
 }
 
 type endpoint interface {

@@ -19,8 +19,9 @@ type Stats struct {
 	// reached", an error); empty while it runs.
 	End string `json:"end,omitempty"`
 
-	// Tick is the number of ticks run; Confirmed the number of ticks
-	// from 0 whose inputs are all known.
+	// Tick is the number of ticks the session has run (NextTick: a
+	// rollback game may have run more on predictions, Peers[Index].Tick);
+	// Confirmed the number of ticks from 0 whose inputs are all known.
 	Tick      uint64 `json:"tick"`
 	Confirmed uint64 `json:"confirmed"`
 
@@ -57,7 +58,9 @@ type PeerStats struct {
 	// is the sum of their round trips to the host, which relays their
 	// inputs. 0 for the local player and before a measurement.
 	RTT time.Duration `json:"rtt_ns"`
-	// Tick is the number of ticks the player has run, as last reported.
+	// Tick is the number of ticks the player's game has run, predicted
+	// ones included (a Runner's Head; a Session alone: its NextTick), as
+	// it last reported it (the local player's: now).
 	Tick uint64 `json:"tick"`
 	// Debt and CappedFrames are the player's loop time debt and frames
 	// that ran MaxLoops ticks, as it last reported them (ms precision).
@@ -99,7 +102,7 @@ func (s *Session) Stats() Stats {
 		ps.Kicked, ps.KickTick = s.kckd[q], s.kick[q].from
 		switch {
 		case q == s.index:
-			ps.Tick, ps.Debt, ps.CappedFrames = s.next, s.debt, s.capped
+			ps.Tick, ps.Debt, ps.CappedFrames = s.ranTicks(), s.debt, s.capped
 			if s.role == Host {
 				ps.HeldBack = s.heldBack(q)
 			} else {

@@ -113,11 +113,12 @@ type load struct {
 
 // peerInfo is what the host tells everyone about each player.
 type peerInfo struct {
-	tick   uint64 // ticks the player has run
+	tick   uint64 // the player's head: ticks its game has run, predicted ones included
 	debtMs uint64
 	capped uint64
 	heldMs uint64 // the longest any peer waited for it alone, as far as it was slow by itself, ms
 	rttUs  uint64 // host <-> player round trip, µs (0 for the host)
+	ageUs  uint64 // µs from the host hearing tick to sending this packet (0 for the host)
 }
 
 // kickMsg announces that player is autonomous from tick from on.
@@ -163,8 +164,8 @@ type packet struct {
 	// lobby
 	joined uint8
 	// game
-	tick   uint64
-	n      uint8 // players
+	tick   uint64 // the sender's head: ticks its game has run, predicted ones included
+	n      uint8  // players
 	have   [MaxPlayers]uint64
 	low    uint64 // flagHost
 	nHash  int
@@ -289,29 +290,6 @@ func (r *reader) uvMax(max uint64) uint64 {
 	return x
 }
 
-// sv32 reads a zigzag varint that must fit in an int32.
-func (r *reader) sv32() int32 {
-	u := r.uv()
-	x := int64(u >> 1)
-	if u&1 != 0 {
-		x = ^x
-	}
-	if x < math.MinInt32 || x > math.MaxInt32 {
-		r.fail(errRange)
-		return 0
-	}
-	return int32(x)
-}
-
-func (r *reader) sv64() int64 {
-	u := r.uv()
-	x := int64(u >> 1)
-	if u&1 != 0 {
-		x = ^x
-	}
-	return x
-}
-
 // writer encodes into a fixed buffer; ok turns false when something does
 // not fit, and every later write is dropped.
 type writer struct {
@@ -356,10 +334,6 @@ func (w *writer) uv(x uint64) {
 		w.b = binary.AppendUvarint(w.b, x)
 	}
 }
-
-func (w *writer) sv(x int64) { w.uv(zigzag(x)) }
-
-func zigzag(x int64) uint64 { return uint64(x<<1) ^ uint64(x>>63) }
 
 // uvLen is the length of the minimal varint of x.
 func uvLen(x uint64) int { return (bits.Len64(x|1) + 6) / 7 }
@@ -520,6 +494,7 @@ func (p *packet) decodeGame(r *reader) {
 			pi.capped = r.uvMax(MaxTick)
 			pi.heldMs = r.uvMax(MaxTick)
 			pi.rttUs = r.uvMax(math.MaxUint32)
+			pi.ageUs = r.uvMax(math.MaxUint32)
 		}
 		p.nKick = p.decodeCount(r, n-1)
 		for i := range p.nKick {
@@ -689,6 +664,7 @@ func (p *packet) encodeGame(w *writer) {
 			w.uv(pi.capped)
 			w.uv(pi.heldMs)
 			w.uv(pi.rttUs)
+			w.uv(pi.ageUs)
 		}
 		w.u8(uint8(p.nKick))
 		for i := range p.nKick {

@@ -85,7 +85,7 @@ func (g *gen) packet(typ msgType) *packet {
 		for i := range n {
 			p.have[i] = g.num(MaxTick)
 			p.load.waited[i] = g.num(MaxTick)
-			p.peers[i] = peerInfo{g.num(MaxTick), g.num(MaxTick), g.num(MaxTick), g.num(MaxTick), g.num(math.MaxUint32)}
+			p.peers[i] = peerInfo{g.num(MaxTick), g.num(MaxTick), g.num(MaxTick), g.num(MaxTick), g.num(math.MaxUint32), g.num(math.MaxUint32)}
 		}
 		p.low = g.num(MaxTick)
 		p.load.debtMs, p.load.capped = g.num(MaxTick), g.num(MaxTick)
@@ -278,7 +278,7 @@ func TestGamePacketBounded(t *testing.T) {
 	for q := range MaxPlayers {
 		p.have[q] = MaxTick
 		p.load.waited[q] = MaxTick
-		p.peers[q] = peerInfo{MaxTick, MaxTick, MaxTick, MaxTick, math.MaxUint32}
+		p.peers[q] = peerInfo{MaxTick, MaxTick, MaxTick, MaxTick, math.MaxUint32, math.MaxUint32}
 		p.hashes[q] = ckpt{uint8(q), MaxTick, math.MaxUint64}
 		if q > 0 {
 			p.kicks[q-1] = kickMsg{uint8(q), MaxTick, kickMax, MaxTick}
@@ -346,7 +346,7 @@ func TestWireGolden(t *testing.T) {
 		0x01, 0x0f, 0, 0, // echo
 		0xc8, 0x01, // hold 200 µs
 		0x03,       // flags: ended, end
-		0x82, 0x01, // tick 130
+		0x82, 0x01, // ticks run (head) 130
 		2,                      // players
 		0x80, 0x01, 0x83, 0x01, // have 128, 131
 		1, 1, 125, 0xa8, 0xa7, 0xa6, 0xa5, 0xa4, 0xa3, 0xa2, 0xa1, // 1 hash: player 1 after 125 ticks
@@ -367,6 +367,52 @@ func TestWireGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameWire(t, p, &in)
+}
+
+// A hand-made packet of the host, with its peers section: each player's
+// head, load, held-back time, round trip to the host, and the age of the
+// head the host relays (time sync between joiners).
+func TestWireGoldenHost(t *testing.T) {
+	p := &packet{typ: msgGame, session: 0x0102030405060708, n: 2, flags: flagHost, tick: 40, low: 38, inputSize: 3}
+	p.link = link{from: 0, seq: 9, stamp: 0x2001, echo: 0x1f01, hold: 16}
+	p.have = [MaxPlayers]uint64{41, 38}
+	p.peers[0] = peerInfo{tick: 40}
+	p.peers[1] = peerInfo{tick: 39, debtMs: 2, rttUs: 120000, ageUs: 5000}
+	want := []byte{
+		'N', 'P', 2, 5, // magic, version, type game
+		8, 7, 6, 5, 4, 3, 2, 1, // session ID
+		0,          // from: the host
+		9, 0, 0, 0, // seq
+		0x01, 0x20, 0, 0, // stamp
+		0x01, 0x1f, 0, 0, // echo
+		16,     // hold 16 µs
+		0x04,   // flags: host sections
+		40,     // ticks run (head) 40
+		2,      // players
+		41, 38, // have
+		38,         // low
+		0,          // no hashes
+		0, 0, 0, 0, // load: debt, capped frames, waited, waited
+		40, 0, 0, 0, 0, 0, // player 0: head 40, debt, capped, held back, rtt, age
+		39, 2, 0, 0, 0xc0, 0xa9, 0x07, 0x88, 0x27, // player 1: head 39, debt 2 ms, rtt 120000 µs, age 5000 µs
+		0, // no kicks
+		0, // no blocks
+	}
+	buf := make([]byte, MaxPacketSize)
+	n := p.encode(buf)
+	if !bytes.Equal(buf[:n], want) {
+		t.Fatalf("encoded\n% x\nwant\n% x", buf[:n], want)
+	}
+	in := packet{inputSize: 3}
+	if err := in.decode(want); err != nil {
+		t.Fatal(err)
+	}
+	sameWire(t, p, &in)
+	// The age is bounded as the round trip is: a 33-bit one is garbage.
+	bad := append(append(append([]byte(nil), want[:len(want)-4]...), 0x80, 0x80, 0x80, 0x80, 0x10), 0, 0)
+	if err := in.decode(bad); err != errRange {
+		t.Errorf("an age of 2^32 µs: %v, want %v", err, errRange)
+	}
 }
 
 // The decoder takes one encoding per packet and nothing else.

@@ -505,6 +505,9 @@ func (g *netGame) report(s *sim.Sim) *report.Net {
 		spectators = bs.Joined
 	}
 	r.Spectators = &spectators
+	if adv, slow, ok := s.TimeSync(); ok {
+		r.FrameAdvantage, r.TimeSyncMs = adv, ms(slow)
+	}
 	if rb, ok := s.Rollback(); ok {
 		r.Rollback = &report.Rollback{
 			Rollbacks: rb.Rollbacks, ResimulatedTicks: rb.Resimulated, MaxRollbackTicks: rb.MaxRollback,

@@ -129,6 +129,12 @@ type Net struct {
 	Kicked          []int     `json:"net_kicked"` // players kicked
 	End             string    `json:"net_end,omitempty"`
 	Netcode         string    `json:"net_netcode"` // lockstep or rollback
+	// FrameAdvantage is how many ticks this peer's game was ahead of the
+	// game furthest behind at the end, as it estimated it (negative:
+	// behind); TimeSyncMs the time its loop did not count so that the
+	// others caught up (time sync).
+	FrameAdvantage float64 `json:"net_frame_advantage"`
+	TimeSyncMs     float64 `json:"net_time_sync_ms"`
 
 	*Rollback  // the rollback netcode's figures, or nothing
 	*Spectator // a spectator's figures, or nothing

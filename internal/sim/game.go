@@ -27,12 +27,11 @@ const (
 // sync test all run the world through it, on one tick path: the
 // library's Runner.
 type game struct {
-	s      *Sim
-	r      *netplay.Runner
-	snaps  []physics.Snapshot
-	prevs  [][physics.MaxPlayers]input.Record
-	local  input.Record // the sync test's input for the tick being run
-	encode [InputSize]byte
+	s     *Sim
+	r     *netplay.Runner
+	snaps []physics.Snapshot
+	prevs [][physics.MaxPlayers]input.Record
+	local input.Record // the sync test's input for the tick being run
 
 	// The frame in progress, for LocalInput: the loop's plan and its
 	// time, and the latest span end given to the sampler.

@@ -14,7 +14,10 @@ import (
 // it can (every input known in lockstep; within the prediction limit in
 // rollback) and keeps the others owed: the time debt is kept, and the
 // loop catches up, at most MaxLoops ticks a frame, as the interp_demo
-// article's network game does.
+// article's network game does. With time sync the loop's clock is the
+// virtual time less n.offset, which grows by the Runner's TimeSync each
+// frame while this peer's game is ahead of another's: only the pacing
+// changes, never the ticks or their inputs.
 func (s *Sim) netFrame(m *fixedMode, now time.Duration) FrameInfo {
 	if s.net.spectator != nil {
 		return s.watchFrame(m, now)
@@ -33,18 +36,23 @@ func (s *Sim) netFrame(m *fixedMode, now time.Duration) FrameInfo {
 		}
 		// Tick 0 starts now: the wait in the lobby is not owed time.
 		n.started = true
-		m.f.Reset(vnow)
+		m.f.Reset(vnow - n.offset)
 		g.lastEnd = vnow
 	}
-	plan := m.f.Step(vnow)
+	plan := m.f.Step(vnow - n.offset)
 	if plan.Capped {
 		n.capped++
 	}
+	// The input is sampled on the virtual clock: the ticks' spans, on
+	// the loop's, are moved back onto it.
 	g.plan, g.vnow = plan, vnow
+	g.plan.Now += n.offset
+	g.plan.SpanStart += n.offset
 	n.corrected = false
 	g.beginFrame()
 	ran := n.runner.Frame(now, plan.Ticks, int(s.settings.MaxLoops))
 	g.endFrame()
+	n.offset += n.runner.TimeSync()
 	owed := n.runner.Owed()
 	sess.ReportLoad(plan.Debt+time.Duration(owed)*plan.Tick, n.capped)
 	pct := plan.Percent
@@ -52,6 +60,19 @@ func (s *Sim) netFrame(m *fixedMode, now time.Duration) FrameInfo {
 		pct = 1 // stalled: the world is behind the clock; draw its latest state
 	}
 	return FrameInfo{Ticks: ran, Percent: pct, Capped: plan.Capped}
+}
+
+// TimeSync returns the frame advantage of a network game's peer (ticks
+// its game is ahead of the game furthest behind, estimated; negative:
+// behind) and the time its loop did not count to let the others catch up
+// (netplay.Runner.TimeSync); ok is false outside a network game's
+// players.
+func (s *Sim) TimeSync() (advantage float64, slowdown time.Duration, ok bool) {
+	if s.net.runner == nil {
+		return 0, 0, false
+	}
+	st := s.net.runner.Stats()
+	return st.FrameAdvantage, st.Slowdown, true
 }
 
 // RollbackStats are the rollback netcode's counts.

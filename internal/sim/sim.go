@@ -161,6 +161,10 @@ type net struct {
 	capped    int64 // frames that ran MaxLoops ticks
 	quit      bool  // the session was told to end
 	corrected bool  // the last frame corrected a misprediction (rollback)
+	// offset is the time the fixed loop's clock is held back by time
+	// sync: the sum of the Runner's TimeSync, so that a peer ahead of
+	// the others slows down (the loop steps at the virtual time less it).
+	offset time.Duration
 }
 
 // New makes a simulation whose loop starts at now on clock.
@@ -276,9 +280,9 @@ func (s *Sim) newRunner(cfg Config) (err error) {
 			return err
 		}
 	case cfg.Net != nil:
-		c := netplay.RunnerConfig{Netcode: netplay.Lockstep}
+		c := netplay.RunnerConfig{Netcode: netplay.Lockstep, Tick: s.Tick()}
 		if cfg.Rollback {
-			c = netplay.RunnerConfig{Netcode: netplay.Rollback, MaxPrediction: cfg.MaxPrediction}
+			c = netplay.RunnerConfig{Netcode: netplay.Rollback, MaxPrediction: cfg.MaxPrediction, Tick: s.Tick()}
 		}
 		g := newGame(s, 0)
 		if s.net.runner, err = netplay.NewRunner(cfg.Net, g, g, c); err != nil {

@@ -104,7 +104,7 @@ type BroadcastConfig struct {
 	// 0..MaxSpectators.
 	MaxSpectators int
 	// Silence is how long a spectator may send nothing before its slot
-	// is freed (default 2 s).
+	// is freed (default: the host Session's Config.Silence).
 	Silence time.Duration
 }
 
@@ -170,7 +170,7 @@ func NewBroadcast(r *Runner, c BroadcastConfig) (*Broadcast, error) {
 		return nil, fmt.Errorf("%w: BroadcastConfig.MaxSpectators %d not in 0..%d", ErrInvalid, c.MaxSpectators, MaxSpectators)
 	}
 	if c.Silence <= 0 {
-		c.Silence = DefaultSilence
+		c.Silence = r.s.cfg.Silence // the players' own patience
 	}
 	if _, ok := r.game.(Snapshotter); !ok && c.MaxSpectators > 0 {
 		return nil, fmt.Errorf("%w: spectators need a game that is a Snapshotter", ErrInvalid)

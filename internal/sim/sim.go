@@ -397,10 +397,15 @@ func (s *Sim) ReplayOK() bool { return s.replayDone && s.err == nil }
 // Err is the first divergence from the recording, or a recorded command
 // the world refused: the run failed.
 func (s *Sim) Err() error {
-	if s.err == nil && s.net.sess != nil {
+	switch {
+	case s.err != nil:
+		return s.err
+	case s.net.sess != nil:
 		return s.net.sess.Err()
+	case s.net.spectator != nil:
+		return s.net.spectator.Err()
 	}
-	return s.err
+	return nil
 }
 
 // Net is the network session, or nil.

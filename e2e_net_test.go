@@ -149,23 +149,38 @@ func TestSlowPeerIsKicked(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real time")
 	}
-	host, addr := hostGame(t, 3, "-ticks", "300", "-kick-after", "3s")
-	fast := joinGame(t, addr, 21)
-	slow := joinGame(t, addr, 22, "-render-load", "300ms", "-fps-cap", "0")
-	slowIndex := slow.playerIndex()
-	code := slow.mustExit(60 * time.Second)
-	msg := strings.TrimSpace(slow.stderr.String())
-	if code != 1 || !strings.Contains(msg, "kicked: too slow (held the game back ") {
-		t.Fatalf("slow peer: exit %d, stderr %q; want 1 and the kick", code, msg)
-	}
-	host.mustSucceed(60 * time.Second)
-	fast.mustSucceed(60 * time.Second)
-	hs, fs := host.stats(), fast.stats()
-	if hs.StateHash != fs.StateHash || hs.Ticks != 300 || fs.Ticks != 300 {
-		t.Errorf("host %s at %d ticks, joiner %s at %d", hs.StateHash, hs.Ticks, fs.StateHash, fs.Ticks)
-	}
-	if len(hs.Net.Kicked) != 1 || hs.Net.Kicked[0] != slowIndex || len(fs.Net.Kicked) != 1 || fs.Net.Kicked[0] != slowIndex {
-		t.Errorf("kicked: host %v, joiner %v; want [%d]", hs.Net.Kicked, fs.Net.Kicked, slowIndex)
+	// In both netcodes; the host's recording, the confirmed game with the
+	// kicked player's release in it, replays to the game's end.
+	for _, netcode := range []string{"lockstep", "rollback"} {
+		t.Run(netcode, func(t *testing.T) {
+			t.Parallel()
+			rec := filepath.Join(t.TempDir(), "kick.rec")
+			host, addr := hostGame(t, 3, "-ticks", "300", "-kick-after", "3s", "-netcode", netcode, "-record", rec)
+			fast := joinGame(t, addr, 21, "-netcode", netcode)
+			slow := joinGame(t, addr, 22, "-netcode", netcode, "-render-load", "300ms", "-fps-cap", "0")
+			slowIndex := slow.playerIndex()
+			code := slow.mustExit(60 * time.Second)
+			msg := strings.TrimSpace(slow.stderr.String())
+			if code != 1 || !strings.Contains(msg, "kicked: too slow (held the game back ") {
+				t.Fatalf("slow peer: exit %d, stderr %q; want 1 and the kick", code, msg)
+			}
+			host.mustSucceed(60 * time.Second)
+			fast.mustSucceed(60 * time.Second)
+			hs, fs := host.stats(), fast.stats()
+			if hs.StateHash != fs.StateHash || hs.WorldTicks != 300 || fs.WorldTicks != 300 {
+				t.Errorf("host %s at %d ticks, joiner %s at %d", hs.StateHash, hs.WorldTicks, fs.StateHash, fs.WorldTicks)
+			}
+			if len(hs.Net.Kicked) != 1 || hs.Net.Kicked[0] != slowIndex || len(fs.Net.Kicked) != 1 || fs.Net.Kicked[0] != slowIndex {
+				t.Errorf("kicked: host %v, joiner %v; want [%d]", hs.Net.Kicked, fs.Net.Kicked, slowIndex)
+			}
+			r := runDemo(t, "", 60*time.Second, "-headless", "-replay", rec, "-fast", "-stats", "-hud=false", "-graph=false")
+			if r.code() != 0 {
+				t.Fatalf("replay: exit %d: %s", r.code(), r.stderr.String())
+			}
+			if rs := r.stats(); rs.StateHash != hs.StateHash || rs.ReplayOK == nil || !*rs.ReplayOK {
+				t.Errorf("the recording replays to %s (ok %v), the game ended at %s", rs.StateHash, rs.ReplayOK, hs.StateHash)
+			}
+		})
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -416,6 +418,60 @@ func TestNetworkGameInProcess(t *testing.T) {
 			}
 			if !strings.Contains(host.log.String(), "game started: player 0 of 2") || !strings.Contains(join.log.String(), "game started: player 1 of 2") {
 				t.Errorf("logs:\nhost: %s\njoiner: %s", host.log.String(), join.log.String())
+			}
+		})
+	}
+}
+
+// TestNetworkFrameAllocatesNothing: once a network game runs, a frame of
+// the demo allocates nothing, with either netcode, on the host and on the
+// joiner: the socket's traffic, the session, the simulation, the HUD with
+// its network lines (refreshed 10 times a second) and rollback's ghosts.
+func TestNetworkFrameAllocatesNothing(t *testing.T) {
+	const frame = 2 * time.Millisecond
+	// Three windows of 1000 rounds (2 s: 50 ticks, 20 HUD refreshes) after
+	// 2000 of warm-up. The count is process-wide: a stray allocation of
+	// the runtime (its first GC cycle starts its workers) can land in one
+	// window; the least of three is the frames' own.
+	const warmup, window, windows = 2000, 1000, 3
+	for _, netcode := range []string{"lockstep", "rollback"} {
+		t.Run(netcode, func(t *testing.T) {
+			clock := loop.NewManualClock(time.Second)
+			net := newSimNet(t, clock, netplay.Conditions{Delay: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05})
+			host := newFront(t, clock, net, "-host", ":7777", "-bot", "1", "-netcode", netcode, "-ghosts", "-net-timeout", "1m")
+			host.stepAt(clock.Now()) // the host's socket serves its session from now on
+			join := newFront(t, clock, net, "-join", "127.0.0.1:7777", "-bot", "2", "-netcode", netcode, "-ghosts", "-net-timeout", "1m")
+			peers := []*front{host, join}
+			var (
+				ms     runtime.MemStats
+				allocs [2][windows]uint64
+			)
+			for round := range warmup + windows*window {
+				w := round - warmup
+				for i, f := range peers {
+					if w < 0 {
+						f.stepAt(clock.Now())
+						continue
+					}
+					runtime.ReadMemStats(&ms)
+					before := ms.Mallocs
+					f.stepAt(clock.Now())
+					runtime.ReadMemStats(&ms)
+					allocs[i][w/window] += ms.Mallocs - before
+				}
+				clock.Advance(frame)
+			}
+			for i, role := range []string{"host", "joiner"} {
+				if least := slices.Min(allocs[i][:]); least != 0 {
+					t.Errorf("%s: %d allocations in %d frames (the least of the windows: %v)", role, least, window, allocs[i])
+				}
+				// The measurement saw a running game: 10 s is 250 ticks.
+				if s := peers[i].d.sim; s.Finished() || s.Ticks() < 200 {
+					t.Errorf("%s: the game did not run: %d ticks, finished %v", role, s.Ticks(), s.Finished())
+				}
+				if st, ok := peers[i].d.sim.Rollback(); ok && st.Rollbacks == 0 {
+					t.Errorf("%s: no rollback", role)
+				}
 			}
 		})
 	}

@@ -204,7 +204,6 @@ type netGame struct {
 	ready  bool
 	smooth *smoother // -rollback-smooth, or nil
 	ghosts *ghosts   // rollback's mispredictions, drawn with G; or nil
-	buf    []byte    // the HUD's lines about the players
 }
 
 // running reports whether the game runs here: a player's session is
@@ -261,7 +260,7 @@ func startNet(c *Config, network Network, clock loop.Clock, log io.Writer) (*net
 	if err != nil {
 		return nil, fmt.Errorf("-host: %v", err)
 	}
-	g := &netGame{conn: conn, netcode: n.Netcode, buf: make([]byte, 0, 512)}
+	g := &netGame{conn: conn, netcode: n.Netcode}
 	if n.Spectate != "" {
 		return g, g.watch(c, network, clock, id)
 	}
@@ -449,9 +448,11 @@ func (g *netGame) hudLines(b []byte, s *sim.Sim) []byte {
 	b = append(b, " ticks, sent "...)
 	b = strconv.AppendInt(b, st.BytesSent/1024, 10)
 	b = append(b, " KiB"...)
-	if line := g.lobbyLine(nil); len(line) > 0 {
-		b = append(b, ", "...)
-		b = append(b, line...)
+	// The lobby's word, if any, is appended in place: lobbyLine(nil)
+	// would allocate at every refresh while the game waits.
+	mark := len(b)
+	if b = g.lobbyLine(append(b, ", "...)); len(b) == mark+len(", ") {
+		b = b[:mark] // no word, no separator
 	}
 	for p := 0; p < st.Players; p++ {
 		ps := &st.Peers[p]

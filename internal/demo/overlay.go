@@ -69,6 +69,7 @@ type overlay struct {
 	panel     image.Rectangle // the HUD text's extent in text.Img
 	buf       []byte          // the HUD's text being built
 	shown     []byte          // the HUD's text in the panel
+	status    []byte          // the snapshot's Status line(s)
 	snap      hud.Snapshot
 	graphImg  *image.RGBA
 	graphSub  *image.RGBA // graphImg's left graphW columns
@@ -89,10 +90,14 @@ func newOverlay() *overlay {
 		text:     hud.NewTextImage(HUDMaxWidth, HUDMaxHeight),
 		buf:      make([]byte, 0, 2048),
 		shown:    make([]byte, 0, 2048),
+		status:   make([]byte, 0, 512),
 		graphImg: image.NewRGBA(image.Rect(0, 0, GraphMaxWidth, GraphHeight)),
 		sweep:    hud.NewSweep(GraphMaxWidth),
 		ring:     hud.NewRing(graphRingSize),
 		graph:    hud.NewGraph(),
+		// Room for what a sweep redraws at most, two rectangles where it
+		// wraps: the first wrap comes seconds in, after the warm-up.
+		graphPane: Panel{Changed: make([]image.Rectangle, 0, 2)},
 	}
 }
 
@@ -148,6 +153,7 @@ func (d *Demo) snapshot(now time.Duration) *hud.Snapshot {
 	s := &d.ov.snap
 	lastSecond := d.ov.ring.Since(now - time.Second)
 	set := d.sim.Settings()
+	d.ov.status = d.appendStatus(d.ov.status[:0], now)
 	*s = hud.Snapshot{
 		FPS:                 d.fps.Rate(now),
 		TPS:                 d.tps.Rate(now),
@@ -170,7 +176,7 @@ func (d *Demo) snapshot(now time.Duration) *hud.Snapshot {
 		Tick:                d.sim.Tick(),
 		MaxLoops:            int(set.MaxLoops),
 		Lockstep:            set.Lockstep,
-		Status:              d.status(now),
+		Status:              d.ov.status,
 		KeyHelp:             hudHelp,
 		Help:                d.view.help,
 		GraphLegend:         d.view.graph,
@@ -182,22 +188,25 @@ func (d *Demo) snapshot(now time.Duration) *hud.Snapshot {
 // hudHelp is the key table as the HUD shows it, made once.
 var hudHelp = hudKeyHelp()
 
-// status is the HUD's line for recording, replaying and refused keys.
-func (d *Demo) status(now time.Duration) string {
+// appendStatus appends the HUD's line for recording, replaying and
+// refused keys, or the network game's lines, to b. It appends into a
+// buffer the overlay keeps, 10 times a second: a string built here
+// ("recording to " + name, or string(bytes)) would be an allocation every
+// time.
+func (d *Demo) appendStatus(b []byte, now time.Duration) []byte {
 	if msg, ok := d.notice.at(now); ok {
-		return msg
+		return append(b, msg...)
 	}
 	switch {
 	case d.sim.Recording():
-		return "recording to " + d.cfg.RecordFile
+		return append(append(b, "recording to "...), d.cfg.RecordFile...)
 	case d.sim.Replaying():
-		return "replaying " + d.cfg.ReplayFile
+		return append(append(b, "replaying "...), d.cfg.ReplayFile...)
 	}
 	if d.net != nil {
-		d.net.buf = d.net.hudLines(d.net.buf[:0], d.sim)
-		return string(d.net.buf) // 10 times a second, in a network game only
+		return d.net.hudLines(b, d.sim)
 	}
-	return ""
+	return b
 }
 
 // notice is a one-off message for the HUD (a refused key), shown for a

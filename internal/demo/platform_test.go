@@ -138,7 +138,12 @@ func (n *simNet) Listen(address string, cond netplay.Conditions, seed uint64) (C
 			return nil, fmt.Errorf("listen udp %s: bind: address already in use", address)
 		}
 	}
-	c := &simConn{n: n, addr: addrOf(port)}
+	c := &simConn{n: n, addr: addrOf(port), inbox: make([]datagram, inboxSize)}
+	for i := range c.inbox {
+		c.inbox[i].pkt = make([]byte, 0, netplay.MaxPacketSize)
+	}
+	c.inbox = c.inbox[:0]
+	c.send = func(to netip.AddrPort, pkt []byte) { n.sim.Send(c.now, c.addr, to, pkt) }
 	n.conns = append(n.conns, c)
 	return c, nil
 }
@@ -157,7 +162,7 @@ func (n *simNet) deliver(now time.Duration) {
 	n.sim.Deliver(now, func(from, to netip.AddrPort, pkt []byte) {
 		for _, c := range n.conns {
 			if c.addr == to && !c.closed {
-				c.inbox = append(c.inbox, datagram{from: from, pkt: bytes.Clone(pkt)})
+				c.push(from, pkt)
 			}
 		}
 	})
@@ -174,22 +179,41 @@ type simConn struct {
 	inbox  []datagram
 	sess   Endpoint // the endpoint last served, run while others wait
 	closed bool
+	now    time.Duration                       // the time of the Write in progress
+	send   func(to netip.AddrPort, pkt []byte) // Poll's send, sending at now
+}
+
+// inboxSize is more datagrams than a socket here gets between two reads.
+const inboxSize = 256
+
+// push copies a datagram into the inbox. The inbox and a buffer of the
+// largest packet for each of its datagrams are made with the socket and
+// kept, so that, as with a real socket, the traffic allocates nothing
+// here: the allocation tests count whole frames.
+func (c *simConn) push(from netip.AddrPort, pkt []byte) {
+	if len(c.inbox) == cap(c.inbox) {
+		c.inbox = append(c.inbox, datagram{}) // more than ever: it grows
+	} else {
+		c.inbox = c.inbox[:len(c.inbox)+1] // a datagram with its buffer
+	}
+	d := &c.inbox[len(c.inbox)-1]
+	d.from, d.pkt = from, append(d.pkt[:0], pkt...)
 }
 
 func (c *simConn) Read(now time.Duration, s Endpoint) int {
 	c.sess = s
 	c.n.deliver(now)
-	in := c.inbox
-	c.inbox = nil
-	for _, d := range in {
+	n := len(c.inbox)
+	for _, d := range c.inbox { // Receive delivers nothing: the inbox holds still
 		s.Receive(now, d.from, d.pkt)
 	}
-	return len(in)
+	c.inbox = c.inbox[:0]
+	return n
 }
 
 func (c *simConn) Write(now time.Duration, s Endpoint) {
-	c.sess = s
-	s.Poll(now, func(to netip.AddrPort, pkt []byte) { c.n.sim.Send(now, c.addr, to, pkt) })
+	c.sess, c.now = s, now
+	s.Poll(now, c.send) // made once: a closure given to an interface's method escapes
 }
 
 func (c *simConn) Wait(d time.Duration) bool {

@@ -167,7 +167,7 @@ func TestAppendTextNamesEverything(t *testing.T) {
 		Draw: "extrapolate", VsyncRequested: "on", VsyncActual: "unsupported", FPSCap: 144,
 		RenderLoad: 200 * ms, LogicLoad: 10 * ms, Balls: 1000, Player: true,
 		Mode: "fixed", ModeLine: []byte("substep: 3 cycles"), Speed: 0.5, Paused: true, Tick: 40 * ms, MaxLoops: 5, Lockstep: true,
-		Status: "recording to x.rec", KeyHelp: "Space interp   PgUp/PgDn tick time", GraphLegend: true, Help: true,
+		Status: []byte("recording to x.rec"), KeyHelp: "Space interp   PgUp/PgDn tick time", GraphLegend: true, Help: true,
 	}
 	text := string(AppendText(nil, &s))
 	for _, want := range []string{

@@ -33,7 +33,7 @@ type Snapshot struct {
 	MaxLoops int
 	Lockstep bool
 
-	Status string // recording or replaying state; may be empty
+	Status []byte // recording or replaying state, or the network game's lines; may be empty
 
 	KeyHelp string // the key reference, a few keys a line (the demo's key table)
 	Help    bool   // show every setting, the key reference and the graph legend
@@ -99,7 +99,7 @@ func AppendText(dst []byte, s *Snapshot) []byte {
 		b = append(b, '\n')
 		b = append(b, s.ModeLine...)
 	}
-	if s.Status != "" {
+	if len(s.Status) > 0 {
 		b = append(b, '\n')
 		b = append(b, s.Status...)
 	}

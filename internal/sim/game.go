@@ -106,6 +106,17 @@ func (g *game) Advance(in *netplay.Inputs) {
 	s.burn()
 }
 
+// presize saves the world into every slot, so that every snapshot's
+// buffers exist before the game runs, as netplay.Game asks: a slot's
+// first Save would otherwise allocate them, and a slot first used by a
+// deeper prediction long after the warm-up. What it saves is never
+// loaded: a Runner loads only a slot it saved into.
+func (g *game) presize() {
+	for i := range g.snaps {
+		g.s.world.Save(&g.snaps[i])
+	}
+}
+
 // Save keeps the world and the records before the tick in slot.
 func (g *game) Save(slot int) {
 	g.s.world.Save(&g.snaps[slot])

@@ -25,8 +25,7 @@ func (s *Sim) netFrame(m *fixedMode, now time.Duration) FrameInfo {
 	n := &s.net
 	sess, g := n.sess, n.game
 	s.modeLine = s.modeLine[:0]
-	var desync *netplay.DesyncError
-	if errors.As(sess.Err(), &desync) {
+	if errors.As(sess.Err(), &n.desync) {
 		s.Quit(now) // a game that diverged is over for everyone
 	}
 	vnow := s.virt.Now()

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"net/netip"
+	"runtime"
 	"testing"
 	"time"
 
@@ -40,6 +41,7 @@ type gameOpts struct {
 	record   bool
 	rollback bool
 	keys     func(peer int, s *Sim, now time.Duration) []input.Event
+	before   func(peer int, s *Sim) // just before each of the peer's frames
 	after    func(peer int, s *Sim) // after each of the peer's frames
 	// spectateAt, if positive, is when a spectator arrives: the last of
 	// the peers returned.
@@ -149,6 +151,9 @@ func netGameOpts(t *testing.T, n int, c netplay.Conditions, ticks uint64, frames
 				var evs []input.Event
 				if o.keys != nil && i == 0 {
 					evs = o.keys(i, p.s, now)
+				}
+				if o.before != nil {
+					o.before(i, p.s)
 				}
 				p.s.Frame(now, evs)
 				if o.after != nil {
@@ -386,4 +391,81 @@ func TestSpectatorSeesTheGame(t *testing.T) {
 		}
 		t.Logf("rollback %v: joined at tick %d in %v (%d bytes of snapshot)", rollback, st.Start, st.JoinTime, st.SnapshotBytes)
 	}
+}
+
+// TestNetworkFrameAllocatesNothing: once a network game runs, a frame
+// allocates nothing, with either netcode, on the host and on the joiner,
+// over a network that delays, loses, duplicates and reorders (so that the
+// measured frames stall, catch up, roll back and compare hashes).
+func TestNetworkFrameAllocatesNothing(t *testing.T) {
+	cond := netplay.Conditions{Delay: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05}
+	frames := []time.Duration{5 * time.Millisecond, 7 * time.Millisecond}
+	// Three windows of 100 ticks each, after 100 ticks of warm-up. The
+	// count is process-wide: a stray allocation of the runtime can land
+	// in one window; the least of three is the frames' own (one a frame
+	// would show in every window, hundreds of times).
+	const warmup, window, windows = 100, 100, 3
+	for _, rollback := range []bool{false, true} {
+		var (
+			ms     runtime.MemStats
+			start  uint64
+			in     [2]int // the window of the frame in progress, or -1
+			allocs [2][windows]uint64
+			count  [2][windows]int
+		)
+		before := func(i int, s *Sim) {
+			in[i] = -1
+			if tk := s.World().Ticks(); tk >= warmup && tk < warmup+windows*window && !s.Net().Over() {
+				in[i] = int(tk-warmup) / window
+				runtime.ReadMemStats(&ms)
+				start = ms.Mallocs
+			}
+		}
+		after := func(i int, _ *Sim) {
+			if w := in[i]; w >= 0 {
+				runtime.ReadMemStats(&ms)
+				allocs[i][w] += ms.Mallocs - start
+				count[i][w]++
+			}
+		}
+		peers := netGameOpts(t, 2, cond, warmup+windows*window+50, frames, gameOpts{rollback: rollback, before: before, after: after})
+		if st, _ := peers[1].s.Rollback(); rollback && st.Rollbacks < 10 {
+			t.Errorf("the joiner rolled back %d times: the measured frames did not roll back", st.Rollbacks)
+		}
+		for i, role := range []string{"host", "joiner"} {
+			least := min(allocs[i][0], allocs[i][1], allocs[i][2])
+			if least != 0 {
+				t.Errorf("rollback=%v, %s: %d allocations in %v frames (the least of the windows, %v)", rollback, role, least, count[i], allocs[i])
+			}
+			if count[i][0] < window || count[i][windows-1] < window {
+				t.Errorf("rollback=%v, %s: only %v frames measured", rollback, role, count[i])
+			}
+		}
+	}
+}
+
+// TestSnapshotSlotsArePresized: the rollback ring's snapshots are sized
+// when the game is made, as netplay.Game asks. Otherwise each slot's first
+// Save allocates, and a deeper prediction than any before, long after the
+// warm-up, reaches a slot for the first time.
+func TestSnapshotSlotsArePresized(t *testing.T) {
+	var ms runtime.MemStats
+	checked := [2]bool{}
+	before := func(i int, s *Sim) {
+		if checked[i] {
+			return
+		}
+		checked[i] = true // before the first frame: no slot holds a state the Runner needs
+		g := s.net.game
+		runtime.ReadMemStats(&ms)
+		start := ms.Mallocs
+		for slot := range g.snaps {
+			g.Save(slot)
+		}
+		runtime.ReadMemStats(&ms)
+		if n := ms.Mallocs - start; n != 0 || len(g.snaps) == 0 {
+			t.Errorf("peer %d: a first Save into each of %d slots made %d allocations", i, len(g.snaps), n)
+		}
+	}
+	netGameOpts(t, 2, netplay.Conditions{}, 10, []time.Duration{16 * time.Millisecond, 16 * time.Millisecond}, gameOpts{rollback: true, before: before})
 }

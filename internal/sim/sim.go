@@ -165,6 +165,10 @@ type net struct {
 	// sync: the sum of the Runner's TimeSync, so that a peer ahead of
 	// the others slows down (the loop steps at the virtual time less it).
 	offset time.Duration
+	// desync is errors.As's target in netFrame. It is here, not a local,
+	// because errors.As takes it as an interface: a local would escape to
+	// the heap, one allocation every frame.
+	desync *netplay.DesyncError
 }
 
 // New makes a simulation whose loop starts at now on clock.
@@ -269,6 +273,7 @@ func (s *Sim) newRunner(cfg Config) (err error) {
 	case cfg.SyncTest != 0:
 		var r *netplay.Runner
 		g := newGame(s, cfg.SyncTest+2)
+		g.presize()
 		if r, err = netplay.NewSyncTest(g, g, netplay.SyncTestConfig{InputSize: InputSize, CheckDistance: cfg.SyncTest}); err != nil {
 			return err
 		}
@@ -290,6 +295,7 @@ func (s *Sim) newRunner(cfg Config) (err error) {
 		}
 		g.snaps = make([]physics.Snapshot, s.net.runner.Slots())
 		g.prevs = make([][physics.MaxPlayers]input.Record, s.net.runner.Slots())
+		g.presize()
 		g.r, s.net.game = s.net.runner, g
 		if cfg.MaxSpectators > 0 {
 			if s.net.bcast, err = netplay.NewBroadcast(s.net.runner, netplay.BroadcastConfig{MaxSpectators: cfg.MaxSpectators}); err != nil {

@@ -319,8 +319,12 @@ func (r *Runner) Frame(now time.Duration, due, maxLoops int) (ran int) {
 				break
 			}
 		} else if t >= s.Confirmed()+uint64(r.maxPred) {
+			// Too far ahead of what is known: wait, as lockstep would,
+			// and the session counts the wait on the players whose input
+			// is missing (what a kick for slowness holds against them).
+			s.Next(now, r.inputs[:0])
 			r.st.StallFrames++
-			break // too far ahead of what is known: wait, as lockstep would
+			break
 		}
 		r.tick(t, false)
 		r.st.Ticks++

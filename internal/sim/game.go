@@ -83,7 +83,7 @@ func (g *game) Advance(in *netplay.Inputs) {
 	for p := range recs {
 		recs[p] = DecodeInput(in.Input(p))
 		if in.Autonomous(p) && s.world.Players()&(1<<p) != 0 {
-			s.world.Release(p) // every peer does it at this tick
+			s.release(p) // every peer does it at this tick
 		}
 	}
 	t0 := s.clock.Now()

@@ -46,6 +46,7 @@ type gameOpts struct {
 	// spectateAt, if positive, is when a spectator arrives: the last of
 	// the peers returned.
 	spectateAt time.Duration
+	kickAfter  time.Duration // the host's KickAfter
 }
 
 // endpoint is what the transport of peer p reads into and writes from.
@@ -82,7 +83,7 @@ func netGameOpts(t *testing.T, n int, c netplay.Conditions, ticks uint64, frames
 			delay = netplay.NoDelay
 		}
 		if i == 0 {
-			sess, err = netplay.NewHost(netplay.Config{Nonce: 0xabcdef, InputSize: InputSize, Players: n, Settings: EncodeSettings(world), TickLimit: ticks, Delay: delay}, 0)
+			sess, err = netplay.NewHost(netplay.Config{Nonce: 0xabcdef, InputSize: InputSize, Players: n, Settings: EncodeSettings(world), TickLimit: ticks, Delay: delay, KickAfter: o.kickAfter}, 0)
 		} else {
 			sess, err = netplay.NewJoiner(netplay.Config{Nonce: uint64(100 + i), InputSize: InputSize}, peerAddr(0), 0)
 		}
@@ -468,4 +469,27 @@ func TestSnapshotSlotsArePresized(t *testing.T) {
 		}
 	}
 	netGameOpts(t, 2, netplay.Conditions{}, 10, []time.Duration{16 * time.Millisecond, 16 * time.Millisecond}, gameOpts{rollback: true, before: before})
+}
+
+// TestKickedPlayerRecordingReplays: a slow player is kicked, in lockstep
+// and in rollback; the host's recording holds the kicked ball's release
+// and replays to the state the game ended in.
+func TestKickedPlayerRecordingReplays(t *testing.T) {
+	for _, rollback := range []bool{false, true} {
+		frames := []time.Duration{16 * time.Millisecond, 16 * time.Millisecond, 300 * time.Millisecond}
+		peers := netGameOpts(t, 3, netplay.Conditions{Delay: 10 * time.Millisecond}, 400, frames,
+			gameOpts{rollback: rollback, record: true, kickAfter: time.Second})
+		host := peers[0]
+		if k := host.sess.Stats().Kicks; k != 1 {
+			t.Fatalf("rollback %v: %d kicks, want 1", rollback, k)
+		}
+		want := host.s.World().Hash()
+		if peers[1].s.World().Hash() != want {
+			t.Errorf("rollback %v: the players disagree", rollback)
+		}
+		r := replayAll(t, roundTrip(t, host.s.RecordingSoFar()), 10*time.Millisecond, true)
+		if err := r.s.Err(); err != nil || !r.s.ReplayOK() || r.s.World().Hash() != want {
+			t.Errorf("rollback %v: the host's recording replays to %016x (err %v), the game ended at %016x", rollback, r.s.World().Hash(), err, want)
+		}
+	}
 }

@@ -634,7 +634,7 @@ func (s *Sim) exec(c replay.Command) error {
 		if c.Arg < 0 || c.Arg >= int64(s.players) {
 			return fmt.Errorf("%v: no such player in a %d-player game", c, s.players)
 		}
-		return s.world.Release(int(c.Arg))
+		return s.release(int(c.Arg))
 	case replay.CmdSetTick:
 		d := time.Duration(c.Arg)
 		if d < MinTick || d > MaxTick {
@@ -811,6 +811,20 @@ func (s *Sim) burn() {
 	if s.logicLoad > 0 && s.load != nil {
 		s.load(s.logicLoad)
 	}
+}
+
+// release makes player p's ball autonomous: the world lets it go, and
+// the record before its next tick is zero, so that the keys p held when
+// it went do not take the ball again ("just pressed" from its last
+// record). A live game and its replay release it the same way.
+func (s *Sim) release(p int) error {
+	if err := s.world.Release(p); err != nil {
+		return err
+	}
+	if p < len(s.prevs) {
+		s.prevs[p] = input.Record{}
+	}
+	return nil
 }
 
 // control is the player's input for a tick: every direction key that was

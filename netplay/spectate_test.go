@@ -13,6 +13,9 @@ import (
 // each player moves a counter by its input; the state also holds filler
 // bytes that change every tick, so that snapshots have a size to send.
 type specGame struct {
+	// lossy, in a spectator's game, makes SetState drop the tick count:
+	// the state taken is not the host's.
+	lossy bool
 	pos   [MaxPlayers]int64
 	ticks uint64
 	fill  []byte
@@ -81,6 +84,9 @@ func (g *specGame) SetState(b []byte) error {
 		g.pos[p] = int64(binary.LittleEndian.Uint64(b[8*p:]))
 	}
 	g.ticks = binary.LittleEndian.Uint64(b[8*MaxPlayers:])
+	if g.lossy {
+		g.ticks = 0
+	}
 	copy(g.fill, b[8*MaxPlayers+8:])
 	return nil
 }
@@ -111,6 +117,10 @@ type endpoint interface {
 // returns the players, the spectator and its Watcher's game when all are
 // done.
 func spectated(t *testing.T, c Conditions, ticks uint64, joinAt time.Duration, fill int, scfg SpectatorConfig) ([]*specPlayer, *Spectator, *Watcher, *specGame) {
+	return spectatedLossy(t, c, ticks, joinAt, fill, scfg, false)
+}
+
+func spectatedLossy(t *testing.T, c Conditions, ticks uint64, joinAt time.Duration, fill int, scfg SpectatorConfig, lossy bool) ([]*specPlayer, *Spectator, *Watcher, *specGame) {
 	t.Helper()
 	net, err := NewNetSim(c, 11, 4096)
 	if err != nil {
@@ -181,6 +191,7 @@ func spectated(t *testing.T, c Conditions, ticks uint64, joinAt time.Duration, f
 		if sp != nil {
 			if w == nil && sp.State() >= StateLobby && sp.Err() == nil {
 				sg = newSpecGame(fill, 1)
+				sg.lossy = lossy
 				if w, err = NewWatcher(sp, sg); err != nil {
 					t.Fatal(err)
 				}
@@ -245,5 +256,21 @@ func TestSpectatorRefusals(t *testing.T) {
 	var mismatch *MismatchError
 	if !errors.As(sp.Err(), &mismatch) {
 		t.Errorf("another input size: %v", sp.Err())
+	}
+}
+
+// A snapshot that does not give the state the host announced (here, a
+// game whose SetState loses part of it) ends the spectator with a
+// SnapshotError; the players play on.
+func TestSpectatorSnapshotChecked(t *testing.T) {
+	players, sp, _, _ := spectatedLossy(t, Conditions{}, 200, time.Second, 100, SpectatorConfig{Nonce: 9, InputSize: 1}, true)
+	var bad *SnapshotError
+	if !errors.As(sp.Err(), &bad) || bad.Want == bad.Got {
+		t.Errorf("a state that is not the host's: %v", sp.Err())
+	}
+	for i, p := range players {
+		if p.s.Err() != nil || p.r.Head() != 200 {
+			t.Errorf("player %d: %v at tick %d", i, p.s.Err(), p.r.Head())
+		}
 	}
 }

@@ -169,10 +169,9 @@ type Runner struct {
 	players  int
 	size     int
 
-	head      uint64 // the game's next tick
-	owed      int64  // ticks the loop owes that have not run
-	confirmed uint64 // ticks handed to the Confirmer
-	settled   bool   // the game is over and the game's state is the confirmed one
+	head    uint64 // the game's next tick
+	owed    int64  // ticks the loop owes that have not run
+	settled bool   // the game is over and the game's state is the confirmed one
 
 	// Rings indexed by tick % len(used): for every tick the game ran and
 	// the session has not confirmed, the inputs it ran with, which were
@@ -481,7 +480,6 @@ func (r *Runner) confirmTick(t uint64) {
 	in.predicted = 0
 	hash, ok := r.hashes[r.slot(t+1)], (t+1)%HashEvery == 0
 	r.conf.Confirmed(in, hash, ok)
-	r.confirmed = t + 1
 }
 
 // settle, once the game is over, confirms what can be and undoes the

@@ -390,7 +390,12 @@ func (b *Broadcast) snapshotReady() bool {
 
 // header starts a spectator message.
 func (b *Broadcast) header(typ msgType, session uint64) writer {
-	w := writer{b: b.buf[:0:MaxPacketSize], ok: true}
+	return specHeader(b.buf[:], typ, session)
+}
+
+// specHeader starts a spectator message of type typ in buf.
+func specHeader(buf []byte, typ msgType, session uint64) writer {
+	w := writer{b: buf[:0:MaxPacketSize], ok: true}
 	w.u8(magic0)
 	w.u8(magic1)
 	w.u8(ProtocolVersion)
@@ -837,13 +842,7 @@ func (sp *Spectator) Poll(now time.Duration, send func(to netip.AddrPort, pkt []
 func (sp *Spectator) over() bool { return sp.endSet && sp.received >= sp.end }
 
 func (sp *Spectator) header(typ msgType, session uint64) writer {
-	w := writer{b: sp.buf[:0:MaxPacketSize], ok: true}
-	w.u8(magic0)
-	w.u8(magic1)
-	w.u8(ProtocolVersion)
-	w.u8(uint8(typ))
-	w.u64(session)
-	return w
+	return specHeader(sp.buf[:], typ, session)
 }
 
 func (sp *Spectator) send(send func(netip.AddrPort, []byte), w *writer) {

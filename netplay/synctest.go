@@ -128,5 +128,4 @@ func (r *Runner) confirmSync(t uint64) {
 	in := &r.in
 	r.fill(t)
 	r.conf.Confirmed(in, r.hashes[r.slot(t+1)], true)
-	r.confirmed = t + 1
 }

@@ -140,6 +140,10 @@ func New(cfg Config, p Platform) (d *Demo, err error) {
 			}
 		}()
 	}
+	spectators := 0 // a host serves spectators; a joiner none
+	if cfg.Net.Host != "" {
+		spectators = cfg.Net.MaxSpectators
+	}
 	if d.sim, err = sim.New(sim.Config{
 		Settings:      cfg.Settings,
 		Mode:          cfg.Mode,
@@ -154,7 +158,7 @@ func New(cfg Config, p Platform) (d *Demo, err error) {
 		Replay:        cfg.Replay,
 		Net:           d.netSession(),
 		Spectate:      d.netSpectator(),
-		MaxSpectators: cfg.Net.MaxSpectators * b2i(cfg.Net.Host != ""),
+		MaxSpectators: spectators,
 		Bot:           cfg.Net.Bot,
 		BotSeed:       cfg.Net.BotSeed,
 		Rollback:      cfg.Net.Netcode == "rollback",
@@ -387,13 +391,6 @@ func (d *Demo) netSpectator() *netplay.Spectator {
 		return nil
 	}
 	return d.net.spec
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func (d *Demo) netSession() *netplay.Session {

@@ -87,16 +87,7 @@ func (g *game) Advance(in *netplay.Inputs) {
 		}
 	}
 	t0 := s.clock.Now()
-	if len(recs) == 1 {
-		s.world.Tick(control(recs[0], s.prevs[0]))
-	} else {
-		ctls := s.ctls[:len(recs)]
-		for i, r := range recs {
-			ctls[i] = control(r, s.prevs[i])
-		}
-		s.world.TickPlayers(ctls)
-	}
-	copy(s.prevs[:], recs)
+	s.stepWorld(recs)
 	if in.Resimulated {
 		g.resimTime += s.clock.Now() - t0
 		return
@@ -173,11 +164,7 @@ func (g *game) Confirmed(in *netplay.Inputs, hash uint64, _ bool) {
 		recs[p] = DecodeInput(in.Input(p))
 	}
 	g.hash = hash
-	if len(recs) == 1 {
-		s.rec.Tick(recs[0], g.hashFn)
-	} else {
-		s.rec.TickPlayers(recs, g.hashFn)
-	}
+	s.recordTick(recs, g.hashFn)
 }
 
 // confirmedHash is the hash the Runner gave with the confirmed tick: a

@@ -740,6 +740,18 @@ func (s *Sim) fixedTick(span loop.TickSpan) bool {
 // it, and burns the logic load.
 func (s *Sim) runTick(recs []input.Record) {
 	t0 := s.clock.Now()
+	s.stepWorld(recs)
+	s.logic.Add(s.clock.Now() - t0)
+	s.ticks++
+	s.burn()
+	if s.rec != nil {
+		s.recordTick(recs, s.world.Hash)
+	}
+}
+
+// stepWorld steps the world one tick with every player's record, each
+// acting on its keys down during the tick (with the record before it).
+func (s *Sim) stepWorld(recs []input.Record) {
 	if len(recs) == 1 {
 		s.world.Tick(control(recs[0], s.prevs[0]))
 	} else {
@@ -749,16 +761,16 @@ func (s *Sim) runTick(recs []input.Record) {
 		}
 		s.world.TickPlayers(ctls)
 	}
-	s.logic.Add(s.clock.Now() - t0)
 	copy(s.prevs[:], recs)
-	s.ticks++
-	s.burn()
-	if s.rec != nil {
-		if len(recs) == 1 {
-			s.rec.Tick(recs[0], s.world.Hash)
-		} else {
-			s.rec.TickPlayers(recs, s.world.Hash)
-		}
+}
+
+// recordTick adds a tick's records to the recording, in the one-player
+// format of version 1 when there is one player.
+func (s *Sim) recordTick(recs []input.Record, hashAfter func() uint64) {
+	if len(recs) == 1 {
+		s.rec.Tick(recs[0], hashAfter)
+	} else {
+		s.rec.TickPlayers(recs, hashAfter)
 	}
 }
 

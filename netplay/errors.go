@@ -40,11 +40,15 @@ func (e *DesyncError) Error() string {
 // timeout (or, at a joiner, that the host reported it so).
 type SilenceError struct {
 	Player int
-	For    time.Duration
+	// For is how long the peer that found the silence had heard
+	// nothing from Player when it found it: the silence timeout or a
+	// little more (a frame's time; at a peer the host told, the
+	// timeout).
+	For time.Duration
 }
 
 func (e *SilenceError) Error() string {
-	return fmt.Sprintf("player %d silent for %v", e.Player, e.For)
+	return fmt.Sprintf("player %d silent for %v", e.Player, e.For.Round(time.Millisecond))
 }
 
 // A LeftError reports that Player ended its game with an error and left

@@ -119,7 +119,7 @@ func (s *Session) checkSilence(now time.Duration) {
 			return // the host answers our first word after the Welcome: see joinerSend
 		}
 		if now-s.peers[0].lastHeard >= s.cfg.Silence && !s.settledJoiner() {
-			s.finish(endLeft, uint8(s.index), &SilenceError{Player: 0, For: s.cfg.Silence}, "")
+			s.finish(endLeft, uint8(s.index), &SilenceError{Player: 0, For: now - s.peers[0].lastHeard}, "")
 		}
 		return
 	}
@@ -151,7 +151,7 @@ func (s *Session) gone(now time.Duration, j int, why uint8) {
 		return
 	}
 	if why == kickSilent {
-		s.finish(endSilent, uint8(j), &SilenceError{Player: j, For: s.cfg.Silence}, "")
+		s.finish(endSilent, uint8(j), &SilenceError{Player: j, For: now - s.peers[j].lastHeard}, "")
 	} else {
 		s.finish(endLeft, uint8(j), &LeftError{Player: j}, "")
 	}

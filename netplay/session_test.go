@@ -88,8 +88,13 @@ func TestSilentPeerEndsGame(t *testing.T) {
 						t.Errorf("%s: err %v, want player %d silent", p.name, p.s.Err(), v.s.Index())
 						continue
 					}
-					want := fmt.Sprintf("player %d silent for 2s", v.s.Index())
-					if p.s.Err().Error() != want {
+					// The time it says is what the peer that found
+					// the silence measured: at least the timeout, at
+					// most a frame more.
+					if se.For < 2*time.Second || se.For > 2*time.Second+50*time.Millisecond {
+						t.Errorf("%s: %q: silent for %v, want the 2 s measured", p.name, p.s.Err(), se.For)
+					}
+					if want := fmt.Sprintf("player %d silent for %v", v.s.Index(), se.For.Round(time.Millisecond)); p.s.Err().Error() != want {
 						t.Errorf("%s: %q, want %q", p.name, p.s.Err(), want)
 					}
 				}

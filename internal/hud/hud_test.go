@@ -175,7 +175,7 @@ func TestAppendTextNamesEverything(t *testing.T) {
 		"120ms/s", "discarded total 1500ms", "frame cap 144", "vsync on (actual unsupported)",
 		"render 200ms/frame", "logic 10ms/tick", "balls 1000", "player", "mode fixed", "tick 40ms",
 		"max-loops 5", "lockstep", "speed 0.50x", "PAUSED", "substep: 3 cycles", "recording to x.rec",
-		"Space interp", "PgUp/PgDn", "graph: last 4 s",
+		"Space interp", "PgUp/PgDn", "graph: the last 4 s",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("HUD text lacks %q:\n%s", want, text)
@@ -279,5 +279,88 @@ func TestNoAllocations(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Fatalf("%v allocations per HUD refresh", allocs)
+	}
+}
+
+// TestWrapBreaksBetweenItems: a line too long for its column breaks
+// after an item ("  " or ", "), not inside one; a word breaks only at a
+// space, and only where no item ends; continued lines are indented.
+func TestWrapBreaksBetweenItems(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		cols int
+		want string
+	}{
+		{"short  line", 20, "short  line"},
+		{"FPS 60.0  TPS 25.0  ticks this frame 1", 24, "FPS 60.0  TPS 25.0\n  ticks this frame 1"},
+		{"net: host, player 0 of 2, input delay 2 ticks, waiting for players 1/2", 30,
+			"net: host, player 0 of 2,\n  input delay 2 ticks,\n  waiting for players 1/2"},
+		{"one two three four five six", 12, "one two\n  three four\n  five six"},
+		{"abcdefghijklmnopqrstuvwxyz", 12, "abcdefghijkl\n  mnopqrstuv\n  wxyz"},
+		{"a\n\nb", 10, "a\n\nb"},
+		{"ends\n", 10, "ends\n"},
+	} {
+		got := string(Wrap(nil, []byte(c.in), c.cols))
+		if got != c.want {
+			t.Errorf("Wrap(%q, %d) =\n%s\nwant\n%s", c.in, c.cols, got, c.want)
+		}
+		for _, l := range strings.Split(got, "\n") {
+			if len(l) > c.cols {
+				t.Errorf("Wrap(%q, %d): line %q too long", c.in, c.cols, l)
+			}
+		}
+	}
+}
+
+// TestGraphLegendBreaksBetweenItems: every line of the legend ends where
+// an item ends (never on "=" or a lone word of a phrase) and fits the
+// HUD's key lines' width.
+func TestGraphLegendBreaksBetweenItems(t *testing.T) {
+	for _, l := range strings.Split(GraphLegend, "\n") {
+		l = strings.TrimSpace(l)
+		if len(l) > 58 {
+			t.Errorf("legend line %q is wider than the HUD", l)
+		}
+		if strings.HasSuffix(l, "=") || strings.HasPrefix(l, "=") || strings.HasSuffix(l, " pips") {
+			t.Errorf("legend line %q breaks inside an item", l)
+		}
+	}
+}
+
+// TestRenderSaysWhenCut: Render reports text wider or taller than its
+// canvas, and only then.
+func TestRenderSaysWhenCut(t *testing.T) {
+	ti := NewTextImage(Columns(100)*GlyphW+2*padding, 3*LineH+2*padding)
+	fit := strings.Repeat("x", Columns(100))
+	if ti.Render([]byte(fit + "\n" + fit + "\n" + fit)); ti.Cut() {
+		t.Error("text that fits was cut")
+	}
+	if ti.Render([]byte(fit + "x")); !ti.Cut() {
+		t.Error("a line one character too wide was not cut")
+	}
+	if ti.Render([]byte("a\nb\nc\nd")); !ti.Cut() {
+		t.Error("a line too many was not cut")
+	}
+}
+
+// TestCommaIsNotAPeriod: the HUD's comma has a tail below the baseline,
+// which its period lacks: "1.5" and "1,5" differ where a glance looks.
+func TestCommaIsNotAPeriod(t *testing.T) {
+	ti := NewTextImage(100, 40)
+	ti.Render([]byte(".,"))
+	below := func(col int) int {
+		n := 0
+		y0 := padding + 13 - 2 + 1 // the baseline's next row (Face7x13: ascent 11)
+		for y := y0; y < y0+3; y++ {
+			for x := padding + col*GlyphW; x < padding+(col+1)*GlyphW; x++ {
+				if ti.Img.RGBAAt(x, y).R > 128 {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	if p, c := below(0), below(1); c < p+2 {
+		t.Errorf("below the baseline: period %d lit pixels, comma %d; want the comma's tail at least 2 more", p, c)
 	}
 }

@@ -14,7 +14,7 @@ type Snapshot struct {
 	DiscardedLastSecond time.Duration
 	DiscardedTotal      time.Duration
 
-	Draw           string // interpolate, extrapolate or off
+	Draw           string // where balls are drawn: interpolated, extrapolated, at next position
 	VsyncRequested string
 	VsyncActual    string
 	FPSCap         int // 0: off
@@ -50,12 +50,75 @@ type Snapshot struct {
 	StepErrorKnown bool
 }
 
-// GraphLegend explains the graph.
-const GraphLegend = `graph: last 4 s, swept left to right (the gap is now),
-log scale 0.1 ms - 1 s; bar colour =
-ticks run (grey 0, green 1, cyan 2, yellow 3, orange 4+,
-red MaxLoops); magenta top = debt discarded; white pips
-= ticks; blue line = tick time, green line = frame cap`
+// GraphLegend explains the graph, a line or two per item, each line
+// within the HUD's column.
+const GraphLegend = `graph: the last 4 s, swept left to right (the gap is now)
+log scale 0.1 ms to 1 s
+bar colour = ticks run: grey 0, green 1, cyan 2,
+  yellow 3, orange 4+, red MaxLoops
+magenta top = debt discarded   white pips = ticks
+blue line = tick time   green line = frame cap`
+
+// Wrap appends src to dst with every line longer than cols broken
+// between items: after the last "  " or ", " that keeps the line within
+// cols (a single space if there is none, mid-word only as a last resort).
+// A continued line is indented by two spaces.
+func Wrap(dst, src []byte, cols int) []byte {
+	const indent = "  "
+	cols = max(cols, len(indent)+8)
+	n := 0
+	for line := range lines(src) {
+		if n > 0 {
+			dst = append(dst, '\n')
+		}
+		n++
+		for room := cols; len(line) > room; room = cols - len(indent) {
+			cut, next := breakAt(line, room)
+			dst = append(dst, line[:cut]...)
+			dst = append(dst, '\n')
+			dst = append(dst, indent...)
+			line = line[next:]
+		}
+		dst = append(dst, line...)
+	}
+	return dst
+}
+
+// breakAt finds where to break line, longer than room, to fit room
+// characters: the line ends at cut and the next starts at next (the
+// separator dropped). Items end at "  " or ", "; words at a space.
+func breakAt(line []byte, room int) (cut, next int) {
+	word := -1
+	for i := room; i > 0; i-- {
+		if line[i] != ' ' {
+			continue
+		}
+		if line[i-1] == ' ' || line[i-1] == ',' || i+1 < len(line) && line[i+1] == ' ' {
+			return trimRight(line, i), skipSpaces(line, i)
+		}
+		if word < 0 {
+			word = i
+		}
+	}
+	if word > 0 {
+		return trimRight(line, word), skipSpaces(line, word)
+	}
+	return room, room
+}
+
+func trimRight(b []byte, i int) int {
+	for i > 0 && b[i-1] == ' ' {
+		i--
+	}
+	return i
+}
+
+func skipSpaces(b []byte, i int) int {
+	for i < len(b) && b[i] == ' ' {
+		i++
+	}
+	return i
+}
 
 // AppendText appends the HUD's text for s to dst. By default it is a
 // compact block of the figures that matter (FPS, TPS, ticks this frame,

@@ -90,13 +90,14 @@ type Renderer struct {
 	syncedMoved uint64
 
 	winW, winH int
+	area       Rect // the part of the window the world is fitted into
 	view       Rect
 	scale      float64
 	pointSize  float32
 	corePoint  float32 // the core's sprite size, 0: no core to draw
 	maxPoint   float32
 
-	highlight bool
+	highlight int32 // the ball in the player's colour, -1: none
 	vp        viewport // what the viewport is set to
 
 	uploaded int64
@@ -196,6 +197,7 @@ func New(cfg Config) (*Renderer, error) {
 		r.Delete()
 		return nil, fmt.Errorf("render: GL error 0x%x during setup", e)
 	}
+	r.SetHighlight(-1) // the uniform starts at 0: ball 0
 	if err := r.DebugErr(); err != nil {
 		r.Delete()
 		return nil, err
@@ -205,29 +207,48 @@ func New(cfg Config) (*Renderer, error) {
 
 // SetHighlightFirst gives ball 0 its own colour (the player's ball).
 func (r *Renderer) SetHighlightFirst(on bool) {
-	if on == r.highlight {
-		return
-	}
-	r.highlight = on
-	v := int32(0)
 	if on {
-		v = 1
+		r.SetHighlight(0)
+	} else {
+		r.SetHighlight(-1)
 	}
-	for _, p := range r.programs() {
-		p.prog.Use()
-		gl.Uniform1i(p.highlight, v)
-	}
-	r.ret.valid = false // ball 0 changes colour wherever it is
 }
 
-// Resize adapts the viewport and projection to a drawable of w x h pixels.
-// Call it once at start and on every window size change, not every frame.
-func (r *Renderer) Resize(w, h int) {
-	if w <= 0 || h <= 0 {
+// SetHighlight gives ball i the player's colour (in a network game, the
+// ball this player moves); -1 for none.
+func (r *Renderer) SetHighlight(i int) {
+	if i < 0 {
+		i = -1
+	}
+	if int32(i) == r.highlight {
 		return
 	}
-	r.winW, r.winH = w, h
-	r.view, r.scale = Letterbox(w, h, r.cfg.WorldW, r.cfg.WorldH)
+	r.highlight = int32(i)
+	for _, p := range r.programs() {
+		p.prog.Use()
+		gl.Uniform1i(p.highlight, r.highlight)
+	}
+	r.ret.valid = false // the ball changes colour wherever it is
+}
+
+// Resize adapts the viewport and projection to a drawable of w x h pixels,
+// the world filling it. Call it once at start and on every window size
+// change, not every frame.
+func (r *Renderer) Resize(w, h int) { r.ResizeArea(w, h, Rect{0, 0, w, h}) }
+
+// ResizeArea is Resize with the world letterboxed into area, a part of
+// the window (pixels, origin top left): the rest of the window is the
+// bars' colour, for overlays beside the world rather than over it. It
+// does nothing when neither the size nor the area changed.
+func (r *Renderer) ResizeArea(w, h int, area Rect) {
+	area = area.Intersect(Rect{0, 0, w, h})
+	if w <= 0 || h <= 0 || area.Empty() || (w == r.winW && h == r.winH && area == r.area) {
+		return
+	}
+	r.winW, r.winH, r.area = w, h, area
+	r.view, r.scale = Letterbox(area.W, area.H, r.cfg.WorldW, r.cfg.WorldH)
+	r.view.X += area.X
+	r.view.Y += area.Y
 	r.ret.valid = false
 
 	// The viewport is the letterboxed world plus a margin on every side;
@@ -601,7 +622,7 @@ func (p *ballProgram) init(name, frag string, disc, ring bool) error {
 		want bool
 	}{
 		{&p.proj, "proj", true}, {&p.alpha, "alpha", true}, {&p.pointSize, "pointSize", true},
-		{&p.highlight, "highlightFirst", true}, {&p.depthStep, "depthStep", true},
+		{&p.highlight, "highlight", true}, {&p.depthStep, "depthStep", true},
 		{&p.cull, "cull", true}, {&p.hiZ, "hiZ", true}, {&p.cullCell, "cullCell", true}, {&p.viewport, "viewport", true},
 		{&p.radius, "radiusPx", disc}, {&p.ring, "ring", ring}, {&p.opacity, "opacity", ring}, {&p.clip, "clip", disc},
 	} {

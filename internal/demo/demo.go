@@ -130,7 +130,9 @@ func New(cfg Config, p Platform) (d *Demo, err error) {
 		if p.Network == nil {
 			return nil, fmt.Errorf("no network here for a network game")
 		}
-		if d.net, err = startNet(&d.cfg, p.Network, p.Clock, p.Log); err != nil {
+		who := &whoLog{w: p.Log}
+		d.p.Log = who
+		if d.net, err = startNet(&d.cfg, p.Network, p.Clock, who); err != nil {
 			return nil, err
 		}
 		cfg = d.cfg
@@ -212,6 +214,11 @@ func (d *Demo) Close() {
 		d.net.conn.Close()
 	}
 }
+
+// Log is where the demo's messages go: the platform's log, through which
+// a network game's lines say which peer wrote them. A front end writes
+// its own messages about the run there too.
+func (d *Demo) Log() io.Writer { return d.p.Log }
 
 // Config is the configuration the demo runs: the flags', with a joiner's
 // world settings replaced by the host's.
@@ -314,14 +321,19 @@ func (d *Demo) SyncWorld(sync SyncFunc) int {
 func (d *Demo) Scene(now time.Duration, winW, winH int) *Scene {
 	sc := &d.scene
 	*sc = Scene{Alpha: 1, Ghosts: d.view.ghosts, Highlight: d.sim.World().Player()}
+	if d.net != nil && d.net.sess != nil {
+		sc.Highlight, sc.HighlightBall = true, d.net.sess.Index()
+	}
 	if d.sim.Mode() == sim.ModeFixed {
 		sc.Alpha = d.view.draw.alpha(d.last.Percent)
 	}
+	world, hudArea, graphArea := Layout(winW, winH, d.view.hud, d.view.graph)
+	sc.World = world
 	if d.view.hud {
-		sc.HUD = d.hudLayer(now)
+		sc.HUD = d.hudLayer(now, hudArea)
 	}
 	if d.view.graph {
-		sc.Graph = d.graphLayer(now, winW, winH)
+		sc.Graph = d.graphLayer(now, graphArea)
 	}
 	if d.view.ghosts && d.net != nil && d.net.ghosts != nil {
 		sc.Markers = d.net.ghosts.markers(now)

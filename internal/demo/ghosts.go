@@ -14,9 +14,20 @@ const ghostHold = 600 * time.Millisecond
 // Ghost colours (premultiplied at full opacity): where the prediction had
 // a remote ball, and where the corrected inputs put it.
 var (
-	ghostPredicted = [3]float32{1, 0.35, 0.25}
-	ghostCorrected = [3]float32{0.3, 1, 0.45}
+	ghostPredicted = [3]float32{1, 0.25, 0.25}
+	ghostCorrected = [3]float32{0.25, 1, 0.4}
 )
+
+// ghostOpacity is a ghost's opacity at age: full for the first two
+// thirds of ghostHold, then fading to a half, so that red and green read
+// at a glance on the world's dark blue, in a screenshot too.
+func ghostOpacity(age time.Duration) float32 {
+	const full = 2 * ghostHold / 3
+	if age <= full {
+		return 1
+	}
+	return 1 - 0.5*float32(age-full)/float32(ghostHold-full)
+}
 
 // ghosts shows rollback's mispredictions with G on: for each remote
 // player, the last correction's predicted position as a red ring and its
@@ -61,7 +72,7 @@ func (g *ghosts) markers(now time.Duration) []Marker {
 			m.set = false
 			continue
 		}
-		a := 1 - float32(age)/float32(ghostHold)
+		a := ghostOpacity(age)
 		for _, k := range [2]struct {
 			pos [2]int32
 			rgb [3]float32

@@ -8,8 +8,8 @@ import (
 )
 
 // TestGhostsShowAndFade: a misprediction shows as two rings, predicted
-// (red) then corrected (green), placed by the mapping given, fading, and
-// gone after ghostHold; drawing them allocates nothing.
+// (red) then corrected (green), placed by the mapping given, bright, then
+// fading, and gone after ghostHold; drawing them allocates nothing.
 func TestGhostsShowAndFade(t *testing.T) {
 	var g ghosts
 	at := 5 * time.Second
@@ -24,11 +24,14 @@ func TestGhostsShowAndFade(t *testing.T) {
 	if ms[0].R <= ms[0].G || ms[1].G <= ms[1].R || ms[0].A != 1 {
 		t.Errorf("predicted %+v should be red, corrected %+v green, both opaque at first", ms[0], ms[1])
 	}
+	// Full for two thirds of ghostHold, so that a screenshot catches
+	// them bright; then fading, never below a half.
 	prev := ms[0].A
 	for now := at + ghostHold/8; now < at+ghostHold; now += ghostHold / 8 {
 		ms = g.markers(now)
-		if len(ms) != 2 || ms[0].A >= prev || ms[0].A <= 0 || ms[0].R > ms[0].A {
-			t.Fatalf("at +%v: %+v, want two rings fading from alpha %v (premultiplied)", now-at, ms, prev)
+		full := now-at <= 2*ghostHold/3
+		if len(ms) != 2 || ms[0].A > prev || ms[0].A < 0.5 || ms[0].R > ms[0].A || full && ms[0].A != 1 || !full && ms[0].A >= prev {
+			t.Fatalf("at +%v: %+v, want two rings at full opacity for 2/3 of %v, then fading from alpha %v to 0.5 (premultiplied)", now-at, ms, ghostHold, prev)
 		}
 		prev = ms[0].A
 	}

@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -195,6 +196,11 @@ type netGame struct {
 	watched bool               // "watching" was said
 	netcode string
 	started bool // "game started" was said
+	endSaid bool // the end was said
+	// watching says this is a spectator (before spec is made).
+	watching bool
+	// kickedSaid are the players whose kick was said, a bit each.
+	kickedSaid uint32
 	// ready says that the loop runs steadily (a frame was shown): a
 	// joiner sends nothing in the lobby before, since its first word
 	// after the Welcome tells the host to start the game. Until then the
@@ -224,8 +230,9 @@ func (g *netGame) write(now time.Duration) {
 	g.conn.Write(now, g.ep)
 }
 
-// announce says on the log when the game starts: a line a person or a
-// script can wait for.
+// announce says on the log when the game starts and how it ended: lines
+// a person or a script can wait for. A game that ends with an error (a
+// silent peer, a kick, a desync) is said by the error the run ends with.
 func (g *netGame) announce(log io.Writer) {
 	if g.spec != nil {
 		if !g.watched && g.spec.State() >= netplay.StateRunning {
@@ -235,10 +242,39 @@ func (g *netGame) announce(log io.Writer) {
 		}
 		return
 	}
-	if !g.started && g.sess.State() >= netplay.StateRunning {
+	state := g.sess.State()
+	if !g.started && (state == netplay.StateRunning || state == netplay.StateEnding && g.sess.NextTick() > 0) {
 		g.started = true
-		fmt.Fprintf(log, "interpdemo: game started: player %d of %d, input delay %d ticks\n", g.sess.Index(), g.sess.Players(), g.sess.Delay())
+		fmt.Fprintf(log, "interpdemo: game started: player %d of %d, input delay %d ticks, %s\n", g.sess.Index(), g.sess.Players(), g.sess.Delay(), g.netcode)
 	}
+	for p := range g.sess.Players() {
+		bit := uint32(1) << p
+		if _, kicked := g.sess.Kicked(p); kicked && g.kickedSaid&bit == 0 {
+			g.kickedSaid |= bit
+			if p != g.sess.Index() {
+				fmt.Fprintf(log, "interpdemo: player %d was dropped from the game; its ball moves on its own\n", p)
+			}
+		}
+	}
+	if g.endSaid || state < netplay.StateEnding {
+		return
+	}
+	g.endSaid = true
+	switch st := g.sess.Stats(); {
+	case !g.started:
+		fmt.Fprintf(log, "interpdemo: the game never started: %s with %d of %d players there\n", endWords(st.End), st.Joined, st.Players)
+	case g.sess.Err() == nil:
+		fmt.Fprintf(log, "interpdemo: game over at tick %d: %s\n", st.Tick, endWords(st.End))
+	}
+}
+
+// endWords says a session's end (Stats.End) as the end of a game: "you
+// quit" for one's own quit.
+func endWords(end string) string {
+	if end == "quit" {
+		return "you quit"
+	}
+	return end
 }
 
 // startNet opens the socket and the session. A host's game starts when
@@ -246,7 +282,7 @@ func (g *netGame) announce(log io.Writer) {
 // waits here for the host's welcome, which brings the world settings:
 // they replace the flags', and a world flag the user gave that disagrees
 // with the host's is an error.
-func startNet(c *Config, network Network, clock loop.Clock, log io.Writer) (*netGame, error) {
+func startNet(c *Config, network Network, clock loop.Clock, log *whoLog) (*netGame, error) {
 	n := &c.Net
 	id, err := network.Nonce()
 	if err != nil {
@@ -260,9 +296,10 @@ func startNet(c *Config, network Network, clock loop.Clock, log io.Writer) (*net
 	if err != nil {
 		return nil, fmt.Errorf("-host: %v", err)
 	}
-	g := &netGame{conn: conn, netcode: n.Netcode}
+	g := &netGame{conn: conn, netcode: n.Netcode, watching: n.Spectate != ""}
+	log.g = g
 	if n.Spectate != "" {
-		return g, g.watch(c, network, clock, id)
+		return g, g.watch(c, network, clock, id, log)
 	}
 	if n.Netcode == "rollback" {
 		g.ghosts = &ghosts{}
@@ -293,6 +330,7 @@ func startNet(c *Config, network Network, clock loop.Clock, log io.Writer) (*net
 		return g, nil
 	}
 	host, _ := network.Resolve(n.Join) // checked with the flags
+	fmt.Fprintf(log, "interpdemo: connecting to %s (%v)...\n", n.Join, host)
 	if g.sess, err = netplay.NewJoiner(netplay.Config{Nonce: id, InputSize: sim.InputSize, Silence: n.Timeout}, host, now); err != nil {
 		conn.Close()
 		return nil, err
@@ -328,8 +366,9 @@ func startNet(c *Config, network Network, clock loop.Clock, log io.Writer) (*net
 
 // watch starts a spectator: it waits for the host's Welcome (which comes
 // once the game runs), whose settings replace the flags'.
-func (g *netGame) watch(c *Config, network Network, clock loop.Clock, id uint64) (err error) {
+func (g *netGame) watch(c *Config, network Network, clock loop.Clock, id uint64, log io.Writer) (err error) {
 	host, _ := network.Resolve(c.Net.Spectate) // checked with the flags
+	fmt.Fprintf(log, "interpdemo: connecting to %s (%v) to watch...\n", c.Net.Spectate, host)
 	if g.spec, err = netplay.NewSpectator(netplay.SpectatorConfig{Nonce: id, InputSize: sim.InputSize, Silence: c.Net.Timeout, JoinTimeout: time.Minute}, host, clock.Now()); err != nil {
 		g.conn.Close()
 		return err
@@ -547,4 +586,75 @@ func kicked(st *netplay.Stats) []int {
 		}
 	}
 	return out
+}
+
+// appendWho appends which peer this is: "host, player 0 of 2", "player 1
+// of 2", "joining", "spectator".
+func (g *netGame) appendWho(b []byte) []byte {
+	switch {
+	case g.spec != nil || g.watching:
+		return append(b, "spectator"...)
+	case g.sess == nil:
+		return append(b, "joining"...)
+	}
+	if g.sess.Role() == netplay.Host {
+		b = append(b, "host, "...)
+	} else if g.sess.State() == netplay.StateJoining {
+		return append(b, "joining"...)
+	}
+	b = append(b, "player "...)
+	b = strconv.AppendInt(b, int64(g.sess.Index()), 10)
+	b = append(b, " of "...)
+	return strconv.AppendInt(b, int64(g.sess.Players()), 10)
+}
+
+// whoLog is the log of a network game: every "interpdemo: " line says
+// which peer wrote it ("interpdemo (player 1 of 2): ..."), so that the
+// logs of two peers in two terminals, or in one file, are told apart.
+type whoLog struct {
+	w   io.Writer
+	g   *netGame // the game, once there is one
+	buf []byte
+}
+
+func (l *whoLog) Write(p []byte) (int, error) {
+	const prefix = "interpdemo: "
+	g := l.g
+	if g == nil || !bytes.HasPrefix(p, []byte(prefix)) {
+		return l.w.Write(p)
+	}
+	l.buf = append(l.buf[:0], "interpdemo ("...)
+	l.buf = append(g.appendWho(l.buf), "): "...)
+	l.buf = append(l.buf, p[len(prefix):]...)
+	if _, err := l.w.Write(l.buf); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// WindowTitle is the title a window opens with, before the first frame:
+// which peer of a network game it is, and where a joiner connects.
+func (c *Config) WindowTitle() string {
+	switch {
+	case c.Net.Host != "":
+		return "interpdemo | host, player 0 of " + strconv.Itoa(c.Net.Players) + " | waiting for players"
+	case c.Net.Join != "":
+		return "interpdemo | connecting to " + c.Net.Join + "..."
+	case c.Net.Spectate != "":
+		return "interpdemo | spectator | connecting to " + c.Net.Spectate + "..."
+	}
+	return "interpdemo"
+}
+
+// WindowOffset is how far right and down from the screen's centre a
+// window opens, in pixels: a joiner's and a spectator's windows are not
+// on top of the host's when all run on one screen.
+func (c *Config) WindowOffset() int {
+	switch {
+	case c.Net.Join != "":
+		return 80
+	case c.Net.Spectate != "":
+		return 160
+	}
+	return 0
 }

@@ -107,7 +107,7 @@ func (f *front) stepKeys(now time.Duration, keys ...Key) {
 	d.Update(now)
 	d.BeginDraw(now)
 	up := d.SyncWorld(f.sync)
-	f.scene = d.Scene(now, 640, 480)
+	f.scene = f.sceneAt(now)
 	d.Presented(now, 0, 0)
 	d.EndFrame(now, now, up)
 }

@@ -20,6 +20,9 @@ func (d *Demo) Finish(now time.Duration, stdout io.Writer, fill func(*report.Sta
 	if last, ok := d.st.finish(now); ok && d.trace != nil {
 		d.trace.row(&last)
 	}
+	if d.net != nil {
+		d.net.announce(d.p.Log) // an end the last frame did not see
+	}
 	var errs []error
 	if err := d.sim.Err(); err != nil {
 		if d.sim.Replaying() {

@@ -10,12 +10,61 @@ import (
 )
 
 // Overlay sizes in pixels: a front end's textures for the panels are
-// this large.
+// this large. The HUD's column is HUDMaxWidth wide: its lines wrap to
+// fit it (hud.Wrap), and its long form, at its longest, fits in
+// HUDMaxHeight (a test checks both).
 const (
-	HUDMaxWidth, HUDMaxHeight = 420, 330
+	HUDMaxWidth, HUDMaxHeight = 420, 460
 	GraphHeight               = 108
 	GraphMaxWidth             = 2048
 )
+
+// hudColumns is how many characters a line of the HUD holds.
+var hudColumns = hud.Columns(HUDMaxWidth)
+
+// Rect is a rectangle of the window in pixels, origin at the top left.
+type Rect struct{ X, Y, W, H int }
+
+// WindowSize is the size of the window a front end opens for the
+// configuration: the world's -width x -height pixels, with the HUD's
+// column at its left and the graph's strip below it for the overlays on
+// at the start. The overlays never cover the world (see Scene.World): an
+// overlay turned on later takes its room from the world's part of the
+// window.
+func (c *Config) WindowSize() (w, h int) {
+	w, h = c.Width, c.Height
+	if c.HUD {
+		w += HUDMaxWidth
+	}
+	if c.Graph {
+		h += GraphHeight
+	}
+	if c.HUD {
+		h = max(h, HUDMaxHeight)
+	}
+	return w, h
+}
+
+// Layout is where a frame's parts go in a window of winW x winH pixels:
+// the HUD in a column at the left, as tall as the window; the graph in a
+// strip along the bottom of the rest; the world in what is left. None
+// overlaps another. An overlay that is off takes no room; one that would
+// leave the world less than minWorld pixels a side gives it up (a window
+// the user made smaller than the one opened).
+func Layout(winW, winH int, hud, graph bool) (world, hudArea, graphArea Rect) {
+	const minWorld = 16
+	hudW, graphH := 0, 0
+	if hud {
+		hudW = max(0, min(HUDMaxWidth, winW-minWorld))
+	}
+	if graph {
+		graphH = max(0, min(GraphHeight, winH-minWorld))
+	}
+	hudArea = Rect{0, 0, hudW, winH}
+	graphArea = Rect{hudW, winH - graphH, winW - hudW, graphH}
+	world = Rect{hudW, 0, winW - hudW, winH - graphH}
+	return world, hudArea, graphArea
+}
 
 const (
 	graphSpan     = 4 * time.Second
@@ -27,7 +76,8 @@ const (
 // Panel is an overlay as a front end draws it: an image made on the CPU,
 // the parts of it that changed since the last frame (to upload), and the
 // rectangle of the window it covers (pixels, from the top left), which
-// shows the image's top-left W×H pixels. Panels are opaque.
+// shows the image's top-left W×H pixels. Panels are opaque, and lie
+// outside Scene.World.
 type Panel struct {
 	Img        *image.RGBA
 	Changed    []image.Rectangle
@@ -44,13 +94,22 @@ type Marker struct {
 
 // Scene is what a frame draws, as the demo decided it.
 type Scene struct {
+	// World is the part of the window the world is drawn in (pixels,
+	// origin top left): the front end fits the world's units into it,
+	// keeping their aspect ratio and centred (render.Letterbox), and
+	// paints the rest of the window the bars' colour. The panels lie
+	// outside it: every ball is seen wherever it is.
+	World Rect
 	// Alpha is the mix factor from each ball's last position (0) to its
 	// next (1): percentWithinTick, more than 1 when extrapolating.
 	Alpha float32
 	// Ghosts draws rings at every ball's last and next position.
 	Ghosts bool
-	// Highlight draws ball 0 as the player's.
-	Highlight bool
+	// Highlight draws ball HighlightBall in the player's colour: yours
+	// (ball 0 once the arrows moved it; in a network game, ball i for
+	// player i, from the start).
+	Highlight     bool
+	HighlightBall int
 	// HUD and Graph are the overlays, nil when off.
 	HUD, Graph *Panel
 	// Markers are rollback's ghost rings (with Ghosts on), MarkerRadius
@@ -67,7 +126,8 @@ type Scene struct {
 type overlay struct {
 	text      *hud.TextImage
 	panel     image.Rectangle // the HUD text's extent in text.Img
-	buf       []byte          // the HUD's text being built
+	raw       []byte          // the HUD's text being built
+	buf       []byte          // raw, its lines wrapped to the column
 	shown     []byte          // the HUD's text in the panel
 	status    []byte          // the snapshot's Status line(s)
 	snap      hud.Snapshot
@@ -88,6 +148,7 @@ type overlay struct {
 func newOverlay() *overlay {
 	return &overlay{
 		text:     hud.NewTextImage(HUDMaxWidth, HUDMaxHeight),
+		raw:      make([]byte, 0, 2048),
 		buf:      make([]byte, 0, 2048),
 		shown:    make([]byte, 0, 2048),
 		status:   make([]byte, 0, 512),
@@ -105,7 +166,8 @@ func newOverlay() *overlay {
 // shown, renders it: the panel is what changed.
 func (o *overlay) setText(s *hud.Snapshot, now time.Duration) (changed bool) {
 	o.nextText = now + hudRefresh
-	o.buf = hud.AppendText(o.buf[:0], s)
+	o.raw = hud.AppendText(o.raw[:0], s)
+	o.buf = hud.Wrap(o.buf[:0], o.raw, hudColumns)
 	if bytes.Equal(o.buf, o.shown) && !o.panel.Empty() {
 		return false
 	}
@@ -116,24 +178,25 @@ func (o *overlay) setText(s *hud.Snapshot, now time.Duration) (changed bool) {
 
 // hudLayer is the HUD's panel for the frame; it fills in the snapshot and
 // re-renders the text when due.
-func (d *Demo) hudLayer(now time.Duration) *Panel {
+func (d *Demo) hudLayer(now time.Duration, area Rect) *Panel {
 	o := d.ov
 	p := &o.hudPanel
 	p.Changed = o.hudParts[:0]
 	if now >= o.nextText && o.setText(d.snapshot(now), now) {
 		p.Changed = append(p.Changed, o.panel)
 	}
-	p.Img, p.X, p.Y, p.W, p.H = o.text.Img, 0, 0, o.panel.Dx(), o.panel.Dy()
+	p.Img, p.X, p.Y = o.text.Img, area.X, area.Y
+	p.W, p.H = min(o.panel.Dx(), area.W), min(o.panel.Dy(), area.H)
 	return p
 }
 
 // graphLayer is the graph's panel for the frame, refreshed when due, as
-// of the frame's start now, in a window winW×winH pixels.
-func (d *Demo) graphLayer(now time.Duration, winW, winH int) *Panel {
+// of the frame's start now, in area.
+func (d *Demo) graphLayer(now time.Duration, area Rect) *Panel {
 	o := d.ov
 	p := &o.graphPane
 	p.Changed = p.Changed[:0]
-	w := min(winW, GraphMaxWidth)
+	w := min(max(area.W, 1), GraphMaxWidth)
 	if w != o.graphW {
 		o.graphW = w
 		o.graphSub = o.graphImg.SubImage(image.Rect(0, 0, w, GraphHeight)).(*image.RGBA)
@@ -144,7 +207,7 @@ func (d *Demo) graphLayer(now time.Duration, winW, winH int) *Panel {
 		lines := hud.GraphLines{Tick: d.sim.Tick(), Cap: d.view.capInterval()}
 		p.Changed = append(p.Changed, o.sweep.Update(o.graphSub, o.graph, o.ring, now, graphSpan, hud.DefaultScale, lines)...)
 	}
-	p.Img, p.X, p.Y, p.W, p.H = o.graphImg, 0, winH-GraphHeight, o.graphW, GraphHeight
+	p.Img, p.X, p.Y, p.W, p.H = o.graphImg, area.X, area.Y, o.graphW, min(area.H, GraphHeight)
 	return p
 }
 
@@ -161,7 +224,7 @@ func (d *Demo) snapshot(now time.Duration) *hud.Snapshot {
 		Percent:             d.last.Percent,
 		DiscardedLastSecond: lastSecond.Discarded,
 		DiscardedTotal:      d.st.discarded,
-		Draw:                d.view.draw.String(),
+		Draw:                drawModeNames[d.view.draw].hud,
 		VsyncRequested:      d.vsync.requested.String(),
 		VsyncActual:         d.vsync.actual,
 		FPSCap:              d.view.fpsCap,
@@ -238,7 +301,11 @@ func (d *Demo) Title(now time.Duration) (b []byte, ok bool) {
 	}
 	d.title.next = now + 500*time.Millisecond
 	b = d.title.buf[:0]
-	b = append(b, "interpdemo | FPS "...)
+	b = append(b, "interpdemo | "...)
+	if d.net != nil {
+		b = append(d.net.appendWho(b), " | "...)
+	}
+	b = append(b, "FPS "...)
 	b = strconv.AppendFloat(b, d.fps.Rate(now), 'f', 0, 64)
 	b = append(b, " | TPS "...)
 	b = strconv.AppendFloat(b, d.tps.Rate(now), 'f', 0, 64)

@@ -313,7 +313,7 @@ func (f *front) step(keys ...Key) {
 	d.BeginDraw(f.clock.Now())
 	up := d.SyncWorld(f.sync)
 	f.upload += int64(up)
-	f.scene = d.Scene(now, 640, 480)
+	f.scene = f.sceneAt(now)
 	f.clock.Advance(d.RenderLoad())
 	if wake, vblank, ok := d.VblankWait(f.clock.Now()); ok {
 		f.clock.Set(max(f.clock.Now(), wake))
@@ -343,4 +343,11 @@ func (f *front) finish() (string, error) {
 	var out bytes.Buffer
 	err := f.d.Finish(f.clock.Now(), &out, nil)
 	return out.String(), err
+}
+
+// sceneAt is the frame's Scene in the window the front end opened for the
+// demo's configuration.
+func (f *front) sceneAt(now time.Duration) *Scene {
+	w, h := f.d.Config().WindowSize()
+	return f.d.Scene(now, w, h)
 }

@@ -13,12 +13,13 @@ const (
 	numDrawModes
 )
 
-// drawModeNames are each mode's name (the HUD, -stats) and how the window
-// title shows it.
-var drawModeNames = [numDrawModes]struct{ name, title string }{
-	drawInterp: {"interpolate", "interp on"},
-	drawExtrap: {"extrapolate", "interp extrapolate"},
-	drawOff:    {"off", "interp off"},
+// drawModeNames are each mode's name (-stats), and how the HUD and the
+// window title say where the balls are drawn: "off" is interpolation's,
+// the balls are drawn all the same, at their next logic position.
+var drawModeNames = [numDrawModes]struct{ name, hud, title string }{
+	drawInterp: {"interpolate", "interpolated", "interp on"},
+	drawExtrap: {"extrapolate", "extrapolated", "extrapolated"},
+	drawOff:    {"off", "at next position", "interp off: at next position"},
 }
 
 func (m drawMode) String() string { return drawModeNames[m].name }

@@ -74,12 +74,13 @@ func run(args []string, stdout, stderr io.Writer, start time.Time) int {
 	}
 	defer a.close()
 	a.run()
+	log := a.d.Log() // a network game's says which peer this is
 	if err := prof.stop(); err != nil {
-		fmt.Fprintf(stderr, "interpdemo: %v\n", err)
+		fmt.Fprintf(log, "interpdemo: %v\n", err)
 		return 1
 	}
 	if err := a.finish(stdout); err != nil {
-		fmt.Fprintf(stderr, "interpdemo: %v\n", err)
+		fmt.Fprintf(log, "interpdemo: %v\n", err)
 		return 1
 	}
 	return 0
@@ -203,8 +204,9 @@ func open(cfg demo.Config, p demo.Platform, w *window, mainStart time.Time) (_ *
 // openWindow opens the window and its GL context for a world of balls
 // balls at start.
 func openWindow(cfg demo.Config, w *window, choice renderChoice, balls int) (err error) {
+	ww, wh := cfg.WindowSize()
 	w.Window, err = platform.Open(platform.Options{
-		Title: "interpdemo", Width: cfg.Width, Height: cfg.Height, Headless: cfg.Headless,
+		Title: cfg.WindowTitle(), Width: ww, Height: wh, Offset: cfg.WindowOffset(), Headless: cfg.Headless,
 		SerialRaster: cfg.Headless && !choice.redraw && balls <= serialRasterMaxBalls,
 	})
 	return err

@@ -43,7 +43,13 @@ func (o *overlays) uploadedBytes() int64 {
 // draw draws the scene; it fails only where the markers' program, made
 // on first use, cannot be.
 func (o *overlays) draw(r *render.Renderer, sc *demo.Scene) error {
-	r.SetHighlightFirst(sc.Highlight)
+	if sc.Highlight {
+		r.SetHighlight(sc.HighlightBall)
+	} else {
+		r.SetHighlight(-1)
+	}
+	w, h := r.WindowSize()
+	r.ResizeArea(w, h, render.Rect(sc.World))
 	f := &o.frame
 	*f = render.Frame{Alpha: sc.Alpha, Ghosts: sc.Ghosts, Layers: o.layers[:0]}
 	for _, l := range []struct {

@@ -16,6 +16,10 @@ import (
 type Options struct {
 	Title         string
 	Width, Height int
+	// Offset moves the window this many pixels right and down from the
+	// centre of the screen (a second window of the same program, seen
+	// apart from the first).
+	Offset int
 	// Headless renders through SDL's offscreen driver (EGL): no window is
 	// shown and no X server or compositor is needed.
 	Headless bool
@@ -104,7 +108,12 @@ func Open(o Options) (*Window, error) {
 	if o.Headless {
 		flags |= sdl.WINDOW_HIDDEN
 	}
-	win, err := sdl.CreateWindow(o.Title, sdl.WINDOWPOS_CENTERED, sdl.WINDOWPOS_CENTERED, int32(o.Width), int32(o.Height), flags)
+	x, y := int32(sdl.WINDOWPOS_CENTERED), int32(sdl.WINDOWPOS_CENTERED)
+	if b, err := sdl.GetDisplayBounds(0); err == nil && o.Offset != 0 {
+		x = b.X + max(0, (b.W-int32(o.Width))/2) + int32(o.Offset)
+		y = b.Y + max(0, (b.H-int32(o.Height))/2) + int32(o.Offset)
+	}
+	win, err := sdl.CreateWindow(o.Title, x, y, int32(o.Width), int32(o.Height), flags)
 	if err != nil {
 		sdl.Quit()
 		return nil, fmt.Errorf("creating window: %w", err)

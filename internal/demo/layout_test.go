@@ -1,0 +1,160 @@
+package demo
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interpdemo/interpdemo/netplay"
+)
+
+// TestLayoutKeepsTheWorldClear: in every window, with every overlay on or
+// off, the world's rectangle and the panels' lie in the window and none
+// overlaps another; the window a configuration opens gives the world
+// exactly -width x -height pixels.
+func TestLayoutKeepsTheWorldClear(t *testing.T) {
+	in := func(r Rect, w, h int) bool { return r.X >= 0 && r.Y >= 0 && r.X+r.W <= w && r.Y+r.H <= h }
+	overlap := func(a, b Rect) bool {
+		return a.W > 0 && a.H > 0 && b.W > 0 && b.H > 0 &&
+			a.X < b.X+b.W && b.X < a.X+a.W && a.Y < b.Y+b.H && b.Y < a.Y+a.H
+	}
+	for _, size := range [][2]int{{640, 480}, {320, 240}, {16, 16}, {1920, 1080}} {
+		for _, hud := range []bool{false, true} {
+			for _, graph := range []bool{false, true} {
+				c := Config{Width: size[0], Height: size[1], HUD: hud, Graph: graph}
+				w, h := c.WindowSize()
+				world, ha, ga := Layout(w, h, hud, graph)
+				name := fmt.Sprintf("%dx%d hud %v graph %v, window %dx%d", size[0], size[1], hud, graph, w, h)
+				if world.W != size[0] || world.H < size[1] {
+					t.Errorf("%s: the world gets %dx%d pixels, want %dx%d", name, world.W, world.H, size[0], size[1])
+				}
+				if hud && h < HUDMaxHeight {
+					t.Errorf("%s: the HUD's column is %d high, want at least %d", name, h, HUDMaxHeight)
+				}
+				for _, r := range []Rect{world, ha, ga} {
+					if !in(r, w, h) {
+						t.Errorf("%s: %+v leaves the window", name, r)
+					}
+				}
+				if overlap(world, ha) || overlap(world, ga) || overlap(ha, ga) {
+					t.Errorf("%s: overlap: world %+v, HUD %+v, graph %+v", name, world, ha, ga)
+				}
+				if (ha.W > 0) != hud || (ga.H > 0) != graph {
+					t.Errorf("%s: HUD %+v, graph %+v", name, ha, ga)
+				}
+			}
+		}
+	}
+	// A window the user made smaller than the overlays: the world
+	// keeps 16 pixels a side.
+	if world, _, _ := Layout(300, 100, true, true); world.W != 16 || world.H != 16 {
+		t.Errorf("a 300x100 window leaves the world %+v", world)
+	}
+}
+
+// TestSceneKeepsPanelsOffTheWorld: the demo's Scene puts the panels where
+// Layout says, outside Scene.World, and the world takes the room of an
+// overlay turned off.
+func TestSceneKeepsPanelsOffTheWorld(t *testing.T) {
+	f := newFront(t, nil, nil, "-ticks", "5")
+	f.step()
+	sc := f.scene
+	w, h := f.d.Config().WindowSize()
+	if sc.World != (Rect{HUDMaxWidth, 0, 640, h - GraphHeight}) {
+		t.Errorf("world %+v in a %dx%d window", sc.World, w, h)
+	}
+	if sc.HUD == nil || sc.Graph == nil {
+		t.Fatal("no HUD or graph")
+	}
+	if sc.HUD.X+sc.HUD.W > sc.World.X || sc.Graph.Y < sc.World.Y+sc.World.H || sc.Graph.X < sc.World.X {
+		t.Errorf("panels over the world %+v: HUD %+v, graph %+v", sc.World, *sc.HUD, *sc.Graph)
+	}
+	f.step(KeyH)
+	f.step(KeyF)
+	if sc := f.scene; sc.World != (Rect{0, 0, w, h}) || sc.HUD != nil || sc.Graph != nil {
+		t.Errorf("overlays off: world %+v, HUD %v, graph %v", sc.World, sc.HUD, sc.Graph)
+	}
+}
+
+// hudFits fails the test if the HUD's text, as shown, has a line wider
+// than its column or was cut by its canvas.
+func hudFits(t *testing.T, name string, d *Demo) {
+	t.Helper()
+	if len(d.ov.shown) == 0 {
+		t.Fatalf("%s: no HUD text", name)
+	}
+	for _, line := range bytes.Split(d.ov.shown, []byte("\n")) {
+		if len(line) > hudColumns {
+			t.Errorf("%s: a HUD line of %d characters, wider than its panel's %d: %q", name, len(line), hudColumns, line)
+		}
+	}
+	if d.ov.text.Cut() {
+		t.Errorf("%s: the HUD's text was cut at its canvas (%dx%d):\n%s", name, HUDMaxWidth, HUDMaxHeight, d.ov.shown)
+	}
+}
+
+// TestHUDLinesFitTheirPanel: no HUD line is cut, short or long form, on
+// one machine with every unusual line on, and in a four-player network
+// game's lobby and run (the longest status), at the smallest window the
+// issue names too.
+func TestHUDLinesFitTheirPanel(t *testing.T) {
+	for _, c := range []struct {
+		help bool
+		mode string
+	}{{false, "-mode=substep"}, {true, "-mode=substep"}, {false, "-record=a-rather-long-recording-file-name.rec"}, {true, "-record=a-rather-long-recording-file-name.rec"}} {
+		help := c.help
+		args := []string{c.mode, "-render-load", "10ms", "-logic-load", "5ms", "-speed", "0.5", "-paused", "-fps-cap", "144", "-width", "320", "-height", "240"}
+		if help {
+			args = append(args, "-hud-help")
+		}
+		f := newFront(t, nil, nil, args...)
+		for range 3 {
+			f.step()
+			f.clock.Advance(hudRefresh)
+		}
+		hudFits(t, fmt.Sprint("one machine, ", c.mode, ", help ", help), f.d)
+	}
+	g := newNetTestGame(t, netplay.Conditions{}, []string{"-players", "4", "-bot", "1", "-hud-help", "-ticks", "100"})
+	g.clock.Advance(hudRefresh)
+	g.peers[0].stepAt(g.clock.Now())
+	hudFits(t, "a host waiting for players", g.peers[0].d)
+	if !strings.Contains(string(g.peers[0].d.ov.shown), "waiting for players 1/4") {
+		t.Errorf("the lobby's HUD:\n%s", g.peers[0].d.ov.shown)
+	}
+	for i := 2; i <= 4; i++ {
+		j := newFront(t, g.clock, g.peers[0].d.p.Network, "-join", "127.0.0.1:7777", "-stats", "-net-timeout", "1m", "-bot", fmt.Sprint(i), "-hud-help")
+		j.stepAt(g.clock.Now())
+		g.peers = append(g.peers, j)
+	}
+	seen := false
+	g.run(func(i int, f *front) []Key {
+		if f.d.Sim().Tick() >= 50 && !seen {
+			seen = true
+			for k, p := range g.peers {
+				hudFits(t, fmt.Sprint("peer ", k, " in the game"), p.d)
+			}
+		}
+		return nil
+	})
+	if !seen {
+		t.Fatal("the game never reached tick 50")
+	}
+}
+
+// TestNetworkGameHighlightsYourBall: in a network game each peer draws
+// its own ball, ball i for player i, in the player's colour from the
+// start.
+func TestNetworkGameHighlightsYourBall(t *testing.T) {
+	g := newNetTestGame(t, netplay.Conditions{}, []string{"-players", "3", "-bot", "1", "-ticks", "30"}, []string{"-bot", "2"}, []string{"-bot", "3"})
+	g.run(nil)
+	for i, f := range g.peers {
+		idx := f.d.Sim().Net().Index()
+		if sc := f.scene; !sc.Highlight || sc.HighlightBall != idx {
+			t.Errorf("peer %d (player %d): highlight %v ball %d", i, idx, sc.Highlight, sc.HighlightBall)
+		}
+	}
+}
+
+var _ = time.Second

@@ -97,7 +97,7 @@ type Renderer struct {
 	corePoint  float32 // the core's sprite size, 0: no core to draw
 	maxPoint   float32
 
-	highlight int32 // the ball in the player's colour, -1: none
+	highlight int32    // the ball in the player's colour, -1: none
 	vp        viewport // what the viewport is set to
 
 	uploaded int64

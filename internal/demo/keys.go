@@ -79,7 +79,7 @@ type binding struct {
 
 var bindings = []binding{
 	{"Space", "interpolation on/off", "interp", []Key{KeySpace}, (*Demo).toggleInterp},
-	{"E", "cycle drawing: interpolated -> extrapolated -> at the next position (no interpolation)", "interp/extrap/next", []Key{KeyE}, (*Demo).cycleDraw},
+	{"E", "cycle drawing: interpolated -> extrapolated -> at the next position", "interp/extrap/next", []Key{KeyE}, (*Demo).cycleDraw},
 	{"V", "vsync on/off", "vsync", []Key{KeyV}, (*Demo).toggleVsync},
 	{"J", "frame pacing: raw (the wake-up time) / smooth (the vblank's time, stable tick counts)", "pacing", []Key{KeyJ}, (*Demo).togglePacing},
 	{"H", "HUD on/off", "hud", []Key{KeyH}, func(d *Demo, _ Key, _ bool, _ time.Duration) { d.view.hud = !d.view.hud }},

@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"flag"
 	"os"
 	"regexp"
 	"strings"
@@ -123,6 +124,46 @@ func TestDocsListEveryFlag(t *testing.T) {
 	for name := range listed {
 		if !known[name] {
 			t.Errorf("docs/DEMO.md's flag tables list -%s, which the demo does not have", name)
+		}
+	}
+}
+
+var updateGolden = flag.Bool("update", false, "rewrite testdata/usage.golden with the current -h")
+
+// TestUsageGolden: -h is the text in testdata/usage.golden, which a
+// reviewer reads as a user would (go test -run TestUsageGolden -update
+// rewrites it after a deliberate change), and that text has its groups in
+// order, each flag once, and the examples at the end.
+func TestUsageGolden(t *testing.T) {
+	const path = "testdata/usage.golden"
+	got := Usage()
+	if *updateGolden {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -run TestUsageGolden -update writes it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("-h differs from %s (go test -run TestUsageGolden -update rewrites it after a deliberate change):\n%s", path, got)
+	}
+	golden := string(want)
+	at := -1
+	for _, g := range append(flagGroupTitles[:], "Examples") {
+		i := strings.Index(golden, "\n"+g+":\n")
+		if i <= at {
+			t.Errorf("%s: the heading %q is missing or out of order", path, g)
+		}
+		at = i
+	}
+	for _, name := range FlagNames() {
+		if n := strings.Count(golden, "\n  -"+name+" ") + strings.Count(golden, "\n  -"+name+"\n"); n != 1 {
+			t.Errorf("%s: -%s appears %d times", path, name, n)
 		}
 	}
 }

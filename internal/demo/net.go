@@ -482,6 +482,8 @@ func (g *netGame) hudLines(b []byte, s *sim.Sim) []byte {
 	b = strconv.AppendInt(b, int64(st.Index), 10)
 	b = append(b, " of "...)
 	b = strconv.AppendInt(b, int64(st.Players), 10)
+	b = append(b, ", "...)
+	b = append(b, g.netcode...)
 	b = append(b, ", input delay "...)
 	b = strconv.AppendInt(b, int64(st.Delay), 10)
 	b = append(b, " ticks, sent "...)
@@ -492,6 +494,20 @@ func (g *netGame) hudLines(b []byte, s *sim.Sim) []byte {
 	mark := len(b)
 	if b = g.lobbyLine(append(b, ", "...)); len(b) == mark+len(", ") {
 		b = b[:mark] // no word, no separator
+	}
+	b = append(b, "\nyour ball: "...)
+	b = strconv.AppendInt(b, int64(st.Index), 10)
+	b = append(b, " (yellow); the arrows or WASD move it"...)
+	if rb, ok := s.Rollback(); ok {
+		b = append(b, "\nrollback: "...)
+		b = strconv.AppendInt(b, rb.Rollbacks, 10)
+		b = append(b, " rollbacks, "...)
+		b = strconv.AppendInt(b, rb.Resimulated, 10)
+		b = append(b, " ticks re-run, longest "...)
+		b = strconv.AppendInt(b, int64(rb.MaxRollback), 10)
+		b = append(b, ", "...)
+		b = strconv.AppendInt(b, rb.PredictionErrors, 10)
+		b = append(b, " mispredicted"...)
 	}
 	for p := 0; p < st.Players; p++ {
 		ps := &st.Peers[p]

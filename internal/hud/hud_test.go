@@ -174,7 +174,7 @@ func TestAppendTextNamesEverything(t *testing.T) {
 		"FPS 59.9", "TPS 25.0", "ticks this frame 2", "percentWithinTick 0.38", "draw extrapolate",
 		"120ms/s", "discarded total 1500ms", "frame cap 144", "vsync on (actual unsupported)",
 		"render 200ms/frame", "logic 10ms/tick", "balls 1000", "player", "mode fixed", "tick 40ms",
-		"max-loops 5", "lockstep", "speed 0.50x", "PAUSED", "substep: 3 cycles", "recording to x.rec",
+		"max-loops 5", "debt kept", "speed 0.50x", "PAUSED", "substep: 3 cycles", "recording to x.rec",
 		"Space interp", "PgUp/PgDn", "graph: the last 4 s",
 	} {
 		if !strings.Contains(text, want) {
@@ -298,6 +298,7 @@ func TestWrapBreaksBetweenItems(t *testing.T) {
 		{"one two three four five six", 12, "one two\n  three four\n  five six"},
 		{"abcdefghijklmnopqrstuvwxyz", 12, "abcdefghijkl\n  mnopqrstuv\n  wxyz"},
 		{"a\n\nb", 10, "a\n\nb"},
+		{"  player 1: ping 4ms  debt 0ms", 20, "  player 1: ping 4ms\n    debt 0ms"},
 		{"ends\n", 10, "ends\n"},
 	} {
 		got := string(Wrap(nil, []byte(c.in), c.cols))

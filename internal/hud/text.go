@@ -62,7 +62,8 @@ blue line = tick time   green line = frame cap`
 // Wrap appends src to dst with every line longer than cols broken
 // between items: after the last "  " or ", " that keeps the line within
 // cols (a single space if there is none, mid-word only as a last resort).
-// A continued line is indented by two spaces.
+// A continued line is indented two spaces more than the line it
+// continues.
 func Wrap(dst, src []byte, cols int) []byte {
 	const indent = "  "
 	cols = max(cols, len(indent)+8)
@@ -72,11 +73,15 @@ func Wrap(dst, src []byte, cols int) []byte {
 			dst = append(dst, '\n')
 		}
 		n++
-		for room := cols; len(line) > room; room = cols - len(indent) {
+		// A continued line goes in two spaces further than its line.
+		lead := min(skipSpaces(line, 0), cols/2) + len(indent)
+		for room := cols; len(line) > room; room = cols - lead {
 			cut, next := breakAt(line, room)
 			dst = append(dst, line[:cut]...)
 			dst = append(dst, '\n')
-			dst = append(dst, indent...)
+			for range lead {
+				dst = append(dst, ' ')
+			}
 			line = line[next:]
 		}
 		dst = append(dst, line...)
@@ -177,7 +182,7 @@ func AppendText(dst []byte, s *Snapshot) []byte {
 	b = append(b, "  max-loops "...)
 	b = strconv.AppendInt(b, int64(s.MaxLoops), 10)
 	if s.Lockstep {
-		b = append(b, "  lockstep"...)
+		b = append(b, "  debt kept"...) // -lockstep, which a network game sets
 	}
 	b = append(b, "  discarded total "...)
 	b = AppendMs(b, s.DiscardedTotal)

@@ -6,6 +6,7 @@ package main
 // Every test bounds its own duration; the flood bounds its packet count.
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"net"
 	"path/filepath"
@@ -72,6 +73,38 @@ func joinGame(t *testing.T, addr string, bot int, args ...string) *demo {
 	t.Helper()
 	a := append([]string{"-join", addr, "-bot", strconv.Itoa(bot)}, netCommon...)
 	return startDemo(t, "", append(a, args...)...)
+}
+
+// whoIs is how a network game's log lines name player i of n.
+func whoIs(i, n int) string {
+	if i == 0 {
+		return fmt.Sprintf("host, player 0 of %d", n)
+	}
+	return fmt.Sprintf("player %d of %d", i, n)
+}
+
+// TestJoinSaysWhereItConnects: a joiner says at once where it connects
+// (and its window's title does), and a host that is not there ends it
+// with a line that says so (after netplay's 10 s join timeout).
+func TestJoinSaysWhereItConnects(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real time")
+	}
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0") // a port nobody answers on
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := pc.LocalAddr().String()
+	pc.Close()
+	start := time.Now()
+	j := startDemo(t, "", "-headless", "-join", addr, "-net-timeout", "2s")
+	j.waitStderr(regexp.MustCompile(`(?m)^interpdemo \(joining\): connecting to `+regexp.QuoteMeta(addr)), 5*time.Second)
+	if took := time.Since(start); took > 1500*time.Millisecond {
+		t.Errorf("said where it connects after %v, want at once", took)
+	}
+	if code := j.mustExit(30 * time.Second); code != 1 || !strings.Contains(j.stderr.String(), "no answer from host "+addr) {
+		t.Errorf("exit %d: %s", code, j.stderr.String())
+	}
 }
 
 // TestNetworkGamesAgree is the network issue's first acceptance run: two
@@ -173,6 +206,21 @@ func TestSlowPeerIsKicked(t *testing.T) {
 			if len(hs.Net.Kicked) != 1 || hs.Net.Kicked[0] != slowIndex || len(fs.Net.Kicked) != 1 || fs.Net.Kicked[0] != slowIndex {
 				t.Errorf("kicked: host %v, joiner %v; want [%d]", hs.Net.Kicked, fs.Net.Kicked, slowIndex)
 			}
+			// Every peer says why: the slow one that it was kicked, the
+			// others that it was dropped, then that the game ended.
+			if want := fmt.Sprintf("interpdemo (%s): kicked: too slow", whoIs(slowIndex, 3)); !strings.Contains(msg, want) {
+				t.Errorf("slow peer: stderr %q lacks %q", msg, want)
+			}
+			for _, p := range []struct {
+				d *demo
+				s *report.Stats
+			}{{host, hs}, {fast, fs}} {
+				dropped := fmt.Sprintf("interpdemo (%s): player %d was dropped from the game; its ball moves on its own\n", whoIs(p.s.Net.Player, 3), slowIndex)
+				over := fmt.Sprintf("interpdemo (%s): game over at tick 300: tick limit reached\n", whoIs(p.s.Net.Player, 3))
+				if got := p.d.stderr.String(); !strings.Contains(got, dropped) || !strings.Contains(got, over) {
+					t.Errorf("player %d: stderr lacks %q or %q:\n%s", p.s.Net.Player, dropped, over, got)
+				}
+			}
 			r := runDemo(t, "", 60*time.Second, "-headless", "-replay", rec, "-fast", "-stats", "-hud=false", "-graph=false")
 			if r.code() != 0 {
 				t.Fatalf("replay: exit %d: %s", r.code(), r.stderr.String())
@@ -206,8 +254,14 @@ func TestKilledPeer(t *testing.T) {
 		}
 		msg := strings.TrimSpace(host.stderr.String())
 		last := msg[strings.LastIndexByte(msg, '\n')+1:]
-		if code != 1 || !strings.Contains(last, "player 1") {
-			t.Errorf("host: exit %d, last line %q; want 1 naming player 1", code, last)
+		// The line names the host and says how long it heard nothing:
+		// the 2 s timeout, measured.
+		m := regexp.MustCompile(`^interpdemo \(host, player 0 of 2\): player 1 silent for ([0-9.]+)s$`).FindStringSubmatch(last)
+		if code != 1 || m == nil {
+			t.Fatalf("host: exit %d, last line %q; want 1 naming the host and player 1", code, last)
+		}
+		if f, _ := strconv.ParseFloat(m[1], 64); f < 2 || f > 2.5 {
+			t.Errorf("host: %q: want the 2 s it measured", last)
 		}
 	})
 	t.Run("goes on", func(t *testing.T) {
@@ -222,6 +276,14 @@ func TestKilledPeer(t *testing.T) {
 		hs, as := host.stats(), a.stats()
 		if hs.StateHash != as.StateHash || len(hs.Net.Kicked) != 1 || hs.Net.Kicked[0] != killed {
 			t.Errorf("host %s kicked %v, joiner %s; want [%d]", hs.StateHash, hs.Net.Kicked, as.StateHash, killed)
+		}
+		for _, p := range []struct {
+			d *demo
+			s *report.Stats
+		}{{host, hs}, {a, as}} {
+			if want := fmt.Sprintf("interpdemo (%s): player %d was dropped from the game", whoIs(p.s.Net.Player, 3), killed); !strings.Contains(p.d.stderr.String(), want) {
+				t.Errorf("player %d: stderr lacks %q:\n%s", p.s.Net.Player, want, p.d.stderr.String())
+			}
 		}
 	})
 }
@@ -307,6 +369,20 @@ func TestQuitEndsEveryoneAtOneTick(t *testing.T) {
 			}
 			if hs.WorldTicks != js.WorldTicks || hs.StateHash != js.StateHash || hs.WorldTicks < 25 {
 				t.Errorf("host at tick %d (%s), joiner at tick %d (%s): want one tick and one state", hs.WorldTicks, hs.StateHash, js.WorldTicks, js.StateHash)
+			}
+			// Each says, in one line naming itself, why its game ended.
+			for _, p := range []struct {
+				d *demo
+				s *report.Stats
+			}{{host, hs}, {joiner, js}} {
+				why := "player " + strconv.Itoa(q) + " quit"
+				if p.s.Net.Player == q {
+					why = "you quit"
+				}
+				line := fmt.Sprintf("interpdemo (%s): game over at tick %d: %s\n", whoIs(p.s.Net.Player, 2), p.s.WorldTicks, why)
+				if got := p.d.stderr.String(); strings.Count(got, "game over") != 1 || !strings.Contains(got, line) {
+					t.Errorf("player %d: stderr lacks %q, once:\n%s", p.s.Net.Player, line, got)
+				}
 			}
 		})
 	}

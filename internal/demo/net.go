@@ -330,7 +330,7 @@ func startNet(c *Config, network Network, clock loop.Clock, log *whoLog) (*netGa
 		return g, nil
 	}
 	host, _ := network.Resolve(n.Join) // checked with the flags
-	fmt.Fprintf(log, "interpdemo: connecting to %s (%v)...\n", n.Join, host)
+	fmt.Fprintf(log, "interpdemo: connecting to %s...\n", hostName(n.Join, host))
 	if g.sess, err = netplay.NewJoiner(netplay.Config{Nonce: id, InputSize: sim.InputSize, Silence: n.Timeout}, host, now); err != nil {
 		conn.Close()
 		return nil, err
@@ -364,11 +364,20 @@ func startNet(c *Config, network Network, clock loop.Clock, log *whoLog) (*netGa
 	return g, nil
 }
 
+// hostName is the address a user gave, and what it resolved to when
+// that is another text: "localhost:7777 (127.0.0.1:7777)".
+func hostName(given string, addr netip.AddrPort) string {
+	if addr.String() == given {
+		return given
+	}
+	return given + " (" + addr.String() + ")"
+}
+
 // watch starts a spectator: it waits for the host's Welcome (which comes
 // once the game runs), whose settings replace the flags'.
 func (g *netGame) watch(c *Config, network Network, clock loop.Clock, id uint64, log io.Writer) (err error) {
 	host, _ := network.Resolve(c.Net.Spectate) // checked with the flags
-	fmt.Fprintf(log, "interpdemo: connecting to %s (%v) to watch...\n", c.Net.Spectate, host)
+	fmt.Fprintf(log, "interpdemo: connecting to %s to watch...\n", hostName(c.Net.Spectate, host))
 	if g.spec, err = netplay.NewSpectator(netplay.SpectatorConfig{Nonce: id, InputSize: sim.InputSize, Silence: c.Net.Timeout, JoinTimeout: time.Minute}, host, clock.Now()); err != nil {
 		g.conn.Close()
 		return err

@@ -150,9 +150,45 @@ func TestNetworkQuitInProcess(t *testing.T) {
 						t.Errorf("peer %d (player %d): world tick %d, hash %s, end %q; want %d, the host's %s, %q",
 							i, r.Net.Player, r.WorldTicks, r.StateHash, r.Net.End, endTick, rs[0].StateHash, want)
 					}
+					// Every peer says in one line, naming itself, why
+					// its game ended.
+					who := fmt.Sprintf("player %d of %d", r.Net.Player, c.players)
+					if r.Net.Player == 0 {
+						who = "host, " + who
+					}
+					if want == "quit" {
+						want = "you quit"
+					}
+					line := fmt.Sprintf("interpdemo (%s): game over at tick %d: %s\n", who, endTick, want)
+					if log := g.peers[i].log.String(); strings.Count(log, "game over") != 1 || !strings.Contains(log, line) {
+						t.Errorf("peer %d's log lacks %q, once:\n%s", i, line, log)
+					}
 				}
 			})
 		}
+	}
+}
+
+// TestGameThatNeverStarted: a host nobody joined that quits says that
+// the game never started, not that it started; its title and log say
+// which peer it is.
+func TestGameThatNeverStarted(t *testing.T) {
+	clock := loop.NewManualClock(time.Second)
+	host := newFront(t, clock, newSimNet(t, clock, netplay.Conditions{}), "-host", ":7777")
+	for range 10 {
+		host.step()
+	}
+	if b, _ := host.d.Title(clock.Now() + time.Second); !strings.HasPrefix(string(b), "interpdemo | host, player 0 of 2 | ") {
+		t.Errorf("title %q", b)
+	}
+	host.step(KeyQ)
+	host.run(100)
+	if _, err := host.finish(); err != nil {
+		t.Fatal(err)
+	}
+	log := host.log.String()
+	if strings.Contains(log, "game started") || !strings.Contains(log, "interpdemo (host, player 0 of 2): the game never started: you quit with 1 of 2 players there\n") {
+		t.Errorf("log:\n%s", log)
 	}
 }
 

@@ -142,8 +142,8 @@ PLOTTMP := bin/plot
 plot: build
 	mkdir -p $(PLOTTMP)
 	./$(BIN) -headless -balls 100 -ghosts -duration 3s -screenshot docs/screenshot.png
-	./$(BIN) -headless -width 480 -height 360 -radius 16 -tick 200ms -ghosts -fps-cap 25 -duration 2s -graph=false -gif $(PLOTTMP)/on.gif
-	./$(BIN) -headless -width 480 -height 360 -radius 16 -tick 200ms -ghosts -fps-cap 25 -duration 2s -graph=false -interp=false -gif $(PLOTTMP)/off.gif
+	./$(BIN) -headless -width 613 -height 460 -radius 16 -tick 200ms -ghosts -fps-cap 25 -duration 2s -graph=false -gif $(PLOTTMP)/on.gif
+	./$(BIN) -headless -width 613 -height 460 -radius 16 -tick 200ms -ghosts -fps-cap 25 -duration 2s -graph=false -interp=false -gif $(PLOTTMP)/off.gif
 	$(GO) run ./cmd/figures gifcat -o docs/interpolation.gif $(PLOTTMP)/on.gif $(PLOTTMP)/off.gif
 	./$(BIN) -headless -fps-cap 60 -duration 1.7s -hud=false -graph=false -interp=false -trace $(PLOTTMP)/off.csv
 	./$(BIN) -headless -fps-cap 60 -duration 1.7s -hud=false -graph=false -trace $(PLOTTMP)/on.csv

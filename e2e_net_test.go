@@ -254,15 +254,19 @@ func TestKilledPeer(t *testing.T) {
 		}
 		msg := strings.TrimSpace(host.stderr.String())
 		last := msg[strings.LastIndexByte(msg, '\n')+1:]
-		// The line names the host and says how long it heard nothing:
-		// the 2 s timeout, measured.
+		// The line names the host and says how long it heard nothing.
 		m := regexp.MustCompile(`^interpdemo \(host, player 0 of 2\): player 1 silent for ([0-9.]+)s$`).FindStringSubmatch(last)
 		if code != 1 || m == nil {
 			t.Fatalf("host: exit %d, last line %q; want 1 naming the host and player 1", code, last)
 		}
-		if f, _ := strconv.ParseFloat(m[1], 64); f < 2 || f > 2.5 {
-			t.Errorf("host: %q: want the 2 s it measured", last)
+		// At least the timeout, and not more than the time since the kill
+		// (and the joiner's last frame before it): what it measured, not
+		// the setting. A loaded machine detects late, and says so.
+		took := time.Since(killed)
+		if f, _ := strconv.ParseFloat(m[1], 64); f < 2 || f > took.Seconds()+1 {
+			t.Errorf("host: %q, %v after the kill: want the silence it measured, at least 2 s", last, took)
 		}
+		t.Logf("%q, exit %v after the kill", last, took.Round(time.Millisecond))
 	})
 	t.Run("goes on", func(t *testing.T) {
 		t.Parallel()
@@ -496,4 +500,39 @@ func TestSyncTestAtScale(t *testing.T) {
 			t.Errorf("%s balls: %v ticks simulated twice, want %d", c.balls, s.SyncTestTicks, 8*(n-7))
 		}
 	}
+}
+
+// TestTwoWindowsToldApart: a host and a joiner in two real windows on one
+// screen: each title says which peer it is, and the joiner's window is
+// not on top of the host's.
+func TestTwoWindowsToldApart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real time")
+	}
+	display := xvfb(t)
+	common := []string{"-fps-cap", "30", "-stats", "-net-timeout", "30s"}
+	host := startDemo(t, display, append([]string{"-host", "127.0.0.1:0", "-bot", "1", "-ticks", "150"}, common...)...)
+	addr := host.waitStderr(hostingRe, 30*time.Second)
+	joiner := startDemo(t, display, append([]string{"-join", addr, "-bot", "2"}, common...)...)
+	for _, p := range []struct {
+		d   *demo
+		who string
+	}{{host, "host, player 0 of 2"}, {joiner, "player 1 of 2"}} {
+		p.d.waitTitle(p.who, 30*time.Second, func(w winTitle) bool { return w.who == p.who })
+	}
+	position := func(d *demo) string {
+		out := d.xdo("getwindowgeometry", d.window())
+		m := regexp.MustCompile(`Position: (-?\d+,-?\d+)`).FindStringSubmatch(out)
+		if m == nil {
+			t.Fatalf("getwindowgeometry: %q", out)
+		}
+		return m[1]
+	}
+	if hp, jp := position(host), position(joiner); hp == jp {
+		t.Errorf("both windows at %s", hp)
+	} else {
+		t.Logf("host's window at %s, joiner's at %s", hp, jp)
+	}
+	host.mustSucceed(60 * time.Second)
+	joiner.mustSucceed(60 * time.Second)
 }

@@ -293,10 +293,11 @@ func (d *demo) keys(names ...string) {
 	d.xdo(append([]string{"key", "--delay", "40"}, names...)...)
 }
 
-// winTitle is the window title, "interpdemo | FPS n | TPS n | interp on |
-// vsync X | balls N | fixed [| paused]", taken apart.
+// winTitle is the window title, "interpdemo [| PEER] | FPS n | TPS n |
+// interp on | vsync X | balls N | fixed [| paused]", taken apart.
 type winTitle struct {
 	raw      string
+	who      string // a network game's peer: "host, player 0 of 2"
 	fps, tps int
 	draw     string // "interp on", "interp extrapolate", "interp off"
 	vsync    string // after "vsync "
@@ -310,6 +311,10 @@ type winTitle struct {
 func parseWinTitle(s string) (w winTitle, ok bool) {
 	w.raw = s
 	f := strings.Split(s, " | ")
+	if len(f) > 1 && !strings.HasPrefix(f[1], "FPS ") { // a network game's peer
+		w.who = f[1]
+		f = append(f[:1], f[2:]...)
+	}
 	if len(f) < 7 || len(f) > 8 || f[0] != "interpdemo" {
 		return w, false
 	}

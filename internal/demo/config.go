@@ -201,8 +201,8 @@ func define(c *Config, r *rawFlags) *flags {
 	fs.BoolVar(&c.HUDHelp, "hud-help", false, "start with the HUD's long form: every setting, the keys, the graph's legend (? or F1)")
 	fs.BoolVar(&c.Graph, "graph", true, "show the frame-time graph (F)")
 	fs.BoolVar(&c.Ghosts, "ghosts", false, "show rings at every ball's last and next position, and rollback's predicted and corrected positions (G)")
-	fs.IntVar(&c.Width, "width", 640, "window width in `PIXELS`")
-	fs.IntVar(&c.Height, "height", 480, "window height in `PIXELS`")
+	fs.IntVar(&c.Width, "width", 640, "the world's width in the window, `PIXELS` (the HUD's column adds 420 at its left)")
+	fs.IntVar(&c.Height, "height", 480, "the world's height in the window, `PIXELS` (the graph's strip adds 108 below it)")
 	fs.BoolVar(&c.Headless, "headless", false, "render offscreen (SDL offscreen driver): no window, no X server needed")
 	f.note()
 

@@ -18,8 +18,8 @@ const (
 // the balls are drawn all the same, at their next logic position.
 var drawModeNames = [numDrawModes]struct{ name, hud, title string }{
 	drawInterp: {"interpolate", "interpolated", "interp on"},
-	drawExtrap: {"extrapolate", "extrapolated", "extrapolated"},
-	drawOff:    {"off", "at next position", "interp off: at next position"},
+	drawExtrap: {"extrapolate", "extrapolated", "interp extrapolate"},
+	drawOff:    {"off", "at next position", "interp off"},
 }
 
 func (m drawMode) String() string { return drawModeNames[m].name }

@@ -3,6 +3,7 @@ package render
 import (
 	"errors"
 	"image"
+	"image/color"
 	"math"
 	"os"
 	"runtime"
@@ -328,5 +329,55 @@ func TestBadInputIsRefused(t *testing.T) {
 	gx, gy, _ := centroid(img, view)
 	if wx, wy := r.WorldToPixel(100, 100); math.Hypot(gx-wx, gy-wy) > 1 {
 		t.Errorf("after refused input the ball is at (%.1f, %.1f), want (%.1f, %.1f)", gx, gy, wx, wy)
+	}
+}
+
+// TestWorldDrawnInItsArea: with ResizeArea the world is letterboxed into
+// its part of the window (where the demo's overlays are not): a ball at
+// the world's top-left corner is drawn whole inside the area, and the rest
+// of the window is the bars' colour.
+func TestWorldDrawnInItsArea(t *testing.T) {
+	win := withGL(t, 1060, 588)
+	r := newRenderer(t, win, 8)
+	area := Rect{420, 0, 640, 480} // the demo's default layout
+	r.ResizeArea(1060, 588, area)
+	view, scale := r.View()
+	if view != area || scale != 1 {
+		t.Fatalf("view %+v scale %v, want %+v at 1", view, scale, area)
+	}
+	pos := []int32{q8(10), q8(10)}
+	r.Sync(pos, pos, 1, 1)
+	img := drawFrame(r, 1)
+	gx, gy, n := centroid(img, view)
+	if math.Hypot(gx-430, gy-10) > 1 || n < 150 {
+		t.Errorf("ball at (%.1f, %.1f), %d pixels; want at (430, 10), whole", gx, gy, n)
+	}
+	bar := img.RGBAAt(200, 300)
+	for _, p := range []image.Point{{419, 10}, {700, 481}, {1000, 587}} {
+		if c := img.RGBAAt(p.X, p.Y); c != bar {
+			t.Errorf("outside the world's area at %v: %v, want the bars' %v", p, c, bar)
+		}
+	}
+	if c := img.RGBAAt(420, 300); c == bar {
+		t.Errorf("inside the world's area: the bars' colour %v", c)
+	}
+}
+
+// TestHighlightAnyBall: SetHighlight gives ball i, and only it, the
+// player's colour (a network game's own ball); -1 none.
+func TestHighlightAnyBall(t *testing.T) {
+	win := withGL(t, 640, 480)
+	r := newRenderer(t, win, 8)
+	pos := []int32{q8(100), q8(100), q8(300), q8(100), q8(500), q8(100)}
+	r.Sync(pos, pos, 1, 1)
+	yellow := func(c color.RGBA) bool { return c.R > 240 && c.G > 200 && c.B < 70 }
+	for _, h := range []int{-1, 0, 1, 2} {
+		r.SetHighlight(h)
+		img := drawFrame(r, 1)
+		for i, x := range []int{100, 300, 500} {
+			if got := yellow(img.RGBAAt(x, 100)); got != (i == h) {
+				t.Errorf("highlight %d: ball %d at its centre %v", h, i, img.RGBAAt(x, 100))
+			}
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	core "github.com/interpdemo/interpdemo/internal/demo"
 	"github.com/interpdemo/interpdemo/internal/report"
 	"github.com/interpdemo/interpdemo/internal/trace"
 )
@@ -109,11 +110,12 @@ func TestHUDAndGraphAreDrawn(t *testing.T) {
 		t.Errorf("HUD corner: %d text pixels with the HUD, %d without; want many and none", n, m)
 	}
 	// Graph: bars of the frames' colour (green: frames of 20 ms run 0 or 1
-	// tick, grey or green) along the bottom.
-	bars := func(img *image.RGBA) int {
+	// tick, grey or green) along the bottom of its strip, below the world
+	// (the layout's); none along the bottom of the window without it.
+	bars := func(img *image.RGBA, r image.Rectangle) int {
 		n := 0
-		for y := 480 - 60; y < 480; y++ {
-			for x := 0; x < 640; x++ {
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
 				c := img.RGBAAt(x, y)
 				if (c.G > 150 && c.R < 120 && c.B < 140) || (c.R > 90 && c.R < 130 && math.Abs(float64(c.R)-float64(c.B)) < 15 && c.G > 90) {
 					n++
@@ -122,9 +124,12 @@ func TestHUDAndGraphAreDrawn(t *testing.T) {
 		}
 		return n
 	}
+	b := with.Bounds()
+	_, _, g := core.Layout(b.Dx(), b.Dy(), true, true)
+	strip := image.Rect(g.X, g.Y+g.H-60, g.X+g.W, g.Y+g.H)
 	// Over 1.52 s of a graph spanning 4 s: over 240 columns of bars some
 	// 57 px tall (20 ms on the log scale).
-	if n, m := bars(with), bars(without); n < 4000 || m != 0 {
+	if n, m := bars(with, strip), bars(without, image.Rect(0, 480-60, 640, 480)); n < 4000 || m != 0 {
 		t.Errorf("graph strip: %d bar pixels with the graph, %d without", n, m)
 	}
 }

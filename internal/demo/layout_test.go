@@ -116,24 +116,38 @@ func TestHUDLinesFitTheirPanel(t *testing.T) {
 		}
 		hudFits(t, fmt.Sprint("one machine, ", c.mode, ", help ", help), f.d)
 	}
-	g := newNetTestGame(t, netplay.Conditions{}, []string{"-players", "4", "-bot", "1", "-hud-help", "-ticks", "100"})
+	for _, netcode := range []string{"lockstep", "rollback"} {
+		fourPlayerHUD(t, netcode)
+	}
+}
+
+// fourPlayerHUD checks the HUD's long form of every peer of a four-player
+// game, in the host's lobby and in the game.
+func fourPlayerHUD(t *testing.T, netcode string) {
+	g := newNetTestGame(t, lossy, []string{"-players", "4", "-bot", "1", "-hud-help", "-ticks", "100", "-netcode", netcode})
 	g.clock.Advance(hudRefresh)
 	g.peers[0].stepAt(g.clock.Now())
-	hudFits(t, "a host waiting for players", g.peers[0].d)
+	hudFits(t, netcode+": a host waiting for players", g.peers[0].d)
 	if !strings.Contains(string(g.peers[0].d.ov.shown), "waiting for players 1/4") {
 		t.Errorf("the lobby's HUD:\n%s", g.peers[0].d.ov.shown)
 	}
 	for i := 2; i <= 4; i++ {
-		j := newFront(t, g.clock, g.peers[0].d.p.Network, "-join", "127.0.0.1:7777", "-stats", "-net-timeout", "1m", "-bot", fmt.Sprint(i), "-hud-help")
+		j := newFront(t, g.clock, g.peers[0].d.p.Network, "-join", "127.0.0.1:7777", "-stats", "-net-timeout", "1m", "-bot", fmt.Sprint(i), "-hud-help", "-netcode", netcode)
 		j.stepAt(g.clock.Now())
 		g.peers = append(g.peers, j)
 	}
 	seen := false
 	g.run(func(i int, f *front) []Key {
-		if f.d.Sim().Tick() >= 50 && !seen {
+		if f.d.Sim().Net().NextTick() >= 50 && !seen {
 			seen = true
 			for k, p := range g.peers {
-				hudFits(t, fmt.Sprint("peer ", k, " in the game"), p.d)
+				hudFits(t, fmt.Sprint(netcode, ": peer ", k, " in the game"), p.d)
+				if want := fmt.Sprint("your ball: ", p.d.Sim().Net().Index(), " "); !strings.Contains(string(p.d.ov.shown), want) || !strings.Contains(string(p.d.ov.shown), netcode) {
+					t.Errorf("%s: peer %d's HUD lacks %q or the netcode:\n%s", netcode, k, want, p.d.ov.shown)
+				}
+			}
+			if rb := strings.Contains(string(g.peers[1].d.ov.shown), "\nrollbacks "); rb != (netcode == "rollback") {
+				t.Errorf("%s: rollback counts shown %v:\n%s", netcode, rb, g.peers[1].d.ov.shown)
 			}
 		}
 		return nil

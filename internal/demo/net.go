@@ -464,8 +464,9 @@ func (g *netGame) lobbyLine(b []byte) []byte {
 	return b
 }
 
-// hudLines are the HUD's lines about the players: ping, input delay,
-// time debt and the time each one held the game back.
+// hudLines are the HUD's lines about the network game: this peer, the
+// netcode, its ball, rollback's counts, and a table of the players: ping,
+// time debt, the time each one held the game back, how far behind it is.
 func (g *netGame) hudLines(b []byte, s *sim.Sim) []byte {
 	if g.spec != nil {
 		st := g.spec.Stats()
@@ -508,37 +509,46 @@ func (g *netGame) hudLines(b []byte, s *sim.Sim) []byte {
 	b = strconv.AppendInt(b, int64(st.Index), 10)
 	b = append(b, " (yellow); the arrows or WASD move it"...)
 	if rb, ok := s.Rollback(); ok {
-		b = append(b, "\nrollback: "...)
+		b = append(b, "\nrollbacks "...)
 		b = strconv.AppendInt(b, rb.Rollbacks, 10)
-		b = append(b, " rollbacks, "...)
+		b = append(b, ", re-run "...)
 		b = strconv.AppendInt(b, rb.Resimulated, 10)
-		b = append(b, " ticks re-run, longest "...)
+		b = append(b, " ticks, longest "...)
 		b = strconv.AppendInt(b, int64(rb.MaxRollback), 10)
-		b = append(b, ", "...)
+		b = append(b, ", mispredicted "...)
 		b = strconv.AppendInt(b, rb.PredictionErrors, 10)
-		b = append(b, " mispredicted"...)
 	}
+	// A table, a line a player: ping, time debt, the time it held the
+	// game back, and the ticks it is behind this peer.
+	b = append(b, "\n  player   ping     debt     held back  behind you"...)
 	for p := 0; p < st.Players; p++ {
 		ps := &st.Peers[p]
-		b = append(b, "\n  player "...)
+		b = append(b, "\n  "...)
+		row := len(b)
 		b = strconv.AppendInt(b, int64(p), 10)
 		if p == st.Index {
 			b = append(b, " (you)"...)
 		}
-		b = append(b, ": ping "...)
-		b = hud.AppendMs(b, ps.RTT)
-		b = append(b, "  debt "...)
-		b = hud.AppendMs(b, ps.Debt)
-		b = append(b, "  held back "...)
-		b = hud.AppendMs(b, ps.HeldBack)
+		b = hud.AppendMs(padTo(b, row, 9), ps.RTT)
+		b = hud.AppendMs(padTo(b, row, 18), ps.Debt)
+		b = hud.AppendMs(padTo(b, row, 27), ps.HeldBack)
 		if p != st.Index {
-			b = append(b, "  behind you "...)
-			b = strconv.AppendInt(b, int64(st.Peers[st.Index].Tick)-int64(ps.Tick), 10)
+			b = strconv.AppendInt(padTo(b, row, 38), int64(st.Peers[st.Index].Tick)-int64(ps.Tick), 10)
 			b = append(b, " ticks"...)
 		}
 		if ps.Kicked {
 			b = append(b, "  KICKED"...)
 		}
+	}
+	return b
+}
+
+// padTo appends spaces to b until the text from start on is col
+// characters long, and one at least.
+func padTo(b []byte, start, col int) []byte {
+	b = append(b, ' ')
+	for len(b)-start < col {
+		b = append(b, ' ')
 	}
 	return b
 }

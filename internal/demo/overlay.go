@@ -231,7 +231,7 @@ func (d *Demo) snapshot(now time.Duration) *hud.Snapshot {
 		RenderLoad:          d.view.renderLoad,
 		LogicLoad:           d.sim.LogicLoad(),
 		Balls:               d.sim.World().N(),
-		Player:              d.sim.World().Player(),
+		Player:              d.sim.World().Player() && d.net == nil, // a network game says "your ball"
 		Mode:                d.sim.Mode().String(),
 		ModeLine:            d.sim.ModeLine(),
 		Speed:               d.sim.Speed(),

@@ -8,6 +8,10 @@
 // it returns. The SDL window (package internal/desktop) and a web page
 // are front ends; so is a test, on a manual clock.
 //
+// A front end opens a window of Config.WindowSize: the world's -width x
+// -height with room for the overlays, which Scene places beside the world
+// (Scene.World, Scene.HUD, Scene.Graph; see Layout), never over it.
+//
 // A frame, from the front end's side:
 //
 //	now := clock.Now()

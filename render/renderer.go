@@ -140,7 +140,7 @@ func New(cfg Config) (*Renderer, error) {
 	if major < 3 || (major == 3 && minor < 3) {
 		return nil, fmt.Errorf("render: OpenGL 3.3 needed, context is %d.%d", major, minor)
 	}
-	r := &Renderer{cfg: cfg, fenceEvery: 1}
+	r := &Renderer{cfg: cfg, fenceEvery: 1, highlight: -1} // the uniforms start at 0: none
 	r.debug.init(major, minor)
 	var err error
 	for _, p := range []struct {
@@ -197,7 +197,6 @@ func New(cfg Config) (*Renderer, error) {
 		r.Delete()
 		return nil, fmt.Errorf("render: GL error 0x%x during setup", e)
 	}
-	r.SetHighlight(-1) // the uniform starts at 0: ball 0
 	if err := r.DebugErr(); err != nil {
 		r.Delete()
 		return nil, err
@@ -224,9 +223,16 @@ func (r *Renderer) SetHighlight(i int) {
 		return
 	}
 	r.highlight = int32(i)
+	on := int32(0)
+	if i >= 0 {
+		on = 1
+	}
 	for _, p := range r.programs() {
 		p.prog.Use()
-		gl.Uniform1i(p.highlight, r.highlight)
+		gl.Uniform1i(p.highlight, on)
+		if i >= 0 {
+			gl.Uniform1i(p.highlightBall, int32(i))
+		}
 	}
 	r.ret.valid = false // the ball changes colour wherever it is
 }
@@ -603,10 +609,10 @@ func Info() string {
 // ballProgram is a program made of ball.vert and a fragment shader, with
 // its uniforms' locations (-1 for those its fragment shader lacks).
 type ballProgram struct {
-	prog                                         *Program
-	proj, alpha, pointSize, highlight, depthStep int32
-	cull, hiZ, cullCell, viewport                int32
-	radius, ring, opacity, clip                  int32
+	prog                                                        *Program
+	proj, alpha, pointSize, highlight, highlightBall, depthStep int32
+	cull, hiZ, cullCell, viewport                               int32
+	radius, ring, opacity, clip                                 int32
 }
 
 func (p *ballProgram) init(name, frag string, disc, ring bool) error {
@@ -622,7 +628,7 @@ func (p *ballProgram) init(name, frag string, disc, ring bool) error {
 		want bool
 	}{
 		{&p.proj, "proj", true}, {&p.alpha, "alpha", true}, {&p.pointSize, "pointSize", true},
-		{&p.highlight, "highlight", true}, {&p.depthStep, "depthStep", true},
+		{&p.highlight, "highlightFirst", true}, {&p.highlightBall, "highlightBall", true}, {&p.depthStep, "depthStep", true},
 		{&p.cull, "cull", true}, {&p.hiZ, "hiZ", true}, {&p.cullCell, "cullCell", true}, {&p.viewport, "viewport", true},
 		{&p.radius, "radiusPx", disc}, {&p.ring, "ring", ring}, {&p.opacity, "opacity", ring}, {&p.clip, "clip", disc},
 	} {

@@ -11,7 +11,8 @@ uniform mat4 proj;
 // This uniform is the only thing that changes on a frame with no tick.
 uniform float alpha;
 uniform float pointSize;  // sprite size in pixels, anti-aliasing margin included
-uniform int highlight; // the ball drawn in the player's colour (yours); -1: none
+uniform int highlightFirst; // 1: ball highlightBall gets the player's colour (ball 0 unless set)
+uniform int highlightBall;  // the player's ball: yours in a network game (0 by default)
 // The depth of ball i is 1 - depthStep * (i + 1) in clip space: later
 // balls, drawn over earlier ones, are nearer. depthStep is 2 / (balls + 1),
 // so every ball has a depth of its own, even at a million balls in a
@@ -65,5 +66,5 @@ void main() {
     if (cull == 1 && hidden(gl_Position)) {
         gl_Position = vec4(2.0, 2.0, 2.0, 1.0); // outside the clip volume: dropped
     }
-    color = (gl_VertexID == highlight) ? vec3(1.0, 0.85, 0.2) : palette(gl_VertexID);
+    color = (highlightFirst == 1 && gl_VertexID == highlightBall) ? vec3(1.0, 0.85, 0.2) : palette(gl_VertexID);
 }

@@ -54,6 +54,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	stopXvfb()
+	stopWeb()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

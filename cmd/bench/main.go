@@ -40,6 +40,7 @@ type options struct {
 	bin, out string
 	quick    bool
 	soakOnly bool
+	webOnly  bool
 	goTool   string
 }
 
@@ -49,6 +50,7 @@ func run() int {
 	flag.StringVar(&o.out, "o", "docs/PERFORMANCE.md", "the report to write")
 	flag.BoolVar(&o.quick, "quick", false, "shorter runs (numbers are noisier)")
 	flag.BoolVar(&o.soakOnly, "soak-only", false, "run only the soak and print its section (the report is not written)")
+	flag.BoolVar(&o.webOnly, "web-only", false, "measure only the web page in a browser and print its section (the report is not written)")
 	flag.StringVar(&o.goTool, "go", "go", "the go command that runs the Go benchmarks (a name looked up in PATH, or a path)")
 	flag.Parse()
 	goTool, err := findGo(o.goTool)
@@ -66,6 +68,15 @@ func run() int {
 			fmt.Fprintf(os.Stderr, "bench: soak: %v\n", err)
 			return 1
 		}
+		return 0
+	}
+	if o.webOnly {
+		w, err := measureWeb(&o)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "bench: web: %v\n", err)
+			return 1
+		}
+		w.write(func(format string, args ...any) { fmt.Printf(format, args...) })
 		return 0
 	}
 	if err := atomicfile.CheckWritable(o.out); err != nil {
@@ -86,6 +97,7 @@ func run() int {
 		{"scenarios", scenarios},
 		{"frame pacing", pacingStep},
 		{"soak", soak},
+		{"web page", web},
 		{"start-up", startup},
 		{"profile", profile},
 	}
@@ -139,6 +151,7 @@ type results struct {
 	overlayNoBall, overlayWhole []pair
 	ballsRef                    []pair // the demo's path (a) and the reference (b), alternating
 	scaleRuns                   []scenario
+	web                         *webResults // the page in a browser
 }
 
 type scenario struct {

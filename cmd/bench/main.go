@@ -240,8 +240,14 @@ func demo(o *options, args ...string) (*report.Stats, error) {
 // demoEnv runs the binary headless, with the extra environment variables
 // extra (KEY=value), and returns its -stats.
 func demoEnv(o *options, extra []string, args ...string) (*report.Stats, error) {
-	full := append([]string{"-headless", "-stats", "-hud=false", "-graph=false", "-vsync", "off"}, args...)
-	cmd := exec.Command(o.bin, full...)
+	return runStats(o, extra, append([]string{"-headless", "-stats", "-hud=false", "-graph=false", "-vsync", "off"}, args...))
+}
+
+// runStats runs the binary with args, in the environment without a
+// display, a video driver or a renderer choice of its own, plus extra
+// (KEY=value), and returns its -stats.
+func runStats(o *options, extra, args []string) (*report.Stats, error) {
+	cmd := exec.Command(o.bin, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	env := []string{}
@@ -252,11 +258,11 @@ func demoEnv(o *options, extra []string, args ...string) (*report.Stats, error) 
 	}
 	cmd.Env = append(env, extra...)
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("%s %s %s: %v: %s", strings.Join(extra, " "), o.bin, strings.Join(full, " "), err, stderr.String())
+		return nil, fmt.Errorf("%s %s %s: %v: %s", strings.Join(extra, " "), o.bin, strings.Join(args, " "), err, stderr.String())
 	}
 	s, err := report.Parse(bytes.TrimSpace(stdout.Bytes()))
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %v", o.bin, strings.Join(full, " "), err)
+		return nil, fmt.Errorf("%s %s: %v", o.bin, strings.Join(args, " "), err)
 	}
 	return s, nil
 }

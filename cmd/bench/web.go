@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/interpdemo/interpdemo/internal/cdp"
 	"github.com/interpdemo/interpdemo/internal/report"
+	"github.com/interpdemo/interpdemo/internal/xvfb"
 )
 
 // webResults are the page's figures: its size, its frame rate in
@@ -121,11 +121,12 @@ func measureWeb(o *options) (*webResults, error) {
 		}
 		return report.Parse([]byte(line))
 	}
-	display, stop, err := startXvfb()
+	x, err := xvfb.Start(15 * time.Second)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%v (make test-deps installs Xvfb)", err)
 	}
-	defer stop()
+	defer x.Stop()
+	display := x.Display
 	for _, n := range []int{1, 1000, 10_000} {
 		row := webRow{balls: n}
 		q := fmt.Sprintf("balls=%d&vsync=off&duration=%s&stats", n, res.secs)
@@ -152,60 +153,11 @@ func measureWeb(o *options) (*webResults, error) {
 // nativeIn runs the native demo with args in the X display (a window), or
 // headless with display "", and returns its -stats.
 func nativeIn(o *options, display string, args ...string) (*report.Stats, error) {
-	cmd := exec.Command(o.bin, args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	env := []string{}
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "DISPLAY=") && !strings.HasPrefix(kv, "SDL_VIDEODRIVER=") && !strings.HasPrefix(kv, renderEnv+"=") {
-			env = append(env, kv)
-		}
-	}
+	var extra []string
 	if display != "" {
-		env = append(env, "DISPLAY="+display)
+		extra = []string{"DISPLAY=" + display}
 	}
-	cmd.Env = env
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("%s %s: %v: %s", o.bin, strings.Join(args, " "), err, stderr.String())
-	}
-	return report.Parse(bytes.TrimSpace(stdout.Bytes()))
-}
-
-// startXvfb starts an X server for the window runs and returns its
-// display and how to stop it.
-func startXvfb() (string, func(), error) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		return "", nil, err
-	}
-	defer r.Close()
-	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x1024x24", "-nolisten", "tcp")
-	cmd.ExtraFiles = []*os.File{w}
-	if err := cmd.Start(); err != nil {
-		w.Close()
-		return "", nil, fmt.Errorf("starting Xvfb (make test-deps installs it): %v", err)
-	}
-	w.Close()
-	stop := func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	}
-	line := make(chan string, 1)
-	go func() {
-		s, _ := bufio.NewReader(r).ReadString('\n')
-		line <- strings.TrimSpace(s)
-	}()
-	select {
-	case n := <-line:
-		if _, err := strconv.Atoi(n); err != nil {
-			stop()
-			return "", nil, fmt.Errorf("no display from Xvfb (%q)", n)
-		}
-		return ":" + n, stop, nil
-	case <-time.After(15 * time.Second):
-		stop()
-		return "", nil, fmt.Errorf("no display from Xvfb within 15 s")
-	}
+	return runStats(o, extra, args)
 }
 
 // writeWeb writes the browser's section.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/interpdemo/interpdemo/internal/demo"
 	"github.com/interpdemo/interpdemo/physics"
+	"github.com/interpdemo/interpdemo/render/positions"
 	"github.com/interpdemo/interpdemo/shaders"
 )
 
@@ -42,13 +43,10 @@ type glRenderer struct {
 
 	vbo      [2]js.Value
 	vao      [2]js.Value // vao[i] reads last from vbo[i], next from vbo[1-i]
-	cur      int
+	pos      positions.Buffers
 	capacity int // balls the buffers hold
 	n        int
-
-	synced                  bool
-	syncedStep, syncedMoved uint64
-	uploaded                int64 // position bytes sent
+	uploaded int64 // position bytes sent
 
 	winW, winH int
 	view       image.Rectangle // the letterboxed world, window pixels from the top left
@@ -269,29 +267,27 @@ func ortho(left, right, bottom, top float64) [16]float64 {
 }
 
 // sync is the demo's SyncFunc: it brings the buffers up to date with the
-// world's positions and returns the bytes it sent. A tick sends the new
-// next positions only (the old next is the new last: the buffers swap
-// roles); a frame with no tick sends nothing.
+// world's positions, as package positions plans, and returns the bytes
+// it sent: nothing on a frame with no tick, the new next positions only
+// on a frame with one.
 func (r *glRenderer) sync(last, next []int32, step, moved uint64) int {
 	n := len(next) / 2
 	if len(last) != len(next) || len(next)%2 != 0 {
 		return 0
 	}
-	switch {
-	case n > r.capacity:
+	if n > r.capacity {
 		r.grow(n)
-	case r.synced && n == r.n && moved == r.syncedMoved && step == r.syncedStep:
+	}
+	switch r.pos.Plan(n, step, moved) {
+	case positions.None:
 		return 0
-	case r.synced && n == r.n && moved == r.syncedMoved && step == r.syncedStep+1:
-		r.upload(r.vbo[r.cur], next)
-		r.cur = 1 - r.cur
-		r.syncedStep = step
+	case positions.Next:
+		r.upload(r.vbo[r.pos.Next()], next)
 		return r.count(len(next))
 	}
 	r.n = n
-	r.upload(r.vbo[r.cur], last)
-	r.upload(r.vbo[1-r.cur], next)
-	r.synced, r.syncedStep, r.syncedMoved = true, step, moved
+	r.upload(r.vbo[r.pos.Last()], last)
+	r.upload(r.vbo[r.pos.Next()], next)
 	return r.count(len(last) + len(next))
 }
 
@@ -311,7 +307,8 @@ func (r *glRenderer) grow(n int) {
 	if c*8 > r.stage.Length() {
 		r.stage = js.Global().Get("Uint8Array").New(c * 8)
 	}
-	r.capacity, r.synced = c, false
+	r.capacity = c
+	r.pos.Lost()
 }
 
 func (r *glRenderer) upload(vbo js.Value, data []int32) {
@@ -370,7 +367,7 @@ func (r *glRenderer) draw(sc *demo.Scene) {
 	g.Call("clear", g.Get("COLOR_BUFFER_BIT"))
 	if r.n > 0 {
 		g.Call("viewport", r.view.Min.X-marginPx, r.winH-r.view.Max.Y-marginPx, r.view.Dx()+2*marginPx, r.view.Dy()+2*marginPx)
-		g.Call("bindVertexArray", r.vao[r.cur])
+		g.Call("bindVertexArray", r.vao[r.pos.Last()])
 		hl := 0
 		if sc.Highlight {
 			hl = 1

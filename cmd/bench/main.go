@@ -97,6 +97,7 @@ func run() int {
 		{"scenarios", scenarios},
 		{"frame pacing", pacingStep},
 		{"soak", soak},
+		{"window", window},
 		{"web page", web},
 		{"start-up", startup},
 		{"profile", profile},
@@ -151,7 +152,8 @@ type results struct {
 	overlayNoBall, overlayWhole []pair
 	ballsRef                    []pair // the demo's path (a) and the reference (b), alternating
 	scaleRuns                   []scenario
-	web                         *webResults // the page in a browser
+	web                         *webResults    // the page in a browser
+	window                      *windowResults // runs in a window under Xvfb
 }
 
 type scenario struct {

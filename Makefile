@@ -6,12 +6,13 @@ ARGS ?=
 # Packages that are pure Go (no cgo): tested with the race detector, and
 # on a 32-bit target (GOARCH=386 runs natively on amd64).
 PURE := ./loop/... ./physics/... ./input/... ./replay/... ./internal/sim/... ./internal/report/... ./internal/trace/... \
-	./internal/stats/... ./internal/atomicfile/... ./internal/hud/... ./netplay/... \
-	./internal/demo/... ./examples/terminal/... ./examples/replay/...
-# The demo's core and what it stands on, as a web page builds them
-# (GOOS=js GOARCH=wasm): make test checks that they still build there.
+	./internal/stats/... ./internal/atomicfile/... ./internal/hud/... ./netplay/... ./render/positions/... \
+	./internal/demo/... ./internal/web/... ./examples/terminal/... ./examples/replay/...
+# The demo's core and what it stands on, as the web page builds them
+# (GOOS=js GOARCH=wasm): make test vets them there, with the page itself
+# (internal/web, cmd/web), whose tests run it in Chromium.
 WASM := ./loop/... ./physics/... ./input/... ./replay/... ./internal/sim/... ./netplay/... \
-	./internal/demo/... ./internal/hud/... ./internal/report/... ./internal/trace/... ./internal/stats/...
+	./internal/demo/... ./internal/hud/... ./internal/report/... ./internal/trace/... ./internal/stats/... ./render/positions/...
 # The oldest Go the module supports (go.mod's go line): the pure packages
 # are tested with that toolchain too, fetched through the module proxy.
 GOMIN := $(shell sed -n 's/^go //p' go.mod)
@@ -29,7 +30,7 @@ EBITEN_PKGS := libx11-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 
-.PHONY: all build run test test-pure test-gl test-386 bench lint deps test-deps clean fuzz plot test-ebiten test-ebiten-deps
+.PHONY: all build run test test-pure test-gl test-386 bench lint deps test-deps clean fuzz plot test-ebiten test-ebiten-deps web serve browser-deps
 
 all: build
 
@@ -51,12 +52,31 @@ build: deps
 run: build
 	./$(BIN) $(ARGS)
 
+# The demo as a web page: the same core compiled to WebAssembly, drawn
+# with WebGL2 (cmd/web, internal/web). make serve serves it on 127.0.0.1.
+WEB ?= bin/web
+WEBADDR ?= 127.0.0.1:8080
+web:
+	@mkdir -p $(WEB)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -o $(WEB)/interpdemo.wasm ./cmd/web
+	cp cmd/web/index.html $(WEB)/index.html
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WEB)/wasm_exec.js
+
+serve: web
+	$(GO) run ./cmd/serve -dir $(WEB) -addr $(WEBADDR)
+
+# The browser the web page's tests run in: Debian's chromium.
+browser-deps:
+	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || command -v google-chrome >/dev/null || { \
+		echo "make: installing chromium (the web page's tests run in it, headless)"; \
+		$(APT) update -qq && $(APT) install -y -qq chromium; }
+
 # Every test. INTERPDEMO_REQUIRE_GL=1 turns "no display / no GL context"
 # skips into failures: here the tests must really run.
-test: test-deps
+test: test-deps browser-deps
 	$(GO) vet ./...
 	$(GO) test -race -short -count=1 $(PURE)
-	GOOS=js GOARCH=wasm $(GO) build $(WASM)
+	GOOS=js GOARCH=wasm $(GO) vet $(WASM) ./internal/web/... ./cmd/web/...
 	$(MAKE) --no-print-directory test-386
 	GOTOOLCHAIN=go$(GOMIN) $(GO) test -short -count=1 $(PURE)
 	INTERPDEMO_REQUIRE_GL=1 $(GO) test -count=1 -timeout 20m ./...
@@ -118,6 +138,7 @@ lint: deps
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
+	GOOS=js GOARCH=wasm $(STATICCHECK) ./internal/web/... ./cmd/web/...
 	cd examples/ebiten && $(GO) vet ./... && $(STATICCHECK) ./...
 	cd examples/ebiten-netplay && $(GO) vet ./... && $(STATICCHECK) ./...
 
@@ -138,8 +159,9 @@ fuzz:
 #   docs/interpolation.png  where ball 0 is drawn at 60 FPS: off,
 #                           interpolated, extrapolated, with the ticks
 #   docs/trace-300ms.png    frame times with a 300 ms render load
+#   docs/web.png            the web page in headless Chromium (a test takes it)
 PLOTTMP := bin/plot
-plot: build
+plot: build browser-deps
 	mkdir -p $(PLOTTMP)
 	./$(BIN) -headless -balls 100 -ghosts -duration 3s -screenshot docs/screenshot.png
 	./$(BIN) -headless -width 613 -height 460 -radius 16 -tick 200ms -ghosts -fps-cap 25 -duration 2s -graph=false -gif $(PLOTTMP)/on.gif
@@ -156,6 +178,7 @@ plot: build
 	./$(BIN) -headless -render-load 300ms -duration 6s -hud=false -graph=false -trace docs/trace-300ms.csv
 	$(GO) run ./cmd/plottrace -title "interpdemo -render-load 300ms: every frame runs MAX_LOOPS=5 ticks and discards debt" \
 		-o docs/trace-300ms.png docs/trace-300ms.csv
+	INTERPDEMO_REQUIRE_GL=1 INTERPDEMO_WEB_SCREENSHOT=$(CURDIR)/docs/web.png $(GO) test -count=1 -run '^TestWebSpaceTogglesInterpolation$$' .
 	rm -rf $(PLOTTMP)
 
 clean:

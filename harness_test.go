@@ -11,7 +11,6 @@ package main
 // command (make bench), not to tests.
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -23,13 +22,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/interpdemo/interpdemo/internal/platform"
 	"github.com/interpdemo/interpdemo/internal/report"
 	"github.com/interpdemo/interpdemo/internal/trace"
+	xserver "github.com/interpdemo/interpdemo/internal/xvfb"
 )
 
 var binPath string
@@ -54,6 +53,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	stopXvfb()
+	stopWeb()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -70,7 +70,7 @@ func needDisplay(t *testing.T, format string, args ...any) {
 
 var xv struct {
 	once    sync.Once
-	cmd     *exec.Cmd
+	srv     *xserver.Server
 	display string
 	err     error
 }
@@ -86,34 +86,9 @@ func xvfb(t *testing.T) string {
 				return
 			}
 		}
-		r, w, err := os.Pipe()
-		if err != nil {
-			xv.err = err
-			return
-		}
-		cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x1024x24", "-nolisten", "tcp")
-		cmd.ExtraFiles = []*os.File{w}
-		if err := cmd.Start(); err != nil {
-			xv.err = err
-			return
-		}
-		w.Close()
-		line := make(chan string, 1)
-		go func() {
-			s, _ := bufio.NewReader(r).ReadString('\n')
-			line <- strings.TrimSpace(s)
-		}()
-		select {
-		case n := <-line:
-			if _, err := strconv.Atoi(n); err != nil {
-				xv.err = fmt.Errorf("Xvfb did not report a display (%q)", n)
-				cmd.Process.Kill()
-				return
-			}
-			xv.cmd, xv.display = cmd, ":"+n
-		case <-time.After(15 * time.Second):
-			cmd.Process.Kill()
-			xv.err = fmt.Errorf("Xvfb did not start within 15 s")
+		xv.srv, xv.err = xserver.Start(15 * time.Second)
+		if xv.err == nil {
+			xv.display = xv.srv.Display
 		}
 	})
 	if xv.err != nil {
@@ -123,9 +98,8 @@ func xvfb(t *testing.T) string {
 }
 
 func stopXvfb() {
-	if xv.cmd != nil {
-		xv.cmd.Process.Signal(syscall.SIGTERM)
-		xv.cmd.Wait()
+	if xv.srv != nil {
+		xv.srv.Stop()
 	}
 }
 

@@ -41,7 +41,7 @@ func (r *Renderer) drawBalls(alpha float32, rects []Rect) {
 	if cull {
 		gl.Uniform1i(p.cull, 1)
 	}
-	gl.BindVertexArray(r.vao[r.cur])
+	gl.BindVertexArray(r.vao[r.pos.Last()])
 	for _, rect := range rects {
 		r.clip(p, rect)
 		gl.DrawArrays(gl.POINTS, 0, int32(r.n))
@@ -62,7 +62,7 @@ func (r *Renderer) drawGhosts(rects []Rect) {
 	gl.Enable(gl.SCISSOR_TEST)
 	p := &r.ball
 	p.prog.Use()
-	gl.BindVertexArray(r.vao[r.cur])
+	gl.BindVertexArray(r.vao[r.pos.Last()])
 	gl.Uniform1f(p.ring, 1.5)
 	gl.Uniform1f(p.opacity, 0.45)
 	gl.Uniform1f(p.depthStep, 0)

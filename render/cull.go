@@ -140,7 +140,7 @@ func (r *Renderer) drawOccluders(alpha float32, step float32) {
 	r.core.prog.Use()
 	gl.Uniform1f(r.core.alpha, alpha)
 	gl.Uniform1f(r.core.depthStep, step)
-	gl.BindVertexArray(r.vao[r.cur])
+	gl.BindVertexArray(r.vao[r.pos.Last()])
 	k := r.occluders()
 	first := (r.capacity - r.n) * 4 // the index buffer's last n entries count down from n-1
 	gl.DrawElementsWithOffset(gl.POINTS, int32(k), gl.UNSIGNED_INT, uintptr(first))

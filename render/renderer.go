@@ -35,6 +35,7 @@ import (
 	"github.com/go-gl/gl/v3.3-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
 
+	"github.com/interpdemo/interpdemo/render/positions"
 	"github.com/interpdemo/interpdemo/shaders"
 )
 
@@ -81,13 +82,10 @@ type Renderer struct {
 	vbo      [2]uint32
 	vao      [2]uint32 // vao[i] reads last from vbo[i] and next from vbo[1-i]
 	ebo      uint32    // ball indices from capacity-1 down to 0: nearest first
-	cur      int       // last = vbo[cur], next = vbo[1-cur]
 	capacity int       // balls the buffers can hold
 	n        int       // balls in the buffers
 
-	synced      bool
-	syncedStep  uint64
-	syncedMoved uint64
+	pos positions.Buffers // what the buffers hold, and which is which
 
 	winW, winH int
 	area       Rect // the part of the window the world is fitted into
@@ -382,23 +380,21 @@ func (r *Renderer) Sync(last, next []int32, step, moved uint64) int {
 	if len(last) != len(next) || len(next)%2 != 0 {
 		return 0
 	}
-	switch {
-	case n > r.capacity:
+	if n > r.capacity {
 		r.grow(n)
-	case r.synced && n == r.n && moved == r.syncedMoved && step == r.syncedStep:
+	}
+	switch r.pos.Plan(n, step, moved) {
+	case positions.None:
 		return 0
-	case r.synced && n == r.n && moved == r.syncedMoved && step == r.syncedStep+1:
-		r.upload(r.vbo[r.cur], next)
-		r.cur = 1 - r.cur
-		r.syncedStep = step
+	case positions.Next:
+		r.upload(r.vbo[r.pos.Next()], next)
 		r.occ.update(r, last, next)
 		r.spr.sync(last, next)
 		return r.count(len(next))
 	}
 	r.n = n
-	r.upload(r.vbo[r.cur], last)
-	r.upload(r.vbo[1-r.cur], next)
-	r.synced, r.syncedStep, r.syncedMoved = true, step, moved
+	r.upload(r.vbo[r.pos.Last()], last)
+	r.upload(r.vbo[r.pos.Next()], next)
 	r.occ.update(r, last, next)
 	r.spr.sync(last, next)
 	return r.count(len(last) + len(next))
@@ -436,7 +432,7 @@ func (r *Renderer) grow(n int) {
 	gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, r.ebo)
 	gl.BufferData(gl.ELEMENT_ARRAY_BUFFER, c*4, unsafe.Pointer(&idx[0]), gl.STATIC_DRAW)
 	r.capacity = c
-	r.synced = false
+	r.pos.Lost()
 }
 
 func (r *Renderer) upload(vbo uint32, data []int32) {

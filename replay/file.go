@@ -55,6 +55,22 @@ func ReadFile(path string) (*Recording, error) {
 	return rec, nil
 }
 
+// ReadBytes decodes a recording read from elsewhere (a web page fetches
+// one by URL) with ReadFile's errors and limits: name is what the errors
+// call it.
+//
+//	replay file http://127.0.0.1:8080/demo.rec: checksum mismatch ...
+func ReadBytes(name string, b []byte) (*Recording, error) {
+	if len(b) > MaxFileSize {
+		return nil, fmt.Errorf("replay file %s: more than the %d-byte limit", name, MaxFileSize)
+	}
+	rec, err := decode(b)
+	if err != nil {
+		return nil, fmt.Errorf("replay file %s: %v", name, err)
+	}
+	return rec, nil
+}
+
 func readFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {

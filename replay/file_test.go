@@ -170,3 +170,32 @@ func TestWriteFileThroughSymlink(t *testing.T) {
 	}
 	assertOnly(t, dir, "demo.rec", "real.rec")
 }
+
+// ReadBytes says what ReadFile says of the same bytes, under the name it
+// is given.
+func TestReadBytesMatchesReadFile(t *testing.T) {
+	dir := t.TempDir()
+	good, err := goldenRecording().MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tampered := append([]byte(nil), good...)
+	tampered[len(tampered)/2] ^= 1
+	for _, b := range [][]byte{good, tampered, []byte("IDRP\x01\x3f\x00\x00\x00short"), nil} {
+		path := filepath.Join(dir, "x.rec")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fromFile, ferr := ReadFile(path)
+		fromBytes, berr := ReadBytes(path, b)
+		if (ferr == nil) != (berr == nil) || (ferr != nil && ferr.Error() != berr.Error()) {
+			t.Errorf("ReadFile: %v; ReadBytes: %v", ferr, berr)
+		}
+		if ferr == nil && !reflect.DeepEqual(fromFile, fromBytes) {
+			t.Error("ReadBytes decoded another recording")
+		}
+	}
+	if _, err := ReadBytes("big", make([]byte, MaxFileSize+1)); err == nil || err.Error() != "replay file big: more than the 67108864-byte limit" {
+		t.Errorf("too big: %v", err)
+	}
+}

@@ -40,6 +40,7 @@ type options struct {
 	bin, out string
 	quick    bool
 	soakOnly bool
+	webOnly  bool
 	goTool   string
 }
 
@@ -49,6 +50,7 @@ func run() int {
 	flag.StringVar(&o.out, "o", "docs/PERFORMANCE.md", "the report to write")
 	flag.BoolVar(&o.quick, "quick", false, "shorter runs (numbers are noisier)")
 	flag.BoolVar(&o.soakOnly, "soak-only", false, "run only the soak and print its section (the report is not written)")
+	flag.BoolVar(&o.webOnly, "web-only", false, "measure only the web page in a browser and print its section (the report is not written)")
 	flag.StringVar(&o.goTool, "go", "go", "the go command that runs the Go benchmarks (a name looked up in PATH, or a path)")
 	flag.Parse()
 	goTool, err := findGo(o.goTool)
@@ -66,6 +68,15 @@ func run() int {
 			fmt.Fprintf(os.Stderr, "bench: soak: %v\n", err)
 			return 1
 		}
+		return 0
+	}
+	if o.webOnly {
+		w, err := measureWeb(&o)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "bench: web: %v\n", err)
+			return 1
+		}
+		w.write(func(format string, args ...any) { fmt.Printf(format, args...) })
 		return 0
 	}
 	if err := atomicfile.CheckWritable(o.out); err != nil {
@@ -86,6 +97,8 @@ func run() int {
 		{"scenarios", scenarios},
 		{"frame pacing", pacingStep},
 		{"soak", soak},
+		{"window", window},
+		{"web page", web},
 		{"start-up", startup},
 		{"profile", profile},
 	}
@@ -139,6 +152,8 @@ type results struct {
 	overlayNoBall, overlayWhole []pair
 	ballsRef                    []pair // the demo's path (a) and the reference (b), alternating
 	scaleRuns                   []scenario
+	web                         *webResults    // the page in a browser
+	window                      *windowResults // runs in a window under Xvfb
 }
 
 type scenario struct {
@@ -227,8 +242,14 @@ func demo(o *options, args ...string) (*report.Stats, error) {
 // demoEnv runs the binary headless, with the extra environment variables
 // extra (KEY=value), and returns its -stats.
 func demoEnv(o *options, extra []string, args ...string) (*report.Stats, error) {
-	full := append([]string{"-headless", "-stats", "-hud=false", "-graph=false", "-vsync", "off"}, args...)
-	cmd := exec.Command(o.bin, full...)
+	return runStats(o, extra, append([]string{"-headless", "-stats", "-hud=false", "-graph=false", "-vsync", "off"}, args...))
+}
+
+// runStats runs the binary with args, in the environment without a
+// display, a video driver or a renderer choice of its own, plus extra
+// (KEY=value), and returns its -stats.
+func runStats(o *options, extra, args []string) (*report.Stats, error) {
+	cmd := exec.Command(o.bin, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	env := []string{}
@@ -239,11 +260,11 @@ func demoEnv(o *options, extra []string, args ...string) (*report.Stats, error) 
 	}
 	cmd.Env = append(env, extra...)
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("%s %s %s: %v: %s", strings.Join(extra, " "), o.bin, strings.Join(full, " "), err, stderr.String())
+		return nil, fmt.Errorf("%s %s %s: %v: %s", strings.Join(extra, " "), o.bin, strings.Join(args, " "), err, stderr.String())
 	}
 	s, err := report.Parse(bytes.TrimSpace(stdout.Bytes()))
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %v", o.bin, strings.Join(full, " "), err)
+		return nil, fmt.Errorf("%s %s: %v", o.bin, strings.Join(args, " "), err)
 	}
 	return s, nil
 }

@@ -55,6 +55,8 @@ func (r *results) write(w io.Writer, o *options) error {
 	}
 	r.writeRollback(p)
 	r.writeSoak(p)
+	r.window.write(p)
+	r.web.write(p)
 
 	p("## Where the time goes at 100,000 balls\n\n")
 	if len(r.profile) > 0 {

@@ -200,10 +200,10 @@ func New(cfg Config, p Platform) (d *Demo, err error) {
 // and GL set-up before it is loading time, not a burst of ticks. The
 // display is asked for the vsync the flags want.
 func (d *Demo) Start(now time.Duration) error {
-	d.setVsync(d.vsync.requested)
 	d.start = now
 	d.autosaveNext = now + autosave
 	d.pace.start(now)
+	d.setVsync(d.vsync.requested, now)
 	return d.sim.SetMode(d.sim.Mode(), now)
 }
 
@@ -416,15 +416,20 @@ func (d *Demo) netSession() *netplay.Session {
 	return d.net.sess
 }
 
-// setVsync asks the display for a vsync mode and records what it gave.
-// The first refusal is logged; the demo goes on either way.
-func (d *Demo) setVsync(v Vsync) {
+// setVsync asks the display for a vsync mode at now and records what it
+// gave. The first refusal is logged; the demo goes on either way, with
+// vsync emulated where it was asked for.
+func (d *Demo) setVsync(v Vsync, now time.Duration) {
 	d.vsync.requested = v
-	actual, err := d.pace.setVsync(d.p.Display, v)
+	actual, err := d.pace.setVsync(d.p.Display, v, now)
 	d.vsync.actual = actual
 	if err != nil && !d.vsync.logged {
 		d.vsync.logged = true
-		fmt.Fprintf(d.p.Log, "interpdemo: %v; running with the driver's default\n", err)
+		how := "running with the driver's default"
+		if d.pace.emulated {
+			how = "vsync " + actual + ": each frame waits for a vblank of the loop's own clock"
+		}
+		fmt.Fprintf(d.p.Log, "interpdemo: %v; %s\n", err, how)
 	}
 }
 

@@ -259,11 +259,11 @@ func (d *Demo) cycleDraw(Key, bool, time.Duration) {
 	d.view.draw = (d.view.draw + 1) % numDrawModes
 }
 
-func (d *Demo) toggleVsync(Key, bool, time.Duration) {
+func (d *Demo) toggleVsync(_ Key, _ bool, now time.Duration) {
 	if d.vsync.requested == VsyncOff {
-		d.setVsync(VsyncOn)
+		d.setVsync(VsyncOn, now)
 	} else {
-		d.setVsync(VsyncOff)
+		d.setVsync(VsyncOff, now)
 	}
 }
 

@@ -127,7 +127,10 @@ func stabilizeWindow(tick time.Duration) time.Duration {
 type pacing struct {
 	mode   PacingMode
 	pacer  loop.Pacer
-	vsim   *vsyncSim // -vsync-sim, or nil
+	vsim   *vsyncSim // -vsync-sim, the emulated vsync, or nil
+	// emulated says vsim emulates the vsync the driver refused (not
+	// -vsync-sim).
+	emulated bool
 	synced bool      // a display paces the frames: vsync on, or the simulated display waiting
 	meter  stepMeter
 }
@@ -148,12 +151,16 @@ func (p *pacing) start(now time.Duration) {
 	}
 }
 
-// setVsync asks the display for a vsync mode and tells the pacer whether
-// a display paces the frames, and at what rate. With a simulated display
-// the display's vsync is turned off (the simulated one waits instead) and
-// the vsync in force reads "simulated N Hz".
-func (p *pacing) setVsync(d Display, v Vsync) (actual string, err error) {
-	if p.vsim != nil {
+// setVsync asks the display for a vsync mode at now and tells the pacer
+// whether a display paces the frames, and at what rate. With a simulated
+// display the display's vsync is turned off (the simulated one waits
+// instead) and the vsync in force reads "simulated N Hz". Where the
+// driver refuses vsync (Xvfb), a user who asked for it still gets no
+// more pictures than the display shows: the same simulated display, at
+// the display mode's refresh rate (60 Hz where it reports none), waits
+// after each frame, and the vsync in force reads "emulated N Hz".
+func (p *pacing) setVsync(d Display, v Vsync, now time.Duration) (actual string, err error) {
+	if p.vsim != nil && !p.emulated {
 		d.SetVsync(VsyncOff) // whatever the driver says: it must not wait too
 		p.synced = v != VsyncOff
 		actual = "off"
@@ -163,11 +170,30 @@ func (p *pacing) setVsync(d Display, v Vsync) (actual string, err error) {
 		p.pacer.SetRefresh(p.vsim.interval()) // > 0: no error
 	} else {
 		actual, err = d.SetVsync(v)
+		p.vsim, p.emulated = nil, false
 		p.synced = actual == "on" || actual == "adaptive"
-		p.pacer.SetRefresh(d.RefreshInterval()) // >= 0: no error
+		refresh := d.RefreshInterval()
+		if err != nil && v != VsyncOff {
+			hz := emulatedHz(refresh)
+			p.vsim, p.emulated, p.synced = newVsyncSim(hz, 0, 0), true, true
+			p.vsim.start(now)
+			actual = "emulated " + strconv.Itoa(hz) + " Hz"
+			refresh = p.vsim.interval()
+		}
+		p.pacer.SetRefresh(refresh) // >= 0: no error
 	}
 	p.pacer.SetVsync(p.synced)
 	return actual, err
+}
+
+// emulatedHz is the rate vsync is emulated at for a display whose refresh
+// interval is refresh (0 when unknown: 60 Hz), in whole hertz, between 1
+// and MaxVsyncSim.
+func emulatedHz(refresh time.Duration) int {
+	if refresh <= 0 {
+		return 60
+	}
+	return min(max(int((time.Second+refresh/2)/refresh), 1), MaxVsyncSim)
 }
 
 // setMode switches the pacing, and the fixed loop's stabilisation with it.

@@ -270,10 +270,15 @@ func newFront(t *testing.T, clock *loop.ManualClock, network Network, args ...st
 }
 
 func tryFront(t *testing.T, clock *loop.ManualClock, network Network, args ...string) (*front, error) {
+	return tryFrontOn(t, clock, network, &testDisplay{}, args...)
+}
+
+// tryFrontOn is tryFront on the display disp.
+func tryFrontOn(t *testing.T, clock *loop.ManualClock, network Network, disp *testDisplay, args ...string) (*front, error) {
 	if clock == nil {
 		clock = loop.NewManualClock(time.Second)
 	}
-	f := &front{t: t, clock: clock, display: &testDisplay{}, files: newMemFiles(), frame: time.Millisecond}
+	f := &front{t: t, clock: clock, display: disp, files: newMemFiles(), frame: time.Millisecond}
 	p := f.platform(network)
 	cfg, err := Parse(args, io.Discard, p)
 	if err != nil {

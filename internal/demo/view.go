@@ -55,6 +55,6 @@ func (v *view) capInterval() time.Duration {
 // vsyncState is the vsync asked for and what the display gave.
 type vsyncState struct {
 	requested Vsync
-	actual    string // on, off, adaptive, unsupported, offscreen, simulated N Hz
+	actual    string // on, off, adaptive, unsupported, offscreen, simulated N Hz, emulated N Hz
 	logged    bool   // the first refusal was logged
 }

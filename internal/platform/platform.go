@@ -6,6 +6,7 @@ package platform
 import (
 	"errors"
 	"fmt"
+	"image"
 	"os"
 	"time"
 
@@ -61,6 +62,7 @@ type Window struct {
 	ctx      sdl.GLContext
 	driver   string
 	headless bool
+	sub      *subBuffer // GLX_MESA_copy_sub_buffer, or nil
 }
 
 // Open initialises SDL's video subsystem and opens a window with an OpenGL
@@ -130,7 +132,11 @@ func Open(o Options) (*Window, error) {
 		sdl.Quit()
 		return nil, fmt.Errorf("making the GL context current: %w", err)
 	}
-	return &Window{win: win, ctx: ctx, driver: driver, headless: o.Headless}, nil
+	w := &Window{win: win, ctx: ctx, driver: driver, headless: o.Headless}
+	if !o.Headless {
+		w.sub = newSubBuffer(driver)
+	}
+	return w, nil
 }
 
 // Preserved reports whether the drawable keeps its pixels from one frame
@@ -139,6 +145,25 @@ func Open(o Options) (*Window, error) {
 // swap has no effect on a pbuffer). A window's back buffer is undefined
 // after a swap.
 func (w *Window) Preserved() bool { return w.headless && w.driver == "offscreen" }
+
+// CanPresentParts reports whether the window can show parts of its back
+// buffer without a swap (PresentParts): X11 with GLX_MESA_copy_sub_buffer
+// (Mesa's GLX, Xvfb's included). A window presented only that way keeps
+// its back buffer's pixels from one frame to the next, as a pbuffer does.
+// It does not wait for the display's vblank: with vsync on, swap.
+func (w *Window) CanPresentParts() bool { return w.sub != nil }
+
+// PresentParts shows the rectangles rects (window pixels, origin at the
+// top left) of the back buffer, and leaves the back buffer as it is.
+// Call it only where CanPresentParts.
+func (w *Window) PresentParts(rects []image.Rectangle) {
+	_, h := w.DrawableSize()
+	for _, r := range rects {
+		if !r.Empty() {
+			w.sub.present(r.Min.X, h-r.Max.Y, r.Dx(), r.Dy())
+		}
+	}
+}
 
 // Driver is SDL's video driver ("x11", "wayland", "offscreen", ...).
 func (w *Window) Driver() string { return w.driver }

@@ -1,7 +1,8 @@
 // Package x11test lets end-to-end tests close a window the way a window
 // manager does: by sending it a WM_DELETE_WINDOW client message, which SDL
 // turns into SDL_QUIT. (xdotool's windowclose destroys the window instead,
-// which no real user can do.) It is only imported by tests.
+// which no real user can do.) It also reads what a window shows, from the
+// X server. It is only imported by tests.
 package x11test
 
 /*
@@ -9,6 +10,7 @@ package x11test
 #include <stdlib.h>
 #include <string.h>
 #include <X11/Xlib.h>
+#include <X11/Xutil.h>
 
 static int send_delete(const char *name, unsigned long win) {
 	Display *d = XOpenDisplay(name);
@@ -28,6 +30,24 @@ static int send_delete(const char *name, unsigned long win) {
 	XCloseDisplay(d);
 	return ok ? 0 : 2;
 }
+
+// get_pixels reads w x h pixels of window win, from its top left, as
+// 0xRRGGBB each (a 24-bit TrueColor visual), into out.
+static int get_pixels(const char *name, unsigned long win, int w, int h, unsigned int *out) {
+	Display *d = XOpenDisplay(name);
+	if (!d) return 1;
+	XImage *img = XGetImage(d, win, 0, 0, w, h, AllPlanes, ZPixmap);
+	if (!img) {
+		XCloseDisplay(d);
+		return 2;
+	}
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++)
+			out[y * w + x] = (unsigned int)(XGetPixel(img, x, y) & 0xFFFFFF);
+	XDestroyImage(img);
+	XCloseDisplay(d);
+	return 0;
+}
 */
 import "C"
 
@@ -35,6 +55,23 @@ import (
 	"fmt"
 	"unsafe"
 )
+
+// Pixels reads what window win on display shows, w x h pixels from its
+// top left, each 0xRRGGBB: what the X server holds, whatever the GL
+// driver thinks its front buffer is.
+func Pixels(display string, win uint64, w, h int) ([]uint32, error) {
+	name := C.CString(display)
+	defer C.free(unsafe.Pointer(name))
+	out := make([]uint32, w*h)
+	switch C.get_pixels(name, C.ulong(win), C.int(w), C.int(h), (*C.uint)(unsafe.Pointer(&out[0]))) {
+	case 0:
+		return out, nil
+	case 1:
+		return nil, fmt.Errorf("cannot open display %q", display)
+	default:
+		return nil, fmt.Errorf("XGetImage of window %d failed", win)
+	}
+}
 
 // CloseWindow asks window win on display to close, as a window manager's
 // close button does.

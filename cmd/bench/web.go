@@ -1,0 +1,181 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/interpdemo/interpdemo/internal/cdp"
+	"github.com/interpdemo/interpdemo/internal/report"
+	"github.com/interpdemo/interpdemo/internal/xvfb"
+)
+
+// webResults are the page's figures: its size, its frame rate in
+// headless Chromium against the native demo's, and the pacer's error on
+// animation frames.
+type webResults struct {
+	wasmBytes, gzipBytes int64
+	browser, renderer    string
+	rows                 []webRow
+	pacing               *report.Stats // ?balls=1, vsync on: animation frames
+	pacingQuery          string
+	secs                 string
+}
+
+// webRow is one ball count: the page (vsync off: frames as fast as the
+// browser runs them), the native demo in a window under Xvfb and
+// headless, all with vsync off and default overlays.
+type webRow struct {
+	balls            int
+	page             *report.Stats
+	window, headless *report.Stats
+}
+
+// web measures the page.
+func web(o *options, r *results) error {
+	w, err := measureWeb(o)
+	if err != nil {
+		return err
+	}
+	r.web = w
+	return nil
+}
+
+func measureWeb(o *options) (*webResults, error) {
+	dir, err := os.MkdirTemp("", "interpdemo-bench-web-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	wasm := filepath.Join(dir, "interpdemo.wasm")
+	cmd := exec.Command(o.goTool, "build", "-trimpath", "-o", wasm, "./cmd/web")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("building the page: %v: %s", err, out)
+	}
+	goroot, err := exec.Command(o.goTool, "env", "GOROOT").Output()
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range [][2]string{{"cmd/web/index.html", "index.html"}, {filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"), "wasm_exec.js"}} {
+		b, err := os.ReadFile(f[0])
+		if err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(filepath.Join(dir, f[1]), b, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	res := &webResults{secs: o.dur("10s")}
+	b, err := os.ReadFile(wasm)
+	if err != nil {
+		return nil, err
+	}
+	res.wasmBytes = int64(len(b))
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	zw.Write(b)
+	zw.Close()
+	res.gzipBytes = int64(gz.Len())
+
+	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	defer srv.Close()
+	path, err := cdp.Find()
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	br, err := cdp.Launch(ctx, cdp.Options{Path: path, Width: 800, Height: 700})
+	if err != nil {
+		return nil, err
+	}
+	defer br.Close()
+	res.browser = br.Version()
+	page := func(query string) (*report.Stats, error) {
+		p, err := br.NewPage(ctx, srv.URL+"/?"+query)
+		if err != nil {
+			return nil, err
+		}
+		defer p.Close()
+		if err := p.WaitFor(ctx, `window.interpdemo && (window.interpdemo.state === "stopped" || window.interpdemo.state === "error")`); err != nil {
+			return nil, fmt.Errorf("?%s: %v", query, err)
+		}
+		var line, state string
+		if err := p.Eval(ctx, `document.getElementById("stats").textContent`, &line); err != nil {
+			return nil, err
+		}
+		p.Eval(ctx, `window.interpdemo.state`, &state)
+		if state != "stopped" {
+			return nil, fmt.Errorf("?%s: %s", query, line)
+		}
+		return report.Parse([]byte(line))
+	}
+	x, err := xvfb.Start(15 * time.Second)
+	if err != nil {
+		return nil, fmt.Errorf("%v (make test-deps installs Xvfb)", err)
+	}
+	defer x.Stop()
+	display := x.Display
+	for _, n := range []int{1, 1000, 10_000} {
+		row := webRow{balls: n}
+		q := fmt.Sprintf("balls=%d&vsync=off&duration=%s&stats", n, res.secs)
+		if row.page, err = page(q); err != nil {
+			return nil, err
+		}
+		args := []string{"-balls", strconv.Itoa(n), "-vsync", "off", "-duration", res.secs, "-stats"}
+		if row.window, err = nativeIn(o, display, args...); err != nil {
+			return nil, err
+		}
+		if row.headless, err = nativeIn(o, "", append(args, "-headless")...); err != nil {
+			return nil, err
+		}
+		res.renderer = row.page.GLRenderer
+		res.rows = append(res.rows, row)
+	}
+	res.pacingQuery = "balls=1&duration=" + res.secs + "&stats"
+	if res.pacing, err = page(res.pacingQuery); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// nativeIn runs the native demo with args in the X display (a window), or
+// headless with display "", and returns its -stats.
+func nativeIn(o *options, display string, args ...string) (*report.Stats, error) {
+	var extra []string
+	if display != "" {
+		extra = []string{"DISPLAY=" + display}
+	}
+	return runStats(o, extra, args)
+}
+
+// writeWeb writes the browser's section.
+func (w *webResults) write(p func(string, ...any)) {
+	if w == nil {
+		return
+	}
+	p("## In a browser\n\n")
+	p("The page of `make web` (WebAssembly, WebGL2), served from 127.0.0.1 and run in headless %s with SwiftShader (`--use-angle=swiftshader`: WebGL on the CPU, as llvmpipe is GL on the CPU for the native demo), against the native demo on the same machine in the same run: `bin/interpdemo -vsync off -duration %s -stats -balls N` in a window under Xvfb, and the same with `-headless`. All with the default HUD and graph; the page with `?balls=N&vsync=off&duration=%s&stats` (frames as fast as the browser runs them, a `MessageChannel` loop).\n\n", w.browser, w.secs, w.secs)
+	p("- `interpdemo.wasm`: %s bytes, %s gzipped (`go build -trimpath`, %s).\n", commas(w.wasmBytes), commas(w.gzipBytes), "GOOS=js GOARCH=wasm")
+	p("- WebGL renderer: %s.\n\n", w.renderer)
+	p("| balls | page FPS | page frame p50 ms | page TPS | native, window FPS | native, headless FPS | page / window | allocs after warm-up (page) | GC cycles (page) |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, r := range w.rows {
+		p("| %s | %.1f | %.3f | %.2f | %.1f | %.1f | %.2fx | %s | %s |\n", commas(int64(r.balls)), r.page.FPS, r.page.FrameMsP50, r.page.TPS,
+			r.window.FPS, r.headless.FPS, r.page.FPS/r.window.FPS, intOr(r.page.AllocsAfterWarmup), intOr(r.page.GCAfterWarmup))
+	}
+	if s := w.pacing; s != nil {
+		p("\nFrame pacing on animation frames (`?%s`: vsync on, a frame per `requestAnimationFrame`, each frame's vblank its timestamp plus the refresh interval): refresh %s ms, display step error p99 %s ms, %.1f FPS, %.2f TPS, pacing %s.\n\n",
+			w.pacingQuery, floatOr(s.RefreshMs, "%.2f"), floatOr(s.DisplayStepErrorMsP99, "%.3f"), s.FPS, s.TPS, s.Pacing)
+	}
+}

@@ -1,0 +1,468 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image/png"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/interpdemo/interpdemo/internal/atomicfile"
+	"github.com/interpdemo/interpdemo/internal/cdp"
+	"github.com/interpdemo/interpdemo/internal/report"
+)
+
+// The web page's tests: the page that make web builds, served from
+// 127.0.0.1 and run in a real headless Chromium (WebGL2 through
+// SwiftShader), driven over the DevTools protocol (internal/cdp). Under
+// INTERPDEMO_REQUIRE_GL=1 a browser that cannot start, or a page that
+// gets no WebGL2 context, fails the test.
+
+// webSite is the built page and the server that serves it, shared by the
+// tests; its folder also takes the recordings a test writes.
+var webSite struct {
+	once sync.Once
+	dir  string
+	srv  *httptest.Server
+	err  error
+}
+
+// webBrowser is the browser the tests share, each in a page of its own.
+var webBrowser struct {
+	once sync.Once
+	b    *cdp.Browser
+	err  error
+}
+
+// buildWeb builds the page as make web does into a temporary folder and
+// serves it.
+func buildWeb(t *testing.T) (dir, url string) {
+	t.Helper()
+	webSite.once.Do(func() {
+		dir, err := os.MkdirTemp("", "interpdemo-web-")
+		if err != nil {
+			webSite.err = err
+			return
+		}
+		webSite.dir = dir
+		cmd := exec.Command("go", "build", "-trimpath", "-o", filepath.Join(dir, "interpdemo.wasm"), "./cmd/web")
+		cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			webSite.err = fmt.Errorf("building the page: %v\n%s", err, out)
+			return
+		}
+		goroot, err := exec.Command("go", "env", "GOROOT").Output()
+		if err != nil {
+			webSite.err = fmt.Errorf("go env GOROOT: %v", err)
+			return
+		}
+		for _, f := range [][2]string{
+			{"cmd/web/index.html", "index.html"},
+			{filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"), "wasm_exec.js"},
+		} {
+			b, err := os.ReadFile(f[0])
+			if err == nil {
+				err = os.WriteFile(filepath.Join(dir, f[1]), b, 0o644)
+			}
+			if err != nil {
+				webSite.err = err
+				return
+			}
+		}
+		webSite.srv = httptest.NewServer(http.FileServer(http.Dir(dir))) // 127.0.0.1
+	})
+	if webSite.err != nil {
+		t.Fatal(webSite.err)
+	}
+	return webSite.dir, webSite.srv.URL
+}
+
+// stopWeb ends the shared browser and server (TestMain).
+func stopWeb() {
+	if webBrowser.b != nil {
+		webBrowser.b.Close()
+	}
+	if webSite.srv != nil {
+		webSite.srv.Close()
+	}
+	if webSite.dir != "" {
+		os.RemoveAll(webSite.dir)
+	}
+}
+
+// browser starts the shared headless Chromium, or skips (fails under
+// INTERPDEMO_REQUIRE_GL=1) where there is none.
+func browser(t *testing.T) *cdp.Browser {
+	t.Helper()
+	webBrowser.once.Do(func() {
+		path, err := cdp.Find()
+		if err != nil {
+			webBrowser.err = err
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		webBrowser.b, webBrowser.err = cdp.Launch(ctx, cdp.Options{Path: path, Width: 800, Height: 700})
+	})
+	if webBrowser.err != nil {
+		needDisplay(t, "no browser for the web page's tests (make test installs chromium): %v", webBrowser.err)
+	}
+	return webBrowser.b
+}
+
+// webRun is a page of the demo with a query, and its context.
+type webRun struct {
+	t     *testing.T
+	ctx   context.Context
+	page  *cdp.Page
+	query string
+}
+
+// openPage opens the demo's page with query ("balls=10&stats") and waits
+// until it runs or has stopped (an error, the end of its ticks).
+func openPage(t *testing.T, timeout time.Duration, query string) *webRun {
+	t.Helper()
+	_, url := buildWeb(t)
+	b := browser(t)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	t.Cleanup(cancel)
+	p, err := b.NewPage(ctx, url+"/?"+query)
+	if err != nil {
+		t.Fatalf("opening ?%s: %v", query, err)
+	}
+	t.Cleanup(func() { p.Close() })
+	w := &webRun{t: t, ctx: ctx, page: p, query: query}
+	w.waitState("running", "stopped", "error", "help")
+	return w
+}
+
+// eval evaluates expr in the page into out.
+func (w *webRun) eval(expr string, out any) {
+	w.t.Helper()
+	if err := w.page.Eval(w.ctx, expr, out); err != nil {
+		w.t.Fatalf("?%s: %s: %v\nconsole: %q", w.query, expr, err, w.page.Console())
+	}
+}
+
+// state is the page's state: loading, running, stopped, error or help.
+func (w *webRun) state() string {
+	var s string
+	w.eval(`(window.interpdemo && window.interpdemo.state) || "loading"`, &s)
+	return s
+}
+
+// waitState waits until the page's state is one of states.
+func (w *webRun) waitState(states ...string) string {
+	w.t.Helper()
+	cond := make([]string, len(states))
+	for i, s := range states {
+		cond[i] = fmt.Sprintf("window.interpdemo.state === %q", s)
+	}
+	expr := "window.interpdemo && (" + strings.Join(cond, " || ") + ")"
+	if err := w.page.WaitFor(w.ctx, expr); err != nil {
+		var status string
+		w.page.Eval(context.Background(), `document.getElementById("status").textContent`, &status)
+		w.t.Fatalf("?%s: waiting for %v: %v\nstatus: %s\nconsole: %q", w.query, states, err, status, w.page.Console())
+	}
+	return w.state()
+}
+
+// text is an element's text.
+func (w *webRun) text(id string) string {
+	var s string
+	w.eval(fmt.Sprintf(`document.getElementById(%q).textContent`, id), &s)
+	return s
+}
+
+// stats waits for the run to stop and decodes <pre id="stats">.
+func (w *webRun) stats() *report.Stats {
+	w.t.Helper()
+	if s := w.waitState("stopped", "error"); s != "stopped" {
+		w.t.Fatalf("?%s: %s: %s\nconsole: %q", w.query, s, w.text("status"), w.page.Console())
+	}
+	line := w.text("stats")
+	s, err := report.Parse([]byte(line))
+	if err != nil {
+		w.t.Fatalf("?%s: <pre id=stats> %q: %v", w.query, line, err)
+	}
+	return s
+}
+
+// The page's world is the native demo's, tick for tick: after N ticks
+// the state hash of the page's WebAssembly equals the native headless
+// run's with the same world flags, at 1 and 1,000 balls.
+func TestWebStateHashMatchesNative(t *testing.T) {
+	for _, c := range []struct {
+		world string
+		ticks int
+	}{
+		{"balls=1&seed=3", 250},
+		{"balls=1000&seed=7&radius=5", 250},
+		{"balls=40&tick=25ms&max-loops=3&lockstep", 120},
+	} {
+		t.Run(c.world, func(t *testing.T) {
+			w := openPage(t, 120*time.Second, fmt.Sprintf("%s&ticks=%d&fast&stats", c.world, c.ticks))
+			got := w.stats()
+			args := []string{"-headless", "-fast", "-ticks", fmt.Sprint(c.ticks), "-stats"}
+			for _, kv := range strings.Split(c.world, "&") {
+				args = append(args, "-"+kv)
+			}
+			native := runDemo(t, "", 120*time.Second, args...)
+			if native.code() != 0 {
+				t.Fatalf("native %v: exit %d: %s", args, native.code(), native.stderr.String())
+			}
+			want := native.stats()
+			if got.StateHash != want.StateHash || got.WorldTicks != want.WorldTicks || got.Balls != want.Balls {
+				t.Errorf("page: hash %s after %d ticks, %d balls; native: %s after %d, %d balls",
+					got.StateHash, got.WorldTicks, got.Balls, want.StateHash, want.WorldTicks, want.Balls)
+			}
+			if got.WorldTicks != uint64(c.ticks) || got.Frames == 0 {
+				t.Errorf("page ran %d ticks in %d frames, want %d ticks", got.WorldTicks, got.Frames, c.ticks)
+			}
+			if got.VideoDriver != "browser (WebGL2)" || got.GLRenderer == "" {
+				t.Errorf("page drew with %q / %q", got.VideoDriver, got.GLRenderer)
+			}
+			if got.UploadBytesNoTick != 0 {
+				t.Errorf("frames with no tick uploaded %d position bytes", got.UploadBytesNoTick)
+			}
+		})
+	}
+}
+
+// canvasHash is a hash of the canvas's pixels as the page last drew them.
+const canvasHash = `(() => {
+	const c = document.getElementById("world");
+	const g = c.getContext("webgl2");
+	const px = new Uint8Array(c.width * c.height * 4);
+	g.readPixels(0, 0, c.width, c.height, g.RGBA, g.UNSIGNED_BYTE, px);
+	let h = 2166136261;
+	for (let i = 0; i < px.length; i++) { h = Math.imul(h ^ px[i], 16777619); }
+	return h >>> 0;
+})()`
+
+// pictures counts the different pictures the canvas shows over n
+// animation frames, the interpolation factors the page drew them at, and
+// the ticks that ran meanwhile.
+func (w *webRun) pictures(n int) (distinct int, alphas []float64, ticks int) {
+	w.t.Helper()
+	var r struct {
+		Hashes []uint32
+		Alphas []float64
+		Ticks  []int
+	}
+	w.eval(fmt.Sprintf(`new Promise((done) => {
+		const r = {Hashes: [], Alphas: [], Ticks: []};
+		const step = () => {
+			const info = window.interpdemo.info();
+			r.Hashes.push(%s);
+			r.Alphas.push(info.alpha);
+			r.Ticks.push(info.ticks);
+			if (r.Hashes.length < %d) { requestAnimationFrame(step); } else { done(r); }
+		};
+		requestAnimationFrame(step);
+	})`, canvasHash, n), &r)
+	seen := map[uint32]bool{}
+	for _, h := range r.Hashes {
+		seen[h] = true
+	}
+	return len(seen), r.Alphas, r.Ticks[len(r.Ticks)-1] - r.Ticks[0]
+}
+
+// Space toggles interpolation: with it on, at 5 ticks a second, nearly
+// every animation frame shows a new picture (the ball between its
+// positions); off, the picture changes only at the ticks. A real key
+// press, through the browser's input.
+func TestWebSpaceTogglesInterpolation(t *testing.T) {
+	w := openPage(t, 90*time.Second, "tick=200ms&hud=false&graph=false&radius=20")
+	if s := w.state(); s != "running" {
+		t.Fatalf("state %s: %s", s, w.text("status"))
+	}
+	const frames = 30 // half a second at 60 Hz: 2 or 3 ticks
+	on, alphas, ticks := w.pictures(frames)
+	if on < frames/2 || on <= ticks+1 {
+		t.Errorf("interpolating: %d different pictures in %d frames, %d ticks", on, frames, ticks)
+	}
+	between := 0
+	for _, a := range alphas {
+		if a > 0 && a < 1 {
+			between++
+		}
+	}
+	if between < frames/2 {
+		t.Errorf("interpolating: alpha strictly between 0 and 1 on %d of %d frames: %v", between, frames, alphas)
+	}
+	if err := w.page.Key(w.ctx, "Space"); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.page.WaitFor(w.ctx, `document.title.includes("interp off")`); err != nil {
+		t.Fatalf("after Space: %v (title %q)", err, w.text("status"))
+	}
+	off, alphas, ticks := w.pictures(frames)
+	if off > ticks+1 || ticks > frames/3 {
+		t.Errorf("interpolation off: %d different pictures in %d frames, %d ticks: want one per tick", off, frames, ticks)
+	}
+	for _, a := range alphas {
+		if a != 1 {
+			t.Fatalf("interpolation off: drawn at alpha %v", alphas)
+		}
+	}
+	if err := w.page.Key(w.ctx, "Space"); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.page.WaitFor(w.ctx, `document.title.includes("interp on")`); err != nil {
+		t.Fatalf("after Space again: %v", err)
+	}
+	// V: vsync off runs frames as fast as the browser will (a
+	// MessageChannel loop), on draws one per animation frame.
+	for _, want := range []string{"vsync off", "vsync on"} {
+		if err := w.page.Key(w.ctx, "KeyV"); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.page.WaitFor(w.ctx, fmt.Sprintf(`document.title.includes(%q) && window.interpdemo.info().vsync === %v`, want, want == "vsync on")); err != nil {
+			t.Fatalf("after V: %v (title %q)", err, w.text("status"))
+		}
+	}
+	if shot := os.Getenv("INTERPDEMO_WEB_SCREENSHOT"); shot != "" {
+		w.screenshot(shot, "balls=100&ghosts")
+	}
+	if err := w.page.Key(w.ctx, "KeyQ"); err != nil {
+		t.Fatal(err)
+	}
+	w.waitState("stopped")
+	if s := w.text("status"); !strings.Contains(s, "Q pressed") {
+		t.Errorf("after Q the page says %q", s)
+	}
+}
+
+// screenshot writes a picture of the page with query to path (make plot:
+// the README's).
+func (w *webRun) screenshot(path, query string) {
+	w.t.Helper()
+	p := openPage(w.t, 60*time.Second, query)
+	var frames int
+	if err := p.page.WaitFor(p.ctx, `window.interpdemo.info().frames > 120`); err != nil {
+		w.t.Fatal(err)
+	}
+	p.eval(`window.interpdemo.info().frames`, &frames)
+	b, err := p.page.Screenshot(p.ctx)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if _, err := png.Decode(bytes.NewReader(b)); err != nil {
+		w.t.Fatalf("screenshot: %v", err)
+	}
+	if err := atomicfile.WriteFile(path, func(f io.Writer) error {
+		_, err := f.Write(b)
+		return err
+	}); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// A bad query value gets the native demo's one-line message, in the
+// status line and in <pre id="stats">, and nothing is drawn.
+func TestWebBadQueryGivesTheNativeError(t *testing.T) {
+	for _, c := range []struct{ query, flags string }{
+		{"balls=-1", "-balls=-1"},
+		{"tick=soon", "-tick=soon"},
+		{"fast&mode=variable", "-fast -mode=variable"},
+		{"nosuchflag", "-nosuchflag"},
+	} {
+		w := openPage(t, 60*time.Second, c.query+"&stats")
+		if s := w.state(); s != "error" {
+			t.Fatalf("?%s: state %s", c.query, s)
+		}
+		native := runDemo(t, "", 30*time.Second, append(strings.Fields(c.flags), "-headless")...)
+		want, _, _ := strings.Cut(native.stderr.String(), "\n")
+		if native.code() != 2 || !strings.HasPrefix(want, "interpdemo: ") {
+			t.Fatalf("native %s: exit %d, %q", c.flags, native.code(), native.stderr.String())
+		}
+		if got := w.text("stats"); got != want {
+			t.Errorf("?%s: <pre id=stats> %q, native %q", c.query, got, want)
+		}
+		if got := w.text("status"); got != want {
+			t.Errorf("?%s: status %q, native %q", c.query, got, want)
+		}
+		// The page never made its programs: the canvas's context, made
+		// here if the page made none, uses no program.
+		var drawn bool
+		w.eval(`(() => { const g = document.getElementById("world").getContext("webgl2");
+			return g !== null && g.getParameter(g.CURRENT_PROGRAM) !== null; })()`, &drawn)
+		if drawn {
+			t.Errorf("?%s: the page set up its renderer after the error", c.query)
+		}
+	}
+}
+
+// A recording made by the native demo replays in the page, its hashes
+// checked as -replay checks them; a tampered one is refused with the
+// native demo's message.
+func TestWebReplaysNativeRecording(t *testing.T) {
+	dir, _ := buildWeb(t)
+	name := fmt.Sprintf("rec-%d.rec", time.Now().UnixNano())
+	rec := filepath.Join(dir, name)
+	native := runDemo(t, "", 60*time.Second, "-headless", "-fast", "-ticks", "200", "-balls", "30", "-seed", "5", "-record", rec, "-stats")
+	if native.code() != 0 {
+		t.Fatalf("recording: exit %d: %s", native.code(), native.stderr.String())
+	}
+	want := native.stats()
+
+	w := openPage(t, 90*time.Second, "replay="+name+"&fast&stats")
+	got := w.stats()
+	if got.ReplayOK == nil || !*got.ReplayOK || got.StateHash != want.StateHash || got.WorldTicks != want.WorldTicks {
+		t.Errorf("page replay: ok %v, hash %s after %d ticks; native recording: %s after %d",
+			got.ReplayOK, got.StateHash, got.WorldTicks, want.StateHash, want.WorldTicks)
+	}
+
+	b, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)/2] ^= 0x10
+	bad := "tampered-" + name
+	if err := os.WriteFile(filepath.Join(dir, bad), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(binPath, "-headless", "-replay", bad)
+	cmd.Dir, cmd.Env = dir, env("")
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("native replay of a tampered recording: %v: %s", err, out)
+	}
+	wantLine, _, _ := strings.Cut(string(out), "\n")
+	w = openPage(t, 60*time.Second, "replay="+bad+"&stats")
+	if s := w.state(); s != "error" {
+		t.Fatalf("tampered recording: state %s", s)
+	}
+	if got := w.text("stats"); got != wantLine {
+		t.Errorf("tampered recording: page %q, native %q", got, wantLine)
+	}
+	missing := openPage(t, 60*time.Second, "replay=no-such.rec&stats")
+	if got := missing.text("stats"); !strings.HasPrefix(got, "interpdemo: replay file no-such.rec: HTTP 404") {
+		t.Errorf("missing recording: %q", got)
+	}
+}
+
+// Every timing mode runs in the page: the same simulation, the same
+// strategies, on animation frames (the adaptive mode presents at its own
+// time, by a timer).
+func TestWebTimingModes(t *testing.T) {
+	for _, mode := range []string{"fixed", "substep", "timefactor", "adaptive", "variable"} {
+		w := openPage(t, 60*time.Second, "mode="+mode+"&duration=1500ms&balls=20&stats")
+		s := w.stats()
+		if s.Mode != mode || s.Frames < 5 || s.Ticks == 0 {
+			t.Errorf("?mode=%s: mode %s, %d frames, %d ticks", mode, s.Mode, s.Frames, s.Ticks)
+		}
+	}
+}

@@ -1,0 +1,483 @@
+//go:build js && wasm
+
+package web
+
+import (
+	"fmt"
+	"image"
+	"syscall/js"
+	"unsafe"
+
+	"github.com/interpdemo/interpdemo/internal/demo"
+	"github.com/interpdemo/interpdemo/physics"
+	"github.com/interpdemo/interpdemo/render/positions"
+	"github.com/interpdemo/interpdemo/shaders"
+)
+
+// marginPx is how far beyond the world's edges the balls' viewport
+// reaches, as in the window (package render): a ball drawn slightly past
+// a wall is clipped by the scissor, not dropped whole.
+const marginPx = 64
+
+// The window's colours (package render): the letterbox bars and the
+// world's background.
+var (
+	barColor   = [3]float64{5.0 / 255, 5.0 / 255, 8.0 / 255}
+	worldColor = [3]float64{20.0 / 255, 26.0 / 255, 41.0 / 255}
+)
+
+// glRenderer draws the demo's Scene with WebGL2, the way package render
+// draws it with OpenGL 3.3: one draw call of point sprites for every
+// ball, placed between its last and next position by the vertex shader
+// (ball.vert) from two buffers, so that a frame with no tick changes one
+// uniform and uploads no position; the HUD and the graph as textures
+// updated where they changed. The shaders are the window's, their
+// version line swapped (shaders.WebGL2).
+type glRenderer struct {
+	gl  js.Value
+	cfg physics.Config
+
+	disc, ball ballProgram // ball.vert with disc.frag (balls), with ball.frag (ghost rings)
+	ov         overlayProgram
+	mk         markerProgram
+
+	vbo      [2]js.Value
+	vao      [2]js.Value // vao[i] reads last from vbo[i], next from vbo[1-i]
+	pos      positions.Buffers
+	capacity int // balls the buffers hold
+	n        int
+	uploaded int64 // position bytes sent
+
+	winW, winH int
+	view       image.Rectangle // the letterboxed world, window pixels from the top left
+	scale      float64
+	pointSize  float64
+	highlight  int
+
+	stage    js.Value // a Uint8Array the positions and panels are copied through
+	hud, gr  panelTexture
+	ovBytes  int64 // panel bytes sent
+	markerXY []float32
+	markerC  []float32
+
+	fences  [maxInFlight]js.Value // the frames still on the GPU, oldest first
+	nFences int
+}
+
+// maxInFlight is how many frames the page may run ahead of the GPU, as
+// in the window (package render). Frames run by a MessageChannel loop
+// (vsync off) are not paced by the compositor: without a bound the
+// browser's GPU process falls seconds behind the loop.
+const maxInFlight = 2
+
+type ballProgram struct {
+	prog                                             js.Value
+	proj, alpha, pointSize, highlight, radius, clip  js.Value
+	ring, opacity, viewport, depthStep, cull, hiZTex js.Value
+}
+
+type overlayProgram struct {
+	prog, rect, window, tex js.Value
+}
+
+type markerProgram struct {
+	prog, marker, color, window, pointSize, radius js.Value
+}
+
+// panelTexture is a panel's texture, as large as the largest panel.
+type panelTexture struct {
+	tex  js.Value
+	w, h int
+}
+
+// newGLRenderer makes the renderer on canvas, whose WebGL2 context it
+// asks for; an error says why there is none.
+func newGLRenderer(canvas js.Value, cfg physics.Config) (*glRenderer, error) {
+	ctx := canvas.Call("getContext", "webgl2", map[string]any{
+		"antialias": false, "alpha": false, "depth": false, "preserveDrawingBuffer": true,
+	})
+	if ctx.IsNull() || ctx.IsUndefined() {
+		return nil, fmt.Errorf("this browser gives no WebGL2 context")
+	}
+	r := &glRenderer{gl: ctx, cfg: cfg}
+	var err error
+	if r.disc.prog, err = r.program("disc", shaders.BallVert, shaders.DiscFrag); err != nil {
+		return nil, err
+	}
+	if r.ball.prog, err = r.program("ball", shaders.BallVert, shaders.BallFrag); err != nil {
+		return nil, err
+	}
+	for _, p := range []*ballProgram{&r.disc, &r.ball} {
+		r.initBall(p)
+	}
+	if r.ov.prog, err = r.program("overlay", shaders.OverlayVert, shaders.OverlayFrag); err != nil {
+		return nil, err
+	}
+	r.ov.rect, r.ov.window, r.ov.tex = r.uniform(r.ov.prog, "rect"), r.uniform(r.ov.prog, "window"), r.uniform(r.ov.prog, "tex")
+	if r.mk.prog, err = r.program("marker", shaders.MarkerVert, shaders.MarkerFrag); err != nil {
+		return nil, err
+	}
+	r.mk.marker, r.mk.color = r.uniform(r.mk.prog, "marker[0]"), r.uniform(r.mk.prog, "color[0]")
+	r.mk.window, r.mk.pointSize, r.mk.radius = r.uniform(r.mk.prog, "window"), r.uniform(r.mk.prog, "pointSize"), r.uniform(r.mk.prog, "radiusPx")
+
+	g := r.gl
+	for i := range 2 {
+		r.vbo[i] = g.Call("createBuffer")
+		r.vao[i] = g.Call("createVertexArray")
+	}
+	for i := range 2 {
+		g.Call("bindVertexArray", r.vao[i])
+		g.Call("bindBuffer", g.Get("ARRAY_BUFFER"), r.vbo[i])
+		g.Call("enableVertexAttribArray", 0)
+		g.Call("vertexAttribPointer", 0, 2, g.Get("INT"), false, 8, 0)
+		g.Call("bindBuffer", g.Get("ARRAY_BUFFER"), r.vbo[1-i])
+		g.Call("enableVertexAttribArray", 1)
+		g.Call("vertexAttribPointer", 1, 2, g.Get("INT"), false, 8, 0)
+	}
+	g.Call("bindVertexArray", nil)
+	g.Call("enable", g.Get("BLEND"))
+	g.Call("blendFunc", g.Get("ONE"), g.Get("ONE_MINUS_SRC_ALPHA")) // premultiplied alpha, as in the window
+	g.Call("pixelStorei", g.Get("UNPACK_ALIGNMENT"), 1)
+	r.hud = r.newPanelTexture(demo.HUDMaxWidth, demo.HUDMaxHeight)
+	r.gr = r.newPanelTexture(demo.GraphMaxWidth, demo.GraphHeight)
+	r.stage = js.Global().Get("Uint8Array").New(demo.GraphMaxWidth * demo.GraphHeight * 4)
+	r.markerXY = make([]float32, 0, 4*16)
+	r.markerC = make([]float32, 0, 4*16)
+	if e := g.Call("getError").Int(); e != 0 {
+		return nil, fmt.Errorf("WebGL error 0x%x during setup", e)
+	}
+	return r, nil
+}
+
+// info is the WebGL renderer's name, as the browser tells it.
+func (r *glRenderer) info() string {
+	g := r.gl
+	name := g.Call("getParameter", g.Get("RENDERER")).String()
+	if ext := g.Call("getExtension", "WEBGL_debug_renderer_info"); !ext.IsNull() {
+		if v := g.Call("getParameter", ext.Get("UNMASKED_RENDERER_WEBGL")); v.Type() == js.TypeString {
+			name = v.String()
+		}
+	}
+	return name
+}
+
+func (r *glRenderer) program(name, vert, frag string) (js.Value, error) {
+	g := r.gl
+	p := g.Call("createProgram")
+	for _, s := range []struct {
+		kind string
+		src  string
+	}{{"VERTEX_SHADER", vert}, {"FRAGMENT_SHADER", frag}} {
+		src, err := shaders.WebGL2(s.src)
+		if err != nil {
+			return js.Null(), err
+		}
+		sh := g.Call("createShader", g.Get(s.kind))
+		g.Call("shaderSource", sh, src)
+		g.Call("compileShader", sh)
+		if !g.Call("getShaderParameter", sh, g.Get("COMPILE_STATUS")).Bool() {
+			return js.Null(), fmt.Errorf("%s shader: %s", name, oneLine(g.Call("getShaderInfoLog", sh).String()))
+		}
+		g.Call("attachShader", p, sh)
+	}
+	g.Call("linkProgram", p)
+	if !g.Call("getProgramParameter", p, g.Get("LINK_STATUS")).Bool() {
+		return js.Null(), fmt.Errorf("%s program: %s", name, oneLine(g.Call("getProgramInfoLog", p).String()))
+	}
+	return p, nil
+}
+
+func (r *glRenderer) uniform(p js.Value, name string) js.Value {
+	return r.gl.Call("getUniformLocation", p, name)
+}
+
+func (r *glRenderer) initBall(p *ballProgram) {
+	u := func(n string) js.Value { return r.uniform(p.prog, n) }
+	p.proj, p.alpha, p.pointSize, p.highlight = u("proj"), u("alpha"), u("pointSize"), u("highlightFirst")
+	p.radius, p.clip, p.ring, p.opacity = u("radiusPx"), u("clip"), u("ring"), u("opacity")
+	p.viewport, p.depthStep, p.cull, p.hiZTex = u("viewport"), u("depthStep"), u("cull"), u("hiZ")
+	g := r.gl
+	g.Call("useProgram", p.prog)
+	g.Call("uniform1i", p.cull, 0) // no occlusion culling here: every ball is drawn
+	g.Call("uniform1f", p.depthStep, 0)
+	g.Call("uniform1f", p.ring, 0)
+	g.Call("uniform1f", p.opacity, 1)
+	g.Call("uniform1i", p.highlight, 0)
+}
+
+func (r *glRenderer) newPanelTexture(w, h int) panelTexture {
+	g := r.gl
+	t := panelTexture{tex: g.Call("createTexture"), w: w, h: h}
+	g.Call("bindTexture", g.Get("TEXTURE_2D"), t.tex)
+	g.Call("texStorage2D", g.Get("TEXTURE_2D"), 1, g.Get("RGBA8"), w, h)
+	for _, p := range []string{"TEXTURE_MIN_FILTER", "TEXTURE_MAG_FILTER"} {
+		g.Call("texParameteri", g.Get("TEXTURE_2D"), g.Get(p), g.Get("NEAREST"))
+	}
+	return t
+}
+
+// resize lays the world out in a canvas of w×h pixels, as the window
+// does: letterboxed, centred.
+func (r *glRenderer) resize(w, h int) {
+	r.winW, r.winH = w, h
+	r.view, r.scale = letterbox(w, h, r.cfg.Width, r.cfg.Height)
+	one := float64(physics.One)
+	mx := marginPx / r.scale * one
+	ww, wh := float64(r.cfg.Width)*one, float64(r.cfg.Height)*one
+	proj := ortho(-mx, ww+mx, wh+mx, -mx)
+	rad := float64(r.cfg.Radius) * r.scale
+	r.pointSize = 2*rad + 1
+	vx := r.view.Min.X - marginPx
+	vy := r.winH - r.view.Max.Y - marginPx
+	g := r.gl
+	arr := js.Global().Get("Float32Array").New(16)
+	for i, v := range proj {
+		arr.SetIndex(i, v)
+	}
+	for _, p := range []*ballProgram{&r.disc, &r.ball} {
+		g.Call("useProgram", p.prog)
+		g.Call("uniformMatrix4fv", p.proj, false, arr)
+		g.Call("uniform1f", p.pointSize, r.pointSize)
+		g.Call("uniform1f", p.radius, rad)
+		g.Call("uniform4f", p.viewport, vx, vy, r.view.Dx()+2*marginPx, r.view.Dy()+2*marginPx)
+		y0 := r.winH - r.view.Max.Y
+		g.Call("uniform4f", p.clip, r.view.Min.X, y0, r.view.Max.X, y0+r.view.Dy())
+	}
+}
+
+// letterbox fits a world of worldW×worldH units into w×h pixels, keeping
+// its aspect, centred: the window's layout (render.Letterbox).
+func letterbox(w, h int, worldW, worldH int32) (image.Rectangle, float64) {
+	scale := min(float64(w)/float64(worldW), float64(h)/float64(worldH))
+	vw := min(int(float64(worldW)*scale+0.5), w)
+	vh := min(int(float64(worldH)*scale+0.5), h)
+	x, y := (w-vw)/2, (h-vh)/2
+	return image.Rect(x, y, x+vw, y+vh), scale
+}
+
+// ortho is the orthographic projection of [left, right]×[bottom, top]
+// (and depth -1 to 1) onto clip space, column-major, as mgl32.Ortho.
+func ortho(left, right, bottom, top float64) [16]float64 {
+	return [16]float64{
+		2 / (right - left), 0, 0, 0,
+		0, 2 / (top - bottom), 0, 0,
+		0, 0, -1, 0,
+		-(right + left) / (right - left), -(top + bottom) / (top - bottom), 0, 1,
+	}
+}
+
+// sync is the demo's SyncFunc: it brings the buffers up to date with the
+// world's positions, as package positions plans, and returns the bytes
+// it sent: nothing on a frame with no tick, the new next positions only
+// on a frame with one.
+func (r *glRenderer) sync(last, next []int32, step, moved uint64) int {
+	n := len(next) / 2
+	if len(last) != len(next) || len(next)%2 != 0 {
+		return 0
+	}
+	if n > r.capacity {
+		r.grow(n)
+	}
+	switch r.pos.Plan(n, step, moved) {
+	case positions.None:
+		return 0
+	case positions.Next:
+		r.upload(r.vbo[r.pos.Next()], next)
+		return r.count(len(next))
+	}
+	r.n = n
+	r.upload(r.vbo[r.pos.Last()], last)
+	r.upload(r.vbo[r.pos.Next()], next)
+	return r.count(len(last) + len(next))
+}
+
+func (r *glRenderer) count(int32s int) int {
+	b := int32s * 4
+	r.uploaded += int64(b)
+	return b
+}
+
+func (r *glRenderer) grow(n int) {
+	c := max(r.capacity*2, n, 64)
+	g := r.gl
+	for i := range 2 {
+		g.Call("bindBuffer", g.Get("ARRAY_BUFFER"), r.vbo[i])
+		g.Call("bufferData", g.Get("ARRAY_BUFFER"), c*8, g.Get("DYNAMIC_DRAW"))
+	}
+	if c*8 > r.stage.Length() {
+		r.stage = js.Global().Get("Uint8Array").New(c * 8)
+	}
+	r.capacity = c
+	r.pos.Lost()
+}
+
+func (r *glRenderer) upload(vbo js.Value, data []int32) {
+	if len(data) == 0 {
+		return
+	}
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&data[0])), len(data)*4)
+	js.CopyBytesToJS(r.stage, b)
+	g := r.gl
+	g.Call("bindBuffer", g.Get("ARRAY_BUFFER"), vbo)
+	g.Call("bufferSubData", g.Get("ARRAY_BUFFER"), 0, r.stage, 0, len(b))
+}
+
+// busyGPU says the GPU still runs maxInFlight frames: the next should
+// wait. A fence's state changes only between the browser's tasks, so
+// the caller tries again in a later task.
+func (r *glRenderer) busyGPU() bool {
+	g := r.gl
+	for r.nFences > 0 {
+		if g.Call("getSyncParameter", r.fences[0], glSyncStatus).Int() != glSignaled {
+			break
+		}
+		g.Call("deleteSync", r.fences[0])
+		copy(r.fences[:], r.fences[1:r.nFences])
+		r.nFences--
+	}
+	return r.nFences >= maxInFlight
+}
+
+// fence marks the frame's end on the GPU, for busyGPU.
+func (r *glRenderer) fence() {
+	g := r.gl
+	r.fences[r.nFences] = g.Call("fenceSync", glSyncGPUCommandsComplete, 0)
+	r.nFences++
+	g.Call("flush")
+}
+
+// The WebGL2 constants of fences: fixed by the specification.
+const (
+	glSyncStatus              = 0x9114
+	glSignaled                = 0x9119
+	glSyncGPUCommandsComplete = 0x9117
+)
+
+// draw draws the scene whole: the browser keeps nothing of the last
+// frame's canvas that a repaint could count on.
+func (r *glRenderer) draw(sc *demo.Scene) {
+	g := r.gl
+	g.Call("disable", g.Get("SCISSOR_TEST"))
+	g.Call("viewport", 0, 0, r.winW, r.winH)
+	g.Call("clearColor", barColor[0], barColor[1], barColor[2], 1)
+	g.Call("clear", g.Get("COLOR_BUFFER_BIT"))
+	g.Call("enable", g.Get("SCISSOR_TEST"))
+	g.Call("scissor", r.view.Min.X, r.winH-r.view.Max.Y, r.view.Dx(), r.view.Dy())
+	g.Call("clearColor", worldColor[0], worldColor[1], worldColor[2], 1)
+	g.Call("clear", g.Get("COLOR_BUFFER_BIT"))
+	if r.n > 0 {
+		g.Call("viewport", r.view.Min.X-marginPx, r.winH-r.view.Max.Y-marginPx, r.view.Dx()+2*marginPx, r.view.Dy()+2*marginPx)
+		g.Call("bindVertexArray", r.vao[r.pos.Last()])
+		hl := 0
+		if sc.Highlight {
+			hl = 1
+		}
+		p := &r.disc
+		g.Call("useProgram", p.prog)
+		if hl != r.highlight {
+			for _, q := range []*ballProgram{&r.disc, &r.ball} {
+				g.Call("useProgram", q.prog)
+				g.Call("uniform1i", q.highlight, hl)
+			}
+			r.highlight = hl
+			g.Call("useProgram", p.prog)
+		}
+		g.Call("uniform1f", p.alpha, sc.Alpha)
+		g.Call("drawArrays", g.Get("POINTS"), 0, r.n)
+		if sc.Ghosts {
+			q := &r.ball
+			g.Call("useProgram", q.prog)
+			g.Call("uniform1f", q.ring, 1.5)
+			g.Call("uniform1f", q.opacity, 0.45)
+			for _, a := range [2]float64{0, 1} {
+				g.Call("uniform1f", q.alpha, a)
+				g.Call("drawArrays", g.Get("POINTS"), 0, r.n)
+			}
+		}
+		g.Call("bindVertexArray", nil)
+	}
+	g.Call("disable", g.Get("SCISSOR_TEST"))
+	g.Call("viewport", 0, 0, r.winW, r.winH)
+	if len(sc.Markers) > 0 {
+		r.drawMarkers(sc)
+	}
+	r.drawPanel(sc.HUD, &r.hud)
+	r.drawPanel(sc.Graph, &r.gr)
+}
+
+// drawPanel uploads what changed of a panel's image and draws it.
+func (r *glRenderer) drawPanel(p *demo.Panel, t *panelTexture) {
+	if p == nil {
+		return
+	}
+	g := r.gl
+	g.Call("activeTexture", g.Get("TEXTURE0"))
+	g.Call("bindTexture", g.Get("TEXTURE_2D"), t.tex)
+	for _, c := range p.Changed {
+		c = c.Intersect(p.Img.Rect).Intersect(image.Rect(0, 0, t.w, t.h))
+		if c.Empty() {
+			continue
+		}
+		// The changed rows, whole, through the staging array; the
+		// unpack parameters pick the rectangle out of them.
+		stride := p.Img.Stride
+		first := p.Img.PixOffset(p.Img.Rect.Min.X, c.Min.Y)
+		rows := p.Img.Pix[first : first+c.Dy()*stride]
+		js.CopyBytesToJS(r.stage, rows)
+		g.Call("pixelStorei", g.Get("UNPACK_ROW_LENGTH"), stride/4)
+		g.Call("pixelStorei", g.Get("UNPACK_SKIP_PIXELS"), c.Min.X-p.Img.Rect.Min.X)
+		g.Call("texSubImage2D", g.Get("TEXTURE_2D"), 0, c.Min.X, c.Min.Y, c.Dx(), c.Dy(),
+			g.Get("RGBA"), g.Get("UNSIGNED_BYTE"), r.stage)
+		g.Call("pixelStorei", g.Get("UNPACK_ROW_LENGTH"), 0)
+		g.Call("pixelStorei", g.Get("UNPACK_SKIP_PIXELS"), 0)
+		r.ovBytes += int64(c.Dx() * c.Dy() * 4)
+	}
+	g.Call("useProgram", r.ov.prog)
+	g.Call("uniform1i", r.ov.tex, 0)
+	g.Call("uniform2f", r.ov.window, r.winW, r.winH)
+	g.Call("uniform4f", r.ov.rect, p.X, p.Y, p.W, p.H)
+	g.Call("drawArrays", g.Get("TRIANGLE_STRIP"), 0, 4)
+}
+
+// drawMarkers draws rollback's rings (predicted, corrected) in window
+// pixels.
+func (r *glRenderer) drawMarkers(sc *demo.Scene) {
+	g := r.gl
+	xy, col := r.markerXY[:0], r.markerC[:0]
+	n := min(len(sc.Markers), 16)
+	for _, m := range sc.Markers[:n] {
+		x := float64(r.view.Min.X) + m.X*r.scale
+		y := float64(r.view.Min.Y) + m.Y*r.scale
+		xy = append(xy, float32(x), float32(y), 0, 0)
+		col = append(col, m.R, m.G, m.B, m.A)
+	}
+	r.markerXY, r.markerC = xy, col
+	rad := sc.MarkerRadius*r.scale + 3
+	g.Call("enable", g.Get("SCISSOR_TEST")) // the rings stay inside the world
+	g.Call("scissor", r.view.Min.X, r.winH-r.view.Max.Y, r.view.Dx(), r.view.Dy())
+	g.Call("useProgram", r.mk.prog)
+	g.Call("uniform4fv", r.mk.marker, float32Array(xy))
+	g.Call("uniform4fv", r.mk.color, float32Array(col))
+	g.Call("uniform2f", r.mk.window, r.winW, r.winH)
+	g.Call("uniform1f", r.mk.pointSize, 2*rad+2)
+	g.Call("uniform1f", r.mk.radius, rad)
+	g.Call("drawArrays", g.Get("POINTS"), 0, n)
+	g.Call("disable", g.Get("SCISSOR_TEST"))
+}
+
+func float32Array(v []float32) js.Value {
+	a := js.Global().Get("Float32Array").New(len(v))
+	for i, f := range v {
+		a.SetIndex(i, f)
+	}
+	return a
+}
+
+func oneLine(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}

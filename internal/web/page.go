@@ -1,0 +1,478 @@
+//go:build js && wasm
+
+package web
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"strings"
+	"syscall/js"
+	"time"
+
+	"github.com/interpdemo/interpdemo/internal/demo"
+	"github.com/interpdemo/interpdemo/internal/report"
+)
+
+// refreshSamples is how many animation frames the page watches before
+// the loop starts, to learn the display's refresh interval.
+const refreshSamples = 12
+
+// warmup is how long after the first frame the allocation and GC counts
+// of -stats start, as in the window.
+const warmup = time.Second
+
+// Run runs the demo in the page: the flags from the page's query, the
+// loop on the browser's animation frames, the world drawn with WebGL2
+// into the canvas #world. It returns when the page is set up; the loop
+// goes on in the browser's callbacks.
+func Run() {
+	p := &page{doc: js.Global().Get("document")}
+	p.clock.base = time.Now()
+	p.api = js.Global().Get("Object").New()
+	js.Global().Set("interpdemo", p.api)
+	p.setState("loading")
+	if err := p.start(); err != nil {
+		p.fail(err)
+	}
+}
+
+// clock is the loop's clock: Go's monotonic time, which the browser's
+// performance.now() gives.
+type clock struct{ base time.Time }
+
+func (c *clock) Now() time.Duration { return time.Since(c.base) }
+
+// page is the web front end of one run.
+type page struct {
+	doc    js.Value
+	api    js.Value // window.interpdemo: the page's state, for people and tests
+	clock  clock
+	perf   js.Value
+	offset time.Duration // the clock's reading less performance.now()'s, in ns
+
+	d      *demo.Demo
+	cfg    *demo.Config
+	gl     *glRenderer
+	canvas js.Value
+
+	refresh time.Duration // the display's, measured on animation frames
+	animate bool          // vsync: a frame on each animation frame; else as fast as the browser runs them
+	due     time.Duration // the frame limiter's next frame
+	dueIv   time.Duration // the interval due counts in
+
+	raf, msg, timer js.Func
+	port            js.Value // a MessageChannel's port: the uncapped loop's next frame
+	scheduled       bool
+
+	keys      []demo.KeyEvent // key events since the last frame
+	quitKey   bool            // Q or Escape was pressed
+	drawAfter bool            // a frame whose draw waits (the adaptive mode's present time)
+	frameNow  time.Duration
+	alpha     float32 // the last frame's mix factor from last to next positions
+
+	frames      int64
+	warmAt      time.Duration
+	warm        bool
+	mem         runtime.MemStats
+	allocs, gcs uint64
+	log         consoleLog
+}
+
+// start reads the query, fetches a recording, checks the flags, makes
+// the renderer and the demo, and starts the loop.
+func (p *page) start() error {
+	p.perf = js.Global().Get("performance")
+	t0 := p.clock.Now()
+	pn := p.perf.Call("now").Float()
+	p.offset = (t0+p.clock.Now())/2 - time.Duration(pn*1e6)
+
+	args, err := Args(js.Global().Get("location").Get("search").String())
+	if err != nil {
+		return err
+	}
+	files := &pageFiles{}
+	if u := ReplayURL(args); u != "" {
+		files.url, files.data, files.err = u, nil, nil
+		files.data, files.err = fetchBytes(u)
+	}
+	platform := demo.Platform{
+		Clock: &p.clock, Display: (*display)(p), Files: files, Log: &p.log,
+		Load: p.busy,
+	}
+	var usage bytes.Buffer
+	cfg, err := demo.Parse(args, &usage, platform)
+	if errors.Is(err, demo.ErrHelp) {
+		p.setText("stats", usage.String())
+		p.setText("status", "the flags, as a query: ?balls=1000&tick=40ms&ghosts")
+		p.setState("help")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := checkPage(&cfg); err != nil {
+		return err
+	}
+	p.refresh = p.measureRefresh()
+
+	p.canvas = p.doc.Call("getElementById", "world")
+	p.canvas.Set("width", cfg.Width)
+	p.canvas.Set("height", cfg.Height)
+	style := p.canvas.Get("style")
+	style.Set("width", fmt.Sprintf("%dpx", cfg.Width))
+	style.Set("height", fmt.Sprintf("%dpx", cfg.Height))
+	if p.d, err = demo.New(cfg, platform); err != nil {
+		return err
+	}
+	p.cfg = p.d.Config()
+	if p.gl, err = newGLRenderer(p.canvas, p.d.World().Config()); err != nil {
+		return err
+	}
+	p.gl.resize(cfg.Width, cfg.Height)
+	p.d.Uploaded(p.d.SyncWorld(p.gl.sync)) // the initial upload, before any frame
+	p.listen()
+	p.raf = js.FuncOf(func(_ js.Value, a []js.Value) any {
+		p.scheduled = false
+		p.frame(a[0].Float())
+		return nil
+	})
+	p.msg = js.FuncOf(func(js.Value, []js.Value) any {
+		p.scheduled = false
+		p.frame(-1)
+		return nil
+	})
+	p.timer = js.FuncOf(func(js.Value, []js.Value) any {
+		p.scheduled = false
+		if p.drawAfter {
+			p.drawAfter = false
+			p.draw(p.frameNow, -1)
+			return nil
+		}
+		p.frame(-1)
+		return nil
+	})
+	ch := js.Global().Get("MessageChannel").New()
+	ch.Get("port1").Set("onmessage", p.msg)
+	p.port = ch.Get("port2")
+	now := p.clock.Now()
+	if err := p.d.Start(now); err != nil {
+		return err
+	}
+	p.setState("running")
+	p.setText("status", "running: "+keyHint)
+	p.schedule(now)
+	return nil
+}
+
+// keyHint is the status line's reminder of the keys.
+const keyHint = "Space interpolation, E draw mode, V vsync, ? help, Q stop (click the page first if keys do nothing)"
+
+// checkPage refuses the flags a page cannot honour, with the command
+// line's kind of one-line message.
+func checkPage(c *demo.Config) error {
+	switch {
+	case c.Headless:
+		return demo.UsageError{Msg: "-headless: a page always draws; the native demo runs headless"}
+	case c.VsyncSim > 0:
+		return demo.UsageError{Msg: "-vsync-sim: a page has a real display: its animation frames (-vsync on)"}
+	case c.Net.On():
+		return demo.UsageError{Msg: "-host, -join, -spectate: a page has no UDP; network games run in the native demo"}
+	case c.CPUProfile != "" || c.MemProfile != "":
+		return demo.UsageError{Msg: "-cpuprofile, -memprofile: no profiles in a page; use the browser's profiler"}
+	}
+	return nil
+}
+
+// fail shows a one-line error: in the status line and, with ?stats, in
+// <pre id="stats">, where a test reads it. Nothing is drawn.
+func (p *page) fail(err error) {
+	line := "interpdemo: " + oneLine(err.Error())
+	p.setText("status", line)
+	if strings.Contains(js.Global().Get("location").Get("search").String(), "stats") {
+		p.setText("stats", line)
+	}
+	js.Global().Get("console").Call("error", line)
+	p.setState("error")
+	p.api.Set("error", line)
+}
+
+func (p *page) setText(id, s string) {
+	if el := p.doc.Call("getElementById", id); !el.IsNull() {
+		el.Set("textContent", s)
+	}
+}
+
+func (p *page) setState(s string) { p.api.Set("state", s) }
+
+// toClock converts a DOMHighResTimeStamp (ms since the page's origin, as
+// performance.now(), animation frames and events give) to the loop's
+// clock.
+func (p *page) toClock(ms float64) time.Duration { return time.Duration(ms*1e6) + p.offset }
+
+// measureRefresh watches a few animation frames and returns the median
+// interval between their timestamps: the display's refresh interval.
+func (p *page) measureRefresh() time.Duration {
+	stamps := make(chan float64, refreshSamples+1)
+	var f js.Func
+	n := 0
+	f = js.FuncOf(func(_ js.Value, a []js.Value) any {
+		stamps <- a[0].Float()
+		if n++; n <= refreshSamples {
+			js.Global().Call("requestAnimationFrame", f)
+		}
+		return nil
+	})
+	js.Global().Call("requestAnimationFrame", f)
+	ts := make([]float64, 0, refreshSamples+1)
+	for range refreshSamples + 1 {
+		ts = append(ts, <-stamps)
+	}
+	f.Release()
+	d := make([]float64, 0, refreshSamples)
+	for i := 1; i < len(ts); i++ {
+		d = append(d, ts[i]-ts[i-1])
+	}
+	slices.Sort(d)
+	return time.Duration(d[len(d)/2] * 1e6)
+}
+
+// listen turns the page's key events into the demo's, stamped with the
+// time the browser gave each (when the key moved, even during a long
+// frame), delivered at the next frame.
+func (p *page) listen() {
+	onKey := js.FuncOf(func(_ js.Value, a []js.Value) any {
+		e := a[0]
+		if e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool() || e.Get("altKey").Bool() {
+			return nil // the browser's own shortcuts
+		}
+		k := KeyOf(e.Get("code").String())
+		if k == demo.KeyNone {
+			return nil
+		}
+		e.Call("preventDefault") // Space and the arrows would scroll the page
+		down := e.Get("type").String() == "keydown"
+		if down && (k == demo.KeyQ || k == demo.KeyEscape) {
+			p.quitKey = true
+		}
+		p.keys = append(p.keys, demo.KeyEvent{
+			Key: k, Down: down, Repeat: e.Get("repeat").Bool(), Shift: e.Get("shiftKey").Bool(),
+			Time: p.toClock(e.Get("timeStamp").Float()),
+		})
+		return nil
+	})
+	w := js.Global().Get("window")
+	w.Call("addEventListener", "keydown", onKey)
+	w.Call("addEventListener", "keyup", onKey)
+	w.Call("addEventListener", "blur", js.FuncOf(func(js.Value, []js.Value) any {
+		if p.d != nil && !p.d.Done() {
+			p.d.FocusLost(p.clock.Now())
+		}
+		return nil
+	}))
+	p.api.Set("info", js.FuncOf(func(js.Value, []js.Value) any { return p.info() }))
+}
+
+// info is what window.interpdemo.info() returns: the frame's figures, for
+// a person at the console and for tests.
+func (p *page) info() any {
+	w := p.d.World()
+	return map[string]any{
+		"frames": p.frames, "ticks": int(w.Ticks()), "balls": w.N(), "alpha": p.alpha,
+		"title": p.doc.Get("title").String(), "refresh_ms": float64(p.refresh) / 1e6,
+		"vsync": p.animate, "uploaded": p.gl.uploaded,
+	}
+}
+
+// frame is one pass of the loop: keys, logic, and (at once, or at the
+// adaptive mode's present time) the draw. ts is the animation frame's
+// timestamp, or -1 outside one.
+func (p *page) frame(ts float64) {
+	d := p.d
+	if !p.animate && p.gl.busyGPU() {
+		// The GPU runs behind: not a frame yet. A timer, not a message:
+		// spinning on messages would take the CPU from the browser's GPU
+		// process, which on a software rasterizer shares the cores.
+		p.scheduled = true
+		js.Global().Call("setTimeout", p.timer, 1)
+		return
+	}
+	now := p.clock.Now()
+	if iv := d.FrameInterval(); iv > 0 {
+		if iv != p.dueIv {
+			p.due, p.dueIv = now, iv
+		}
+		slack := time.Millisecond / 2
+		if ts >= 0 {
+			slack = p.refresh / 2 // the animation frame nearest the due time
+		}
+		if now < p.due-slack {
+			p.schedule(now)
+			return
+		}
+		if p.due += iv; p.due < now-iv {
+			p.due = now // far behind (a hidden tab): start again from now
+		}
+	} else {
+		p.dueIv = 0
+	}
+	d.StartFrame(now)
+	for _, e := range p.keys {
+		e.Time = min(e.Time, now)
+		d.Key(e)
+	}
+	p.keys = p.keys[:0]
+	if t, ok := d.Update(now); ok {
+		if wait := t - p.clock.Now(); wait > time.Millisecond {
+			p.frameNow, p.drawAfter, p.scheduled = now, true, true
+			js.Global().Call("setTimeout", p.timer, float64(wait)/1e6)
+			return
+		}
+	}
+	p.draw(now, ts)
+}
+
+// draw is the frame's second half: the world and the overlays, the
+// render load, and the frame's measurements.
+func (p *page) draw(now time.Duration, ts float64) {
+	d := p.d
+	p.frameNow = now
+	d.BeginDraw(p.clock.Now())
+	uploaded := d.SyncWorld(p.gl.sync)
+	sc := d.Scene(now, p.gl.winW, p.gl.winH)
+	p.alpha = sc.Alpha
+	p.gl.draw(sc)
+	p.busy(d.RenderLoad())
+	// The canvas is shown at the display's next refresh after the
+	// animation frame's callback returns: that is the frame's vblank.
+	shown := p.clock.Now()
+	if ts >= 0 && p.animate && p.refresh > 0 {
+		shown = p.toClock(ts) + p.refresh
+	}
+	if !p.animate {
+		p.gl.fence() // animation frames are paced by the compositor; a loop of messages is not
+	}
+	d.Presented(shown, 0, 0)
+	d.EndFrame(now, p.clock.Now(), uploaded)
+	p.frames++
+	p.countAllocs(now)
+	if b, ok := d.Title(now); ok {
+		p.doc.Set("title", string(b))
+	}
+	if d.Done() {
+		p.finish()
+		return
+	}
+	p.schedule(p.clock.Now())
+}
+
+// schedule asks for the next frame: the next animation frame with vsync
+// on; otherwise at once (a MessageChannel message, which the browser does
+// not throttle as it does nested timers), or by a timer when the frame
+// limiter's next frame is later.
+func (p *page) schedule(now time.Duration) {
+	if p.scheduled {
+		return
+	}
+	p.scheduled = true
+	if p.animate {
+		js.Global().Call("requestAnimationFrame", p.raf)
+		return
+	}
+	if p.dueIv > 0 && p.due-now > time.Millisecond {
+		js.Global().Call("setTimeout", p.timer, float64(p.due-now)/1e6)
+		return
+	}
+	p.port.Call("postMessage", 0)
+}
+
+// countAllocs counts the heap allocations and GC cycles from the end of
+// the warm-up, for -stats.
+func (p *page) countAllocs(now time.Duration) {
+	if !p.warm {
+		if p.warmAt == 0 {
+			p.warmAt = now + warmup
+		} else if now >= p.warmAt {
+			runtime.ReadMemStats(&p.mem)
+			p.allocs, p.gcs, p.warm = p.mem.Mallocs, uint64(p.mem.NumGC), true
+		}
+	}
+}
+
+// finish ends the loop: the demo's -stats into <pre id="stats"> (and the
+// console), its error or why it stopped in the status line.
+func (p *page) finish() {
+	now := p.clock.Now()
+	var out bytes.Buffer
+	err := p.d.Finish(now, &out, p.report)
+	if s := strings.TrimSpace(out.String()); s != "" {
+		p.setText("stats", s)
+		js.Global().Get("console").Call("log", s)
+	}
+	p.d.Close()
+	if err != nil {
+		p.fail(err)
+		return
+	}
+	why := "the run ended"
+	switch {
+	case p.quitKey:
+		why = "Q pressed"
+	case p.cfg.Ticks > 0 && int64(p.d.World().Ticks()) >= p.cfg.Ticks:
+		why = fmt.Sprintf("%d ticks done", p.cfg.Ticks)
+	case p.cfg.Replay != nil:
+		why = "the replay ended; its hashes matched"
+	}
+	p.setText("status", fmt.Sprintf("stopped: %s (%d frames, %d ticks); reload the page to run again", why, p.frames, p.d.World().Ticks()))
+	p.setState("stopped")
+}
+
+// report adds the page's own figures to -stats.
+func (p *page) report(r *report.Stats) {
+	r.VideoDriver = "browser (WebGL2)"
+	r.GLRenderer = p.gl.info()
+	r.OverlayUploadBytes = p.gl.ovBytes
+	if p.warm {
+		runtime.ReadMemStats(&p.mem)
+		a, g := p.mem.Mallocs-p.allocs, uint64(p.mem.NumGC)-p.gcs
+		r.AllocsAfterWarmup, r.GCAfterWarmup = &a, &g
+	}
+}
+
+// busy burns d on purpose (the render and logic loads). A page cannot
+// take events meanwhile; they keep the time they happened at.
+func (p *page) busy(d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	for end := p.clock.Now() + d; p.clock.Now() < end; {
+	}
+}
+
+// display is the page as the demo's display: vsync on draws a frame on
+// each animation frame; off runs frames as fast as the browser will.
+type display page
+
+func (d *display) SetVsync(v demo.Vsync) (string, error) {
+	p := (*page)(d)
+	p.animate = v != demo.VsyncOff
+	if p.animate {
+		return "on", nil // adaptive too: animation frames are the browser's vsync
+	}
+	return "off", nil
+}
+
+func (d *display) RefreshInterval() time.Duration { return d.refresh }
+
+// consoleLog is the demo's log: the browser's console, a line a call.
+type consoleLog struct{}
+
+func (consoleLog) Write(b []byte) (int, error) {
+	js.Global().Get("console").Call("log", strings.TrimRight(string(b), "\n"))
+	return len(b), nil
+}
+
+var _ io.Writer = consoleLog{}

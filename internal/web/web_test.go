@@ -1,0 +1,101 @@
+package web
+
+import (
+	"errors"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/interpdemo/interpdemo/internal/demo"
+)
+
+func TestArgsMirrorTheFlags(t *testing.T) {
+	for _, c := range []struct {
+		query string
+		want  []string
+	}{
+		{"", nil},
+		{"?", nil},
+		{"?balls=1000&tick=40ms&seed=3&ghosts&interp=false&ticks=250&fast&stats",
+			[]string{"-balls=1000", "-tick=40ms", "-seed=3", "-ghosts", "-interp=false", "-ticks=250", "-fast", "-stats"}},
+		{"balls=10&&balls=20", []string{"-balls=10", "-balls=20"}},
+		{"?replay=rec%20one.bin&speed=0.5", []string{"-replay=rec one.bin", "-speed=0.5"}},
+		{"?balls", []string{"-balls="}}, // a flag that takes a value, given none: Parse says so
+	} {
+		got, err := Args(c.query)
+		if err != nil {
+			t.Fatalf("%q: %v", c.query, err)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q: %q, want %q", c.query, got, c.want)
+		}
+	}
+}
+
+// A query's bad value gets the command line's message, word for word.
+func TestQueryErrorsAreTheCommandLines(t *testing.T) {
+	for _, c := range []struct{ query, cmdline string }{
+		{"?balls=-1", "-balls=-1"},
+		{"?tick=fast", "-tick=fast"},
+		{"?speed=9", "-speed=9"},
+		{"?nosuchflag", "-nosuchflag"},
+		{"?fast&mode=variable", "-fast -mode=variable"},
+	} {
+		args, err := Args(c.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, qerr := demo.Parse(args, io.Discard, demo.Platform{})
+		_, cerr := demo.Parse(strings.Fields(c.cmdline), io.Discard, demo.Platform{})
+		var usage demo.UsageError
+		if !errors.As(qerr, &usage) || cerr == nil || qerr.Error() != cerr.Error() {
+			t.Errorf("%s: query gives %v, command line %v", c.query, qerr, cerr)
+		}
+	}
+}
+
+func TestBadQueries(t *testing.T) {
+	for _, q := range []string{"?balls=%zz", "?%=1", "?=3", "?-balls=3"} {
+		_, err := Args(q)
+		var usage demo.UsageError
+		if !errors.As(err, &usage) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: %v, want a one-line usage error", q, err)
+		}
+	}
+}
+
+func TestReplayURL(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, ""},
+		{[]string{"-stats", "-replay=a.rec"}, "a.rec"},
+		{[]string{"-replay", "b.rec", "-stats"}, "b.rec"},
+		{[]string{"-replay=a.rec", "-replay=http://127.0.0.1:1/c.rec"}, "http://127.0.0.1:1/c.rec"},
+	} {
+		if got := ReplayURL(c.args); got != c.want {
+			t.Errorf("%q: %q, want %q", c.args, got, c.want)
+		}
+	}
+}
+
+// Every key the demo knows has a physical key on the page.
+func TestEveryDemoKeyHasACode(t *testing.T) {
+	have := map[demo.Key]bool{}
+	for code, k := range codeKeys {
+		if KeyOf(code) != k || k == demo.KeyNone {
+			t.Errorf("%s: %v", code, k)
+		}
+		have[k] = true
+	}
+	for k := demo.KeyNone + 1; k < demo.NumKeys; k++ {
+		if !have[k] {
+			t.Errorf("demo key %d has no KeyboardEvent.code", k)
+		}
+	}
+	if KeyOf("KeyZ") != demo.KeyNone || KeyOf("") != demo.KeyNone {
+		t.Error("an unknown code maps to a key")
+	}
+}

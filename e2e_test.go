@@ -130,7 +130,9 @@ func TestEscapeQuits(t *testing.T) {
 func TestVsyncRefusedIsReportedOnce(t *testing.T) {
 	display := xvfb(t)
 	d := startDemo(t, display, "-stats")
-	emulated := func(w winTitle) bool { return strings.HasPrefix(w.vsync, "emulated ") && strings.HasSuffix(w.vsync, " Hz") }
+	emulated := func(w winTitle) bool {
+		return strings.HasPrefix(w.vsync, "emulated ") && strings.HasSuffix(w.vsync, " Hz")
+	}
 	d.waitTitle("vsync emulated", 10*time.Second, emulated)
 	// V three times, then P as a marker: once the title says paused, the
 	// V presses before it were handled.

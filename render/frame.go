@@ -140,6 +140,23 @@ const (
 	costBallDraws = 4096 // ball vertices per extra draw call worth a repaint
 )
 
+// Painted is what the last Draw repainted, in window pixels from the top
+// left: the whole window, or (retained) the parts that changed. A window
+// that presents only parts of its back buffer presents these. Valid until
+// the next Draw.
+func (r *Renderer) Painted() []Rect { return r.ret.paint.rects() }
+
+// SetRetained says whether the drawable keeps its pixels from one frame
+// to the next from now on (Config.Retained): a window that presents parts
+// of its back buffer instead of swapping does; one that swaps (vsync on)
+// does not.
+func (r *Renderer) SetRetained(on bool) {
+	if on != r.cfg.Retained {
+		r.cfg.Retained = on
+		r.ret.valid = false
+	}
+}
+
 // planRepaint decides what the frame repaints: the whole window, or
 // (retained) the region that changed since the last frame.
 func (r *Renderer) planRepaint(f *Frame) {

@@ -4,9 +4,16 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"os"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/go-gl/gl/v3.3-core/gl"
+
+	"github.com/interpdemo/interpdemo/internal/platform"
+	"github.com/interpdemo/interpdemo/internal/x11test"
+	"github.com/interpdemo/interpdemo/internal/xvfb"
 )
 
 // diff compares two read-backs: the largest difference of a channel, and
@@ -88,14 +95,54 @@ func TestRetainedFramesMatchWholeFrames(t *testing.T) {
 			if opaque {
 				name += ", opaque layers"
 			}
-			t.Run(name, func(t *testing.T) { retainedMatchesWhole(t, extra, opaque) })
+			t.Run(name, func(t *testing.T) { retainedMatchesWhole(t, withGL(t, 640, 480), extra, opaque) })
 		}
 	}
 }
 
-func retainedMatchesWhole(t *testing.T, extra int, opaque bool) {
+// A window that presents only what each frame repainted (no swap: the
+// back buffer keeps its pixels) shows, after every frame, exactly the
+// whole frame: read from the X server, under Xvfb.
+func TestWindowShowsWholeFramesFromParts(t *testing.T) {
+	for _, extra := range []int{0, spriteMaxBalls} {
+		t.Run(fmt.Sprint(3+extra, " balls"), func(t *testing.T) {
+			retainedMatchesWhole(t, withWindowGL(t, 640, 480), extra, true)
+		})
+	}
+}
+
+// withWindowGL opens a window of w x h pixels on an Xvfb of its own, with
+// a GL debug context, one that presents parts of its back buffer.
+func withWindowGL(t *testing.T, w, h int) *platform.Window {
+	t.Helper()
+	runtime.LockOSThread()
+	x, err := xvfb.Start(15 * time.Second)
+	if err != nil {
+		if os.Getenv("INTERPDEMO_REQUIRE_GL") == "1" {
+			t.Fatalf("no Xvfb (INTERPDEMO_REQUIRE_GL=1): %v", err)
+		}
+		t.Skip(err)
+	}
+	t.Cleanup(x.Stop)
+	if v, ok := os.LookupEnv("SDL_VIDEODRIVER"); ok { // set by a headless test before
+		os.Unsetenv("SDL_VIDEODRIVER")
+		t.Cleanup(func() { os.Setenv("SDL_VIDEODRIVER", v) })
+	}
+	t.Setenv("DISPLAY", x.Display)
+	win, err := platform.Open(platform.Options{Title: t.Name(), Width: w, Height: h, Debug: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(win.Close)
+	if !win.CanPresentParts() {
+		t.Fatalf("Xvfb's GLX presents no parts (GLX_MESA_copy_sub_buffer)")
+	}
+	return win
+}
+
+func retainedMatchesWhole(t *testing.T, win *platform.Window, extra int, opaque bool) {
 	stripes := func(img *image.RGBA, k int) { stripesAlpha(img, k, opaque) }
-	win := withGL(t, 640, 480)
+	inWindow := win.CanPresentParts()
 	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: true})
 	hud := r.NewOverlay(200, 100)
 	graph := r.NewOverlay(640, 60)
@@ -158,6 +205,7 @@ func retainedMatchesWhole(t *testing.T, extra int, opaque bool) {
 			fr.Layers = append(fr.Layers, Layer{Overlay: graph, Y: 420, W: 640, H: 60, Opaque: opaque})
 		}
 		r.Draw(&fr)
+		painted := append([]Rect(nil), r.Painted()...)
 		got := r.ReadPixels()
 		if r.RepaintedPixels() < 640*480 {
 			partial++
@@ -173,7 +221,26 @@ func retainedMatchesWhole(t *testing.T, extra int, opaque bool) {
 		if d, n := diff(got, want); d > 0 {
 			t.Fatalf("frame %d (repainted %d pixels): %d pixels differ from the whole frame, by up to %d", f, saved.painted, n, d)
 		}
-		win.Swap()
+		if !inWindow {
+			win.Swap()
+			continue
+		}
+		var parts []image.Rectangle
+		for _, p := range painted {
+			parts = append(parts, image.Rect(p.X, p.Y, p.X+p.W, p.Y+p.H))
+		}
+		win.PresentParts(parts)
+		shown, err := x11test.Pixels(os.Getenv("DISPLAY"), win.XWindow(), 640, 480)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range shown {
+			px, py := i%640, i/640
+			c := want.RGBAAt(px, py)
+			if v != uint32(c.R)<<16|uint32(c.G)<<8|uint32(c.B) {
+				t.Fatalf("frame %d: the window shows %06x at (%d,%d), the whole frame %v (repainted %d pixels)", f, v, px, py, c, saved.painted)
+			}
+		}
 	}
 	if partial < frames/2 {
 		t.Errorf("only %d of %d frames repainted part of the window: the retained drawing was not tested", partial, frames)

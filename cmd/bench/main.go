@@ -41,6 +41,7 @@ type options struct {
 	quick    bool
 	soakOnly bool
 	webOnly  bool
+	winOnly  bool
 	goTool   string
 }
 
@@ -51,6 +52,7 @@ func run() int {
 	flag.BoolVar(&o.quick, "quick", false, "shorter runs (numbers are noisier)")
 	flag.BoolVar(&o.soakOnly, "soak-only", false, "run only the soak and print its section (the report is not written)")
 	flag.BoolVar(&o.webOnly, "web-only", false, "measure only the web page in a browser and print its section (the report is not written)")
+	flag.BoolVar(&o.winOnly, "window-only", false, "measure only the runs in a window under Xvfb and print their sections (the report is not written)")
 	flag.StringVar(&o.goTool, "go", "go", "the go command that runs the Go benchmarks (a name looked up in PATH, or a path)")
 	flag.Parse()
 	goTool, err := findGo(o.goTool)
@@ -68,6 +70,15 @@ func run() int {
 			fmt.Fprintf(os.Stderr, "bench: soak: %v\n", err)
 			return 1
 		}
+		return 0
+	}
+	if o.winOnly {
+		r := &results{}
+		if err := window(&o, r); err != nil {
+			fmt.Fprintf(os.Stderr, "bench: window: %v\n", err)
+			return 1
+		}
+		r.window.write(func(format string, args ...any) { fmt.Printf(format, args...) })
 		return 0
 	}
 	if o.webOnly {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/interpdemo/interpdemo/internal/report"
@@ -11,8 +13,15 @@ import (
 // windowResults are runs in a real window, under Xvfb.
 type windowResults struct {
 	secs     string
+	runLen   string        // each overlay run's length
 	emulated *report.Stats // -vsync on, which Xvfb refuses: emulated
+	// overlays: HUD and graph on (a) against off (b), vsync off,
+	// alternating, at 0, 1, 1,000 and 10,000 balls.
+	overlays []pair
 }
+
+// windowOverlayBalls are the ball counts of the overlays' window runs.
+var windowOverlayBalls = []int{0, 1, 1000, 10_000}
 
 // window measures the demo in a window: vsync on where the driver
 // refuses it.
@@ -25,6 +34,21 @@ func window(o *options, r *results) error {
 	w := &windowResults{secs: o.dur("10s")}
 	if w.emulated, err = nativeIn(o, x.Display, "-vsync", "on", "-duration", w.secs, "-stats"); err != nil {
 		return err
+	}
+	d := o.dur(overlayRunLength)
+	w.runLen = d
+	for _, n := range windowOverlayBalls {
+		run := func(on bool) func() (*report.Stats, error) {
+			v := strconv.FormatBool(on)
+			return func() (*report.Stats, error) {
+				return nativeIn(o, x.Display, "-vsync", "off", "-stats", "-balls", strconv.Itoa(n), "-hud="+v, "-graph="+v, "-duration", d)
+			}
+		}
+		p, err := pairs(overlaySideRuns, commas(int64(n))+" balls", run(true), run(false))
+		if err != nil {
+			return err
+		}
+		w.overlays = append(w.overlays, p...)
 	}
 	r.window = w
 	return nil
@@ -45,4 +69,19 @@ func (w *windowResults) write(p func(string, ...any)) {
 	within := rate > 0 && s.FPS >= 0.95*rate && s.FPS <= 1.05*rate
 	p("| %s | %s | %.1f | %s | %.3f | %s | %s |\n\n", s.VsyncActual, floatOr(s.RefreshMs, "%.3f"), s.FPS, map[bool]string{true: "yes", false: "**no**"}[within],
 		s.CPUFraction, intOr(s.MissedVblanks), floatOr(s.DisplayStepErrorMsP99, "%.3f"))
+	p("## Overlays, in a window\n\n")
+	p("`bin/interpdemo -vsync off -stats -balls N -hud=B -graph=B -duration %s` in a window under Xvfb, the HUD and the graph on (the defaults) against both off, alternating, %d pairs each. The window presents only what each frame repainted where its GLX can (`GLX_MESA_copy_sub_buffer`, Xvfb's included): its back buffer keeps its pixels, as headless.\n\n", w.runLen, overlaySideRuns)
+	p("| balls | FPS, overlays on | FPS, overlays off | on / off (median pair) | CPU on / off (cores) |\n|---:|---|---|---:|---|\n")
+	for _, n := range windowOverlayBalls {
+		ps := named(w.overlays, commas(int64(n))+" balls")
+		var on, off, cpu []string
+		for _, q := range ps {
+			on = append(on, fmt.Sprintf("%.0f", q.a.FPS))
+			off = append(off, fmt.Sprintf("%.0f", q.b.FPS))
+			cpu = append(cpu, fmt.Sprintf("%.2f/%.2f", q.a.CPUFraction, q.b.CPUFraction))
+		}
+		_, each := ratio(ps, fps)
+		p("| %s | %s | %s | %.2fx | %s |\n", commas(int64(n)), strings.Join(on, ", "), strings.Join(off, ", "), median(each), strings.Join(cpu, ", "))
+	}
+	p("\n")
 }

@@ -257,6 +257,11 @@ func (d *Demo) RequestQuit(now time.Duration) {
 // frame cap, or what the timing mode asks for; 0 for none.
 func (d *Demo) FrameInterval() time.Duration { return d.sim.LimiterInterval() }
 
+// DisplayVsync says the display's own vsync is in force: a swap waits for
+// its vblank. Emulated and simulated vsync wait on the loop's clock
+// instead (VblankWait).
+func (d *Demo) DisplayVsync() bool { return d.vsync.actual == "on" || d.vsync.actual == "adaptive" }
+
 // RenderLoad is the time the front end burns in each frame's draw.
 func (d *Demo) RenderLoad() time.Duration { return d.view.renderLoad }
 

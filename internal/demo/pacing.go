@@ -125,14 +125,14 @@ func stabilizeWindow(tick time.Duration) time.Duration {
 
 // pacing is the demo's frame pacing. It is given the values it needs.
 type pacing struct {
-	mode   PacingMode
-	pacer  loop.Pacer
-	vsim   *vsyncSim // -vsync-sim, the emulated vsync, or nil
+	mode  PacingMode
+	pacer loop.Pacer
+	vsim  *vsyncSim // -vsync-sim, the emulated vsync, or nil
 	// emulated says vsim emulates the vsync the driver refused (not
 	// -vsync-sim).
 	emulated bool
-	synced bool      // a display paces the frames: vsync on, or the simulated display waiting
-	meter  stepMeter
+	synced   bool // a display paces the frames: vsync on, or the simulated display waiting
+	meter    stepMeter
 }
 
 // newPacing sets up the pacing the flags ask for.

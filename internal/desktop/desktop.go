@@ -10,6 +10,7 @@ package desktop
 import (
 	"errors"
 	"fmt"
+	"image"
 	"image/png"
 	"io"
 	"os"
@@ -87,14 +88,15 @@ func run(args []string, stdout, stderr io.Writer, start time.Time) int {
 }
 
 // serialRasterMaxBalls is the most balls at start for which the demo,
-// headless and repainting only what changed, asks Mesa's software
-// rasterizer to rasterize on the drawing thread
-// (platform.Options.SerialRaster): with so few balls a frame takes
-// microseconds, a hundred thousand frames run each second, and llvmpipe's
-// scene-reuse race (see platform.Options.SerialRaster) would crash the demo
-// within minutes. With more balls, or with every frame painted whole (a
-// window), frames are long and few, the race all but never happens, and
-// rasterizing on every core matters.
+// repainting only what changed (headless, or in a window that presents
+// parts of its back buffer), asks Mesa's software rasterizer to
+// rasterize on the drawing thread (platform.Options.SerialRaster): with
+// so few balls a frame takes microseconds, tens of thousands of frames
+// run each second, and llvmpipe's scene-reuse race (see
+// platform.Options.SerialRaster) would crash the demo within minutes.
+// With more balls, or with every frame painted whole
+// (INTERPDEMO_RENDER=redraw), frames are long and few, the race all but
+// never happens, and rasterizing on every core matters.
 const serialRasterMaxBalls = 64
 
 // app is the front end of one run: the window, the renderer and its
@@ -114,6 +116,9 @@ type app struct {
 	capture capture        // -screenshot and -gif
 	glInfo  string
 	drawErr error // a failure to draw: the run ends with it
+	redraw  bool  // INTERPDEMO_RENDER=redraw: every frame painted whole
+	exposed bool  // the window was exposed: its next frame is shown whole
+	parts   []image.Rectangle
 }
 
 // window is the SDL window, the demo's display.
@@ -177,6 +182,8 @@ func open(cfg demo.Config, p demo.Platform, w *window, mainStart time.Time) (_ *
 	}
 	a.rend.Resize(w.DrawableSize())
 	a.glInfo = render.Info()
+	a.redraw = choice.redraw
+	a.parts = make([]image.Rectangle, 0, 64)
 	a.ov = newOverlays(a.rend)
 	if cfg.GIFFile != "" {
 		a.capture.gif = &gifCapture{}
@@ -207,7 +214,7 @@ func openWindow(cfg demo.Config, w *window, choice renderChoice, balls int) (err
 	ww, wh := cfg.WindowSize()
 	w.Window, err = platform.Open(platform.Options{
 		Title: cfg.WindowTitle(), Width: ww, Height: wh, Offset: cfg.WindowOffset(), Headless: cfg.Headless,
-		SerialRaster: cfg.Headless && !choice.redraw && balls <= serialRasterMaxBalls,
+		SerialRaster: !choice.redraw && balls <= serialRasterMaxBalls,
 	})
 	return err
 }
@@ -261,7 +268,10 @@ func (a *app) frame() {
 	d.BeginDraw(a.clock.Now())
 	uploaded := d.SyncWorld(a.rend.Sync)
 	winW, winH := a.rend.WindowSize()
-	if err := a.ov.draw(a.rend, d.Scene(now, winW, winH)); err != nil {
+	inParts := a.presentsParts()
+	a.rend.SetRetained(inParts || (a.win.Preserved() && !a.redraw))
+	sc := d.Scene(now, winW, winH)
+	if err := a.ov.draw(a.rend, sc); err != nil {
 		a.drawErr = err
 		d.Stop()
 	}
@@ -275,7 +285,11 @@ func (a *app) frame() {
 	if a.capture.gif != nil {
 		a.capture.gif.add(a.rend.ReadPixels(), now)
 	}
-	a.win.Swap()
+	if inParts {
+		a.presentParts(len(sc.Markers) > 0)
+	} else {
+		a.win.Swap()
+	}
 	if wake, vblank, ok := d.VblankWait(a.clock.Now()); ok {
 		d.Presented(vblank, wake, a.limiter.WaitUntil(a.clock, wake).Woke)
 	} else {
@@ -293,6 +307,33 @@ func (a *app) frame() {
 		}
 		a.limiter.Wait(a.clock)
 	}
+}
+
+// presentsParts says whether the frame shows only what it repainted,
+// without a swap: a window that can present parts of its back buffer
+// (platform.Window.CanPresentParts), which then keeps its pixels from one
+// frame to the next as a headless pbuffer does, so that the renderer
+// repaints only what changed. Not where the display's vsync is in force:
+// only a swap waits for the vblank. Not with INTERPDEMO_RENDER=redraw.
+func (a *app) presentsParts() bool {
+	return a.win.CanPresentParts() && !a.redraw && !a.d.DisplayVsync()
+}
+
+// presentParts shows what the frame repainted; the whole window after an
+// expose, or when something was drawn outside the renderer's account of
+// what it repainted (the rollback rings).
+func (a *app) presentParts(whole bool) {
+	a.parts = a.parts[:0]
+	if whole || a.exposed {
+		w, h := a.rend.WindowSize()
+		a.parts = append(a.parts, image.Rect(0, 0, w, h))
+		a.exposed = false
+	} else {
+		for _, r := range a.rend.Painted() {
+			a.parts = append(a.parts, image.Rect(r.X, r.Y, r.X+r.W, r.Y+r.H))
+		}
+	}
+	a.win.PresentParts(a.parts)
 }
 
 // finish writes the pictures, then lets the demo write its files and

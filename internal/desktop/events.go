@@ -21,6 +21,8 @@ func (a *app) pumpEvents(now time.Duration) {
 				a.rend.Resize(a.win.DrawableSize())
 			case sdl.WINDOWEVENT_FOCUS_LOST:
 				a.d.FocusLost(now)
+			case sdl.WINDOWEVENT_EXPOSED:
+				a.exposed = true // the window lost what it showed
 			}
 		case *sdl.KeyboardEvent:
 			k := keyOf(e.Keysym)

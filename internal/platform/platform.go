@@ -165,6 +165,15 @@ func (w *Window) PresentParts(rects []image.Rectangle) {
 	}
 }
 
+// XWindow is the window's X11 id where it presents parts (its GLX
+// drawable), for tests that read what the X server shows; 0 otherwise.
+func (w *Window) XWindow() uint64 {
+	if w.sub == nil {
+		return 0
+	}
+	return uint64(w.sub.drawable)
+}
+
 // Driver is SDL's video driver ("x11", "wayland", "offscreen", ...).
 func (w *Window) Driver() string { return w.driver }
 

@@ -83,7 +83,7 @@ func TestPresentPartsKeepsTheBackBuffer(t *testing.T) {
 		fill(square, 0, 1-c, c)
 		win.PresentParts([]image.Rectangle{square})
 		back := read(gl.BACK)
-		shown, err := x11test.Pixels(x.Display, uint64(win.sub.drawable), w, h)
+		shown, err := x11test.Pixels(x.Display, win.XWindow(), w, h)
 		if err != nil {
 			t.Fatal(err)
 		}

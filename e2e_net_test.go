@@ -102,7 +102,7 @@ func TestJoinSaysWhereItConnects(t *testing.T) {
 	if took := time.Since(start); took > 1500*time.Millisecond {
 		t.Errorf("said where it connects after %v, want at once", took)
 	}
-	if code := j.mustExit(30 * time.Second); code != 1 || !strings.Contains(j.stderr.String(), "no answer from host "+addr) {
+	if code := j.mustExit(30 * time.Second); code != 1 || !strings.Contains(j.stderr.String(), "interpdemo (joining): no answer from host "+addr) {
 		t.Errorf("exit %d: %s", code, j.stderr.String())
 	}
 }

@@ -681,6 +681,22 @@ func (c *Config) WindowTitle() string {
 	return "interpdemo"
 }
 
+// LogName is how the log names this run before a network game's peer is
+// known (a failure to open the game): "interpdemo (joining)",
+// "interpdemo (host, player 0 of 2)", "interpdemo (spectator)", or
+// "interpdemo".
+func (c *Config) LogName() string {
+	switch {
+	case c.Net.Host != "":
+		return "interpdemo (host, player 0 of " + strconv.Itoa(c.Net.Players) + ")"
+	case c.Net.Join != "":
+		return "interpdemo (joining)"
+	case c.Net.Spectate != "":
+		return "interpdemo (spectator)"
+	}
+	return "interpdemo"
+}
+
 // WindowOffset is how far right and down from the screen's centre a
 // window opens, in pixels: a joiner's and a spectator's windows are not
 // on top of the host's when all run on one screen.

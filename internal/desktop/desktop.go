@@ -66,7 +66,7 @@ func run(args []string, stdout, stderr io.Writer, start time.Time) int {
 	a, err := open(cfg, p, w, start)
 	if err != nil {
 		prof.abort()
-		fmt.Fprintf(stderr, "interpdemo: %v\n", err)
+		fmt.Fprintf(stderr, "%s: %v\n", cfg.LogName(), err) // a joiner that found no host says it is one
 		var usage demo.UsageError
 		if errors.As(err, &usage) {
 			return 2

@@ -118,6 +118,11 @@ type app struct {
 	drawErr error // a failure to draw: the run ends with it
 	redraw  bool  // INTERPDEMO_RENDER=redraw: every frame painted whole
 	exposed bool  // the window was exposed: its next frame is shown whole
+	// resized: the window's size changed. Its next frame is swapped, not
+	// presented in parts: the GL driver learns a window's new size at a
+	// swap (Mesa's software GLX keeps the old back buffer until then, and
+	// a part of the new size beyond it is an X error).
+	resized bool
 	parts   []image.Rectangle
 }
 
@@ -268,7 +273,8 @@ func (a *app) frame() {
 	d.BeginDraw(a.clock.Now())
 	uploaded := d.SyncWorld(a.rend.Sync)
 	winW, winH := a.rend.WindowSize()
-	inParts := a.presentsParts()
+	inParts := a.presentsParts() && !a.resized
+	a.resized = false
 	a.rend.SetRetained(inParts || (a.win.Preserved() && !a.redraw))
 	sc := d.Scene(now, winW, winH)
 	if err := a.ov.draw(a.rend, sc); err != nil {

@@ -19,6 +19,7 @@ func (a *app) pumpEvents(now time.Duration) {
 			switch e.Event {
 			case sdl.WINDOWEVENT_SIZE_CHANGED, sdl.WINDOWEVENT_RESIZED:
 				a.rend.Resize(a.win.DrawableSize())
+				a.resized = true
 			case sdl.WINDOWEVENT_FOCUS_LOST:
 				a.d.FocusLost(now)
 			case sdl.WINDOWEVENT_EXPOSED:

@@ -112,7 +112,7 @@ func browser(t *testing.T) *cdp.Browser {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
-		webBrowser.b, webBrowser.err = cdp.Launch(ctx, cdp.Options{Path: path, Width: 800, Height: 700})
+		webBrowser.b, webBrowser.err = cdp.Launch(ctx, cdp.Options{Path: path, Width: 1100, Height: 760})
 	})
 	if webBrowser.err != nil {
 		needDisplay(t, "no browser for the web page's tests (make test installs chromium): %v", webBrowser.err)

@@ -96,7 +96,7 @@ func measureWeb(o *options) (*webResults, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
-	br, err := cdp.Launch(ctx, cdp.Options{Path: path, Width: 800, Height: 700})
+	br, err := cdp.Launch(ctx, cdp.Options{Path: path, Width: 1100, Height: 760})
 	if err != nil {
 		return nil, err
 	}

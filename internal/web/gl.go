@@ -49,7 +49,8 @@ type glRenderer struct {
 	uploaded int64 // position bytes sent
 
 	winW, winH int
-	view       image.Rectangle // the letterboxed world, window pixels from the top left
+	area       demo.Rect       // the world's part of the canvas (Scene.World)
+	view       image.Rectangle // the letterboxed world in it, canvas pixels from the top left
 	scale      float64
 	pointSize  float64
 	highlight  int
@@ -72,7 +73,8 @@ const maxInFlight = 2
 
 type ballProgram struct {
 	prog                                             js.Value
-	proj, alpha, pointSize, highlight, radius, clip  js.Value
+	proj, alpha, pointSize, highlight, hlBall, clip  js.Value
+	radius                                           js.Value
 	ring, opacity, viewport, depthStep, cull, hiZTex js.Value
 }
 
@@ -99,7 +101,7 @@ func newGLRenderer(canvas js.Value, cfg physics.Config) (*glRenderer, error) {
 	if ctx.IsNull() || ctx.IsUndefined() {
 		return nil, fmt.Errorf("this browser gives no WebGL2 context")
 	}
-	r := &glRenderer{gl: ctx, cfg: cfg}
+	r := &glRenderer{gl: ctx, cfg: cfg, highlight: -1}
 	var err error
 	if r.disc.prog, err = r.program("disc", shaders.BallVert, shaders.DiscFrag); err != nil {
 		return nil, err
@@ -193,7 +195,7 @@ func (r *glRenderer) uniform(p js.Value, name string) js.Value {
 
 func (r *glRenderer) initBall(p *ballProgram) {
 	u := func(n string) js.Value { return r.uniform(p.prog, n) }
-	p.proj, p.alpha, p.pointSize, p.highlight = u("proj"), u("alpha"), u("pointSize"), u("highlightFirst")
+	p.proj, p.alpha, p.pointSize, p.highlight, p.hlBall = u("proj"), u("alpha"), u("pointSize"), u("highlightFirst"), u("highlightBall")
 	p.radius, p.clip, p.ring, p.opacity = u("radiusPx"), u("clip"), u("ring"), u("opacity")
 	p.viewport, p.depthStep, p.cull, p.hiZTex = u("viewport"), u("depthStep"), u("cull"), u("hiZ")
 	g := r.gl
@@ -203,6 +205,7 @@ func (r *glRenderer) initBall(p *ballProgram) {
 	g.Call("uniform1f", p.ring, 0)
 	g.Call("uniform1f", p.opacity, 1)
 	g.Call("uniform1i", p.highlight, 0)
+	g.Call("uniform1i", p.hlBall, 0)
 }
 
 func (r *glRenderer) newPanelTexture(w, h int) panelTexture {
@@ -216,11 +219,12 @@ func (r *glRenderer) newPanelTexture(w, h int) panelTexture {
 	return t
 }
 
-// resize lays the world out in a canvas of w×h pixels, as the window
-// does: letterboxed, centred.
-func (r *glRenderer) resize(w, h int) {
-	r.winW, r.winH = w, h
-	r.view, r.scale = letterbox(w, h, r.cfg.Width, r.cfg.Height)
+// resize lays the world out in the part area of a canvas of w×h pixels,
+// as the window does: letterboxed, centred.
+func (r *glRenderer) resize(w, h int, area demo.Rect) {
+	r.winW, r.winH, r.area = w, h, area
+	r.view, r.scale = letterbox(area.W, area.H, r.cfg.Width, r.cfg.Height)
+	r.view = r.view.Add(image.Pt(area.X, area.Y))
 	one := float64(physics.One)
 	mx := marginPx / r.scale * one
 	ww, wh := float64(r.cfg.Width)*one, float64(r.cfg.Height)*one
@@ -356,6 +360,9 @@ const (
 // draw draws the scene whole: the browser keeps nothing of the last
 // frame's canvas that a repaint could count on.
 func (r *glRenderer) draw(sc *demo.Scene) {
+	if sc.World != r.area && sc.World.W > 0 && sc.World.H > 0 {
+		r.resize(r.winW, r.winH, sc.World) // an overlay turned on or off
+	}
 	g := r.gl
 	g.Call("disable", g.Get("SCISSOR_TEST"))
 	g.Call("viewport", 0, 0, r.winW, r.winH)
@@ -368,20 +375,20 @@ func (r *glRenderer) draw(sc *demo.Scene) {
 	if r.n > 0 {
 		g.Call("viewport", r.view.Min.X-marginPx, r.winH-r.view.Max.Y-marginPx, r.view.Dx()+2*marginPx, r.view.Dy()+2*marginPx)
 		g.Call("bindVertexArray", r.vao[r.pos.Last()])
-		hl := 0
+		hl := -1 // the highlighted ball, -1 for none
 		if sc.Highlight {
-			hl = 1
+			hl = sc.HighlightBall
 		}
 		p := &r.disc
-		g.Call("useProgram", p.prog)
 		if hl != r.highlight {
 			for _, q := range []*ballProgram{&r.disc, &r.ball} {
 				g.Call("useProgram", q.prog)
-				g.Call("uniform1i", q.highlight, hl)
+				g.Call("uniform1i", q.highlight, min(hl+1, 1))
+				g.Call("uniform1i", q.hlBall, max(hl, 0))
 			}
 			r.highlight = hl
-			g.Call("useProgram", p.prog)
 		}
+		g.Call("useProgram", p.prog)
 		g.Call("uniform1f", p.alpha, sc.Alpha)
 		g.Call("drawArrays", g.Get("POINTS"), 0, r.n)
 		if sc.Ghosts {

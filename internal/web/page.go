@@ -119,20 +119,24 @@ func (p *page) start() error {
 	}
 	p.refresh = p.measureRefresh()
 
-	p.canvas = p.doc.Call("getElementById", "world")
-	p.canvas.Set("width", cfg.Width)
-	p.canvas.Set("height", cfg.Height)
-	style := p.canvas.Get("style")
-	style.Set("width", fmt.Sprintf("%dpx", cfg.Width))
-	style.Set("height", fmt.Sprintf("%dpx", cfg.Height))
 	if p.d, err = demo.New(cfg, platform); err != nil {
 		return err
 	}
 	p.cfg = p.d.Config()
+	// The canvas is the window: the world's -width x -height, with the
+	// HUD's column and the graph's strip beside it (demo.Layout).
+	w, h := p.cfg.WindowSize()
+	p.canvas = p.doc.Call("getElementById", "world")
+	p.canvas.Set("width", w)
+	p.canvas.Set("height", h)
+	style := p.canvas.Get("style")
+	style.Set("width", fmt.Sprintf("%dpx", w))
+	style.Set("height", fmt.Sprintf("%dpx", h))
 	if p.gl, err = newGLRenderer(p.canvas, p.d.World().Config()); err != nil {
 		return err
 	}
-	p.gl.resize(cfg.Width, cfg.Height)
+	world, _, _ := demo.Layout(w, h, p.cfg.HUD, p.cfg.Graph)
+	p.gl.resize(w, h, world)
 	p.d.Uploaded(p.d.SyncWorld(p.gl.sync)) // the initial upload, before any frame
 	p.listen()
 	p.raf = js.FuncOf(func(_ js.Value, a []js.Value) any {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-gl/gl/v3.3-core/gl"
 
+	"github.com/interpdemo/interpdemo/internal/hud"
 	"github.com/interpdemo/interpdemo/internal/platform"
 	"github.com/interpdemo/interpdemo/internal/x11test"
 	"github.com/interpdemo/interpdemo/internal/xvfb"
@@ -462,5 +463,42 @@ func TestFencesFollowTheLoad(t *testing.T) {
 	}
 	if r.fenceEvery != 1 {
 		t.Errorf("frames of 20 million fragments: a fence every %d frames, want every frame", r.fenceEvery)
+	}
+}
+
+// The HUD as a window shows it lights exactly the pixels its glyphs
+// light, whatever it showed before: texts of other lengths one after the
+// other, each uploaded where it changed as the demo does, read back from
+// the drawable and compared pixel for pixel with the text rendered on the
+// CPU. A stray dot between words (an old glyph's texel, a filtered
+// neighbour, a ball beneath) fails it.
+func TestHUDReadBackLightsOnlyItsGlyphs(t *testing.T) {
+	win := withGL(t, 900, 600)
+	for _, retained := range []bool{false, true} {
+		r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: retained})
+		r.ResizeArea(900, 600, Rect{420, 0, 480, 600})
+		text := hud.NewTextImage(420, 460)
+		o := r.NewOverlay(420, 460)
+		pos := []int32{q8(20), q8(20), q8(600), q8(400)}
+		r.Sync(pos, pos, 1, 1)
+		for i, s := range []string{
+			"FPS 58.0  TPS 24.0  ticks this frame 1\npacing smooth  refresh 16.7ms  step error p99 0.059ms\nlog scale 0.1 ms - 1 s; bar colour = ticks in the frame",
+			"step error log scale",
+			"a, b. c; d: e\n\nH hud   ? or F1 help   F graph   G ghosts\narrows, WASD move your ball   Q, Escape quit",
+		} {
+			panel := text.Render([]byte(s))
+			o.Upload(text.Img, panel)
+			l := Layer{Overlay: o, W: panel.Dx(), H: panel.Dy(), Opaque: true}
+			r.Draw(&Frame{Alpha: 0.5, Layers: []Layer{l}})
+			got := r.ReadPixels()
+			for y := 0; y < panel.Dy(); y++ {
+				for x := 0; x < panel.Dx(); x++ {
+					want, g := text.Img.RGBAAt(x, y), got.RGBAAt(x, y)
+					if want.R != g.R || want.G != g.G || want.B != g.B {
+						t.Fatalf("retained %v, text %d: pixel %d,%d is %v, the text's %v", retained, i, x, y, g, want)
+					}
+				}
+			}
+		}
 	}
 }

@@ -18,14 +18,30 @@ import "github.com/go-gl/gl/v3.3-core/gl"
 
 // drawBalls draws the balls at mix factor alpha into each of rects
 // (window pixels, inside the world's view). The caller has cleared those
-// rects.
-func (r *Renderer) drawBalls(alpha float32, rects []Rect) {
+// rects. whole says the frame is painted whole: rects is the world's view
+// alone, and the window around it holds only the letterbox bars, with
+// nothing drawn over them yet.
+//
+// The ball shaders test each fragment against the rectangle drawn into
+// (llvmpipe lets a sprite through one row below the scissor: see
+// disc.frag), and on llvmpipe that test costs a fifth of a frame at
+// 10,000 balls. A whole frame needs none: the only row a sprite can
+// reach outside the view is the bars' row below it, cleared again after.
+func (r *Renderer) drawBalls(alpha float32, rects []Rect, whole bool) {
 	if r.n == 0 || len(rects) == 0 {
 		return
 	}
-	p := &r.disc
-	if r.cfg.Painter {
+	whole = whole && len(rects) == 1 && rects[0] == r.view
+	var p *ballProgram
+	switch {
+	case r.cfg.Painter && whole:
+		p = &r.ballWhole
+	case r.cfg.Painter:
 		p = &r.ball
+	case whole:
+		p = &r.discWhole
+	default:
+		p = &r.disc
 	}
 	cull := r.Culling(r.n)
 	var step float32
@@ -50,6 +66,22 @@ func (r *Renderer) drawBalls(alpha float32, rects []Rect) {
 	if cull {
 		gl.Uniform1i(p.cull, 0)
 	}
+	if whole {
+		r.clearBelowView()
+	}
+}
+
+// clearBelowView paints the row of pixels just below the world's view
+// with the bars' colour again, if the window has one there.
+func (r *Renderer) clearBelowView() {
+	below := Rect{r.view.X, r.view.Y + r.view.H, r.view.W, 1}.Intersect(Rect{0, 0, r.winW, r.winH})
+	if below.Empty() {
+		return
+	}
+	r.scissor(below)
+	gl.ClearColor(barColor[0], barColor[1], barColor[2], barColor[3])
+	gl.Clear(gl.COLOR_BUFFER_BIT)
+	r.draws++
 }
 
 // drawGhosts draws faint rings at every ball's last and next position into
@@ -82,6 +114,9 @@ func (r *Renderer) drawGhosts(rects []Rect) {
 // program's own clip rectangle (see disc.frag).
 func (r *Renderer) clip(p *ballProgram, rect Rect) {
 	r.scissor(rect)
+	if p.clip < 0 {
+		return // a whole frame's program: the scissor alone
+	}
 	y0 := r.winH - (rect.Y + rect.H)
 	gl.Uniform4f(p.clip, float32(rect.X), float32(y0), float32(rect.X+rect.W), float32(y0+rect.H))
 }

@@ -62,12 +62,12 @@ func benchFrame(b *testing.B, n int, kind string) {
 	defer r.Delete()
 	if kind == "floor-" {
 		var p ballProgram
-		if err := p.init("floor", floorFrag, false, false); err != nil {
+		if err := p.init("floor", floorFrag, false, false, false); err != nil {
 			b.Fatal(err)
 		}
 		defer p.prog.Delete()
-		r.ball, p = p, r.ball
-		defer func() { r.ball, p = p, r.ball }()
+		r.ballWhole, p = p, r.ballWhole // the program DrawBalls draws every ball with
+		defer func() { r.ballWhole, p = p, r.ballWhole }()
 		gl.Disable(gl.BLEND)
 		defer gl.Enable(gl.BLEND)
 	}

@@ -83,7 +83,8 @@ func (r *Renderer) Draw(f *Frame) {
 	// each pixel is painted once, as in a whole frame.
 	var world [maxRegion]Rect
 	nw := 0
-	if len(rects) == 1 && rects[0] == (Rect{0, 0, r.winW, r.winH}) {
+	whole := len(rects) == 1 && rects[0] == (Rect{0, 0, r.winW, r.winH})
+	if whole {
 		r.Clear() // whole: the clears a rasterizer does fastest
 		r.draws += 2
 		r.ret.valid = true
@@ -115,7 +116,7 @@ func (r *Renderer) Draw(f *Frame) {
 			r.draws++
 		}
 	}
-	r.drawBalls(f.Alpha, world[:nw])
+	r.drawBalls(f.Alpha, world[:nw], whole)
 	if f.Ghosts {
 		r.drawGhosts(world[:nw])
 	}

@@ -78,6 +78,9 @@ type Renderer struct {
 	ball ballProgram // ball.vert + ball.frag: the reference disc, and the ghost rings
 	disc ballProgram // ball.vert + disc.frag: the disc, lean
 	core ballProgram // ball.vert + ballcore.frag: the occluders' opaque cores
+	// The reference and the disc for frames painted whole, compiled
+	// without their clip rectangle's test (see drawBalls).
+	ballWhole, discWhole ballProgram
 
 	vbo      [2]uint32
 	vao      [2]uint32 // vao[i] reads last from vbo[i] and next from vbo[1-i]
@@ -141,16 +144,26 @@ func New(cfg Config) (*Renderer, error) {
 	r := &Renderer{cfg: cfg, fenceEvery: 1, highlight: -1} // the uniforms start at 0: none
 	r.debug.init(major, minor)
 	var err error
+	ballWhole, err := shaders.WithDefine(shaders.BallFrag, "WHOLE_FRAME")
+	if err != nil {
+		return nil, err
+	}
+	discWhole, err := shaders.WithDefine(shaders.DiscFrag, "WHOLE_FRAME")
+	if err != nil {
+		return nil, err
+	}
 	for _, p := range []struct {
-		p          *ballProgram
-		name, frag string
-		disc, ring bool
+		p                *ballProgram
+		name, frag       string
+		disc, ring, clip bool
 	}{
-		{&r.ball, "ball", shaders.BallFrag, true, true},
-		{&r.disc, "disc", shaders.DiscFrag, true, false},
-		{&r.core, "ball core", shaders.BallCoreFrag, false, false},
+		{&r.ball, "ball", shaders.BallFrag, true, true, true},
+		{&r.disc, "disc", shaders.DiscFrag, true, false, true},
+		{&r.core, "ball core", shaders.BallCoreFrag, false, false, false},
+		{&r.ballWhole, "ball (whole frame)", ballWhole, true, true, false},
+		{&r.discWhole, "disc (whole frame)", discWhole, true, false, false},
 	} {
-		if err = p.p.init(p.name, p.frag, p.disc, p.ring); err != nil {
+		if err = p.p.init(p.name, p.frag, p.disc, p.ring, p.clip); err != nil {
 			r.Delete()
 			return nil, err
 		}
@@ -470,7 +483,7 @@ func (r *Renderer) Clear() {
 func (r *Renderer) DrawBalls(alpha float32) {
 	r.ret.valid = false
 	view := [1]Rect{r.view}
-	r.drawBalls(alpha, view[:])
+	r.drawBalls(alpha, view[:], true)
 }
 
 // DrawGhosts draws faint rings at every ball's last and next position, so
@@ -611,7 +624,7 @@ type ballProgram struct {
 	radius, ring, opacity, clip                                 int32
 }
 
-func (p *ballProgram) init(name, frag string, disc, ring bool) error {
+func (p *ballProgram) init(name, frag string, disc, ring, clip bool) error {
 	prog, err := NewProgram(name, shaders.BallVert, frag)
 	if err != nil {
 		return err
@@ -626,7 +639,7 @@ func (p *ballProgram) init(name, frag string, disc, ring bool) error {
 		{&p.proj, "proj", true}, {&p.alpha, "alpha", true}, {&p.pointSize, "pointSize", true},
 		{&p.highlight, "highlightFirst", true}, {&p.highlightBall, "highlightBall", true}, {&p.depthStep, "depthStep", true},
 		{&p.cull, "cull", true}, {&p.hiZ, "hiZ", true}, {&p.cullCell, "cullCell", true}, {&p.viewport, "viewport", true},
-		{&p.radius, "radiusPx", disc}, {&p.ring, "ring", ring}, {&p.opacity, "opacity", ring}, {&p.clip, "clip", disc},
+		{&p.radius, "radiusPx", disc}, {&p.ring, "ring", ring}, {&p.opacity, "opacity", ring}, {&p.clip, "clip", clip},
 	} {
 		if !u.want {
 			continue
@@ -644,11 +657,13 @@ func (p *ballProgram) init(name, frag string, disc, ring bool) error {
 		gl.Uniform1f(p.ring, 0)
 		gl.Uniform1f(p.opacity, 1)
 	}
-	if disc {
+	if clip {
 		gl.Uniform4f(p.clip, -1e9, -1e9, 1e9, 1e9)
 	}
 	return nil
 }
 
 // programs lists the ball programs, for setting what they share.
-func (r *Renderer) programs() [3]*ballProgram { return [3]*ballProgram{&r.ball, &r.disc, &r.core} }
+func (r *Renderer) programs() [5]*ballProgram {
+	return [5]*ballProgram{&r.ball, &r.disc, &r.core, &r.ballWhole, &r.discWhole}
+}

@@ -1,7 +1,9 @@
 package render
 
 import (
+	"fmt"
 	"image"
+	"image/color"
 	"testing"
 )
 
@@ -56,7 +58,7 @@ func TestBallsStayInTheirRectangle(t *testing.T) {
 		bg := r.ReadPixels()
 		for _, part := range []Rect{{280, 190, 40, 10}, {280, 200, 40, 20}, {280, 180, 20, 40}, {300, 180, 20, 40}} {
 			r.Clear()
-			r.drawBalls(1, []Rect{part})
+			r.drawBalls(1, []Rect{part}, false)
 			img := r.ReadPixels()
 			inside := 0
 			for py := 170; py < 230; py++ {
@@ -73,6 +75,53 @@ func TestBallsStayInTheirRectangle(t *testing.T) {
 			}
 			if inside == 0 {
 				t.Fatalf("ball at y %v drawn into %v: no pixel changed", y, part)
+			}
+		}
+	}
+}
+
+// TestWholeFramesKeepTheBars: a frame painted whole draws its balls
+// without the shaders' clip test (the scissor alone), so a ball past the
+// world's edges (extrapolation overshoots there) must still leave every
+// letterbox bar pixel in the bars' colour, on every side, both by Draw
+// and by Clear and DrawBalls.
+func TestWholeFramesKeepTheBars(t *testing.T) {
+	for _, size := range [][2]int{{640, 560}, {760, 480}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) { wholeFrameKeepsTheBars(t, size) })
+	}
+}
+
+func wholeFrameKeepsTheBars(t *testing.T, size [2]int) {
+	{
+		win := withGL(t, size[0], size[1])
+		r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits})
+		view, _ := r.View()
+		if view.X == 0 && view.Y == 0 {
+			t.Fatalf("%v: no bars around the view %+v", size, view)
+		}
+		// Four balls moving out through the walls, drawn as far past
+		// their next positions as extrapolation goes.
+		last := []int32{q8(320), q8(470.3), q8(320), q8(9.6), q8(9.4), q8(240), q8(630.7), q8(240)}
+		next := []int32{q8(320), q8(478.6), q8(320), q8(1.2), q8(1.5), q8(240), q8(638.4), q8(240)}
+		r.Sync(last, next, 1, 1)
+		want := color.RGBA{uint8(barColor[0]*255 + 0.5), uint8(barColor[1]*255 + 0.5), uint8(barColor[2]*255 + 0.5), 255}
+		for _, how := range []string{"Draw", "DrawBalls"} {
+			for _, alpha := range []float32{1, 1.5, 2} {
+				if how == "Draw" {
+					r.Draw(&Frame{Alpha: alpha})
+				} else {
+					r.Clear()
+					r.DrawBalls(alpha)
+				}
+				img := r.ReadPixels()
+				inside := image.Rect(view.X, view.Y, view.X+view.W, view.Y+view.H)
+				for y := 0; y < size[1]; y++ {
+					for x := 0; x < size[0]; x++ {
+						if !image.Pt(x, y).In(inside) && !near(img.RGBAAt(x, y), want) {
+							t.Fatalf("%v, %s at %v: bar pixel %d,%d is %v, want %v (view %+v)", size, how, alpha, x, y, img.RGBAAt(x, y), want, view)
+						}
+					}
+				}
 			}
 		}
 	}

@@ -10,7 +10,9 @@ uniform float radiusPx;    // disc radius in pixels
 // GL's origin at the bottom left). The scissor limits drawing to it as
 // well, but Mesa's llvmpipe lets a point sprite through one row below the
 // scissor's bottom edge: where two repainted rectangles meet, a sprite
-// crossing the edge would be blended twice there.
+// crossing the edge would be blended twice there. Compiled with
+// WHOLE_FRAME defined, for frames painted whole, there is no test (see
+// disc.frag).
 uniform vec4 clip;
 uniform float ring;        // 0: filled disc; > 0: ring of this width (ghost markers)
 uniform float opacity;
@@ -18,9 +20,11 @@ uniform float opacity;
 out vec4 fragColor;
 
 void main() {
+#ifndef WHOLE_FRAME
     if (any(lessThan(gl_FragCoord.xy, clip.xy)) || any(greaterThanEqual(gl_FragCoord.xy, clip.zw))) {
         discard;
     }
+#endif
     float d = length(gl_PointCoord - vec2(0.5)) * pointSize;
     float a = clamp(radiusPx + 0.5 - d, 0.0, 1.0);
     if (ring > 0.0) {

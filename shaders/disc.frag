@@ -13,15 +13,20 @@ uniform float radiusPx;    // disc radius in pixels
 // GL's origin at the bottom left). The scissor limits drawing to it as
 // well, but Mesa's llvmpipe lets a point sprite through one row below the
 // scissor's bottom edge: where two repainted rectangles meet, a sprite
-// crossing the edge would be blended twice there.
+// crossing the edge would be blended twice there. A frame painted whole
+// compiles this with WHOLE_FRAME defined and no test: the renderer clears
+// the row below the world again instead, and on llvmpipe the test costs
+// a fifth of a frame at 10,000 balls.
 uniform vec4 clip;
 
 out vec4 fragColor;
 
 void main() {
+#ifndef WHOLE_FRAME
     if (any(lessThan(gl_FragCoord.xy, clip.xy)) || any(greaterThanEqual(gl_FragCoord.xy, clip.zw))) {
         discard;
     }
+#endif
     float a = clamp(radiusPx + 0.5 - length(gl_PointCoord - vec2(0.5)) * pointSize, 0.0, 1.0);
     if (a <= 0.0) {
         discard;

@@ -27,3 +27,15 @@ func WebGL2(src string) (string, error) {
 	}
 	return esHeader + body, nil
 }
+
+// WithDefine is a shader source of this package with "#define name" on
+// the line after its version line, for the sources that compile a
+// variant of themselves with #ifdef. A source that does not start with
+// the desktop's version line is an error.
+func WithDefine(src, name string) (string, error) {
+	body, ok := strings.CutPrefix(src, desktopHeader)
+	if !ok {
+		return "", fmt.Errorf("shaders: source does not start with %q", strings.TrimSpace(desktopHeader))
+	}
+	return desktopHeader + "#define " + name + "\n" + body, nil
+}

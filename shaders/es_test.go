@@ -37,3 +37,19 @@ func TestWebGL2RefusesAnotherHeader(t *testing.T) {
 		}
 	}
 }
+
+// A define goes right after the version line, where GLSL wants it, and
+// the rest of the text is unchanged.
+func TestWithDefine(t *testing.T) {
+	got, err := WithDefine(DiscFrag, "WHOLE_FRAME")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body, _ := strings.Cut(DiscFrag, "\n")
+	if want := "#version 330 core\n#define WHOLE_FRAME\n" + body; got != want {
+		t.Errorf("got %q..., want %q...", got[:50], want[:50])
+	}
+	if _, err := WithDefine("void main() {}\n", "X"); err == nil {
+		t.Error("a source without the version line: no error")
+	}
+}

@@ -85,3 +85,32 @@ func (w *windowResults) write(p func(string, ...any)) {
 	}
 	p("\n")
 }
+
+// targets adds the window's rows to the targets table, from n on.
+func (w *windowResults) targets(row func(n int, target, measured string, ok bool), n int) {
+	if w == nil {
+		return
+	}
+	var got []string
+	ok := true
+	for _, balls := range windowOverlayBalls {
+		_, each := ratio(named(w.overlays, commas(int64(balls))+" balls"), fps)
+		least := 0.9
+		if balls >= 1000 {
+			least = 0.95
+		}
+		m := median(each)
+		ok = ok && m >= least
+		got = append(got, fmt.Sprintf("%.2fx at %s", m, commas(int64(balls))))
+	}
+	row(n, "in a window (Xvfb), HUD and graph on against off, vsync off: at least 0.9x the frame rate with no ball and 1 ball, 0.95x at 1,000 and 10,000 balls",
+		strings.Join(got, ", ")+" (median pairs)", ok)
+	s := w.emulated
+	rate := 0.0
+	if s.RefreshMs != nil && *s.RefreshMs > 0 {
+		rate = 1000 / *s.RefreshMs
+	}
+	row(n+1, "-vsync on where the driver refuses it, 1 ball, in a window: FPS within 5 % of the refresh rate used, at most 15 % of a core",
+		fmt.Sprintf("%s: %.1f FPS at %.1f Hz, %.3f cores", s.VsyncActual, s.FPS, rate, s.CPUFraction),
+		rate > 0 && s.FPS >= 0.95*rate && s.FPS <= 1.05*rate && s.CPUFraction <= 0.15)
+}

@@ -186,6 +186,7 @@ func (r *results) writeTargets(p func(string, ...any)) {
 	row(8, "start-up, from process start to the first frame presented, headless, <= 200 ms", fmt.Sprintf("median %.0f ms of %d runs (%.0f to %.0f)", med, len(r.startups), r.startups[0], r.startups[len(r.startups)-1]), med > 0 && med <= 200)
 	r.writeRenderTargets(row)
 	r.soakTarget(row, 13)
+	r.window.targets(row, 14)
 	p("\n")
 }
 

@@ -206,3 +206,34 @@ func TestJSwitchesPacing(t *testing.T) {
 		t.Errorf("after J: pacing %q, vsync actual %q, late wake-ups %v; want raw, simulated 60 Hz, counted", s.Pacing, s.VsyncActual, s.LateWakeups)
 	}
 }
+
+// TestPacingChecksCatchRegressions checks the checks on made-up -stats,
+// without the binary: a healthy pair passes; a run that drops
+// late_wakeups or missed_vblanks is missing fields (a failure, never a
+// disturbed run); frames that miss vblanks after waking on time fail,
+// both as missed vblanks and as frames off one tick, however many there
+// are.
+func TestPacingChecksCatchRegressions(t *testing.T) {
+	run := func(pacing string, ones, twos, late, missed int64, stepErr float64) *report.Stats {
+		refresh := 1000.0 / 60
+		s := &report.Stats{VsyncRequested: "on", VsyncActual: "simulated 60 Hz", Pacing: pacing,
+			RefreshMs: &refresh, DisplayStepErrorMsP99: &stepErr, LateWakeups: &late, MissedVblanks: &missed,
+			Frames: 1 + ones + twos, TicksPerFrame: map[string]int64{"0": 1, "1": ones, "2": twos}}
+		return s
+	}
+	raw := run("raw", 180, 180, 0, 0, 0.95)
+	if p := checkPacing(60, true, raw, run("smooth", 359, 0, 0, 0, 0.05)); len(p) != 0 {
+		t.Errorf("a healthy pair: %q, want no problems", p)
+	}
+	if p := checkPacing(60, true, raw, run("smooth", 340, 19, 0, 19, 0.05)); len(p) != 2 {
+		t.Errorf("19 frames of 360 missing a vblank after waking on time: %q, want missed vblanks and ticks per frame", p)
+	}
+	if p := checkPacing(60, true, raw, run("smooth", 355, 4, 2, 0, 0.05)); len(p) != 0 {
+		t.Errorf("4 frames at 2 ticks around 2 late wake-ups: %q, want no problems (the machine's)", p)
+	}
+	s := run("smooth", 359, 0, 0, 0, 0.05)
+	s.LateWakeups, s.MissedVblanks = nil, nil
+	if m := missingFields(s); len(m) != 2 {
+		t.Errorf("a run without late_wakeups and missed_vblanks: missing %v, want both", m)
+	}
+}

@@ -65,10 +65,17 @@ func (w *World) advance(k int64, c Control) {
 //
 // With |Dir| <= DirOne, Dir*k fits an int32 when k < 2^17 (k is 4096 at the
 // default settings), and the 32-bit loop is a few per cent faster than the
-// 64-bit one; both give the same result.
+// 64-bit one; both give the same result. The 32-bit loop has a vector form
+// where the CPU has one (moveAllVec: AVX2 on amd64, four balls a step, bit
+// for bit the scalar loop's result): the scalar loop costs about 8 cycles
+// a ball, far more than the 32 bytes it moves when they sit in a large
+// cache, and the vector one brings a tick to about twice a copy of those
+// bytes.
 func (w *World) move(k int64, first int) {
 	if k < 1<<(31-DirBits) {
-		moveAll(w, int32(k), first)
+		if !moveAllVec(w, int32(k), first) {
+			moveAll(w, int32(k), first)
+		}
 	} else {
 		moveAll(w, k, first)
 	}
@@ -91,17 +98,27 @@ func moveAll[T int32 | int64](w *World, k T, first int) {
 			if i >= c {
 				break
 			}
-			x, fx := fold(next[i]+displace(dir[i], k), w.loX, w.spanX)
-			y, fy := fold(next[i+1]+displace(dir[i+1], k), w.loY, w.spanY)
-			next[i], next[i+1] = x, y
-			if fx {
-				dir[i] = -dir[i]
-			}
-			if fy {
-				dir[i+1] = -dir[i+1]
-			}
+			moveFold(next[i:i+2], last[i:i+2], dir[i:i+2], k, w.loX, w.spanX, w.loY, w.spanY)
 		}
 		next, last, dir = next[c:], last[c:], dir[c:]
+	}
+}
+
+// moveFold moves the one ball of next, last and dir (x, y) the exact
+// general way, by fold: Last = Next, then Next += Dir*k >> DirBits,
+// reflected as many times as it takes. It gives the fast paths' result for
+// any ball, and is their way for one that overshoots a wall by more than
+// the box's span.
+func moveFold[T int32 | int64](next, last, dir []int32, k T, lox, spanx, loy, spany int32) {
+	last[0], last[1] = next[0], next[1]
+	x, fx := fold(next[0]+displace(dir[0], k), lox, spanx)
+	y, fy := fold(next[1]+displace(dir[1], k), loy, spany)
+	next[0], next[1] = x, y
+	if fx {
+		dir[0] = -dir[0]
+	}
+	if fy {
+		dir[1] = -dir[1]
 	}
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -133,6 +134,27 @@ func TestHeadingAnchor(t *testing.T) {
 	} {
 		if got := headingAnchor(title); got != want {
 			t.Errorf("headingAnchor(%q) = %q, want %q", title, got, want)
+		}
+	}
+}
+
+// TestNoConflictMarkers: no file git tracks, apart from the binary ones,
+// holds a line a merge conflict leaves (<<<<<<< ours, =======, >>>>>>>
+// theirs): a conflict resolved by accident into a commit.
+func TestNoConflictMarkers(t *testing.T) {
+	out, err := exec.Command("git", "ls-files").Output()
+	if err != nil {
+		t.Skipf("no git checkout: %v", err)
+	}
+	marker := regexp.MustCompile(`(?m)^(<<<<<<< |>>>>>>> |=======$)`)
+	for _, f := range strings.Fields(string(out)) {
+		b, err := os.ReadFile(f)
+		if err != nil || strings.IndexByte(string(b[:min(len(b), 8000)]), 0) >= 0 {
+			continue // gone from the working tree, or binary
+		}
+		if loc := marker.FindIndex(b); loc != nil {
+			line := strings.Count(string(b[:loc[0]]), "\n") + 1
+			t.Errorf("%s:%d: a merge conflict's marker", f, line)
 		}
 	}
 }

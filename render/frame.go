@@ -169,8 +169,14 @@ func (r *Renderer) planRepaint(f *Frame) {
 		g.push(win)
 		r.ret.painted = win.area()
 	}
-	if !r.cfg.Retained || !r.ret.valid || f.Ghosts != r.ret.ghosts || len(f.Layers) != r.ret.n || len(f.Layers) > maxLayers || r.occ.all {
+	if !r.cfg.Retained || !r.ret.valid || f.Ghosts != r.ret.ghosts || len(f.Layers) != r.ret.n || len(f.Layers) > maxLayers {
 		whole()
+		return
+	}
+	if r.occ.all {
+		if !r.planArea(f) {
+			whole()
+		}
 		return
 	}
 	// Balls: where they were drawn last frame, and where they may be
@@ -194,6 +200,25 @@ func (r *Renderer) planRepaint(f *Frame) {
 			g.cut(l.rect())
 		}
 	}
+	r.addLayerDamage(g, f)
+	if g.overflow {
+		if !r.planArea(f) {
+			whole()
+		}
+		return
+	}
+	// A large region costs more drawn in parts than the whole window.
+	if r.repaintCost(g, f) >= r.wholeCost(f) || r.n*(g.n-1) > costBallDraws {
+		if !r.planArea(f) {
+			whole()
+		}
+		return
+	}
+	r.ret.painted = g.area()
+}
+
+// addLayerDamage adds to g what the layers changed since the last frame.
+func (r *Renderer) addLayerDamage(g *region, f *Frame) {
 	for i, l := range f.Layers {
 		old := r.ret.layers[i]
 		switch {
@@ -209,27 +234,56 @@ func (r *Renderer) planRepaint(f *Frame) {
 			}
 		}
 	}
-	if g.overflow {
-		whole()
-		return
+}
+
+// wholeCost is what painting the whole window costs, in costClear units.
+func (r *Renderer) wholeCost(f *Frame) int {
+	win := Rect{0, 0, r.winW, r.winH}
+	full := win.area() * costClear
+	for _, l := range f.Layers {
+		full += l.rect().Intersect(win).area() * costOverlay
 	}
-	// A large region costs more drawn in parts than the whole window.
-	part, full := 0, win.area()*costClear
+	return full
+}
+
+// repaintCost is what repainting the region g costs.
+func (r *Renderer) repaintCost(g *region, f *Frame) int {
+	win := Rect{0, 0, r.winW, r.winH}
+	part := 0
 	for _, p := range g.rects() {
 		part += p.area() * costDrawn
 	}
 	for _, l := range f.Layers {
 		lr := l.rect().Intersect(win)
-		full += lr.area() * costOverlay
 		for _, p := range g.rects() {
 			part += p.Intersect(lr).area() * costOverlay
 		}
 	}
-	if part >= full || r.n*(g.n-1) > costBallDraws {
-		whole()
-		return
+	return part
+}
+
+// planArea plans, for a frame whose balls changed too much of the world
+// to repaint in parts, the world's whole part of the window (the area
+// ResizeArea gave: the balls cannot be drawn outside it) and what the
+// layers changed, where that costs less than the whole window: with the
+// overlays beside the world, a frame then repaints the world but not the
+// overlays' rectangles. It returns false, planning nothing, where the
+// whole window is as cheap.
+func (r *Renderer) planArea(f *Frame) bool {
+	g := &r.ret.paint
+	g.reset()
+	g.push(r.area)
+	for _, l := range f.Layers {
+		if l.Opaque {
+			g.cut(l.rect())
+		}
+	}
+	r.addLayerDamage(g, f)
+	if g.overflow || r.area == (Rect{0, 0, r.winW, r.winH}) || r.repaintCost(g, f) >= r.wholeCost(f) {
+		return false
 	}
 	r.ret.painted = g.area()
+	return true
 }
 
 // keep records what the drawable holds after a Draw.

@@ -502,3 +502,67 @@ func TestHUDReadBackLightsOnlyItsGlyphs(t *testing.T) {
 		}
 	}
 }
+
+// With the overlays beside the world and too many balls to repaint in
+// parts, a retained frame repaints the world's part of the window and
+// what the overlays changed, not the overlays whole, and shows the same
+// pixels as a whole frame.
+func TestRetainedWorldAreaMatchesWholeFrames(t *testing.T) {
+	win := withGL(t, 900, 600)
+	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: true})
+	area := Rect{260, 0, 640, 480}
+	r.ResizeArea(900, 600, area)
+	hud, graph := r.NewOverlay(250, 600), r.NewOverlay(640, 100)
+	hudImg, graphImg := image.NewRGBA(image.Rect(0, 0, 250, 600)), image.NewRGBA(image.Rect(0, 0, 640, 100))
+	stripesAlpha(hudImg, 0, true)
+	stripesAlpha(graphImg, 0, true)
+	hud.Upload(hudImg, hudImg.Rect)
+	graph.Upload(graphImg, graphImg.Rect)
+	const n = 1000
+	last, next := make([]int32, 2*n), make([]int32, 2*n)
+	set := func(tick int) {
+		for i := range n {
+			x, y := float64(20+(i*37)%600), float64(20+(i*53)%440)
+			dx, dy := float64(i%7-3), float64(i%5-2)
+			last[2*i], last[2*i+1] = q8(x+dx*float64(tick)), q8(y+dy*float64(tick))
+			next[2*i], next[2*i+1] = q8(x+dx*float64(tick+1)), q8(y+dy*float64(tick+1))
+		}
+	}
+	set(0)
+	r.Sync(last, next, 1, 1)
+	inArea := 0
+	for f := range 24 {
+		if f%3 == 2 {
+			set(f)
+			r.Sync(last, next, uint64(2+f), 1)
+		}
+		if f%5 == 4 { // the graph's sweep changes a few columns
+			stripesAlpha(graphImg, f, true)
+			x := f * 41 % 620
+			graph.Upload(graphImg, image.Rect(x, 0, x+20, 100))
+		}
+		fr := Frame{Alpha: float32(f%3) / 3, Layers: []Layer{
+			{Overlay: hud, W: 250, H: 600, Opaque: true},
+			{Overlay: graph, X: 260, Y: 490, W: 640, H: 100, Opaque: true},
+		}}
+		r.Draw(&fr)
+		got := r.ReadPixels()
+		painted := r.ret.painted
+		if p := r.Painted(); f > 0 && len(p) > 0 && p[0] == area {
+			inArea++
+		}
+		saved, spr := r.ret, r.spr
+		r.cfg.Retained = false
+		r.Draw(&fr)
+		want := r.ReadPixels()
+		r.cfg.Retained = true
+		r.ret, r.spr = saved, spr
+		if d, k := diff(got, want); d > 0 {
+			t.Fatalf("frame %d (repainted %d pixels): %d pixels differ from the whole frame, by up to %d", f, painted, k, d)
+		}
+		win.Swap()
+	}
+	if inArea < 12 {
+		t.Errorf("only %d of 24 frames repainted the world's area: the plan was not tested", inArea)
+	}
+}

@@ -141,6 +141,24 @@ func withWindowGL(t *testing.T, w, h int) *platform.Window {
 	return win
 }
 
+// checkWhole draws frame f again, whole, and fails the test where got,
+// the retained frame's read-back, differs from it; then it puts the
+// retained state back as it was (the drawable now holds the whole frame,
+// which should be the same). It returns the whole frame.
+func checkWhole(t *testing.T, r *Renderer, fr *Frame, got *image.RGBA, f int) *image.RGBA {
+	t.Helper()
+	saved, spr := r.ret, r.spr
+	r.cfg.Retained = false
+	r.Draw(fr)
+	want := r.ReadPixels()
+	r.cfg.Retained = true
+	r.ret, r.spr = saved, spr
+	if d, n := diff(got, want); d > 0 {
+		t.Fatalf("frame %d (repainted %d pixels): %d pixels differ from the whole frame, by up to %d", f, saved.painted, n, d)
+	}
+	return want
+}
+
 func retainedMatchesWhole(t *testing.T, win *platform.Window, extra int, opaque bool) {
 	stripes := func(img *image.RGBA, k int) { stripesAlpha(img, k, opaque) }
 	inWindow := win.CanPresentParts()
@@ -207,21 +225,12 @@ func retainedMatchesWhole(t *testing.T, win *platform.Window, extra int, opaque 
 		}
 		r.Draw(&fr)
 		painted := append([]Rect(nil), r.Painted()...)
+		repainted := r.ret.painted
 		got := r.ReadPixels()
 		if r.RepaintedPixels() < 640*480 {
 			partial++
 		}
-		// The same frame, whole; then the retained state as it was (the
-		// drawable now holds the whole frame, which should be the same).
-		saved, spr := r.ret, r.spr
-		r.cfg.Retained = false
-		r.Draw(&fr)
-		want := r.ReadPixels()
-		r.cfg.Retained = true
-		r.ret, r.spr = saved, spr
-		if d, n := diff(got, want); d > 0 {
-			t.Fatalf("frame %d (repainted %d pixels): %d pixels differ from the whole frame, by up to %d", f, saved.painted, n, d)
-		}
+		want := checkWhole(t, r, &fr, got, f)
 		if !inWindow {
 			win.Swap()
 			continue
@@ -239,7 +248,7 @@ func retainedMatchesWhole(t *testing.T, win *platform.Window, extra int, opaque 
 			px, py := i%640, i/640
 			c := want.RGBAAt(px, py)
 			if v != uint32(c.R)<<16|uint32(c.G)<<8|uint32(c.B) {
-				t.Fatalf("frame %d: the window shows %06x at (%d,%d), the whole frame %v (repainted %d pixels)", f, v, px, py, c, saved.painted)
+				t.Fatalf("frame %d: the window shows %06x at (%d,%d), the whole frame %v (repainted %d pixels)", f, v, px, py, c, repainted)
 			}
 		}
 	}
@@ -547,19 +556,10 @@ func TestRetainedWorldAreaMatchesWholeFrames(t *testing.T) {
 		}}
 		r.Draw(&fr)
 		got := r.ReadPixels()
-		painted := r.ret.painted
 		if p := r.Painted(); f > 0 && len(p) > 0 && p[0] == area {
 			inArea++
 		}
-		saved, spr := r.ret, r.spr
-		r.cfg.Retained = false
-		r.Draw(&fr)
-		want := r.ReadPixels()
-		r.cfg.Retained = true
-		r.ret, r.spr = saved, spr
-		if d, k := diff(got, want); d > 0 {
-			t.Fatalf("frame %d (repainted %d pixels): %d pixels differ from the whole frame, by up to %d", f, painted, k, d)
-		}
+		checkWhole(t, r, &fr, got, f)
 		win.Swap()
 	}
 	if inArea < 12 {

@@ -6,13 +6,13 @@ ARGS ?=
 # Packages that are pure Go (no cgo): tested with the race detector, and
 # on a 32-bit target (GOARCH=386 runs natively on amd64).
 PURE := ./loop/... ./physics/... ./input/... ./replay/... ./internal/sim/... ./internal/report/... ./internal/trace/... \
-	./internal/stats/... ./internal/atomicfile/... ./internal/hud/... ./netplay/... ./render/positions/... \
+	./internal/stats/... ./internal/atomicfile/... ./internal/hud/... ./netplay/... ./render/positions/... ./render/letterbox/... \
 	./internal/demo/... ./internal/web/... ./examples/terminal/... ./examples/replay/...
 # The demo's core and what it stands on, as the web page builds them
 # (GOOS=js GOARCH=wasm): make test vets them there, with the page itself
 # (internal/web, cmd/web), whose tests run it in Chromium.
 WASM := ./loop/... ./physics/... ./input/... ./replay/... ./internal/sim/... ./netplay/... \
-	./internal/demo/... ./internal/hud/... ./internal/report/... ./internal/trace/... ./internal/stats/... ./render/positions/...
+	./internal/demo/... ./internal/hud/... ./internal/report/... ./internal/trace/... ./internal/stats/... ./render/positions/... ./render/letterbox/...
 # The oldest Go the module supports (go.mod's go line): the pure packages
 # are tested with that toolchain too, fetched through the module proxy.
 GOMIN := $(shell sed -n 's/^go //p' go.mod)

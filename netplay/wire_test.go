@@ -135,6 +135,23 @@ func (g *gen) link(p *packet, n int) {
 // sameWire compares the fields of a's type in a and b (after a decode the
 // others are stale). Blocks compare up to b's record count, which encode
 // may have cut.
+// matchesGolden checks that p encodes to exactly want and that want
+// decodes to p, and returns the decoded packet.
+func matchesGolden(t *testing.T, p *packet, want []byte) *packet {
+	t.Helper()
+	buf := make([]byte, MaxPacketSize)
+	n := p.encode(buf)
+	if !bytes.Equal(buf[:n], want) {
+		t.Fatalf("encoded\n% x\nwant\n% x", buf[:n], want)
+	}
+	in := &packet{inputSize: p.inputSize}
+	if err := in.decode(want); err != nil {
+		t.Fatal(err)
+	}
+	sameWire(t, p, in)
+	return in
+}
+
 func sameWire(t *testing.T, a, b *packet) {
 	t.Helper()
 	type view struct {
@@ -357,16 +374,7 @@ func TestWireGolden(t *testing.T) {
 		1, 1, 1, 0, // 1 × the record 01 01 00
 		2, 1, 0, 0, // 2 × the record 01 00 00
 	}
-	buf := make([]byte, MaxPacketSize)
-	n := p.encode(buf)
-	if !bytes.Equal(buf[:n], want) {
-		t.Fatalf("encoded\n% x\nwant\n% x", buf[:n], want)
-	}
-	in := packet{inputSize: 3}
-	if err := in.decode(want); err != nil {
-		t.Fatal(err)
-	}
-	sameWire(t, p, &in)
+	matchesGolden(t, p, want)
 }
 
 // A hand-made packet of the host, with its peers section: each player's
@@ -398,16 +406,7 @@ func TestWireGoldenHost(t *testing.T) {
 		0, // no kicks
 		0, // no blocks
 	}
-	buf := make([]byte, MaxPacketSize)
-	n := p.encode(buf)
-	if !bytes.Equal(buf[:n], want) {
-		t.Fatalf("encoded\n% x\nwant\n% x", buf[:n], want)
-	}
-	in := packet{inputSize: 3}
-	if err := in.decode(want); err != nil {
-		t.Fatal(err)
-	}
-	sameWire(t, p, &in)
+	in := matchesGolden(t, p, want)
 	// The age is bounded as the round trip is: a 33-bit one is garbage.
 	bad := append(append(append([]byte(nil), want[:len(want)-4]...), 0x80, 0x80, 0x80, 0x80, 0x10), 0, 0)
 	if err := in.decode(bad); err != errRange {

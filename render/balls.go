@@ -28,7 +28,7 @@ import "github.com/go-gl/gl/v3.3-core/gl"
 // 10,000 balls. A whole frame needs none: the only row a sprite can
 // reach outside the view is the bars' row below it, cleared again after.
 func (r *Renderer) drawBalls(alpha float32, rects []Rect, whole bool) {
-	if r.n == 0 || len(rects) == 0 {
+	if r.pos.N() == 0 || len(rects) == 0 {
 		return
 	}
 	whole = whole && len(rects) == 1 && rects[0] == r.view
@@ -43,10 +43,10 @@ func (r *Renderer) drawBalls(alpha float32, rects []Rect, whole bool) {
 	default:
 		p = &r.disc
 	}
-	cull := r.Culling(r.n)
+	cull := r.Culling(r.pos.N())
 	var step float32
 	if cull {
-		step = float32(2 / (float64(r.n) + 1))
+		step = float32(2 / (float64(r.pos.N()) + 1))
 		r.drawOccluders(alpha, step)
 	}
 	r.setWorldViewport()
@@ -60,7 +60,7 @@ func (r *Renderer) drawBalls(alpha float32, rects []Rect, whole bool) {
 	gl.BindVertexArray(r.vao[r.pos.Last()])
 	for _, rect := range rects {
 		r.clip(p, rect)
-		gl.DrawArrays(gl.POINTS, 0, int32(r.n))
+		gl.DrawArrays(gl.POINTS, 0, int32(r.pos.N()))
 	}
 	r.draws += len(rects)
 	if cull {
@@ -87,7 +87,7 @@ func (r *Renderer) clearBelowView() {
 // drawGhosts draws faint rings at every ball's last and next position into
 // each of rects, over the balls.
 func (r *Renderer) drawGhosts(rects []Rect) {
-	if r.n == 0 || len(rects) == 0 {
+	if r.pos.N() == 0 || len(rects) == 0 {
 		return
 	}
 	r.setWorldViewport()
@@ -102,7 +102,7 @@ func (r *Renderer) drawGhosts(rects []Rect) {
 		gl.Uniform1f(p.alpha, a)
 		for _, rect := range rects {
 			r.clip(p, rect)
-			gl.DrawArrays(gl.POINTS, 0, int32(r.n))
+			gl.DrawArrays(gl.POINTS, 0, int32(r.pos.N()))
 		}
 	}
 	r.draws += 2 * len(rects)

@@ -142,7 +142,7 @@ func (r *Renderer) drawOccluders(alpha float32, step float32) {
 	gl.Uniform1f(r.core.depthStep, step)
 	gl.BindVertexArray(r.vao[r.pos.Last()])
 	k := r.occluders()
-	first := (r.capacity - r.n) * 4 // the index buffer's last n entries count down from n-1
+	first := (r.capacity - r.pos.N()) * 4 // the index buffer's last n entries count down from n-1
 	gl.DrawElementsWithOffset(gl.POINTS, int32(k), gl.UNSIGNED_INT, uintptr(first))
 	gl.Disable(gl.DEPTH_TEST)
 
@@ -175,5 +175,5 @@ func (r *Renderer) drawOccluders(alpha float32, step float32) {
 func (r *Renderer) occluders() int {
 	core := float64(r.corePoint) * float64(r.corePoint)
 	k := int(cullCoverage * float64(r.view.W*r.view.H) / core)
-	return max(1, min(k, r.n))
+	return max(1, min(k, r.pos.N()))
 }

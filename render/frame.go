@@ -141,11 +141,22 @@ const (
 	costBallDraws = 4096 // ball vertices per extra draw call worth a repaint
 )
 
-// Painted is what the last Draw repainted, in window pixels from the top
-// left: the whole window, or (retained) the parts that changed. A window
-// that presents only parts of its back buffer presents these. Valid until
-// the next Draw.
+// Painted is what the frame repainted, in window pixels from the top
+// left: the whole window, or (retained) the parts that changed; the whole
+// window once anything is drawn outside Draw. A window that presents only
+// parts of its back buffer presents these. Valid until the next Draw.
 func (r *Renderer) Painted() []Rect { return r.ret.paint.rects() }
+
+// drawnOutside records a drawing outside Draw's account of what changed
+// (the rings of Markers, the immediate Clear, DrawBalls, DrawGhosts and
+// DrawOverlay): the frame counts as painted whole (Painted), and the next
+// Draw repaints whole.
+func (r *Renderer) drawnOutside() {
+	r.ret.valid = false
+	r.ret.paint.reset()
+	r.ret.paint.push(Rect{0, 0, r.winW, r.winH})
+	r.ret.painted = r.winW * r.winH
+}
 
 // SetRetained says whether the drawable keeps its pixels from one frame
 // to the next from now on (Config.Retained): a window that presents parts
@@ -173,10 +184,15 @@ func (r *Renderer) planRepaint(f *Frame) {
 		whole()
 		return
 	}
-	if r.occ.all {
+	// Balls that changed too much of the world to repaint in parts: the
+	// world's area, or the whole window.
+	tooMuch := func() {
 		if !r.planArea(f) {
 			whole()
 		}
+	}
+	if r.occ.all {
+		tooMuch()
 		return
 	}
 	// Balls: where they were drawn last frame, and where they may be
@@ -201,17 +217,9 @@ func (r *Renderer) planRepaint(f *Frame) {
 		}
 	}
 	r.addLayerDamage(g, f)
-	if g.overflow {
-		if !r.planArea(f) {
-			whole()
-		}
-		return
-	}
 	// A large region costs more drawn in parts than the whole window.
-	if r.repaintCost(g, f) >= r.wholeCost(f) || r.n*(g.n-1) > costBallDraws {
-		if !r.planArea(f) {
-			whole()
-		}
+	if g.overflow || r.repaintCost(g, f) >= r.wholeCost(f) || r.pos.N()*(g.n-1) > costBallDraws {
+		tooMuch()
 		return
 	}
 	r.ret.painted = g.area()
@@ -393,7 +401,7 @@ func (o *occupancy) has(cx, cy int) bool {
 // addTo adds the occupied cells to g as window pixel rectangles, within
 // the world's view.
 func (o *occupancy) addTo(g *region, r *Renderer) {
-	if r.n == 0 {
+	if r.pos.N() == 0 {
 		return
 	}
 	if o.all || o.cells == nil || r.scale < o.scale {

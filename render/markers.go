@@ -73,7 +73,7 @@ func (m *Markers) Draw(r *Renderer, ms []Marker, radiusPx float32) {
 		m.pos[i] = [4]float32{k.X, k.Y, 0, 0}
 		m.col[i] = [4]float32{k.R, k.G, k.B, k.A}
 	}
-	r.ret.valid = false // drawn outside Draw: the next frame repaints whole
+	r.drawnOutside()
 	r.setFullViewport() // the renderer's own viewport and scissor: no state to read back
 	gl.Enable(gl.SCISSOR_TEST)
 	r.scissor(r.view)

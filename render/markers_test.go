@@ -3,6 +3,7 @@ package render
 import (
 	"image/color"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -85,4 +86,33 @@ func TestMarkersAreRingsWhereAsked(t *testing.T) {
 func near(a, b color.RGBA) bool {
 	d := func(x, y uint8) bool { return x <= y+2 && y <= x+2 }
 	return d(a.R, b.R) && d(a.G, b.G) && d(a.B, b.B)
+}
+
+// Rings drawn after a retained frame count as painting the whole window:
+// a window that presents only what the frame painted shows them, and the
+// next frame repaints whole.
+func TestMarkersCountAsPaintedWhole(t *testing.T) {
+	win := withGL(t, 640, 480)
+	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: true})
+	m, err := NewMarkers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Delete)
+	pos := []int32{q8(100), q8(100)}
+	r.Sync(pos, pos, 1, 1)
+	whole := []Rect{{0, 0, 640, 480}}
+	r.Draw(&Frame{Alpha: 1})
+	r.Draw(&Frame{Alpha: 1}) // retained: a part of the window
+	if p := r.Painted(); slices.Equal(p, whole) {
+		t.Fatalf("a retained frame painted the whole window: the test tests nothing")
+	}
+	m.Draw(r, []Marker{{X: 300, Y: 200, R: 1, A: 1}}, 10)
+	if p := r.Painted(); !slices.Equal(p, whole) {
+		t.Errorf("after the rings, painted %v, want the whole window", p)
+	}
+	r.Draw(&Frame{Alpha: 1})
+	if p := r.Painted(); !slices.Equal(p, whole) {
+		t.Errorf("the frame after the rings painted %v, want the whole window", p)
+	}
 }

@@ -134,7 +134,7 @@ func (o *Overlay) UploadedBytes() int64 { return o.uploaded }
 // one texel per pixel, over whatever is drawn. (Draw draws a frame's
 // overlays as its layers.)
 func (r *Renderer) DrawOverlay(o *Overlay, x, y, w, h int) {
-	r.ret.valid = false
+	r.drawnOutside()
 	l := Layer{Overlay: o, X: x, Y: y, W: w, H: h}
 	r.drawLayer(l, l.rect().Intersect(Rect{0, 0, r.winW, r.winH}))
 }

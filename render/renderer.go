@@ -86,7 +86,6 @@ type Renderer struct {
 	vao      [2]uint32 // vao[i] reads last from vbo[i] and next from vbo[1-i]
 	ebo      uint32    // ball indices from capacity-1 down to 0: nearest first
 	capacity int       // balls the buffers can hold
-	n        int       // balls in the buffers
 
 	pos positions.Buffers // what the buffers hold, and which is which
 
@@ -405,7 +404,6 @@ func (r *Renderer) Sync(last, next []int32, step, moved uint64) int {
 		r.spr.sync(last, next)
 		return r.count(len(next))
 	}
-	r.n = n
 	r.upload(r.vbo[r.pos.Last()], last)
 	r.upload(r.vbo[r.pos.Next()], next)
 	r.occ.update(r, last, next)
@@ -467,7 +465,7 @@ var (
 
 // Clear paints the letterbox bars and the world's background.
 func (r *Renderer) Clear() {
-	r.ret.valid = false
+	r.drawnOutside()
 	gl.Disable(gl.SCISSOR_TEST)
 	gl.ClearColor(barColor[0], barColor[1], barColor[2], barColor[3])
 	gl.Clear(gl.COLOR_BUFFER_BIT)
@@ -481,7 +479,7 @@ func (r *Renderer) Clear() {
 // position: percentWithinTick to interpolate, 1 for no interpolation,
 // 1+percent to extrapolate. Call Clear first.
 func (r *Renderer) DrawBalls(alpha float32) {
-	r.ret.valid = false
+	r.drawnOutside()
 	view := [1]Rect{r.view}
 	r.drawBalls(alpha, view[:], true)
 }
@@ -489,7 +487,7 @@ func (r *Renderer) DrawBalls(alpha float32) {
 // DrawGhosts draws faint rings at every ball's last and next position, so
 // the interpolation between them can be seen.
 func (r *Renderer) DrawGhosts() {
-	r.ret.valid = false
+	r.drawnOutside()
 	view := [1]Rect{r.view}
 	r.drawGhosts(view[:])
 }

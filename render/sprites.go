@@ -25,7 +25,7 @@ const spritePad = 2
 // sprites is the balls' positions for the current tick, and the sprite
 // rectangles drawn by the last Draw.
 type sprites struct {
-	n     int // balls tracked: r.n when it is at most spriteMaxBalls
+	n     int // balls tracked: r.pos.N() when it is at most spriteMaxBalls
 	last  [2 * spriteMaxBalls]int32
 	next  [2 * spriteMaxBalls]int32
 	drawn [spriteMaxBalls]Rect // by the last Draw, if valid
@@ -50,7 +50,7 @@ func (s *sprites) sync(last, next []int32) {
 // tracked reports whether the balls' sprites are tracked one by one for a
 // frame (ghost rings, drawn at the ends of the tick, use the grid).
 func (r *Renderer) tracked(f *Frame) bool {
-	return r.n > 0 && r.n == r.spr.n && !f.Ghosts && r.scale > 0
+	return r.pos.N() > 0 && r.pos.N() == r.spr.n && !f.Ghosts && r.scale > 0
 }
 
 // sprite is the window rectangle that holds ball i's sprite at mix

@@ -276,8 +276,7 @@ func (a *app) frame() {
 	inParts := a.presentsParts() && !a.resized
 	a.resized = false
 	a.rend.SetRetained(inParts || (a.win.Preserved() && !a.redraw))
-	sc := d.Scene(now, winW, winH)
-	if err := a.ov.draw(a.rend, sc); err != nil {
+	if err := a.ov.draw(a.rend, d.Scene(now, winW, winH)); err != nil {
 		a.drawErr = err
 		d.Stop()
 	}
@@ -292,7 +291,7 @@ func (a *app) frame() {
 		a.capture.gif.add(a.rend.ReadPixels(), now)
 	}
 	if inParts {
-		a.presentParts(len(sc.Markers) > 0)
+		a.presentParts()
 	} else {
 		a.win.Swap()
 	}
@@ -325,12 +324,12 @@ func (a *app) presentsParts() bool {
 	return a.win.CanPresentParts() && !a.redraw && !a.d.DisplayVsync()
 }
 
-// presentParts shows what the frame repainted; the whole window after an
-// expose, or when something was drawn outside the renderer's account of
-// what it repainted (the rollback rings).
-func (a *app) presentParts(whole bool) {
+// presentParts shows what the frame repainted (the rollback rings, drawn
+// outside the renderer's frame, make it the whole window); the whole
+// window after an expose.
+func (a *app) presentParts() {
 	a.parts = a.parts[:0]
-	if whole || a.exposed {
+	if a.exposed {
 		w, h := a.rend.WindowSize()
 		a.parts = append(a.parts, image.Rect(0, 0, w, h))
 		a.exposed = false

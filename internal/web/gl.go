@@ -8,10 +8,45 @@ import (
 	"syscall/js"
 	"unsafe"
 
+	"github.com/go-gl/mathgl/mgl32"
+
 	"github.com/interpdemo/interpdemo/internal/demo"
 	"github.com/interpdemo/interpdemo/physics"
+	"github.com/interpdemo/interpdemo/render/letterbox"
 	"github.com/interpdemo/interpdemo/render/positions"
 	"github.com/interpdemo/interpdemo/shaders"
+)
+
+// The WebGL2 constants used here, fixed by the OpenGL ES 3.0 specification
+// (the names are its GL_ ones): constants, not a property looked up on the
+// context on every frame.
+const (
+	glArrayBuffer      = 0x8892
+	glTexture2D        = 0x0DE1
+	glScissorTest      = 0x0C11
+	glPoints           = 0x0000
+	glUnpackSkipPixels = 0x0CF4
+	glUnpackRowLength  = 0x0CF2
+	glInt              = 0x1404
+	glColorBufferBit   = 0x4000
+	glUnsignedByte     = 0x1401
+	glUnpackAlignment  = 0x0CF5
+	glTriangleStrip    = 0x0005
+	glTexture0         = 0x84C0
+	glRGBA8            = 0x8058
+	glRGBA             = 0x1908
+	glRendererParam    = 0x1F01 // RENDERER
+	glOneMinusSrcAlpha = 0x0303
+	glOne              = 1
+	glNearest          = 0x2600
+	glLinkStatus       = 0x8B82
+	glDynamicDraw      = 0x88E8
+	glCompileStatus    = 0x8B81
+	glBlend            = 0x0BE2
+	glVertexShader     = 0x8B31
+	glFragmentShader   = 0x8B30
+	glTextureMinFilter = 0x2801
+	glTextureMagFilter = 0x2800
 )
 
 // marginPx is how far beyond the world's edges the balls' viewport
@@ -39,27 +74,21 @@ type glRenderer struct {
 
 	disc, ball ballProgram // ball.vert with disc.frag (balls), with ball.frag (ghost rings)
 	ov         overlayProgram
-	mk         markerProgram
 
 	vbo      [2]js.Value
 	vao      [2]js.Value // vao[i] reads last from vbo[i], next from vbo[1-i]
 	pos      positions.Buffers
-	capacity int // balls the buffers hold
-	n        int
+	capacity int   // balls the buffers hold
 	uploaded int64 // position bytes sent
 
 	winW, winH int
 	area       demo.Rect       // the world's part of the canvas (Scene.World)
 	view       image.Rectangle // the letterboxed world in it, canvas pixels from the top left
-	scale      float64
-	pointSize  float64
 	highlight  int
 
-	stage    js.Value // a Uint8Array the positions and panels are copied through
-	hud, gr  panelTexture
-	ovBytes  int64 // panel bytes sent
-	markerXY []float32
-	markerC  []float32
+	stage   js.Value // a Uint8Array the positions and panels are copied through
+	hud, gr panelTexture
+	ovBytes int64 // panel bytes sent
 
 	fences  [maxInFlight]js.Value // the frames still on the GPU, oldest first
 	nFences int
@@ -80,10 +109,6 @@ type ballProgram struct {
 
 type overlayProgram struct {
 	prog, rect, window, tex js.Value
-}
-
-type markerProgram struct {
-	prog, marker, color, window, pointSize, radius js.Value
 }
 
 // panelTexture is a panel's texture, as large as the largest panel.
@@ -116,11 +141,8 @@ func newGLRenderer(canvas js.Value, cfg physics.Config) (*glRenderer, error) {
 		return nil, err
 	}
 	r.ov.rect, r.ov.window, r.ov.tex = r.uniform(r.ov.prog, "rect"), r.uniform(r.ov.prog, "window"), r.uniform(r.ov.prog, "tex")
-	if r.mk.prog, err = r.program("marker", shaders.MarkerVert, shaders.MarkerFrag); err != nil {
-		return nil, err
-	}
-	r.mk.marker, r.mk.color = r.uniform(r.mk.prog, "marker[0]"), r.uniform(r.mk.prog, "color[0]")
-	r.mk.window, r.mk.pointSize, r.mk.radius = r.uniform(r.mk.prog, "window"), r.uniform(r.mk.prog, "pointSize"), r.uniform(r.mk.prog, "radiusPx")
+	r.gl.Call("useProgram", r.ov.prog)
+	r.gl.Call("uniform1i", r.ov.tex, 0) // texture unit 0: the panels'
 
 	g := r.gl
 	for i := range 2 {
@@ -129,22 +151,20 @@ func newGLRenderer(canvas js.Value, cfg physics.Config) (*glRenderer, error) {
 	}
 	for i := range 2 {
 		g.Call("bindVertexArray", r.vao[i])
-		g.Call("bindBuffer", g.Get("ARRAY_BUFFER"), r.vbo[i])
+		g.Call("bindBuffer", glArrayBuffer, r.vbo[i])
 		g.Call("enableVertexAttribArray", 0)
-		g.Call("vertexAttribPointer", 0, 2, g.Get("INT"), false, 8, 0)
-		g.Call("bindBuffer", g.Get("ARRAY_BUFFER"), r.vbo[1-i])
+		g.Call("vertexAttribPointer", 0, 2, glInt, false, 8, 0)
+		g.Call("bindBuffer", glArrayBuffer, r.vbo[1-i])
 		g.Call("enableVertexAttribArray", 1)
-		g.Call("vertexAttribPointer", 1, 2, g.Get("INT"), false, 8, 0)
+		g.Call("vertexAttribPointer", 1, 2, glInt, false, 8, 0)
 	}
 	g.Call("bindVertexArray", nil)
-	g.Call("enable", g.Get("BLEND"))
-	g.Call("blendFunc", g.Get("ONE"), g.Get("ONE_MINUS_SRC_ALPHA")) // premultiplied alpha, as in the window
-	g.Call("pixelStorei", g.Get("UNPACK_ALIGNMENT"), 1)
+	g.Call("enable", glBlend)
+	g.Call("blendFunc", glOne, glOneMinusSrcAlpha) // premultiplied alpha, as in the window
+	g.Call("pixelStorei", glUnpackAlignment, 1)
 	r.hud = r.newPanelTexture(demo.HUDMaxWidth, demo.HUDMaxHeight)
 	r.gr = r.newPanelTexture(demo.GraphMaxWidth, demo.GraphHeight)
 	r.stage = js.Global().Get("Uint8Array").New(demo.GraphMaxWidth * demo.GraphHeight * 4)
-	r.markerXY = make([]float32, 0, 4*16)
-	r.markerC = make([]float32, 0, 4*16)
 	if e := g.Call("getError").Int(); e != 0 {
 		return nil, fmt.Errorf("WebGL error 0x%x during setup", e)
 	}
@@ -154,7 +174,7 @@ func newGLRenderer(canvas js.Value, cfg physics.Config) (*glRenderer, error) {
 // info is the WebGL renderer's name, as the browser tells it.
 func (r *glRenderer) info() string {
 	g := r.gl
-	name := g.Call("getParameter", g.Get("RENDERER")).String()
+	name := g.Call("getParameter", glRendererParam).String()
 	if ext := g.Call("getExtension", "WEBGL_debug_renderer_info"); !ext.IsNull() {
 		if v := g.Call("getParameter", ext.Get("UNMASKED_RENDERER_WEBGL")); v.Type() == js.TypeString {
 			name = v.String()
@@ -167,24 +187,24 @@ func (r *glRenderer) program(name, vert, frag string) (js.Value, error) {
 	g := r.gl
 	p := g.Call("createProgram")
 	for _, s := range []struct {
-		kind string
+		kind int
 		src  string
-	}{{"VERTEX_SHADER", vert}, {"FRAGMENT_SHADER", frag}} {
+	}{{glVertexShader, vert}, {glFragmentShader, frag}} {
 		src, err := shaders.WebGL2(s.src)
 		if err != nil {
 			return js.Null(), err
 		}
-		sh := g.Call("createShader", g.Get(s.kind))
+		sh := g.Call("createShader", s.kind)
 		g.Call("shaderSource", sh, src)
 		g.Call("compileShader", sh)
-		if !g.Call("getShaderParameter", sh, g.Get("COMPILE_STATUS")).Bool() {
-			return js.Null(), fmt.Errorf("%s shader: %s", name, oneLine(g.Call("getShaderInfoLog", sh).String()))
+		if !g.Call("getShaderParameter", sh, glCompileStatus).Bool() {
+			return js.Null(), fmt.Errorf("%s shader: %s", name, firstLine(g.Call("getShaderInfoLog", sh).String()))
 		}
 		g.Call("attachShader", p, sh)
 	}
 	g.Call("linkProgram", p)
-	if !g.Call("getProgramParameter", p, g.Get("LINK_STATUS")).Bool() {
-		return js.Null(), fmt.Errorf("%s program: %s", name, oneLine(g.Call("getProgramInfoLog", p).String()))
+	if !g.Call("getProgramParameter", p, glLinkStatus).Bool() {
+		return js.Null(), fmt.Errorf("%s program: %s", name, firstLine(g.Call("getProgramInfoLog", p).String()))
 	}
 	return p, nil
 }
@@ -211,10 +231,10 @@ func (r *glRenderer) initBall(p *ballProgram) {
 func (r *glRenderer) newPanelTexture(w, h int) panelTexture {
 	g := r.gl
 	t := panelTexture{tex: g.Call("createTexture"), w: w, h: h}
-	g.Call("bindTexture", g.Get("TEXTURE_2D"), t.tex)
-	g.Call("texStorage2D", g.Get("TEXTURE_2D"), 1, g.Get("RGBA8"), w, h)
-	for _, p := range []string{"TEXTURE_MIN_FILTER", "TEXTURE_MAG_FILTER"} {
-		g.Call("texParameteri", g.Get("TEXTURE_2D"), g.Get(p), g.Get("NEAREST"))
+	g.Call("bindTexture", glTexture2D, t.tex)
+	g.Call("texStorage2D", glTexture2D, 1, glRGBA8, w, h)
+	for _, p := range []int{glTextureMinFilter, glTextureMagFilter} {
+		g.Call("texParameteri", glTexture2D, p, glNearest)
 	}
 	return t
 }
@@ -223,51 +243,30 @@ func (r *glRenderer) newPanelTexture(w, h int) panelTexture {
 // as the window does: letterboxed, centred.
 func (r *glRenderer) resize(w, h int, area demo.Rect) {
 	r.winW, r.winH, r.area = w, h, area
-	r.view, r.scale = letterbox(area.W, area.H, r.cfg.Width, r.cfg.Height)
-	r.view = r.view.Add(image.Pt(area.X, area.Y))
-	one := float64(physics.One)
-	mx := marginPx / r.scale * one
-	ww, wh := float64(r.cfg.Width)*one, float64(r.cfg.Height)*one
-	proj := ortho(-mx, ww+mx, wh+mx, -mx)
-	rad := float64(r.cfg.Radius) * r.scale
-	r.pointSize = 2*rad + 1
+	x, y, vw, vh, scale := letterbox.Fit(area.W, area.H, r.cfg.Width, r.cfg.Height)
+	r.view = image.Rect(area.X+x, area.Y+y, area.X+x+vw, area.Y+y+vh)
+	// As the window's projection (package render): the world's fixed-point
+	// units onto the view and its margin, y down.
+	one := float32(physics.One)
+	mx := float32(marginPx/scale) * one
+	ww, wh := float32(r.cfg.Width)*one, float32(r.cfg.Height)*one
+	proj := mgl32.Ortho(-mx, ww+mx, wh+mx, -mx, -1, 1)
+	rad := float64(r.cfg.Radius) * scale
 	vx := r.view.Min.X - marginPx
 	vy := r.winH - r.view.Max.Y - marginPx
 	g := r.gl
-	arr := js.Global().Get("Float32Array").New(16)
-	for i, v := range proj {
-		arr.SetIndex(i, v)
-	}
+	arr := float32Array(proj[:])
 	for _, p := range []*ballProgram{&r.disc, &r.ball} {
 		g.Call("useProgram", p.prog)
 		g.Call("uniformMatrix4fv", p.proj, false, arr)
-		g.Call("uniform1f", p.pointSize, r.pointSize)
+		g.Call("uniform1f", p.pointSize, 2*rad+1) // the disc and its anti-aliased edge
 		g.Call("uniform1f", p.radius, rad)
 		g.Call("uniform4f", p.viewport, vx, vy, r.view.Dx()+2*marginPx, r.view.Dy()+2*marginPx)
 		y0 := r.winH - r.view.Max.Y
 		g.Call("uniform4f", p.clip, r.view.Min.X, y0, r.view.Max.X, y0+r.view.Dy())
 	}
-}
-
-// letterbox fits a world of worldW×worldH units into w×h pixels, keeping
-// its aspect, centred: the window's layout (render.Letterbox).
-func letterbox(w, h int, worldW, worldH int32) (image.Rectangle, float64) {
-	scale := min(float64(w)/float64(worldW), float64(h)/float64(worldH))
-	vw := min(int(float64(worldW)*scale+0.5), w)
-	vh := min(int(float64(worldH)*scale+0.5), h)
-	x, y := (w-vw)/2, (h-vh)/2
-	return image.Rect(x, y, x+vw, y+vh), scale
-}
-
-// ortho is the orthographic projection of [left, right]×[bottom, top]
-// (and depth -1 to 1) onto clip space, column-major, as mgl32.Ortho.
-func ortho(left, right, bottom, top float64) [16]float64 {
-	return [16]float64{
-		2 / (right - left), 0, 0, 0,
-		0, 2 / (top - bottom), 0, 0,
-		0, 0, -1, 0,
-		-(right + left) / (right - left), -(top + bottom) / (top - bottom), 0, 1,
-	}
+	g.Call("useProgram", r.ov.prog)
+	g.Call("uniform2f", r.ov.window, r.winW, r.winH)
 }
 
 // sync is the demo's SyncFunc: it brings the buffers up to date with the
@@ -289,7 +288,6 @@ func (r *glRenderer) sync(last, next []int32, step, moved uint64) int {
 		r.upload(r.vbo[r.pos.Next()], next)
 		return r.count(len(next))
 	}
-	r.n = n
 	r.upload(r.vbo[r.pos.Last()], last)
 	r.upload(r.vbo[r.pos.Next()], next)
 	return r.count(len(last) + len(next))
@@ -305,8 +303,8 @@ func (r *glRenderer) grow(n int) {
 	c := max(r.capacity*2, n, 64)
 	g := r.gl
 	for i := range 2 {
-		g.Call("bindBuffer", g.Get("ARRAY_BUFFER"), r.vbo[i])
-		g.Call("bufferData", g.Get("ARRAY_BUFFER"), c*8, g.Get("DYNAMIC_DRAW"))
+		g.Call("bindBuffer", glArrayBuffer, r.vbo[i])
+		g.Call("bufferData", glArrayBuffer, c*8, glDynamicDraw)
 	}
 	if c*8 > r.stage.Length() {
 		r.stage = js.Global().Get("Uint8Array").New(c * 8)
@@ -322,8 +320,8 @@ func (r *glRenderer) upload(vbo js.Value, data []int32) {
 	b := unsafe.Slice((*byte)(unsafe.Pointer(&data[0])), len(data)*4)
 	js.CopyBytesToJS(r.stage, b)
 	g := r.gl
-	g.Call("bindBuffer", g.Get("ARRAY_BUFFER"), vbo)
-	g.Call("bufferSubData", g.Get("ARRAY_BUFFER"), 0, r.stage, 0, len(b))
+	g.Call("bindBuffer", glArrayBuffer, vbo)
+	g.Call("bufferSubData", glArrayBuffer, 0, r.stage, 0, len(b))
 }
 
 // busyGPU says the GPU still runs maxInFlight frames: the next should
@@ -350,7 +348,7 @@ func (r *glRenderer) fence() {
 	g.Call("flush")
 }
 
-// The WebGL2 constants of fences: fixed by the specification.
+// The constants of fences.
 const (
 	glSyncStatus              = 0x9114
 	glSignaled                = 0x9119
@@ -364,15 +362,15 @@ func (r *glRenderer) draw(sc *demo.Scene) {
 		r.resize(r.winW, r.winH, sc.World) // an overlay turned on or off
 	}
 	g := r.gl
-	g.Call("disable", g.Get("SCISSOR_TEST"))
+	g.Call("disable", glScissorTest)
 	g.Call("viewport", 0, 0, r.winW, r.winH)
 	g.Call("clearColor", barColor[0], barColor[1], barColor[2], 1)
-	g.Call("clear", g.Get("COLOR_BUFFER_BIT"))
-	g.Call("enable", g.Get("SCISSOR_TEST"))
+	g.Call("clear", glColorBufferBit)
+	g.Call("enable", glScissorTest)
 	g.Call("scissor", r.view.Min.X, r.winH-r.view.Max.Y, r.view.Dx(), r.view.Dy())
 	g.Call("clearColor", worldColor[0], worldColor[1], worldColor[2], 1)
-	g.Call("clear", g.Get("COLOR_BUFFER_BIT"))
-	if r.n > 0 {
+	g.Call("clear", glColorBufferBit)
+	if n := r.pos.N(); n > 0 {
 		g.Call("viewport", r.view.Min.X-marginPx, r.winH-r.view.Max.Y-marginPx, r.view.Dx()+2*marginPx, r.view.Dy()+2*marginPx)
 		g.Call("bindVertexArray", r.vao[r.pos.Last()])
 		hl := -1 // the highlighted ball, -1 for none
@@ -390,7 +388,7 @@ func (r *glRenderer) draw(sc *demo.Scene) {
 		}
 		g.Call("useProgram", p.prog)
 		g.Call("uniform1f", p.alpha, sc.Alpha)
-		g.Call("drawArrays", g.Get("POINTS"), 0, r.n)
+		g.Call("drawArrays", glPoints, 0, n)
 		if sc.Ghosts {
 			q := &r.ball
 			g.Call("useProgram", q.prog)
@@ -398,16 +396,13 @@ func (r *glRenderer) draw(sc *demo.Scene) {
 			g.Call("uniform1f", q.opacity, 0.45)
 			for _, a := range [2]float64{0, 1} {
 				g.Call("uniform1f", q.alpha, a)
-				g.Call("drawArrays", g.Get("POINTS"), 0, r.n)
+				g.Call("drawArrays", glPoints, 0, n)
 			}
 		}
 		g.Call("bindVertexArray", nil)
 	}
-	g.Call("disable", g.Get("SCISSOR_TEST"))
+	g.Call("disable", glScissorTest)
 	g.Call("viewport", 0, 0, r.winW, r.winH)
-	if len(sc.Markers) > 0 {
-		r.drawMarkers(sc)
-	}
 	r.drawPanel(sc.HUD, &r.hud)
 	r.drawPanel(sc.Graph, &r.gr)
 }
@@ -418,8 +413,8 @@ func (r *glRenderer) drawPanel(p *demo.Panel, t *panelTexture) {
 		return
 	}
 	g := r.gl
-	g.Call("activeTexture", g.Get("TEXTURE0"))
-	g.Call("bindTexture", g.Get("TEXTURE_2D"), t.tex)
+	g.Call("activeTexture", glTexture0)
+	g.Call("bindTexture", glTexture2D, t.tex)
 	for _, c := range p.Changed {
 		c = c.Intersect(p.Img.Rect).Intersect(image.Rect(0, 0, t.w, t.h))
 		if c.Empty() {
@@ -431,45 +426,17 @@ func (r *glRenderer) drawPanel(p *demo.Panel, t *panelTexture) {
 		first := p.Img.PixOffset(p.Img.Rect.Min.X, c.Min.Y)
 		rows := p.Img.Pix[first : first+c.Dy()*stride]
 		js.CopyBytesToJS(r.stage, rows)
-		g.Call("pixelStorei", g.Get("UNPACK_ROW_LENGTH"), stride/4)
-		g.Call("pixelStorei", g.Get("UNPACK_SKIP_PIXELS"), c.Min.X-p.Img.Rect.Min.X)
-		g.Call("texSubImage2D", g.Get("TEXTURE_2D"), 0, c.Min.X, c.Min.Y, c.Dx(), c.Dy(),
-			g.Get("RGBA"), g.Get("UNSIGNED_BYTE"), r.stage)
-		g.Call("pixelStorei", g.Get("UNPACK_ROW_LENGTH"), 0)
-		g.Call("pixelStorei", g.Get("UNPACK_SKIP_PIXELS"), 0)
+		g.Call("pixelStorei", glUnpackRowLength, stride/4)
+		g.Call("pixelStorei", glUnpackSkipPixels, c.Min.X-p.Img.Rect.Min.X)
+		g.Call("texSubImage2D", glTexture2D, 0, c.Min.X, c.Min.Y, c.Dx(), c.Dy(),
+			glRGBA, glUnsignedByte, r.stage)
+		g.Call("pixelStorei", glUnpackRowLength, 0)
+		g.Call("pixelStorei", glUnpackSkipPixels, 0)
 		r.ovBytes += int64(c.Dx() * c.Dy() * 4)
 	}
 	g.Call("useProgram", r.ov.prog)
-	g.Call("uniform1i", r.ov.tex, 0)
-	g.Call("uniform2f", r.ov.window, r.winW, r.winH)
 	g.Call("uniform4f", r.ov.rect, p.X, p.Y, p.W, p.H)
-	g.Call("drawArrays", g.Get("TRIANGLE_STRIP"), 0, 4)
-}
-
-// drawMarkers draws rollback's rings (predicted, corrected) in window
-// pixels.
-func (r *glRenderer) drawMarkers(sc *demo.Scene) {
-	g := r.gl
-	xy, col := r.markerXY[:0], r.markerC[:0]
-	n := min(len(sc.Markers), 16)
-	for _, m := range sc.Markers[:n] {
-		x := float64(r.view.Min.X) + m.X*r.scale
-		y := float64(r.view.Min.Y) + m.Y*r.scale
-		xy = append(xy, float32(x), float32(y), 0, 0)
-		col = append(col, m.R, m.G, m.B, m.A)
-	}
-	r.markerXY, r.markerC = xy, col
-	rad := sc.MarkerRadius*r.scale + 3
-	g.Call("enable", g.Get("SCISSOR_TEST")) // the rings stay inside the world
-	g.Call("scissor", r.view.Min.X, r.winH-r.view.Max.Y, r.view.Dx(), r.view.Dy())
-	g.Call("useProgram", r.mk.prog)
-	g.Call("uniform4fv", r.mk.marker, float32Array(xy))
-	g.Call("uniform4fv", r.mk.color, float32Array(col))
-	g.Call("uniform2f", r.mk.window, r.winW, r.winH)
-	g.Call("uniform1f", r.mk.pointSize, 2*rad+2)
-	g.Call("uniform1f", r.mk.radius, rad)
-	g.Call("drawArrays", g.Get("POINTS"), 0, n)
-	g.Call("disable", g.Get("SCISSOR_TEST"))
+	g.Call("drawArrays", glTriangleStrip, 0, 4)
 }
 
 func float32Array(v []float32) js.Value {
@@ -478,13 +445,4 @@ func float32Array(v []float32) js.Value {
 		a.SetIndex(i, f)
 	}
 	return a
-}
-
-func oneLine(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			return s[:i]
-		}
-	}
-	return s
 }

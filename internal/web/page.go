@@ -194,7 +194,7 @@ func checkPage(c *demo.Config) error {
 // fail shows a one-line error: in the status line and, with ?stats, in
 // <pre id="stats">, where a test reads it. Nothing is drawn.
 func (p *page) fail(err error) {
-	line := "interpdemo: " + oneLine(err.Error())
+	line := "interpdemo: " + firstLine(err.Error())
 	p.setText("status", line)
 	if strings.Contains(js.Global().Get("location").Get("search").String(), "stats") {
 		p.setText("stats", line)
@@ -480,3 +480,9 @@ func (consoleLog) Write(b []byte) (int, error) {
 }
 
 var _ io.Writer = consoleLog{}
+
+// firstLine is s up to its first newline: a message of one line.
+func firstLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
+}

@@ -18,6 +18,11 @@ type debugLog struct {
 	on    bool  // a debug context with KHR_debug
 	first error // the first error reported, kept
 	buf   [1024]byte
+	// One message's fields, as the driver writes them: here, not on the
+	// stack, which a pointer given to C would move to the heap at every
+	// read.
+	source, typ, id, severity uint32
+	length                    int32
 }
 
 func (d *debugLog) init(major, minor int32) {
@@ -63,15 +68,13 @@ func (r *Renderer) DebugErr() error {
 		return nil
 	}
 	for d.first == nil {
-		var source, typ, id, severity uint32
-		var length int32
-		if gl.GetDebugMessageLog(1, int32(len(d.buf)), &source, &typ, &id, &severity, &length, &d.buf[0]) == 0 {
+		if gl.GetDebugMessageLog(1, int32(len(d.buf)), &d.source, &d.typ, &d.id, &d.severity, &d.length, &d.buf[0]) == 0 {
 			break
 		}
-		if typ == gl.DEBUG_TYPE_ERROR || severity == gl.DEBUG_SEVERITY_HIGH {
-			n := max(0, min(int(length), len(d.buf)))
+		if d.typ == gl.DEBUG_TYPE_ERROR || d.severity == gl.DEBUG_SEVERITY_HIGH {
+			n := max(0, min(int(d.length), len(d.buf)))
 			msg := strings.Join(strings.Fields(strings.TrimRight(string(d.buf[:n]), "\x00")), " ")
-			d.first = fmt.Errorf("GL debug: %s (%s severity, id %d): %s", debugTypeName(typ), debugSeverityName(severity), id, msg)
+			d.first = fmt.Errorf("GL debug: %s (%s severity, id %d): %s", debugTypeName(d.typ), debugSeverityName(d.severity), d.id, msg)
 		}
 	}
 	return d.first

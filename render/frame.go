@@ -21,6 +21,11 @@ type Layer struct {
 
 func (l Layer) rect() Rect { return Rect{l.X, l.Y, l.W, l.H} }
 
+// same reports whether l and m are the same layer in the same place.
+func (l *Layer) same(m *Layer) bool {
+	return l.Overlay == m.Overlay && l.X == m.X && l.Y == m.Y && l.W == m.W && l.H == m.H && l.Opaque == m.Opaque
+}
+
 // Frame is what a frame shows: the balls at mix factor Alpha (see
 // DrawBalls), the ghost rings if Ghosts, and the layers over them in
 // order.
@@ -64,19 +69,27 @@ type retained struct {
 	balls   region            // where balls were drawn by the last Draw
 	paint   region            // this frame's repaint, rebuilt by every Draw
 	painted int               // pixels repainted by the last Draw (for tests and stats)
+	// clearAll: this frame repaints the world's whole area and, only
+	// its repaint being shown (Config.PaintedOnly), clears the whole
+	// drawable first.
+	clearAll bool
 }
 
 // Draw draws a frame. With Config.Retained, after a frame drawn by Draw,
 // only what changed since is repainted (see above); otherwise, the whole
-// window.
+// window. A frame with nothing to repaint makes no GL call.
 func (r *Renderer) Draw(f *Frame) {
 	if r.winW == 0 {
 		return
 	}
 	r.planRepaint(f)
 	rects := r.ret.paint.rects()
-	r.vp = vpOther // whatever another user of the context left
 	r.draws = 0
+	if len(rects) == 0 {
+		r.keep(f)
+		return
+	}
+	r.vp = vpOther // whatever another user of the context left
 
 	// Backgrounds, then the balls, the ghosts and the layers, each into
 	// every rectangle of the repaint: the rectangles are disjoint, so
@@ -84,36 +97,39 @@ func (r *Renderer) Draw(f *Frame) {
 	var world [maxRegion]Rect
 	nw := 0
 	whole := len(rects) == 1 && rects[0] == (Rect{0, 0, r.winW, r.winH})
-	if whole {
+	switch {
+	case whole:
 		r.Clear() // whole: the clears a rasterizer does fastest
 		r.draws += 2
 		r.ret.valid = true
 		world[0] = r.view
 		nw = 1
-	} else {
+	case r.ret.clearAll:
+		// The world's whole area, of which only the repaint is shown:
+		// the whole drawable cleared to the world's colour, the bars
+		// where the repaint reaches beyond the world, and the balls
+		// drawn once over the world, as in a whole frame.
+		gl.Disable(gl.SCISSOR_TEST)
+		gl.ClearColor(worldColor[0], worldColor[1], worldColor[2], worldColor[3])
+		gl.Clear(gl.COLOR_BUFFER_BIT)
 		gl.Enable(gl.SCISSOR_TEST)
-		bars := false
+		r.draws++
+		r.clearBars(rects)
+		world[0] = r.view
+		nw = 1
+		whole = true // for the balls: the world whole, the bars' row below cleared again
+	default:
+		gl.Enable(gl.SCISSOR_TEST)
+		r.clearBars(rects)
+		gl.ClearColor(worldColor[0], worldColor[1], worldColor[2], worldColor[3])
 		for _, p := range rects {
-			q := p.Intersect(r.view)
-			if q != p {
-				if !bars {
-					gl.ClearColor(barColor[0], barColor[1], barColor[2], barColor[3])
-					bars = true
-				}
-				r.scissor(p)
+			if q := p.Intersect(r.view); !q.Empty() {
+				r.scissor(q)
 				gl.Clear(gl.COLOR_BUFFER_BIT)
 				r.draws++
-			}
-			if !q.Empty() {
 				world[nw] = q
 				nw++
 			}
-		}
-		gl.ClearColor(worldColor[0], worldColor[1], worldColor[2], worldColor[3])
-		for _, q := range world[:nw] {
-			r.scissor(q)
-			gl.Clear(gl.COLOR_BUFFER_BIT)
-			r.draws++
 		}
 	}
 	r.drawBalls(f.Alpha, world[:nw], whole)
@@ -129,6 +145,32 @@ func (r *Renderer) Draw(f *Frame) {
 	}
 	r.keep(f)
 }
+
+// clearBars paints with the bars' colour the parts of rects outside the
+// world's view.
+func (r *Renderer) clearBars(rects []Rect) {
+	bars := false
+	for _, p := range rects {
+		if p.Intersect(r.view) == p {
+			continue
+		}
+		var out [4]Rect
+		for _, q := range out[:subtract(p, r.view, &out)] {
+			if !bars {
+				gl.ClearColor(barColor[0], barColor[1], barColor[2], barColor[3])
+				bars = true
+			}
+			r.scissor(q)
+			gl.Clear(gl.COLOR_BUFFER_BIT)
+			r.draws++
+		}
+	}
+}
+
+// Holds reports whether the drawable (or, Config.PaintedOnly, the screen)
+// holds the last frame Draw drew: if so, a Draw whose layers have the
+// same places and contents, with no ball, paints nothing.
+func (r *Renderer) Holds() bool { return r.ret.valid }
 
 // Relative costs per pixel on llvmpipe, for choosing between a partial
 // and a whole repaint: a whole-window clear runs at memory speed, a
@@ -169,30 +211,32 @@ func (r *Renderer) SetRetained(on bool) {
 	}
 }
 
+// SetPaintedOnly says whether only what each frame repaints is shown from
+// now on (Config.PaintedOnly): a window that presents parts of its back
+// buffer, unless the whole drawable is read (a screenshot).
+func (r *Renderer) SetPaintedOnly(on bool) {
+	if on != r.cfg.PaintedOnly {
+		r.cfg.PaintedOnly = on
+		r.ret.valid = false // the drawable may not hold the whole last frame
+	}
+}
+
+// Invalidate makes the next Draw paint the whole window: what was shown
+// is lost (a window exposed after being covered).
+func (r *Renderer) Invalidate() { r.ret.valid = false }
+
 // planRepaint decides what the frame repaints: the whole window, or
 // (retained) the region that changed since the last frame.
 func (r *Renderer) planRepaint(f *Frame) {
 	g := &r.ret.paint
 	g.reset()
-	win := Rect{0, 0, r.winW, r.winH}
-	whole := func() {
-		g.reset()
-		g.push(win)
-		r.ret.painted = win.area()
-	}
+	r.ret.clearAll = false
 	if !r.cfg.Retained || !r.ret.valid || f.Ghosts != r.ret.ghosts || len(f.Layers) != r.ret.n || len(f.Layers) > maxLayers {
-		whole()
+		r.planWhole()
 		return
 	}
-	// Balls that changed too much of the world to repaint in parts: the
-	// world's area, or the whole window.
-	tooMuch := func() {
-		if !r.planArea(f) {
-			whole()
-		}
-	}
 	if r.occ.all {
-		tooMuch()
+		r.planTooMuch(f)
 		return
 	}
 	// Balls: where they were drawn last frame, and where they may be
@@ -211,26 +255,57 @@ func (r *Renderer) planRepaint(f *Frame) {
 	}
 	// Under an opaque layer nothing shows: balls moving there need no
 	// repaint (what a layer's own change needs is added below).
-	for _, l := range f.Layers {
-		if l.Opaque {
+	for i := range f.Layers {
+		if l := &f.Layers[i]; l.Opaque && g.n > 0 {
 			g.cut(l.rect())
 		}
 	}
 	r.addLayerDamage(g, f)
-	// A large region costs more drawn in parts than the whole window.
-	if g.overflow || r.repaintCost(g, f) >= r.wholeCost(f) || r.pos.N()*(g.n-1) > costBallDraws {
-		tooMuch()
+	if g.n == 0 && !g.overflow {
+		r.ret.painted = 0 // nothing changed
+		return
+	}
+	// A large region costs more drawn in parts than the whole window (or,
+	// where only the repaint is shown, than the world's area).
+	if g.overflow || r.repaintCost(g, f) >= r.fallbackCost(f) || r.pos.N()*(g.n-1) > costBallDraws {
+		r.planTooMuch(f)
 		return
 	}
 	r.ret.painted = g.area()
 }
 
+// planWhole plans the whole window.
+func (r *Renderer) planWhole() {
+	g := &r.ret.paint
+	g.reset()
+	g.push(Rect{0, 0, r.winW, r.winH})
+	r.ret.painted = r.winW * r.winH
+}
+
+// planTooMuch plans a frame whose balls changed too much of the world to
+// repaint in parts: the world's area, or the whole window.
+func (r *Renderer) planTooMuch(f *Frame) {
+	if !r.planArea(f) {
+		r.planWhole()
+	}
+}
+
+// fallbackCost is what a frame that does not repaint in parts costs:
+// the world's area with the whole drawable cleared, where only the
+// repaint is shown (Config.PaintedOnly); otherwise the whole window.
+func (r *Renderer) fallbackCost(f *Frame) int {
+	if r.cfg.PaintedOnly && r.area != (Rect{0, 0, r.winW, r.winH}) {
+		return r.winW * r.winH * costClear
+	}
+	return r.wholeCost(f)
+}
+
 // addLayerDamage adds to g what the layers changed since the last frame.
 func (r *Renderer) addLayerDamage(g *region, f *Frame) {
-	for i, l := range f.Layers {
-		old := r.ret.layers[i]
+	for i := range f.Layers {
+		l, old := &f.Layers[i], &r.ret.layers[i]
 		switch {
-		case l != old:
+		case !l.same(old):
 			// Moved, resized or swapped (the HUD's panel, when its text
 			// changes length): where it was and where it is.
 			g.add(old.rect())
@@ -275,8 +350,10 @@ func (r *Renderer) repaintCost(g *region, f *Frame) int {
 // ResizeArea gave: the balls cannot be drawn outside it) and what the
 // layers changed, where that costs less than the whole window: with the
 // overlays beside the world, a frame then repaints the world but not the
-// overlays' rectangles. It returns false, planning nothing, where the
-// whole window is as cheap.
+// overlays' rectangles. Where only the repaint is shown
+// (Config.PaintedOnly), it always does, and the frame clears the whole
+// drawable first (clearAll), as fast as a whole frame's clear. It returns
+// false, planning nothing, where the whole window is as cheap.
 func (r *Renderer) planArea(f *Frame) bool {
 	g := &r.ret.paint
 	g.reset()
@@ -287,7 +364,15 @@ func (r *Renderer) planArea(f *Frame) bool {
 		}
 	}
 	r.addLayerDamage(g, f)
-	if g.overflow || r.area == (Rect{0, 0, r.winW, r.winH}) || r.repaintCost(g, f) >= r.wholeCost(f) {
+	if g.overflow || r.area == (Rect{0, 0, r.winW, r.winH}) {
+		return false
+	}
+	if r.cfg.PaintedOnly {
+		// Only the repaint is shown: the whole drawable cleared (as a
+		// whole frame's is), the world drawn whole, the overlays left
+		// alone but where they changed.
+		r.ret.clearAll = true
+	} else if r.repaintCost(g, f) >= r.wholeCost(f) {
 		return false
 	}
 	r.ret.painted = g.area()
@@ -296,19 +381,24 @@ func (r *Renderer) planArea(f *Frame) bool {
 
 // keep records what the drawable holds after a Draw.
 func (r *Renderer) keep(f *Frame) {
-	for _, l := range f.Layers {
-		l.Overlay.nDamage = 0 // drawn as it is now
-	}
 	r.ret.valid = r.cfg.Retained && len(f.Layers) <= maxLayers
 	r.ret.ghosts = f.Ghosts
 	r.ret.n = len(f.Layers)
+	for i := range f.Layers {
+		l := &f.Layers[i]
+		if l.Overlay.nDamage != 0 {
+			l.Overlay.nDamage = 0 // drawn as it is now
+		}
+		if i < maxLayers {
+			if !l.same(&r.ret.layers[i]) {
+				r.ret.layers[i] = *l
+			}
+			r.ret.version[i] = l.Overlay.version
+		}
+	}
 	if !r.ret.valid {
 		r.spr.valid = false
 		return
-	}
-	for i, l := range f.Layers {
-		r.ret.layers[i] = l
-		r.ret.version[i] = l.Overlay.version
 	}
 	r.ret.balls.reset()
 	if r.tracked(f) {

@@ -33,6 +33,22 @@ func diff(a, b *image.RGBA) (maxd, n int) {
 	return maxd, n
 }
 
+// diffIn is diff within the rectangle r of both.
+func diffIn(a, b *image.RGBA, r image.Rectangle) (maxd, n int) {
+	r = r.Intersect(a.Rect).Intersect(b.Rect)
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			p, q := a.RGBAAt(x, y), b.RGBAAt(x, y)
+			d := max(abs(int(p.R)-int(q.R)), abs(int(p.G)-int(q.G)), abs(int(p.B)-int(q.B)))
+			if d > 0 {
+				n++
+			}
+			maxd = max(maxd, d)
+		}
+	}
+	return maxd, n
+}
+
 func abs(x int) int {
 	if x < 0 {
 		return -x
@@ -102,8 +118,10 @@ func TestRetainedFramesMatchWholeFrames(t *testing.T) {
 }
 
 // A window that presents only what each frame repainted (no swap: the
-// back buffer keeps its pixels) shows, after every frame, exactly the
-// whole frame: read from the X server, under Xvfb.
+// X server keeps what the window showed) shows, after every frame,
+// exactly the whole frame: read from the X server, under Xvfb. Only the
+// repaint is shown (Config.PaintedOnly), so the back buffer is the frame
+// only there.
 func TestWindowShowsWholeFramesFromParts(t *testing.T) {
 	for _, extra := range []int{0, spriteMaxBalls} {
 		t.Run(fmt.Sprint(3+extra, " balls"), func(t *testing.T) {
@@ -142,10 +160,12 @@ func withWindowGL(t *testing.T, w, h int) *platform.Window {
 }
 
 // checkWhole draws frame f again, whole, and fails the test where got,
-// the retained frame's read-back, differs from it; then it puts the
-// retained state back as it was (the drawable now holds the whole frame,
-// which should be the same). It returns the whole frame.
-func checkWhole(t *testing.T, r *Renderer, fr *Frame, got *image.RGBA, f int) *image.RGBA {
+// the retained frame's read-back, differs from it (where only the repaint
+// is shown, Config.PaintedOnly: within the rectangles painted); then it
+// puts the retained state back as it was (the drawable now holds the
+// whole frame, which should be the same where it is shown). It returns
+// the whole frame.
+func checkWhole(t *testing.T, r *Renderer, fr *Frame, got *image.RGBA, f int, painted []Rect) *image.RGBA {
 	t.Helper()
 	saved, spr := r.ret, r.spr
 	r.cfg.Retained = false
@@ -153,16 +173,50 @@ func checkWhole(t *testing.T, r *Renderer, fr *Frame, got *image.RGBA, f int) *i
 	want := r.ReadPixels()
 	r.cfg.Retained = true
 	r.ret, r.spr = saved, spr
+	if r.cfg.PaintedOnly {
+		for _, p := range painted {
+			sub := image.Rect(p.X, p.Y, p.X+p.W, p.Y+p.H)
+			if d, n := diffIn(got, want, sub); d > 0 {
+				t.Fatalf("frame %d (repainted %d pixels): in %v, %d pixels differ from the whole frame, by up to %d", f, saved.painted, p, n, d)
+			}
+		}
+		return want
+	}
 	if d, n := diff(got, want); d > 0 {
 		t.Fatalf("frame %d (repainted %d pixels): %d pixels differ from the whole frame, by up to %d", f, saved.painted, n, d)
 	}
 	return want
 }
 
+// presentAndCheck presents the parts painted of the retained frame just
+// drawn, reads what the X server shows of the window, and fails where it
+// differs from want, the whole frame.
+func presentAndCheck(t *testing.T, win *platform.Window, painted []Rect, want func() *image.RGBA, f, repainted int) {
+	t.Helper()
+	var parts []image.Rectangle
+	for _, p := range painted {
+		parts = append(parts, image.Rect(p.X, p.Y, p.X+p.W, p.Y+p.H))
+	}
+	win.PresentParts(parts)
+	w, h := win.DrawableSize()
+	shown, err := x11test.Pixels(os.Getenv("DISPLAY"), win.XWindow(), w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := want()
+	for i, v := range shown {
+		px, py := i%w, i/w
+		c := whole.RGBAAt(px, py)
+		if v != uint32(c.R)<<16|uint32(c.G)<<8|uint32(c.B) {
+			t.Fatalf("frame %d: the window shows %06x at (%d,%d), the whole frame %v (repainted %d pixels)", f, v, px, py, c, repainted)
+		}
+	}
+}
+
 func retainedMatchesWhole(t *testing.T, win *platform.Window, extra int, opaque bool) {
 	stripes := func(img *image.RGBA, k int) { stripesAlpha(img, k, opaque) }
 	inWindow := win.CanPresentParts()
-	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: true})
+	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: true, PaintedOnly: inWindow})
 	hud := r.NewOverlay(200, 100)
 	graph := r.NewOverlay(640, 60)
 	hudImg := image.NewRGBA(image.Rect(0, 0, 200, 100))
@@ -230,27 +284,14 @@ func retainedMatchesWhole(t *testing.T, win *platform.Window, extra int, opaque 
 		if r.RepaintedPixels() < 640*480 {
 			partial++
 		}
-		want := checkWhole(t, r, &fr, got, f)
 		if !inWindow {
+			checkWhole(t, r, &fr, got, f, painted)
 			win.Swap()
 			continue
 		}
-		var parts []image.Rectangle
-		for _, p := range painted {
-			parts = append(parts, image.Rect(p.X, p.Y, p.X+p.W, p.Y+p.H))
-		}
-		win.PresentParts(parts)
-		shown, err := x11test.Pixels(os.Getenv("DISPLAY"), win.XWindow(), 640, 480)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, v := range shown {
-			px, py := i%640, i/640
-			c := want.RGBAAt(px, py)
-			if v != uint32(c.R)<<16|uint32(c.G)<<8|uint32(c.B) {
-				t.Fatalf("frame %d: the window shows %06x at (%d,%d), the whole frame %v (repainted %d pixels)", f, v, px, py, c, repainted)
-			}
-		}
+		// What the retained frame painted goes to the window before the
+		// whole frame is drawn for the comparison.
+		presentAndCheck(t, win, painted, func() *image.RGBA { return checkWhole(t, r, &fr, got, f, painted) }, f, repainted)
 	}
 	if partial < frames/2 {
 		t.Errorf("only %d of %d frames repainted part of the window: the retained drawing was not tested", partial, frames)
@@ -303,7 +344,8 @@ func TestRetainedDrawAtOneBall(t *testing.T) {
 	}
 }
 
-// TestDrawAllocatesNothing: a frame with two layers, between ticks.
+// TestDrawAllocatesNothing: a frame with two layers, between ticks, and
+// the debug log read after it, as the demo reads it every frame.
 func TestDrawAllocatesNothing(t *testing.T) {
 	win := withGL(t, 640, 480)
 	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: true})
@@ -318,7 +360,13 @@ func TestDrawAllocatesNothing(t *testing.T) {
 		f.Alpha = float32(i%10) / 10
 		r.Sync(last, next, 1, 1)
 		r.Draw(&f)
+		if err := r.DebugErr(); err != nil {
+			t.Fatal(err)
+		}
 	})
+	if !r.Debugging() {
+		t.Fatal("no debug context: the debug log was not read")
+	}
 	if allocs != 0 {
 		t.Errorf("%v allocations per frame", allocs)
 	}
@@ -517,8 +565,21 @@ func TestHUDReadBackLightsOnlyItsGlyphs(t *testing.T) {
 // what the overlays changed, not the overlays whole, and shows the same
 // pixels as a whole frame.
 func TestRetainedWorldAreaMatchesWholeFrames(t *testing.T) {
-	win := withGL(t, 900, 600)
-	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: true})
+	retainedWorldAreaMatchesWhole(t, withGL(t, 900, 600))
+}
+
+// The same in a window that presents only what each frame repainted: the
+// world's area is repainted with the whole drawable cleared first
+// (Config.PaintedOnly), which leaves the overlays' part of the back
+// buffer cleared too; the window, read from the X server, shows the
+// whole frame all the same.
+func TestWindowShowsWholeFramesWhenTheWorldIsRepainted(t *testing.T) {
+	retainedWorldAreaMatchesWhole(t, withWindowGL(t, 900, 600))
+}
+
+func retainedWorldAreaMatchesWhole(t *testing.T, win *platform.Window) {
+	inWindow := win.CanPresentParts()
+	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: true, PaintedOnly: inWindow})
 	area := Rect{260, 0, 640, 480}
 	r.ResizeArea(900, 600, area)
 	hud, graph := r.NewOverlay(250, 600), r.NewOverlay(640, 100)
@@ -555,14 +616,181 @@ func TestRetainedWorldAreaMatchesWholeFrames(t *testing.T) {
 			{Overlay: graph, X: 260, Y: 490, W: 640, H: 100, Opaque: true},
 		}}
 		r.Draw(&fr)
+		painted := append([]Rect(nil), r.Painted()...)
 		got := r.ReadPixels()
 		if p := r.Painted(); f > 0 && len(p) > 0 && p[0] == area {
 			inArea++
+			if r.ret.clearAll != inWindow {
+				t.Fatalf("frame %d: the world's area repainted with the whole drawable cleared %v, want %v", f, r.ret.clearAll, inWindow)
+			}
 		}
-		checkWhole(t, r, &fr, got, f)
-		win.Swap()
+		if !inWindow {
+			checkWhole(t, r, &fr, got, f, painted)
+			win.Swap()
+			continue
+		}
+		presentAndCheck(t, win, painted, func() *image.RGBA { return checkWhole(t, r, &fr, got, f, painted) }, f, r.ret.painted)
 	}
 	if inArea < 12 {
 		t.Errorf("only %d of 24 frames repainted the world's area: the plan was not tested", inArea)
+	}
+}
+
+// With the world in a window of its own (the platform's SplitWorld): the
+// world's renderer draws there as in a window of the world's size, and a
+// renderer of the layers alone (Config.LayersOnly), in a second context,
+// draws them around it in the window, only when they change; each
+// presents only what it repainted. After every frame the window, read
+// from the X server, shows exactly the whole frame one renderer draws in
+// one drawable: the balls cross the world's edges, the layers get new
+// contents in parts, and the window is covered and exposed once.
+func TestSplitWindowShowsWholeFrames(t *testing.T) {
+	const winW, winH = 900, 600
+	win := withWindowGL(t, winW, winH)
+	display := os.Getenv("DISPLAY")
+	area := Rect{260, 0, 640, 480}
+	fresh, err := win.SplitWorld(image.Rect(area.X, area.Y, area.X+area.W, area.Y+area.H))
+	if err != nil || !fresh {
+		t.Fatalf("SplitWorld: fresh %v, %v", fresh, err)
+	}
+	// The world's renderer and the overlays' textures, in the window's
+	// context, on the world's window.
+	win.UseWorld()
+	mk := func(cfg Config) *Renderer {
+		r, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	world := mk(Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: true, PaintedOnly: true})
+	world.Resize(area.W, area.H)
+	hud, graph := world.NewOverlay(250, 600), world.NewOverlay(640, 100)
+	// The layers' renderer, and the reference (whole frames, one
+	// drawable: the window's back buffer, never shown), in the second
+	// context, on the window.
+	if err := win.UseLayers(); err != nil {
+		t.Fatal(err)
+	}
+	lay := mk(Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, LayersOnly: true, Retained: true, PaintedOnly: true})
+	lay.ResizeArea(winW, winH, area)
+	ref := mk(Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits})
+	ref.ResizeArea(winW, winH, area)
+	t.Cleanup(func() {
+		if win.UseLayers() == nil {
+			for _, r := range []*Renderer{lay, ref} {
+				if err := r.DebugErr(); err != nil {
+					t.Errorf("the driver reported: %v", err)
+				}
+				r.Delete()
+			}
+		}
+		win.UseWorld()
+		if err := world.DebugErr(); err != nil {
+			t.Errorf("the driver reported: %v", err)
+		}
+		world.Delete()
+		win.UseWindow()
+	})
+
+	hudImg, graphImg := image.NewRGBA(image.Rect(0, 0, 250, 600)), image.NewRGBA(image.Rect(0, 0, 640, 100))
+	stripesAlpha(hudImg, 0, true)
+	stripesAlpha(graphImg, 0, true)
+	const n = 60
+	last, next := make([]int32, 2*n), make([]int32, 2*n)
+	set := func(tick int) {
+		for i := range n {
+			// Some run off the world's edges: into the bars' row below
+			// it, which a sprite must not reach in the window.
+			x, y := float64(-10+(i*37)%660), float64(-10+(i*53)%500)
+			dx, dy := float64(i%7-3), float64(i%5-2)
+			last[2*i], last[2*i+1] = q8(x+dx*float64(tick)), q8(y+dy*float64(tick))
+			next[2*i], next[2*i+1] = q8(x+dx*float64(tick+1)), q8(y+dy*float64(tick+1))
+		}
+	}
+	layers := []Layer{{Overlay: hud, W: 250, H: 600, Opaque: true}, {Overlay: graph, X: 260, Y: 490, W: 640, H: 100, Opaque: true}}
+	layerFrames := 0
+	for f := range 30 {
+		if f%4 == 0 {
+			set(f)
+		}
+		step := uint64(1 + f/4)
+		alpha := float32(f%4) / 4
+		upload := func() {
+			if f%5 == 0 {
+				stripesAlpha(hudImg, f, true)
+				hud.Upload(hudImg, image.Rect(0, 0, 250, 60))
+			}
+			if f%3 == 1 {
+				stripesAlpha(graphImg, f, true)
+				x := f * 41 % 620
+				graph.Upload(graphImg, image.Rect(x, 0, x+20, 100))
+			}
+		}
+		if f == 17 {
+			// Covered and uncovered: both windows lost what they showed.
+			if err := x11test.Cover(display, win.XWindow(), image.Rect(0, 0, winW, winH), 0xff00ff); err != nil {
+				t.Fatal(err)
+			}
+			for deadline := time.Now().Add(5 * time.Second); !win.WorldExposed() && time.Now().Before(deadline); {
+			}
+			world.Invalidate()
+			lay.Invalidate()
+		}
+		win.UseWorld()
+		world.Sync(last, next, step, 1)
+		world.Draw(&Frame{Alpha: alpha})
+		var parts []image.Rectangle
+		for _, p := range world.Painted() {
+			parts = append(parts, image.Rect(p.X, p.Y, p.X+p.W, p.Y+p.H))
+		}
+		if f == 0 {
+			win.SwapWorld()
+		} else {
+			win.PresentWorldParts(parts)
+		}
+		if err := win.UseLayers(); err != nil {
+			t.Fatal(err)
+		}
+		upload()
+		lay.Draw(&Frame{Layers: layers})
+		if len(lay.Painted()) > 0 {
+			layerFrames++
+		}
+		parts = parts[:0]
+		for _, p := range lay.Painted() {
+			parts = append(parts, image.Rect(p.X, p.Y, p.X+p.W, p.Y+p.H))
+		}
+		win.PresentParts(parts)
+
+		ref.Sync(last, next, step, 1)
+		ref.Draw(&Frame{Alpha: alpha, Layers: layers})
+		want := ref.ReadPixels()
+		shown, err := x11test.Pixels(display, win.XWindow(), winW, winH)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The world is rasterized at another offset in its own window
+		// than in the reference's: a disc's edge may round a level
+		// apart (pixels read from the GPU might include errors). Any
+		// other difference is a pixel the window lost.
+		differ := 0
+		for i, v := range shown {
+			px, py := i%winW, i/winW
+			c := want.RGBAAt(px, py)
+			d := max(abs(int(v>>16)-int(c.R)), abs(int(v>>8&255)-int(c.G)), abs(int(v&255)-int(c.B)))
+			if d > 0 {
+				differ++
+			}
+			if d > 2 {
+				t.Fatalf("frame %d: the window shows %06x at (%d,%d), the whole frame %v (world repainted %d pixels, layers %d)", f, v, px, py, c, world.RepaintedPixels(), lay.RepaintedPixels())
+			}
+		}
+		if differ > winW*winH/200 {
+			t.Fatalf("frame %d: %d pixels a level or two off the whole frame", f, differ)
+		}
+	}
+	if layerFrames < 10 || layerFrames > 25 {
+		t.Errorf("the layers were repainted in %d frames of 30, want about 15 (when they changed)", layerFrames)
 	}
 }

@@ -72,6 +72,10 @@ func (g *region) add(r Rect) {
 	if r.Empty() {
 		return
 	}
+	if !g.overlaps(r) {
+		g.push(r) // the usual case, without the cutting's arrays
+		return
+	}
 	// Cut r by every rectangle already held; what survives is new.
 	var pieces, next [maxRegion]Rect
 	np := 1
@@ -100,9 +104,19 @@ func (g *region) add(r Rect) {
 	}
 }
 
+// overlaps reports whether r shares a pixel with the region.
+func (g *region) overlaps(r Rect) bool {
+	for _, h := range g.r[:g.n] {
+		if !h.Intersect(r).Empty() {
+			return true
+		}
+	}
+	return false
+}
+
 // cut removes the pixels of h from the region.
 func (g *region) cut(h Rect) {
-	if h.Empty() {
+	if h.Empty() || !g.overlaps(h) {
 		return
 	}
 	var kept [maxRegion]Rect

@@ -58,6 +58,21 @@ type Config struct {
 	// window that changed. A window's back buffer is undefined after a
 	// swap, so there every frame is painted whole.
 	Retained bool
+	// PaintedOnly says only what each Draw repainted is shown (Painted):
+	// a window that presents parts of its back buffer and keeps what it
+	// showed (the X server keeps a window's pixels). Draw may then change
+	// the rest of the drawable: a frame that repaints the whole world
+	// clears the whole drawable first, which a software rasterizer does
+	// at memory speed, where clearing the world's part alone is drawn
+	// like any rectangle (see frame.go). The drawable as a whole then
+	// holds no frame: ReadPixels is the frame only where Painted says.
+	// It matters only with Retained.
+	PaintedOnly bool
+	// LayersOnly makes a renderer of the layers alone, with no ball
+	// (Sync takes none) and none of the balls' programs: for a window
+	// whose world has a window of its own (the platform's SplitWorld),
+	// the layers around it.
+	LayersOnly bool
 }
 
 // bytesPerBall is the size of one position: two int32.
@@ -102,6 +117,8 @@ type Renderer struct {
 
 	uploaded int64
 
+	progs []*ballProgram // the ball programs made (programs)
+
 	ov          *overlays
 	overlayList []*Overlay
 
@@ -142,6 +159,10 @@ func New(cfg Config) (*Renderer, error) {
 	}
 	r := &Renderer{cfg: cfg, fenceEvery: 1, highlight: -1} // the uniforms start at 0: none
 	r.debug.init(major, minor)
+	if cfg.LayersOnly {
+		return r.initLayers()
+	}
+	r.progs = []*ballProgram{&r.ball, &r.disc, &r.core, &r.ballWhole, &r.discWhole}
 	var err error
 	ballWhole, err := shaders.WithDefine(shaders.BallFrag, "WHOLE_FRAME")
 	if err != nil {
@@ -188,21 +209,25 @@ func New(cfg Config) (*Renderer, error) {
 	r.maxPoint = rng[1]
 
 	gl.Enable(gl.PROGRAM_POINT_SIZE)
-	gl.Enable(gl.BLEND)
-	gl.BlendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA) // premultiplied alpha, for every blended draw
 	gl.Disable(gl.DEPTH_TEST)
 	gl.DepthFunc(gl.LESS)
 	gl.ClearDepth(1)
-
-	if r.ov, err = newOverlays(); err != nil {
-		r.Delete()
-		return nil, err
-	}
 	if err = r.initCuller(); err != nil {
 		r.Delete()
 		return nil, err
 	}
+	return r.initLayers()
+}
 
+// initLayers makes what drawing the layers needs, and ends New.
+func (r *Renderer) initLayers() (*Renderer, error) {
+	gl.Enable(gl.BLEND)
+	gl.BlendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA) // premultiplied alpha, for every blended draw
+	var err error
+	if r.ov, err = newOverlays(); err != nil {
+		r.Delete()
+		return nil, err
+	}
 	if e := gl.GetError(); e != gl.NO_ERROR {
 		r.Delete()
 		return nil, fmt.Errorf("render: GL error 0x%x during setup", e)
@@ -226,12 +251,12 @@ func (r *Renderer) SetHighlightFirst(on bool) {
 // SetHighlight gives ball i the player's colour (in a network game, the
 // ball this player moves); -1 for none.
 func (r *Renderer) SetHighlight(i int) {
-	if i < 0 {
-		i = -1
+	if int32(max(i, -1)) != r.highlight {
+		r.setHighlight(max(i, -1))
 	}
-	if int32(i) == r.highlight {
-		return
-	}
+}
+
+func (r *Renderer) setHighlight(i int) {
 	r.highlight = int32(i)
 	on := int32(0)
 	if i >= 0 {
@@ -257,6 +282,13 @@ func (r *Renderer) Resize(w, h int) { r.ResizeArea(w, h, Rect{0, 0, w, h}) }
 // bars' colour, for overlays beside the world rather than over it. It
 // does nothing when neither the size nor the area changed.
 func (r *Renderer) ResizeArea(w, h int, area Rect) {
+	if w == r.winW && h == r.winH && area == r.area {
+		return // every frame, as a rule: inlined
+	}
+	r.resizeArea(w, h, area)
+}
+
+func (r *Renderer) resizeArea(w, h int, area Rect) {
 	area = area.Intersect(Rect{0, 0, w, h})
 	if w <= 0 || h <= 0 || area.Empty() || (w == r.winW && h == r.winH && area == r.area) {
 		return
@@ -389,7 +421,7 @@ func (r *Renderer) WorldToPixel(x, y float64) (float64, float64) {
 // keep the previous positions.
 func (r *Renderer) Sync(last, next []int32, step, moved uint64) int {
 	n := len(next) / 2
-	if len(last) != len(next) || len(next)%2 != 0 {
+	if len(last) != len(next) || len(next)%2 != 0 || r.cfg.LayersOnly {
 		return 0
 	}
 	if n > r.capacity {
@@ -661,7 +693,6 @@ func (p *ballProgram) init(name, frag string, disc, ring, clip bool) error {
 	return nil
 }
 
-// programs lists the ball programs, for setting what they share.
-func (r *Renderer) programs() [5]*ballProgram {
-	return [5]*ballProgram{&r.ball, &r.disc, &r.core, &r.ballWhole, &r.discWhole}
-}
+// programs lists the ball programs, for setting what they share: none
+// with LayersOnly.
+func (r *Renderer) programs() []*ballProgram { return r.progs }

@@ -62,7 +62,9 @@ type Window struct {
 	ctx      sdl.GLContext
 	driver   string
 	headless bool
-	sub      *subBuffer // GLX_MESA_copy_sub_buffer, or nil
+	sub      *subBuffer   // GLX_MESA_copy_sub_buffer, or nil
+	world    *worldWindow // the world's own window (SplitWorld), or nil
+	drawH    int          // the drawable's height when DrawableSize last read it
 }
 
 // Open initialises SDL's video subsystem and opens a window with an OpenGL
@@ -133,6 +135,7 @@ func Open(o Options) (*Window, error) {
 		return nil, fmt.Errorf("making the GL context current: %w", err)
 	}
 	w := &Window{win: win, ctx: ctx, driver: driver, headless: o.Headless}
+	w.DrawableSize()
 	if !o.Headless {
 		w.sub = newSubBuffer(driver)
 	}
@@ -154,10 +157,11 @@ func (w *Window) Preserved() bool { return w.headless && w.driver == "offscreen"
 func (w *Window) CanPresentParts() bool { return w.sub != nil }
 
 // PresentParts shows the rectangles rects (window pixels, origin at the
-// top left) of the back buffer, and leaves the back buffer as it is.
-// Call it only where CanPresentParts.
+// top left, in the drawable's size as DrawableSize last read it) of the
+// back buffer, and leaves the back buffer as it is. Call it only where
+// CanPresentParts.
 func (w *Window) PresentParts(rects []image.Rectangle) {
-	_, h := w.DrawableSize()
+	h := w.drawH
 	for _, r := range rects {
 		if !r.Empty() {
 			w.sub.present(r.Min.X, h-r.Max.Y, r.Dx(), r.Dy())
@@ -183,9 +187,11 @@ func (w *Window) ID() uint32 {
 	return id
 }
 
-// DrawableSize is the size of the GL drawable in pixels.
+// DrawableSize is the size of the GL drawable in pixels. Read it when the
+// window's size changes, not every frame: SDL's binding allocates.
 func (w *Window) DrawableSize() (int, int) {
 	dw, dh := w.win.GLGetDrawableSize()
+	w.drawH = int(dh)
 	return int(dw), int(dh)
 }
 
@@ -255,6 +261,7 @@ func (w *Window) Close() {
 	if w == nil {
 		return
 	}
+	w.closeWorld()
 	if w.ctx != nil {
 		sdl.GLDeleteContext(w.ctx)
 		w.ctx = nil

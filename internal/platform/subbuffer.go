@@ -48,6 +48,7 @@ type subBuffer struct {
 	copy     unsafe.Pointer // glXCopySubBufferMESA
 	dpy      unsafe.Pointer // the context's X display
 	drawable C.ulong        // the window's GLX drawable
+	ctx      unsafe.Pointer // the GLX context
 }
 
 // newSubBuffer looks for GLX_MESA_copy_sub_buffer among the extensions the
@@ -81,12 +82,15 @@ func newSubBuffer(driver string) *subBuffer {
 	if C.has_ext(C.call_query_ext(queryExt, dpy, screen), name) == 0 {
 		return nil
 	}
-	return &subBuffer{copy: copySub, dpy: dpy, drawable: drawable}
+	return &subBuffer{copy: copySub, dpy: dpy, drawable: drawable, ctx: ctx}
 }
 
 // present copies the rectangle at x, y (window pixels from the bottom
 // left, as GL counts) of w×h pixels from the back buffer to the window.
 // It flushes GL first (the extension's own glFlush).
-func (s *subBuffer) present(x, y, w, h int) {
-	C.call_copy_sub(s.copy, s.dpy, s.drawable, C.int(x), C.int(y), C.int(w), C.int(h))
+func (s *subBuffer) present(x, y, w, h int) { s.presentOn(s.drawable, x, y, w, h) }
+
+// presentOn is present for drawable d, a window of the same context.
+func (s *subBuffer) presentOn(d C.ulong, x, y, w, h int) {
+	C.call_copy_sub(s.copy, s.dpy, d, C.int(x), C.int(y), C.int(w), C.int(h))
 }

@@ -48,11 +48,41 @@ static int get_pixels(const char *name, unsigned long win, int w, int h, unsigne
 	XCloseDisplay(d);
 	return 0;
 }
+
+// cover maps an override-redirect window (no window manager moves it) of
+// w x h pixels over window win, at (x, y) in it, filled with colour
+// pixel, then destroys it: the X server, keeping no copy of what it
+// covered (no backing store), sends win and its children Expose events
+// for it, and shows garbage there until they repaint. It returns once
+// the server has done both.
+static int cover(const char *name, unsigned long win, int cx, int cy, int w, int h, unsigned long pixel) {
+	Display *d = XOpenDisplay(name);
+	if (!d) return 1;
+	Window child;
+	int x, y;
+	if (!XTranslateCoordinates(d, win, DefaultRootWindow(d), 0, 0, &x, &y, &child)) {
+		XCloseDisplay(d);
+		return 2;
+	}
+	XSetWindowAttributes sa;
+	memset(&sa, 0, sizeof sa);
+	sa.override_redirect = True;
+	sa.background_pixel = pixel;
+	Window c = XCreateWindow(d, DefaultRootWindow(d), x + cx, y + cy, w, h, 0, CopyFromParent, InputOutput,
+		CopyFromParent, CWOverrideRedirect | CWBackPixel, &sa);
+	XMapRaised(d, c);
+	XSync(d, False);
+	XDestroyWindow(d, c);
+	XSync(d, False);
+	XCloseDisplay(d);
+	return 0;
+}
 */
 import "C"
 
 import (
 	"fmt"
+	"image"
 	"unsafe"
 )
 
@@ -85,5 +115,23 @@ func CloseWindow(display string, win uint64) error {
 		return fmt.Errorf("cannot open display %q", display)
 	default:
 		return fmt.Errorf("XSendEvent to window %d failed", win)
+	}
+}
+
+// Cover puts a window filled with colour pixel (0xRRGGBB) over the
+// pixels of window win on display in r (from its top left), and takes
+// it away: what it covered is lost, and the X server tells the windows
+// it covered (win, its children) to repaint it, as when a user moves
+// another window across.
+func Cover(display string, win uint64, r image.Rectangle, pixel uint32) error {
+	name := C.CString(display)
+	defer C.free(unsafe.Pointer(name))
+	switch C.cover(name, C.ulong(win), C.int(r.Min.X), C.int(r.Min.Y), C.int(r.Dx()), C.int(r.Dy()), C.ulong(pixel)) {
+	case 0:
+		return nil
+	case 1:
+		return fmt.Errorf("cannot open display %q", display)
+	default:
+		return fmt.Errorf("window %d: not on the display", win)
 	}
 }

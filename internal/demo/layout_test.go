@@ -172,3 +172,49 @@ func TestNetworkGameHighlightsYourBall(t *testing.T) {
 }
 
 var _ = time.Second
+
+// TestOverlaysChangeInTheSameFrames: over 3 s of frames of a millisecond
+// (and of 7 ms), the HUD's text is renewed some 10 times a second and the
+// graph some 30, and every frame that renews the text renews the graph
+// too: a window pays for each frame that changes the overlays, whatever
+// it changes. A key that changes a setting shows on the HUD in the very
+// next frame all the same. With the graph off, the text keeps its rate.
+func TestOverlaysChangeInTheSameFrames(t *testing.T) {
+	for _, c := range []struct {
+		frame time.Duration
+		graph bool
+	}{{time.Millisecond, true}, {7 * time.Millisecond, true}, {time.Millisecond, false}} {
+		name := fmt.Sprintf("frames of %v, graph %v", c.frame, c.graph)
+		f := newFront(t, nil, nil, "-graph="+fmt.Sprint(c.graph))
+		f.frame = c.frame
+		start := f.clock.Now()
+		texts, graphs := 0, 0
+		for f.clock.Now()-start < 3*time.Second {
+			f.step()
+			text := f.scene.HUD != nil && len(f.scene.HUD.Changed) > 0
+			graph := f.scene.Graph != nil && len(f.scene.Graph.Changed) > 0
+			if text {
+				texts++
+			}
+			if graph {
+				graphs++
+			}
+			if text && c.graph && !graph {
+				t.Fatalf("%s: at %v the HUD's text changed, the graph did not", name, f.clock.Now()-start)
+			}
+		}
+		// The text's changes: every refresh but those that found the
+		// same text, which the frame counter's changes make rare.
+		if texts < 20 || texts > 31 {
+			t.Errorf("%s: the HUD's text changed %d times in 3 s, want about 30", name, texts)
+		}
+		if c.graph && (graphs < 80 || graphs > 91) {
+			t.Errorf("%s: the graph changed %d times in 3 s, want about 90", name, graphs)
+		}
+		// A key: the next frame shows it.
+		f.step(KeySpace)
+		if f.scene.HUD == nil || len(f.scene.HUD.Changed) == 0 || !strings.Contains(string(f.d.ov.shown), "draw at next position") {
+			t.Errorf("%s: after Space the next frame's HUD changed %v:\n%s", name, f.scene.HUD != nil && len(f.scene.HUD.Changed) > 0, f.d.ov.shown)
+		}
+	}
+}

@@ -68,7 +68,7 @@ func Layout(winW, winH int, hud, graph bool) (world, hudArea, graphArea Rect) {
 
 const (
 	graphSpan     = 4 * time.Second
-	hudRefresh    = 100 * time.Millisecond // the HUD's text, 10 times a second
+	hudRefresh    = 100 * time.Millisecond // the HUD's text, 10 times a second, with a graph refresh
 	graphRefresh  = time.Second / 30       // the graph, 30 times a second
 	graphRingSize = 8192                   // frames the graph remembers
 )
@@ -82,6 +82,14 @@ type Panel struct {
 	Img        *image.RGBA
 	Changed    []image.Rectangle
 	X, Y, W, H int
+}
+
+// place puts the panel at x, y, w x h, writing only what moved: a frame
+// at a million a second spends nothing on it.
+func (p *Panel) place(x, y, w, h int) {
+	if p.X != x || p.Y != y || p.W != w || p.H != h {
+		p.X, p.Y, p.W, p.H = x, y, w, h
+	}
 }
 
 // Marker is a ring to draw over the world: a rollback's predicted or
@@ -146,7 +154,7 @@ type overlay struct {
 }
 
 func newOverlay() *overlay {
-	return &overlay{
+	o := &overlay{
 		text:     hud.NewTextImage(HUDMaxWidth, HUDMaxHeight),
 		raw:      make([]byte, 0, 2048),
 		buf:      make([]byte, 0, 2048),
@@ -160,6 +168,11 @@ func newOverlay() *overlay {
 		// wraps: the first wrap comes seconds in, after the warm-up.
 		graphPane: Panel{Changed: make([]image.Rectangle, 0, 2)},
 	}
+	// The panels' images and the HUD's list of changes never change:
+	// set once, not written every frame.
+	o.hudPanel.Img, o.hudPanel.Changed = o.text.Img, o.hudParts[:0]
+	o.graphPane.Img = o.graphImg
+	return o
 }
 
 // setText builds the HUD's text for s and, if it differs from the text
@@ -176,17 +189,28 @@ func (o *overlay) setText(s *hud.Snapshot, now time.Duration) (changed bool) {
 	return true
 }
 
+// textDue says whether the HUD's text is renewed in the frame at now:
+// when its refresh is due and, the graph shown, in a frame that refreshes
+// the graph too (at most a graph refresh later), so that the overlays
+// change in the same frames and a window shows their changes together
+// (each frame that changes them costs a present, whatever its size); at
+// once when a key asked for it.
+func (o *overlay) textDue(now time.Duration, graph bool) bool {
+	return now >= o.nextText && (o.nextText == 0 || !graph || now >= o.nextGraph)
+}
+
 // hudLayer is the HUD's panel for the frame; it fills in the snapshot and
 // re-renders the text when due.
 func (d *Demo) hudLayer(now time.Duration, area Rect) *Panel {
 	o := d.ov
 	p := &o.hudPanel
-	p.Changed = o.hudParts[:0]
-	if now >= o.nextText && o.setText(d.snapshot(now), now) {
+	if len(p.Changed) > 0 {
+		p.Changed = p.Changed[:0]
+	}
+	if o.textDue(now, d.view.graph) && o.setText(d.snapshot(now), now) {
 		p.Changed = append(p.Changed, o.panel)
 	}
-	p.Img, p.X, p.Y = o.text.Img, area.X, area.Y
-	p.W, p.H = min(o.panel.Dx(), area.W), min(o.panel.Dy(), area.H)
+	p.place(area.X, area.Y, min(o.panel.Dx(), area.W), min(o.panel.Dy(), area.H))
 	return p
 }
 
@@ -195,7 +219,9 @@ func (d *Demo) hudLayer(now time.Duration, area Rect) *Panel {
 func (d *Demo) graphLayer(now time.Duration, area Rect) *Panel {
 	o := d.ov
 	p := &o.graphPane
-	p.Changed = p.Changed[:0]
+	if len(p.Changed) > 0 {
+		p.Changed = p.Changed[:0]
+	}
 	w := min(max(area.W, 1), GraphMaxWidth)
 	if w != o.graphW {
 		o.graphW = w
@@ -207,7 +233,7 @@ func (d *Demo) graphLayer(now time.Duration, area Rect) *Panel {
 		lines := hud.GraphLines{Tick: d.sim.Tick(), Cap: d.view.capInterval()}
 		p.Changed = append(p.Changed, o.sweep.Update(o.graphSub, o.graph, o.ring, now, graphSpan, hud.DefaultScale, lines)...)
 	}
-	p.Img, p.X, p.Y, p.W, p.H = o.graphImg, area.X, area.Y, o.graphW, min(area.H, GraphHeight)
+	p.place(area.X, area.Y, o.graphW, min(area.H, GraphHeight))
 	return p
 }
 

@@ -34,10 +34,20 @@ func NewRing(capacity int) *Ring {
 // Add appends a frame.
 func (r *Ring) Add(f Frame) {
 	r.buf[r.head] = f
-	r.head = (r.head + 1) % len(r.buf)
+	if r.head++; r.head == len(r.buf) {
+		r.head = 0 // no division: this runs every frame
+	}
 	if r.n < len(r.buf) {
 		r.n++
 	}
+}
+
+// older is the slot before slot i: the next older frame.
+func (r *Ring) older(i int) int {
+	if i == 0 {
+		return len(r.buf) - 1
+	}
+	return i - 1
 }
 
 // Len is the number of frames held.
@@ -61,8 +71,9 @@ type Window struct {
 // Since summarises the frames that started after t.
 func (r *Ring) Since(t time.Duration) Window {
 	var w Window
-	for i := 0; i < r.n; i++ {
-		f := r.At(i)
+	for k, i := 0, r.head; k < r.n; k++ {
+		i = r.older(i)
+		f := &r.buf[i]
 		if f.Start <= t {
 			break
 		}

@@ -62,22 +62,49 @@ func sweepCol(t time.Duration, n int64, span time.Duration) int64 {
 // fillColumns sets sweep columns oldest to newest (not yet taken modulo
 // n = len(cols)) from the frames in r, blanks the gap after newest, and
 // leaves the other columns as they are.
+//
+// Most frames fall within one column (a column is span/n, 6 ms of the
+// demo's graph, and a frame at hundreds of thousands a second is
+// microseconds): the time bounds of the last such column are kept, and a
+// frame within them costs no division.
 func fillColumns(cols []Column, r *Ring, oldest, newest int64, span time.Duration) {
 	n := int64(len(cols))
 	for k := oldest; k <= newest+int64(SweepGap(len(cols))); k++ {
 		cols[floorMod(k, n)] = Column{}
 	}
-	for i := 0; i < r.Len(); i++ {
-		f := r.At(i)
+	var lo, hi time.Duration // the times of column at: [lo, hi); none yet
+	var at, slot int64
+	for k, i := 0, r.head; k < r.n; k++ {
+		i = r.older(i)
+		f := &r.buf[i]
 		end := f.Start + f.Dur
-		last := sweepCol(end-1, n, span)
+		if f.Start >= lo && end <= hi && f.Dur > 0 {
+			if at < oldest {
+				break
+			}
+			if at <= newest {
+				cols[slot].add(*f)
+			}
+			continue
+		}
+		first, last := sweepCol(f.Start, n, span), sweepCol(end-1, n, span)
 		if last < oldest {
 			break // the ring is in time order: everything older is done
 		}
-		for k := max(sweepCol(f.Start, n, span), oldest); k <= min(last, newest); k++ {
-			cols[floorMod(k, n)].add(f)
+		if first == last {
+			at, slot = last, floorMod(last, n)
+			lo, hi = colStart(at, n, span), colStart(at+1, n, span)
+		}
+		for c := max(first, oldest); c <= min(last, newest); c++ {
+			cols[floorMod(c, n)].add(*f)
 		}
 	}
+}
+
+// colStart is the time column k (not yet taken modulo n) starts at: the
+// earliest t with sweepCol(t, n, span) == k.
+func colStart(k, n int64, span time.Duration) time.Duration {
+	return time.Duration(-floorDiv(-k*int64(span), n)) // ceil(k*span/n)
 }
 
 func floorDiv(a, b int64) int64 {

@@ -187,3 +187,87 @@ func TestOverlaysAreOpaque(t *testing.T) {
 		}
 	}
 }
+
+// fillColumnsRef is fillColumns as plainly as it can be written: every
+// frame, newest first, into each column its time overlaps.
+func fillColumnsRef(cols []Column, r *Ring, oldest, newest int64, span time.Duration) {
+	n := int64(len(cols))
+	for k := oldest; k <= newest+int64(SweepGap(len(cols))); k++ {
+		cols[floorMod(k, n)] = Column{}
+	}
+	for i := 0; i < r.Len(); i++ {
+		f := r.At(i)
+		for k := max(sweepCol(f.Start, n, span), oldest); k <= min(sweepCol(f.Start+f.Dur-1, n, span), newest); k++ {
+			cols[floorMod(k, n)].add(f)
+		}
+	}
+}
+
+// TestFillColumnsMatchesTheReference: frames of every length, from
+// microseconds to seconds, some of none, spread over column boundaries
+// and a wrapping ring: the columns are the reference's, whatever the
+// shortcut for frames inside one column skips.
+func TestFillColumnsMatchesTheReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for trial := 0; trial < 300; trial++ {
+		n := 1 + rng.IntN(200)
+		span := time.Duration(1+rng.IntN(5000)) * ms
+		r := NewRing(1 + rng.IntN(600))
+		at := time.Duration(rng.Int64N(int64(10 * time.Second)))
+		for i := rng.IntN(2000); i > 0; i-- {
+			var d time.Duration
+			switch rng.IntN(5) {
+			case 0:
+				d = time.Duration(rng.IntN(2000)) * time.Microsecond
+			case 1:
+				d = time.Duration(rng.IntN(40)) * ms
+			case 2:
+				d = 0
+			case 3:
+				// To a column's boundary, give or take a nanosecond
+				// or two: where a frame stops being in one column.
+				k := sweepCol(at, int64(n), span) + 1 + int64(rng.IntN(2))
+				exact := time.Duration((k*int64(span) + int64(n) - 1) / int64(n))
+				d = max(0, exact+time.Duration(rng.IntN(5)-2)-at)
+			default:
+				d = span / time.Duration(n) * time.Duration(rng.IntN(3))
+			}
+			r.Add(Frame{Start: at, Dur: d, Ticks: rng.IntN(6), Capped: rng.IntN(9) == 0, Discarded: time.Duration(rng.IntN(2))})
+			at += d
+			if rng.IntN(3) == 0 { // the next frame starts a little before or after this one ends
+				at = max(0, at+time.Duration(rng.IntN(5)-2))
+			}
+		}
+		newest := sweepCol(at, int64(n), span)
+		oldest := newest - int64(rng.IntN(n))
+		got, want := make([]Column, n), make([]Column, n)
+		for i := range got { // columns outside [oldest, newest+gap] are left as they were
+			got[i] = Column{Frames: i + 1}
+			want[i] = got[i]
+		}
+		fillColumns(got, r, oldest, newest, span)
+		fillColumnsRef(want, r, oldest, newest, span)
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("trial %d (n %d, span %v, columns %d to %d): column %d = %+v, want %+v", trial, n, span, oldest, newest, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// BenchmarkFillColumns: a refresh of the demo's graph (640 columns over 4
+// s) from a full ring of 8,192 frames of 2 µs: frames at 500,000 a second.
+func BenchmarkFillColumns(b *testing.B) {
+	r := NewRing(8192)
+	at := time.Second
+	for i := 0; i < 8192; i++ {
+		r.Add(Frame{Start: at, Dur: 2 * time.Microsecond, Ticks: i % 2})
+		at += 2 * time.Microsecond
+	}
+	cols := make([]Column, 640)
+	newest := sweepCol(at, 640, 4*time.Second)
+	b.ReportAllocs()
+	for b.Loop() {
+		fillColumns(cols, r, newest-1, newest, 4*time.Second)
+	}
+}

@@ -117,13 +117,20 @@ type app struct {
 	glInfo  string
 	drawErr error // a failure to draw: the run ends with it
 	redraw  bool  // INTERPDEMO_RENDER=redraw: every frame painted whole
-	exposed bool  // the window was exposed: its next frame is shown whole
 	// resized: the window's size changed. Its next frame is swapped, not
 	// presented in parts: the GL driver learns a window's new size at a
 	// swap (Mesa's software GLX keeps the old back buffer until then, and
 	// a part of the new size beyond it is an X error).
-	resized bool
-	parts   []image.Rectangle
+	resized    bool
+	parts      []image.Rectangle
+	lastPump   time.Duration // when SDL's queue was last drained
+	winW, winH int           // the window's drawable
+	// The world in a window of its own (platform's SplitWorld): lay
+	// draws the layers around it, in the window; split says the last
+	// frame was drawn so.
+	lay       *render.Renderer
+	split     bool
+	presented string // how the last frame reached the screen (presentSwap, ...)
 }
 
 // window is the SDL window, the demo's display.
@@ -185,7 +192,8 @@ func open(cfg demo.Config, p demo.Platform, w *window, mainStart time.Time) (_ *
 	if a.rend, err = render.New(renderConfig(wc, w.Window, choice)); err != nil {
 		return nil, err
 	}
-	a.rend.Resize(w.DrawableSize())
+	a.winW, a.winH = w.DrawableSize()
+	a.rend.Resize(a.winW, a.winH)
 	a.glInfo = render.Info()
 	a.redraw = choice.redraw
 	a.parts = make([]image.Rectangle, 0, 64)
@@ -233,6 +241,13 @@ func (a *app) close() {
 	if a.d != nil {
 		a.d.Close()
 	}
+	if a.lay != nil && a.win.UseLayers() == nil {
+		a.lay.Delete() // in its own context
+	}
+	a.lay = nil
+	if a.win.Window != nil {
+		a.win.UseWindow()
+	}
 	if a.ov != nil {
 		a.ov.delete()
 		a.ov = nil
@@ -260,7 +275,7 @@ func (a *app) frame() {
 	now := a.clock.Now()
 	a.mem.frameStart(now)
 	d.StartFrame(now)
-	a.pumpEvents(now)
+	a.pollEvents(now)
 	select {
 	case <-a.signals:
 		d.RequestQuit(now)
@@ -272,29 +287,7 @@ func (a *app) frame() {
 	}
 	d.BeginDraw(a.clock.Now())
 	uploaded := d.SyncWorld(a.rend.Sync)
-	winW, winH := a.rend.WindowSize()
-	inParts := a.presentsParts() && !a.resized
-	a.resized = false
-	a.rend.SetRetained(inParts || (a.win.Preserved() && !a.redraw))
-	if err := a.ov.draw(a.rend, d.Scene(now, winW, winH)); err != nil {
-		a.drawErr = err
-		d.Stop()
-	}
-	if err := a.rend.DebugErr(); err != nil {
-		d.Stop() // finish reports it: exit status 1
-	}
-	busy(a.clock, d.RenderLoad())
-	if d.Done() && a.cfg.Screenshot != "" {
-		a.capture.last = a.rend.ReadPixels()
-	}
-	if a.capture.gif != nil {
-		a.capture.gif.add(a.rend.ReadPixels(), now)
-	}
-	if inParts {
-		a.presentParts()
-	} else {
-		a.win.Swap()
-	}
+	a.show(d.Scene(now, a.winW, a.winH), now)
 	if wake, vblank, ok := d.VblankWait(a.clock.Now()); ok {
 		d.Presented(vblank, wake, a.limiter.WaitUntil(a.clock, wake).Woke)
 	} else {
@@ -312,33 +305,6 @@ func (a *app) frame() {
 		}
 		a.limiter.Wait(a.clock)
 	}
-}
-
-// presentsParts says whether the frame shows only what it repainted,
-// without a swap: a window that can present parts of its back buffer
-// (platform.Window.CanPresentParts), which then keeps its pixels from one
-// frame to the next as a headless pbuffer does, so that the renderer
-// repaints only what changed. Not where the display's vsync is in force:
-// only a swap waits for the vblank. Not with INTERPDEMO_RENDER=redraw.
-func (a *app) presentsParts() bool {
-	return a.win.CanPresentParts() && !a.redraw && !a.d.DisplayVsync()
-}
-
-// presentParts shows what the frame repainted (the rollback rings, drawn
-// outside the renderer's frame, make it the whole window); the whole
-// window after an expose.
-func (a *app) presentParts() {
-	a.parts = a.parts[:0]
-	if a.exposed {
-		w, h := a.rend.WindowSize()
-		a.parts = append(a.parts, image.Rect(0, 0, w, h))
-		a.exposed = false
-	} else {
-		for _, r := range a.rend.Painted() {
-			a.parts = append(a.parts, image.Rect(r.X, r.Y, r.X+r.W, r.Y+r.H))
-		}
-	}
-	a.win.PresentParts(a.parts)
 }
 
 // finish writes the pictures, then lets the demo write its files and
@@ -371,6 +337,7 @@ func (a *app) finish(stdout io.Writer) error {
 func (a *app) report(r *report.Stats) {
 	r.OverlayUploadBytes = a.ov.uploadedBytes()
 	r.VideoDriver = a.win.Driver()
+	r.Present = a.presented
 	r.GLRenderer = a.glInfo
 	a.mem.report(r, a.d.Wall())
 }

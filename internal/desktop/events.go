@@ -8,6 +8,24 @@ import (
 	"github.com/interpdemo/interpdemo/internal/demo"
 )
 
+// pumpEvery is how often a frame drains SDL's queue at most. SDL stamps
+// events in whole milliseconds, so draining it more often finds nothing
+// sooner; and each drain asks the X server for news, some microseconds
+// that frames of a few microseconds (nothing to draw) would spend on it.
+const pumpEvery = time.Millisecond
+
+// pollEvents drains SDL's queue if pumpEvery has passed since it last did.
+func (a *app) pollEvents(now time.Duration) {
+	if now-a.lastPump < pumpEvery && now >= a.lastPump {
+		return
+	}
+	a.lastPump = now
+	a.pumpEvents(now)
+	if a.split && a.win.WorldExposed() {
+		a.rend.Invalidate() // the world's window lost what it showed
+	}
+}
+
 // pumpEvents drains SDL's queue: the window's own events, and the keys,
 // which become the demo's timestamped key events.
 func (a *app) pumpEvents(now time.Duration) {
@@ -18,12 +36,12 @@ func (a *app) pumpEvents(now time.Duration) {
 		case *sdl.WindowEvent:
 			switch e.Event {
 			case sdl.WINDOWEVENT_SIZE_CHANGED, sdl.WINDOWEVENT_RESIZED:
-				a.rend.Resize(a.win.DrawableSize())
+				a.winW, a.winH = a.win.DrawableSize()
 				a.resized = true
 			case sdl.WINDOWEVENT_FOCUS_LOST:
 				a.d.FocusLost(now)
 			case sdl.WINDOWEVENT_EXPOSED:
-				a.exposed = true // the window lost what it showed
+				a.exposed() // the window lost what it showed
 			}
 		case *sdl.KeyboardEvent:
 			k := keyOf(e.Keysym)

@@ -77,7 +77,11 @@ type Stats struct {
 
 	StartupMs   float64 `json:"startup_ms"`
 	VideoDriver string  `json:"video_driver"`
-	GLRenderer  string  `json:"gl_renderer"`
+	// Present is how the last frame reached the screen: "swap" (whole),
+	// "parts" (only what changed: GLX_MESA_copy_sub_buffer) or "split"
+	// (the same, the world in a window of its own). None from a page.
+	Present    string `json:"present,omitempty"`
+	GLRenderer string `json:"gl_renderer"`
 
 	// Heap allocations and GC cycles from the end of the first second to
 	// the end of the loop, counted exactly (runtime.ReadMemStats). The GC

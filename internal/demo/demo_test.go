@@ -288,7 +288,7 @@ func TestStatsHasTheDocumentedKeys(t *testing.T) {
 	// The front end's own figures are filled in by the front end (the
 	// end-to-end tests), a network game's in TestNetworkGameInProcess;
 	// the rest must all have appeared.
-	frontEnd := map[string]bool{"overlay_upload_bytes": true, "cpu_fraction": true, "startup_ms": true, "video_driver": true, "gl_renderer": true,
+	frontEnd := map[string]bool{"overlay_upload_bytes": true, "cpu_fraction": true, "startup_ms": true, "video_driver": true, "gl_renderer": true, "present": true,
 		"allocs_after_warmup": true, "gc_after_warmup": true, "threads_after_warmup": true, "rss_mb_start": true, "rss_mb_end": true, "rss_mb_peak": true,
 		"replay": true, "replay_ok": true, "late_wakeups": true}
 	var missing []string

@@ -128,9 +128,10 @@ type app struct {
 	// The world in a window of its own (platform's SplitWorld): lay
 	// draws the layers around it, in the window; split says the last
 	// frame was drawn so.
-	lay       *render.Renderer
-	split     bool
-	presented string // how the last frame reached the screen (presentSwap, ...)
+	lay         *render.Renderer
+	split       bool
+	splitFailed bool   // the layers' context or renderer could not be made
+	presented   string // how the last frame reached the screen (presentSwap, ...)
 }
 
 // window is the SDL window, the demo's display.

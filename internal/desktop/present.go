@@ -20,11 +20,16 @@ const (
 // where the platform can.
 func (a *app) show(sc *demo.Scene, now time.Duration) {
 	d := a.d
-	inParts := a.presentsParts() && !a.resized
+	// A resized window's next frame is swapped, not presented in parts:
+	// the GL driver learns a window's new size at a swap (Mesa's software
+	// GLX keeps the old back buffer until then, and a part of the new
+	// size beyond it is an X error).
+	resized := a.resized
 	a.resized = false
-	if inParts && a.splits() && a.showSplit(sc) {
+	if a.presentsParts() && a.splits() && a.showSplit(sc, resized) {
 		return
 	}
+	inParts := a.presentsParts() && !resized
 	a.leaveSplit()
 	a.rend.SetRetained(inParts || (a.win.Preserved() && !a.redraw))
 	// Presenting parts, only the repaint is shown; a picture taken of
@@ -76,14 +81,14 @@ func (a *app) captures() bool { return a.cfg.Screenshot != "" || a.capture.gif !
 // splits says whether the world gets a window of its own, where frames
 // are presented in parts: where the platform can (X11), unless pictures
 // are taken of the drawable.
-func (a *app) splits() bool { return a.win.CanSplitWorld() && !a.captures() }
+func (a *app) splits() bool { return a.win.CanSplitWorld() && !a.captures() && !a.splitFailed }
 
 // showSplit draws and presents a frame with the world in a window of its
 // own: the world, drawn by the renderer as in a window of the world's
 // size, and the layers, drawn around it in the window by a renderer of
 // their own, only when they change. It returns false, having drawn
 // nothing, where the world cannot have its window.
-func (a *app) showSplit(sc *demo.Scene) bool {
+func (a *app) showSplit(sc *demo.Scene, resized bool) bool {
 	w := sc.World
 	area := image.Rect(w.X, w.Y, w.X+w.W, w.Y+w.H)
 	fresh, err := a.win.SplitWorld(area)
@@ -93,13 +98,16 @@ func (a *app) showSplit(sc *demo.Scene) bool {
 	if a.lay == nil {
 		// The layers' renderer, in a context of its own (sharing the
 		// overlays' textures), current on the window for good.
+		// Where that fails, the window draws the world itself from now
+		// on.
 		if err := a.win.UseLayers(); err != nil {
+			a.splitFailed = true
 			a.win.UnsplitWorld()
 			return false
 		}
 		a.lay, err = render.New(render.Config{WorldW: 1, WorldH: 1, Radius: 1, LayersOnly: true, Retained: true, PaintedOnly: true})
 		if err != nil {
-			a.lay = nil
+			a.lay, a.splitFailed = nil, true
 			a.win.UnsplitWorld()
 			return false
 		}
@@ -128,7 +136,12 @@ func (a *app) showSplit(sc *demo.Scene) bool {
 		a.win.PresentWorldParts(a.partsOf(a.rend.Painted()))
 	}
 	// The layers, where they changed: new contents (uploaded in the
-	// layers' context, which draws them), moved, or lost.
+	// layers' context, which draws them), moved, or lost. A resized
+	// window's are drawn whole and swapped (see show); the swap leaves
+	// the world's window alone.
+	if resized {
+		a.lay.Invalidate()
+	}
 	if (a.ov.changed(sc) || a.ov.moved || !a.lay.Holds()) && a.win.UseLayers() == nil {
 		a.ov.moved = false
 		a.ov.upload(sc)
@@ -136,7 +149,11 @@ func (a *app) showSplit(sc *demo.Scene) bool {
 		if err := a.lay.DebugErr(); err != nil {
 			a.d.Stop()
 		}
-		a.win.PresentParts(a.partsOf(a.lay.Painted()))
+		if resized {
+			a.win.Swap()
+		} else {
+			a.win.PresentParts(a.partsOf(a.lay.Painted()))
+		}
 		a.win.UseWorld()
 	}
 	a.presented = presentSplit

@@ -2,16 +2,12 @@ package platform
 
 import (
 	"image"
-	"os"
-	"runtime"
 	"testing"
-	"time"
 	"unsafe"
 
 	"github.com/go-gl/gl/v3.3-core/gl"
 
 	"github.com/interpdemo/interpdemo/internal/x11test"
-	"github.com/interpdemo/interpdemo/internal/xvfb"
 )
 
 // A window that presents parts of its back buffer (no swap) keeps the
@@ -20,32 +16,10 @@ import (
 // to repaint only what changed in a window. Checked on Xvfb (Mesa's GLX,
 // which has GLX_MESA_copy_sub_buffer), reading both buffers back.
 func TestPresentPartsKeepsTheBackBuffer(t *testing.T) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	x, err := xvfb.Start(15 * time.Second)
-	if err != nil {
-		if os.Getenv("INTERPDEMO_REQUIRE_GL") == "1" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
-	defer x.Stop()
-	if v, ok := os.LookupEnv("SDL_VIDEODRIVER"); ok { // a headless test before set it
-		os.Unsetenv("SDL_VIDEODRIVER")
-		defer os.Setenv("SDL_VIDEODRIVER", v)
-	}
-	t.Setenv("DISPLAY", x.Display)
 	const w, h = 64, 48
-	win, err := Open(Options{Title: "parts", Width: w, Height: h})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer win.Close()
+	win, display := openOnXvfb(t, w, h)
 	if win.Driver() != "x11" || !win.CanPresentParts() {
 		t.Fatalf("driver %s, parts %v: Xvfb's GLX has GLX_MESA_copy_sub_buffer", win.Driver(), win.CanPresentParts())
-	}
-	if err := gl.Init(); err != nil {
-		t.Fatal(err)
 	}
 	fill := func(r image.Rectangle, red, green, blue float32) {
 		gl.Enable(gl.SCISSOR_TEST)
@@ -83,7 +57,7 @@ func TestPresentPartsKeepsTheBackBuffer(t *testing.T) {
 		fill(square, 0, 1-c, c)
 		win.PresentParts([]image.Rectangle{square})
 		back := read(gl.BACK)
-		shown, err := x11test.Pixels(x.Display, win.XWindow(), w, h)
+		shown, err := x11test.Pixels(display, win.XWindow(), w, h)
 		if err != nil {
 			t.Fatal(err)
 		}

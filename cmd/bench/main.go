@@ -109,6 +109,7 @@ func run() int {
 		{"frame pacing", pacingStep},
 		{"soak", soak},
 		{"window", window},
+		{"against " + regressionRef, regression},
 		{"web page", web},
 		{"start-up", startup},
 		{"profile", profile},
@@ -165,6 +166,7 @@ type results struct {
 	scaleRuns                   []scenario
 	web                         *webResults    // the page in a browser
 	window                      *windowResults // runs in a window under Xvfb
+	regress                     *regressionResults
 }
 
 type scenario struct {

@@ -56,6 +56,7 @@ func (r *results) write(w io.Writer, o *options) error {
 	r.writeRollback(p)
 	r.writeSoak(p)
 	r.window.write(p)
+	r.regress.write(p)
 	r.web.write(p)
 
 	p("## Where the time goes at 100,000 balls\n\n")
@@ -187,6 +188,7 @@ func (r *results) writeTargets(p func(string, ...any)) {
 	r.writeRenderTargets(row)
 	r.soakTarget(row, 13)
 	r.window.targets(row, 14)
+	r.regress.targets(row, 16)
 	p("\n")
 }
 

@@ -105,7 +105,9 @@ func (a *app) showSplit(sc *demo.Scene, resized bool) bool {
 			a.win.UnsplitWorld()
 			return false
 		}
-		a.lay, err = render.New(render.Config{WorldW: 1, WorldH: 1, Radius: 1, LayersOnly: true, Retained: true, PaintedOnly: true})
+		cfg := renderConfig(a.d.World().Config(), a.win.Window, renderChoice{})
+		cfg.LayersOnly, cfg.Retained, cfg.PaintedOnly = true, true, true
+		a.lay, err = render.New(cfg)
 		if err != nil {
 			a.lay, a.splitFailed = nil, true
 			a.win.UnsplitWorld()

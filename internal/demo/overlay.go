@@ -84,14 +84,6 @@ type Panel struct {
 	X, Y, W, H int
 }
 
-// place puts the panel at x, y, w x h, writing only what moved: a frame
-// at a million a second spends nothing on it.
-func (p *Panel) place(x, y, w, h int) {
-	if p.X != x || p.Y != y || p.W != w || p.H != h {
-		p.X, p.Y, p.W, p.H = x, y, w, h
-	}
-}
-
 // Marker is a ring to draw over the world: a rollback's predicted or
 // corrected position (Q8 world units converted to units), its colour
 // premultiplied by its opacity A.
@@ -210,7 +202,8 @@ func (d *Demo) hudLayer(now time.Duration, area Rect) *Panel {
 	if o.textDue(now, d.view.graph) && o.setText(d.snapshot(now), now) {
 		p.Changed = append(p.Changed, o.panel)
 	}
-	p.place(area.X, area.Y, min(o.panel.Dx(), area.W), min(o.panel.Dy(), area.H))
+	p.X, p.Y = area.X, area.Y
+	p.W, p.H = min(o.panel.Dx(), area.W), min(o.panel.Dy(), area.H)
 	return p
 }
 
@@ -233,7 +226,7 @@ func (d *Demo) graphLayer(now time.Duration, area Rect) *Panel {
 		lines := hud.GraphLines{Tick: d.sim.Tick(), Cap: d.view.capInterval()}
 		p.Changed = append(p.Changed, o.sweep.Update(o.graphSub, o.graph, o.ring, now, graphSpan, hud.DefaultScale, lines)...)
 	}
-	p.place(area.X, area.Y, o.graphW, min(area.H, GraphHeight))
+	p.X, p.Y, p.W, p.H = area.X, area.Y, o.graphW, min(area.H, GraphHeight)
 	return p
 }
 

@@ -26,10 +26,11 @@ func (a *app) show(sc *demo.Scene, now time.Duration) {
 	// size beyond it is an X error).
 	resized := a.resized
 	a.resized = false
-	if a.presentsParts() && a.splits() && a.showSplit(sc, resized) {
+	parts := a.presentsParts()
+	if parts && a.splits() && a.showSplit(sc, resized) {
 		return
 	}
-	inParts := a.presentsParts() && !resized
+	inParts := parts && !resized
 	a.leaveSplit()
 	a.rend.SetRetained(inParts || (a.win.Preserved() && !a.redraw))
 	// Presenting parts, only the repaint is shown; a picture taken of

@@ -466,3 +466,60 @@ func TestWebTimingModes(t *testing.T) {
 		}
 	}
 }
+
+// The page's loop allocates nothing after its warm-up, as the window's
+// does: on animation frames (vsync on) and in the uncapped loop of
+// messages, timers and fences (vsync off), with the HUD and the graph on
+// and balls moving. (syscall/js allocates on every call of a Go
+// callback; the loop calls a WebAssembly export instead.)
+func TestWebAllocatesNothing(t *testing.T) {
+	for _, q := range []string{"balls=300&duration=2500ms&stats", "balls=300&vsync=off&duration=2500ms&stats"} {
+		s := openPage(t, 60*time.Second, q).stats()
+		if s.Frames < 60 || s.Ticks < 50 {
+			t.Errorf("?%s: %d frames, %d ticks", q, s.Frames, s.Ticks)
+		}
+		if s.AllocsAfterWarmup == nil || *s.AllocsAfterWarmup != 0 || s.GCAfterWarmup == nil || *s.GCAfterWarmup != 0 {
+			t.Errorf("?%s: allocations and GC cycles after warm-up: %v, %v; want 0, 0", q, intOr(s.AllocsAfterWarmup), intOr(s.GCAfterWarmup))
+		}
+	}
+}
+
+// A page whose loader does not hand the WebAssembly exports over (the
+// loop calls one a frame) gets one line saying what to do, and draws
+// nothing.
+func TestWebLoaderWithoutExportsGetsAClearError(t *testing.T) {
+	dir, url := buildWeb(t)
+	index, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const handOver = "window.interpdemoWasm = r.instance.exports;"
+	if !bytes.Contains(index, []byte(handOver)) {
+		t.Fatalf("index.html does not hand the exports over with %q", handOver)
+	}
+	bare := bytes.Replace(index, []byte(handOver), nil, 1)
+	if err := os.WriteFile(filepath.Join(dir, "bare.html"), bare, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	p, err := browser(t).NewPage(ctx, url+"/bare.html?stats")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	w := &webRun{t: t, ctx: ctx, page: p, query: "stats (bare.html)"}
+	if s := w.waitState("running", "stopped", "error", "help"); s != "error" {
+		t.Fatalf("state %s, want error", s)
+	}
+	want := "interpdemo: the page's loader must set window.interpdemoWasm to the WebAssembly instance's exports before go.run (see cmd/web/index.html)"
+	if got := w.text("status"); got != want {
+		t.Errorf("status %q, want %q", got, want)
+	}
+	var drawn bool
+	w.eval(`(() => { const g = document.getElementById("world").getContext("webgl2");
+		return g !== null && g.getParameter(g.CURRENT_PROGRAM) !== null; })()`, &drawn)
+	if drawn {
+		t.Error("the page set up its renderer without a loop to run it")
+	}
+}

@@ -90,8 +90,7 @@ type glRenderer struct {
 	hud, gr panelTexture
 	ovBytes int64 // panel bytes sent
 
-	fences  [maxInFlight]js.Value // the frames still on the GPU, oldest first
-	nFences int
+	fences js.Value // fencesJS's queue of the frames still on the GPU
 }
 
 // maxInFlight is how many frames the page may run ahead of the GPU, as
@@ -165,6 +164,7 @@ func newGLRenderer(canvas js.Value, cfg physics.Config) (*glRenderer, error) {
 	r.hud = r.newPanelTexture(demo.HUDMaxWidth, demo.HUDMaxHeight)
 	r.gr = r.newPanelTexture(demo.GraphMaxWidth, demo.GraphHeight)
 	r.stage = js.Global().Get("Uint8Array").New(demo.GraphMaxWidth * demo.GraphHeight * 4)
+	r.fences = js.Global().Get("Function").New("gl", fencesJS).Invoke(g)
 	if e := g.Call("getError").Int(); e != 0 {
 		return nil, fmt.Errorf("WebGL error 0x%x during setup", e)
 	}
@@ -327,33 +327,26 @@ func (r *glRenderer) upload(vbo js.Value, data []int32) {
 // busyGPU says the GPU still runs maxInFlight frames: the next should
 // wait. A fence's state changes only between the browser's tasks, so
 // the caller tries again in a later task.
-func (r *glRenderer) busyGPU() bool {
-	g := r.gl
-	for r.nFences > 0 {
-		if g.Call("getSyncParameter", r.fences[0], glSyncStatus).Int() != glSignaled {
-			break
-		}
-		g.Call("deleteSync", r.fences[0])
-		copy(r.fences[:], r.fences[1:r.nFences])
-		r.nFences--
-	}
-	return r.nFences >= maxInFlight
-}
+func (r *glRenderer) busyGPU() bool { return r.fences.Call("busy", maxInFlight).Bool() }
 
 // fence marks the frame's end on the GPU, for busyGPU.
-func (r *glRenderer) fence() {
-	g := r.gl
-	r.fences[r.nFences] = g.Call("fenceSync", glSyncGPUCommandsComplete, 0)
-	r.nFences++
-	g.Call("flush")
-}
+func (r *glRenderer) fence() { r.fences.Call("put") }
 
-// The constants of fences.
-const (
-	glSyncStatus              = 0x9114
-	glSignaled                = 0x9119
-	glSyncGPUCommandsComplete = 0x9117
-)
+// fencesJS is the body of a function of the WebGL2 context that returns
+// the frames' fences, kept in JavaScript: a WebGLSync handed to Go would
+// cost a heap allocation (and a finalizer) a frame.
+const fencesJS = `
+const q = [];
+return {
+	put() { q.push(gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0)); gl.flush(); },
+	busy(most) {
+		while (q.length > 0 && gl.getSyncParameter(q[0], gl.SYNC_STATUS) === gl.SIGNALED) {
+			gl.deleteSync(q.shift());
+		}
+		return q.length >= most;
+	},
+};
+`
 
 // draw draws the scene whole: the browser keeps nothing of the last
 // frame's canvas that a repaint could count on.

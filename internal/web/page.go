@@ -64,9 +64,11 @@ type page struct {
 	due     time.Duration // the frame limiter's next frame
 	dueIv   time.Duration // the interval due counts in
 
-	raf, msg, timer js.Func
-	port            js.Value // a MessageChannel's port: the uncapped loop's next frame
-	scheduled       bool
+	sched     js.Value // the scheduler (loop.go): called with the first frame's answer
+	title     js.Value // titleJS's setter, and the bytes it decodes
+	titleBuf  js.Value
+	next      float64 // the frame's answer: what the next frame waits for (loop.go)
+	scheduled bool    // the frame has set next
 
 	keys      []demo.KeyEvent // key events since the last frame
 	quitKey   bool            // Q or Escape was pressed
@@ -78,13 +80,19 @@ type page struct {
 	warmAt      time.Duration
 	warm        bool
 	mem         runtime.MemStats
-	allocs, gcs uint64
+	allocs, gcs uint64 // the counts at the end of the warm-up
+	runAllocs   uint64 // since then, to the last frame (finish)
+	runGCs      uint64
 	log         consoleLog
 }
 
 // start reads the query, fetches a recording, checks the flags, makes
 // the renderer and the demo, and starts the loop.
 func (p *page) start() error {
+	var err error
+	if p.sched, err = newScheduler(); err != nil {
+		return err
+	}
 	p.perf = js.Global().Get("performance")
 	t0 := p.clock.Now()
 	pn := p.perf.Call("now").Float()
@@ -139,29 +147,7 @@ func (p *page) start() error {
 	p.gl.resize(w, h, world)
 	p.d.Uploaded(p.d.SyncWorld(p.gl.sync)) // the initial upload, before any frame
 	p.listen()
-	p.raf = js.FuncOf(func(_ js.Value, a []js.Value) any {
-		p.scheduled = false
-		p.frame(a[0].Float())
-		return nil
-	})
-	p.msg = js.FuncOf(func(js.Value, []js.Value) any {
-		p.scheduled = false
-		p.frame(-1)
-		return nil
-	})
-	p.timer = js.FuncOf(func(js.Value, []js.Value) any {
-		p.scheduled = false
-		if p.drawAfter {
-			p.drawAfter = false
-			p.draw(p.frameNow, -1)
-			return nil
-		}
-		p.frame(-1)
-		return nil
-	})
-	ch := js.Global().Get("MessageChannel").New()
-	ch.Get("port1").Set("onmessage", p.msg)
-	p.port = ch.Get("port2")
+	current = p
 	now := p.clock.Now()
 	if err := p.d.Start(now); err != nil {
 		return err
@@ -169,6 +155,7 @@ func (p *page) start() error {
 	p.setState("running")
 	p.setText("status", "running: "+keyHint)
 	p.schedule(now)
+	p.sched.Invoke(p.next)
 	return nil
 }
 
@@ -211,6 +198,33 @@ func (p *page) setText(id, s string) {
 }
 
 func (p *page) setState(s string) { p.api.Set("state", s) }
+
+// titleMax is the longest title setTitle passes as bytes.
+const titleMax = 256
+
+// setTitle sets the page's title to b, as UTF-8. It copies the bytes into
+// a typed array that JavaScript decodes: a Go string handed over would
+// cost two heap allocations each time.
+func (p *page) setTitle(b []byte) {
+	if p.title.IsUndefined() {
+		p.titleBuf = js.Global().Get("Uint8Array").New(titleMax)
+		p.title = js.Global().Get("Function").New("buf", titleJS).Invoke(p.titleBuf)
+	}
+	if len(b) > titleMax {
+		p.doc.Set("title", string(b))
+		return
+	}
+	js.CopyBytesToJS(p.titleBuf, b)
+	p.title.Invoke(len(b))
+}
+
+// titleJS is the body of a function of a Uint8Array that returns the
+// title's setter: called with a length, it sets the title to that many
+// bytes of the array, decoded as UTF-8.
+const titleJS = `
+const dec = new TextDecoder();
+return (n) => { document.title = dec.decode(buf.subarray(0, n)); };
+`
 
 // toClock converts a DOMHighResTimeStamp (ms since the page's origin, as
 // performance.now(), animation frames and events give) to the loop's
@@ -300,8 +314,7 @@ func (p *page) frame(ts float64) {
 		// The GPU runs behind: not a frame yet. A timer, not a message:
 		// spinning on messages would take the CPU from the browser's GPU
 		// process, which on a software rasterizer shares the cores.
-		p.scheduled = true
-		js.Global().Call("setTimeout", p.timer, 1)
+		p.after(1)
 		return
 	}
 	now := p.clock.Now()
@@ -331,8 +344,8 @@ func (p *page) frame(ts float64) {
 	p.keys = p.keys[:0]
 	if t, ok := d.Update(now); ok {
 		if wait := t - p.clock.Now(); wait > time.Millisecond {
-			p.frameNow, p.drawAfter, p.scheduled = now, true, true
-			js.Global().Call("setTimeout", p.timer, float64(wait)/1e6)
+			p.frameNow, p.drawAfter = now, true
+			p.after(float64(wait) / 1e6)
 			return
 		}
 	}
@@ -364,7 +377,7 @@ func (p *page) draw(now time.Duration, ts float64) {
 	p.frames++
 	p.countAllocs(now)
 	if b, ok := d.Title(now); ok {
-		p.doc.Set("title", string(b))
+		p.setTitle(b)
 	}
 	if d.Done() {
 		p.finish()
@@ -382,15 +395,14 @@ func (p *page) schedule(now time.Duration) {
 		return
 	}
 	p.scheduled = true
-	if p.animate {
-		js.Global().Call("requestAnimationFrame", p.raf)
-		return
+	switch {
+	case p.animate:
+		p.next = nextAnimation
+	case p.dueIv > 0 && p.due-now > time.Millisecond:
+		p.next = float64(p.due-now) / 1e6
+	default:
+		p.next = nextMessage
 	}
-	if p.dueIv > 0 && p.due-now > time.Millisecond {
-		js.Global().Call("setTimeout", p.timer, float64(p.due-now)/1e6)
-		return
-	}
-	p.port.Call("postMessage", 0)
 }
 
 // countAllocs counts the heap allocations and GC cycles from the end of
@@ -410,6 +422,12 @@ func (p *page) countAllocs(now time.Duration) {
 // console), its error or why it stopped in the status line.
 func (p *page) finish() {
 	now := p.clock.Now()
+	if p.warm {
+		// The run's counts end with its last frame; what finishing
+		// allocates (the -stats line) is not the loop's.
+		runtime.ReadMemStats(&p.mem)
+		p.runAllocs, p.runGCs = p.mem.Mallocs-p.allocs, uint64(p.mem.NumGC)-p.gcs
+	}
 	var out bytes.Buffer
 	err := p.d.Finish(now, &out, p.report)
 	if s := strings.TrimSpace(out.String()); s != "" {
@@ -440,8 +458,7 @@ func (p *page) report(r *report.Stats) {
 	r.GLRenderer = p.gl.info()
 	r.OverlayUploadBytes = p.gl.ovBytes
 	if p.warm {
-		runtime.ReadMemStats(&p.mem)
-		a, g := p.mem.Mallocs-p.allocs, uint64(p.mem.NumGC)-p.gcs
+		a, g := p.runAllocs, p.runGCs
 		r.AllocsAfterWarmup, r.GCAfterWarmup = &a, &g
 	}
 }

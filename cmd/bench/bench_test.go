@@ -144,3 +144,22 @@ func TestRenderTargetsAreJudgedFromTheFigures(t *testing.T) {
 		t.Errorf("missing runs judged %v", got)
 	}
 }
+
+// A peer's ping is its round trip to the other player, wherever in the
+// list its own (0) stands.
+func TestRTTIsTheOtherPlayers(t *testing.T) {
+	for _, c := range []struct {
+		player int
+		rtts   []float64
+		want   string
+	}{
+		{0, []float64{0, 281.4}, "281"},
+		{1, []float64{276.6, 0}, "277"},
+		{0, nil, "-"},
+	} {
+		s := &report.Stats{Net: &report.Net{Player: c.player, RTTMs: c.rtts}}
+		if got := rtt(s); got != c.want {
+			t.Errorf("player %d of %v: %s, want %s", c.player, c.rtts, got, c.want)
+		}
+	}
+}

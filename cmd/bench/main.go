@@ -42,6 +42,7 @@ type options struct {
 	soakOnly bool
 	webOnly  bool
 	winOnly  bool
+	netOnly  bool
 	goTool   string
 }
 
@@ -52,6 +53,7 @@ func run() int {
 	flag.BoolVar(&o.quick, "quick", false, "shorter runs (numbers are noisier)")
 	flag.BoolVar(&o.soakOnly, "soak-only", false, "run only the soak and print its section (the report is not written)")
 	flag.BoolVar(&o.webOnly, "web-only", false, "measure only the web page in a browser and print its section (the report is not written)")
+	flag.BoolVar(&o.netOnly, "net-only", false, "play only the network scenario's games and print their section (the report is not written)")
 	flag.BoolVar(&o.winOnly, "window-only", false, "measure only the runs in a window under Xvfb and print their sections (the report is not written)")
 	flag.StringVar(&o.goTool, "go", "go", "the go command that runs the Go benchmarks (a name looked up in PATH, or a path)")
 	flag.Parse()
@@ -81,6 +83,15 @@ func run() int {
 		r.window.write(func(format string, args ...any) { fmt.Printf(format, args...) })
 		return 0
 	}
+	if o.netOnly {
+		r := &results{}
+		if err := network(&o, r); err != nil {
+			fmt.Fprintf(os.Stderr, "bench: network: %v\n", err)
+			return 1
+		}
+		r.writeNet(func(format string, args ...any) { fmt.Printf(format, args...) })
+		return 0
+	}
 	if o.webOnly {
 		w, err := measureWeb(&o)
 		if err != nil {
@@ -107,6 +118,7 @@ func run() int {
 		{"scale", scale},
 		{"scenarios", scenarios},
 		{"frame pacing", pacingStep},
+		{"network game", network},
 		{"soak", soak},
 		{"window", window},
 		{"against " + regressionRef, regression},
@@ -167,6 +179,7 @@ type results struct {
 	web                         *webResults    // the page in a browser
 	window                      *windowResults // runs in a window under Xvfb
 	regress                     *regressionResults
+	net                         []*netGame // the network scenario's games
 }
 
 type scenario struct {
@@ -265,13 +278,7 @@ func runStats(o *options, extra, args []string) (*report.Stats, error) {
 	cmd := exec.Command(o.bin, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	env := []string{}
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "DISPLAY=") && !strings.HasPrefix(kv, "SDL_VIDEODRIVER=") && !strings.HasPrefix(kv, renderEnv+"=") {
-			env = append(env, kv)
-		}
-	}
-	cmd.Env = append(env, extra...)
+	cmd.Env = benchEnv(extra)
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("%s %s %s: %v: %s", strings.Join(extra, " "), o.bin, strings.Join(args, " "), err, stderr.String())
 	}

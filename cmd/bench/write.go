@@ -54,6 +54,7 @@ func (r *results) write(w io.Writer, o *options) error {
 		p("## Frame pacing\n\n%s\n", r.pacing)
 	}
 	r.writeRollback(p)
+	r.writeNet(p)
 	r.writeSoak(p)
 	r.window.write(p)
 	r.regress.write(p)

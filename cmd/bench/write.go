@@ -168,7 +168,7 @@ func (r *results) writeTargets(p func(string, ...any)) {
 	slp := r.bench["loop.BenchmarkLimiter/time.Sleep"]
 	better := slp["p99-err-ms"] / lim["p99-err-ms"]
 	row(6, "frame cap at 60 FPS: p99 interval error <= 0.2 ms using <= 10 % of a core, at least 3x better p99 than time.Sleep alone",
-		fmt.Sprintf("limiter p99 %.3f ms at %.1f %% of a core; time.Sleep p99 %.3f ms (%.1f %%): %.1fx better", lim["p99-err-ms"], lim["cpu-%"], slp["p99-err-ms"], slp["cpu-%"], better),
+		fmt.Sprintf("limiter p99 %s ms at %.1f %% of a core; time.Sleep p99 %.3f ms (%.1f %%): %.1fx better", strconv.FormatFloat(lim["p99-err-ms"], 'g', 3, 64), lim["cpu-%"], slp["p99-err-ms"], slp["cpu-%"], better),
 		lim["p99-err-ms"] > 0 && lim["p99-err-ms"] <= 0.2 && lim["cpu-%"] <= 10 && better >= 3)
 
 	// 7. Overload.

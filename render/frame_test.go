@@ -14,7 +14,6 @@ import (
 	"github.com/interpdemo/interpdemo/internal/hud"
 	"github.com/interpdemo/interpdemo/internal/platform"
 	"github.com/interpdemo/interpdemo/internal/x11test"
-	"github.com/interpdemo/interpdemo/internal/xvfb"
 )
 
 // diff compares two read-backs: the largest difference of a channel, and
@@ -135,19 +134,7 @@ func TestWindowShowsWholeFramesFromParts(t *testing.T) {
 func withWindowGL(t *testing.T, w, h int) *platform.Window {
 	t.Helper()
 	runtime.LockOSThread()
-	x, err := xvfb.Start(15 * time.Second)
-	if err != nil {
-		if os.Getenv("INTERPDEMO_REQUIRE_GL") == "1" {
-			t.Fatalf("no Xvfb (INTERPDEMO_REQUIRE_GL=1): %v", err)
-		}
-		t.Skip(err)
-	}
-	t.Cleanup(x.Stop)
-	if v, ok := os.LookupEnv("SDL_VIDEODRIVER"); ok { // set by a headless test before
-		os.Unsetenv("SDL_VIDEODRIVER")
-		t.Cleanup(func() { os.Setenv("SDL_VIDEODRIVER", v) })
-	}
-	t.Setenv("DISPLAY", x.Display)
+	x11test.Display(t)
 	win, err := platform.Open(platform.Options{Title: t.Name(), Width: w, Height: h, Debug: true})
 	if err != nil {
 		t.Fatal(err)

@@ -11,7 +11,6 @@ import (
 	"github.com/go-gl/gl/v3.3-core/gl"
 
 	"github.com/interpdemo/interpdemo/internal/x11test"
-	"github.com/interpdemo/interpdemo/internal/xvfb"
 )
 
 // openOnXvfb opens a w x h window on an Xvfb of its own, with a GL
@@ -20,19 +19,7 @@ func openOnXvfb(t *testing.T, w, h int) (*Window, string) {
 	t.Helper()
 	runtime.LockOSThread()
 	t.Cleanup(runtime.UnlockOSThread)
-	x, err := xvfb.Start(15 * time.Second)
-	if err != nil {
-		if os.Getenv("INTERPDEMO_REQUIRE_GL") == "1" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
-	t.Cleanup(x.Stop)
-	if v, ok := os.LookupEnv("SDL_VIDEODRIVER"); ok { // a headless test before set it
-		os.Unsetenv("SDL_VIDEODRIVER")
-		t.Cleanup(func() { os.Setenv("SDL_VIDEODRIVER", v) })
-	}
-	t.Setenv("DISPLAY", x.Display)
+	display := x11test.Display(t)
 	win, err := Open(Options{Title: t.Name(), Width: w, Height: h})
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +28,7 @@ func openOnXvfb(t *testing.T, w, h int) (*Window, string) {
 	if err := gl.Init(); err != nil {
 		t.Fatal(err)
 	}
-	return win, x.Display
+	return win, display
 }
 
 // The world in a window of its own: what the window's context draws

@@ -74,7 +74,6 @@ func newScheduler() (js.Value, error) {
 // step is one call of the export: the timer's delayed draw, or a frame;
 // it returns what the next frame waits for.
 func (p *page) step(ts float64) float64 {
-	p.scheduled = false
 	p.next = nextNone
 	if p.drawAfter {
 		p.drawAfter = false
@@ -87,6 +86,5 @@ func (p *page) step(ts float64) float64 {
 
 // after asks for the next call in ms milliseconds.
 func (p *page) after(ms float64) {
-	p.scheduled = true
 	p.next = ms
 }

@@ -30,7 +30,7 @@ const warmup = time.Second
 // into the canvas #world. It returns when the page is set up; the loop
 // goes on in the browser's callbacks.
 func Run() {
-	p := &page{doc: js.Global().Get("document")}
+	p := &page{doc: js.Global().Get("document"), next: nextNone}
 	p.clock.base = time.Now()
 	p.api = js.Global().Get("Object").New()
 	js.Global().Set("interpdemo", p.api)
@@ -64,11 +64,10 @@ type page struct {
 	due     time.Duration // the frame limiter's next frame
 	dueIv   time.Duration // the interval due counts in
 
-	sched     js.Value // the scheduler (loop.go): called with the first frame's answer
-	title     js.Value // titleJS's setter, and the bytes it decodes
-	titleBuf  js.Value
-	next      float64 // the frame's answer: what the next frame waits for (loop.go)
-	scheduled bool    // the frame has set next
+	sched    js.Value // the scheduler (loop.go): called with the first frame's answer
+	title    js.Value // titleJS's setter, and the bytes it decodes
+	titleBuf js.Value
+	next     float64 // the frame's answer: what the next frame waits for (loop.go)
 
 	keys      []demo.KeyEvent // key events since the last frame
 	quitKey   bool            // Q or Escape was pressed
@@ -391,10 +390,9 @@ func (p *page) draw(now time.Duration, ts float64) {
 // not throttle as it does nested timers), or by a timer when the frame
 // limiter's next frame is later.
 func (p *page) schedule(now time.Duration) {
-	if p.scheduled {
-		return
+	if p.next != nextNone {
+		return // asked for already
 	}
-	p.scheduled = true
 	switch {
 	case p.animate:
 		p.next = nextAnimation

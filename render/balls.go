@@ -6,11 +6,11 @@ import "github.com/go-gl/gl/v3.3-core/gl"
 // anti-aliased disc and blended over what is beneath, in the world's
 // order, so later balls cover earlier ones: the painter's algorithm.
 //
-// With many balls, most of them lie entirely under later ones, and a
+// With many balls, many of them lie entirely under later ones, and a
 // software rasterizer (llvmpipe) pays about a microsecond for each sprite
-// before shading a pixel of it. From about 50,000 balls in 640x480 they are
-// culled first (cull.go): the hidden ones never reach the rasterizer; the
-// visible ones are drawn as always, so the picture is the same.
+// before shading a pixel of it. From cellMinBalls (9,000) on they are
+// culled first (cellcull.go): the hidden ones never reach the rasterizer;
+// the visible ones are drawn as always, so the picture is the same.
 //
 // Config.Painter keeps the reference: every ball, with ball.frag (the
 // disc.frag of the fast path is the same disc without the ghost rings'
@@ -43,19 +43,16 @@ func (r *Renderer) drawBalls(alpha float32, rects []Rect, whole bool) {
 	default:
 		p = &r.disc
 	}
-	cull := r.Culling(r.pos.N())
-	var step float32
-	if cull {
-		step = float32(2 / (float64(r.pos.N()) + 1))
-		r.drawOccluders(alpha, step)
+	cells := r.Culling(r.pos.N())
+	if cells {
+		r.prepareCells(alpha)
 	}
 	r.setWorldViewport()
 	gl.Enable(gl.SCISSOR_TEST)
 	p.prog.Use()
 	gl.Uniform1f(p.alpha, alpha)
-	gl.Uniform1f(p.depthStep, step)
-	if cull {
-		gl.Uniform1i(p.cull, 1)
+	if cells {
+		gl.Uniform1i(p.cellCull, 1)
 	}
 	gl.BindVertexArray(r.vao[r.pos.Last()])
 	for _, rect := range rects {
@@ -63,8 +60,8 @@ func (r *Renderer) drawBalls(alpha float32, rects []Rect, whole bool) {
 		gl.DrawArrays(gl.POINTS, 0, int32(r.pos.N()))
 	}
 	r.draws += len(rects)
-	if cull {
-		gl.Uniform1i(p.cull, 0)
+	if cells {
+		gl.Uniform1i(p.cellCull, 0)
 	}
 	if whole {
 		r.clearBelowView()
@@ -97,7 +94,6 @@ func (r *Renderer) drawGhosts(rects []Rect) {
 	gl.BindVertexArray(r.vao[r.pos.Last()])
 	gl.Uniform1f(p.ring, 1.5)
 	gl.Uniform1f(p.opacity, 0.45)
-	gl.Uniform1f(p.depthStep, 0)
 	for _, a := range [2]float32{0, 1} {
 		gl.Uniform1f(p.alpha, a)
 		for _, rect := range rects {

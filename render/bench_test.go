@@ -13,7 +13,7 @@ import (
 // wait for the GPU (glFinish), with no buffer upload (a frame between
 // ticks). On llvmpipe this measures the software rasterizer.
 //
-//   - 10k, 100k: the demo's path (from 50,000 balls, occlusion culling);
+//   - 10k, 100k: the demo's path (from 9,000 balls, occlusion culling);
 //   - painter-10k, painter-100k: the reference, every ball drawn
 //     (Config.Painter);
 //   - floor-10k, floor-100k: the reference's sprites with a fragment
@@ -87,4 +87,33 @@ func benchFrame(b *testing.B, n int, kind string) {
 		r.Finish()
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/ball")
+}
+
+// BenchmarkCulling is the CPU's part of the occlusion culling of a frame:
+// the cells the balls cover at one mix factor, the windows, their upload.
+func BenchmarkCulling(b *testing.B) {
+	for _, n := range []int{10_000, 100_000, 1_000_000} {
+		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
+			win := withGLB(b, 640, 480)
+			r, err := New(Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer r.Delete()
+			r.Resize(win.DrawableSize())
+			last, next := randomBalls(n, 1)
+			r.Sync(last, next, 1, 1)
+			if !r.Culling(n) {
+				b.Fatalf("no culling at %d balls", n)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				r.prepareCells(float32(i%100) / 100)
+			}
+			b.StopTimer()
+			r.Finish()
+			b.ReportMetric(float64(r.cells.hiddenCount())/float64(n), "hidden/ball")
+		})
+	}
 }

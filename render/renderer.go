@@ -4,14 +4,13 @@
 // vertex shader, so a frame on which no logic tick ran changes one uniform
 // and uploads no buffer data, whatever the number of balls.
 //
-// Occlusion culling: with many balls (from 50,000 in 640x480), most lie
-// entirely under later ones. The opaque cores of the nearest balls are
-// drawn into a depth texture first, reduced to the farthest depth per 8x8
-// pixel cell, and the vertex shader drops every ball whose sprite lies
-// only over cells that nearer cores cover: it never reaches the
-// rasterizer. The picture is the painter's algorithm's all the same (later
-// balls over earlier ones); Config.Painter keeps the reference, which
-// draws every ball.
+// Occlusion culling: with many balls (from 9,000 in 640x480), many lie
+// entirely under later ones. Every frame, the CPU finds which 4x4 pixel
+// cells of the view later balls cover at full opacity, and the vertex
+// shader drops every ball whose sprite lies only over such cells: it
+// never reaches the rasterizer (cellcull.go). The picture is the
+// painter's algorithm's all the same (later balls over earlier ones);
+// Config.Painter keeps the reference, which draws every ball.
 //
 // Damage tracking: a frame is drawn by Draw, the world and the overlays
 // (the HUD's text, the frame-time graph) over it. Where the drawable keeps
@@ -29,7 +28,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"math"
 	"unsafe"
 
 	"github.com/go-gl/gl/v3.3-core/gl"
@@ -92,14 +90,12 @@ type Renderer struct {
 
 	ball ballProgram // ball.vert + ball.frag: the reference disc, and the ghost rings
 	disc ballProgram // ball.vert + disc.frag: the disc, lean
-	core ballProgram // ball.vert + ballcore.frag: the occluders' opaque cores
 	// The reference and the disc for frames painted whole, compiled
 	// without their clip rectangle's test (see drawBalls).
 	ballWhole, discWhole ballProgram
 
 	vbo      [2]uint32
 	vao      [2]uint32 // vao[i] reads last from vbo[i] and next from vbo[1-i]
-	ebo      uint32    // ball indices from capacity-1 down to 0: nearest first
 	capacity int       // balls the buffers can hold
 
 	pos positions.Buffers // what the buffers hold, and which is which
@@ -109,7 +105,6 @@ type Renderer struct {
 	view       Rect
 	scale      float64
 	pointSize  float32
-	corePoint  float32 // the core's sprite size, 0: no core to draw
 	maxPoint   float32
 
 	highlight int32    // the ball in the player's colour, -1: none
@@ -127,11 +122,11 @@ type Renderer struct {
 	fenceEvery int // frames per fence (see EndFrame)
 	sinceFence int
 
-	cull  culler    // occlusion culling of hidden balls
-	draws int       // draws and partial clears into the window by the last Draw
-	ret   retained  // what the drawable holds, for repainting only what changed
-	occ   occupancy // where the balls can be during the current tick
-	spr   sprites   // where a few balls are drawn, frame by frame
+	cells cellCuller // occlusion culling of hidden balls
+	draws int        // draws and partial clears into the window by the last Draw
+	ret   retained   // what the drawable holds, for repainting only what changed
+	occ   occupancy  // where the balls can be during the current tick
+	spr   sprites    // where a few balls are drawn, frame by frame
 	debug debugLog
 }
 
@@ -162,7 +157,7 @@ func New(cfg Config) (*Renderer, error) {
 	if cfg.LayersOnly {
 		return r.initLayers()
 	}
-	r.progs = []*ballProgram{&r.ball, &r.disc, &r.core, &r.ballWhole, &r.discWhole}
+	r.progs = []*ballProgram{&r.ball, &r.disc, &r.ballWhole, &r.discWhole}
 	var err error
 	ballWhole, err := shaders.WithDefine(shaders.BallFrag, "WHOLE_FRAME")
 	if err != nil {
@@ -179,7 +174,6 @@ func New(cfg Config) (*Renderer, error) {
 	}{
 		{&r.ball, "ball", shaders.BallFrag, true, true, true},
 		{&r.disc, "disc", shaders.DiscFrag, true, false, true},
-		{&r.core, "ball core", shaders.BallCoreFrag, false, false, false},
 		{&r.ballWhole, "ball (whole frame)", ballWhole, true, true, false},
 		{&r.discWhole, "disc (whole frame)", discWhole, true, false, false},
 	} {
@@ -190,7 +184,6 @@ func New(cfg Config) (*Renderer, error) {
 	}
 
 	gl.GenBuffers(2, &r.vbo[0])
-	gl.GenBuffers(1, &r.ebo)
 	gl.GenVertexArrays(2, &r.vao[0])
 	for i := 0; i < 2; i++ {
 		gl.BindVertexArray(r.vao[i])
@@ -200,7 +193,6 @@ func New(cfg Config) (*Renderer, error) {
 		gl.BindBuffer(gl.ARRAY_BUFFER, r.vbo[1-i])
 		gl.EnableVertexAttribArray(1)
 		gl.VertexAttribPointer(1, 2, gl.INT, false, bytesPerBall, nil)
-		gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, r.ebo) // part of the VAO's state
 	}
 	gl.BindVertexArray(0)
 
@@ -210,12 +202,7 @@ func New(cfg Config) (*Renderer, error) {
 
 	gl.Enable(gl.PROGRAM_POINT_SIZE)
 	gl.Disable(gl.DEPTH_TEST)
-	gl.DepthFunc(gl.LESS)
-	gl.ClearDepth(1)
-	if err = r.initCuller(); err != nil {
-		r.Delete()
-		return nil, err
-	}
+	r.initCells()
 	return r.initLayers()
 }
 
@@ -321,38 +308,25 @@ func (r *Renderer) resizeArea(w, h int, area Rect) {
 	if r.maxPoint > 0 && r.pointSize > r.maxPoint {
 		r.pointSize = r.maxPoint
 	}
-	r.corePoint = corePointSize(rad, r.pointSize)
 	vx := r.view.X - marginPx
 	vy := r.winH - (r.view.Y + r.view.H) - marginPx
 	for _, p := range r.programs() {
 		p.prog.Use()
 		gl.UniformMatrix4fv(p.proj, 1, false, &proj[0])
-		size := r.pointSize
-		if p == &r.core {
-			size = r.corePoint
-		}
-		gl.Uniform1f(p.pointSize, size)
+		gl.Uniform1f(p.pointSize, r.pointSize)
 		if p.radius >= 0 {
 			gl.Uniform1f(p.radius, float32(rad))
 		}
 		gl.Uniform4f(p.viewport, float32(vx), float32(vy), float32(r.view.W+2*marginPx), float32(r.view.H+2*marginPx))
 	}
-	r.resizeCuller(w, h)
-}
-
-// corePointSize is the side, in whole pixels, of the square sprite that
-// holds only pixels a disc of radius rad pixels covers at full opacity:
-// the disc's coverage is 1 where a pixel's centre lies within rad-0.5 of
-// the ball's centre, and a square sprite of side s covers pixel centres
-// at most s/sqrt(2) from it. 0 when there is no such square worth
-// drawing, or when the sprite itself was clipped to the largest point
-// size.
-func corePointSize(rad float64, sprite float32) float32 {
-	s := math.Floor((rad-0.5)*math.Sqrt2 - 1e-3)
-	if s < 2 || float64(sprite) < 2*rad+1 {
-		return 0
+	r.resizeCells()
+	c := &r.cells
+	for _, p := range r.programs() {
+		p.prog.Use()
+		gl.Uniform2f(p.cellOrigin, float32(r.view.X), float32(r.winH-r.view.Y))
+		gl.Uniform1f(p.cellReach, float32(c.reach))
+		gl.Uniform1i(p.cellWin, int32(c.win))
 	}
-	return float32(s)
 }
 
 // viewport is what the GL viewport is set to, so that it is set only
@@ -434,12 +408,14 @@ func (r *Renderer) Sync(last, next []int32, step, moved uint64) int {
 		r.upload(r.vbo[r.pos.Next()], next)
 		r.occ.update(r, last, next)
 		r.spr.sync(last, next)
+		r.cells.sync(last, next)
 		return r.count(len(next))
 	}
 	r.upload(r.vbo[r.pos.Last()], last)
 	r.upload(r.vbo[r.pos.Next()], next)
 	r.occ.update(r, last, next)
 	r.spr.sync(last, next)
+	r.cells.sync(last, next)
 	return r.count(len(last) + len(next))
 }
 
@@ -464,16 +440,6 @@ func (r *Renderer) grow(n int) {
 		gl.BindBuffer(gl.ARRAY_BUFFER, r.vbo[i])
 		gl.BufferData(gl.ARRAY_BUFFER, c*bytesPerBall, nil, gl.DYNAMIC_DRAW)
 	}
-	// Indices from c-1 down to 0: drawing the last k of the last n draws
-	// balls n-1 .. n-k, the nearest first (the occluders). Written once
-	// per growth, never per frame or tick.
-	idx := make([]uint32, c)
-	for i := range idx {
-		idx[i] = uint32(c - 1 - i)
-	}
-	gl.BindVertexArray(0)
-	gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, r.ebo)
-	gl.BufferData(gl.ELEMENT_ARRAY_BUFFER, c*4, unsafe.Pointer(&idx[0]), gl.STATIC_DRAW)
 	r.capacity = c
 	r.pos.Lost()
 }
@@ -564,6 +530,12 @@ func (r *Renderer) EndFrame() {
 		return
 	}
 	r.sinceFence = 0
+	if r.cells.used {
+		// The CPU culler's textures are a ring of cellTextures: a frame
+		// must not queue more frames than that before one is done.
+		r.cells.used = false
+		r.fenceEvery = 1
+	}
 	if r.nFence == maxInFlight {
 		if r.retireFence() {
 			r.fenceEvery = 1 // the GPU is behind: bound the queue tightly again
@@ -630,11 +602,7 @@ func (r *Renderer) Delete() {
 		gl.DeleteBuffers(2, &r.vbo[0])
 		r.vbo = [2]uint32{}
 	}
-	if r.ebo != 0 {
-		gl.DeleteBuffers(1, &r.ebo)
-		r.ebo = 0
-	}
-	r.cull.delete()
+	r.cells.delete()
 	for _, p := range r.programs() {
 		p.prog.Delete()
 	}
@@ -648,14 +616,19 @@ func Info() string {
 // ballProgram is a program made of ball.vert and a fragment shader, with
 // its uniforms' locations (-1 for those its fragment shader lacks).
 type ballProgram struct {
-	prog                                                        *Program
-	proj, alpha, pointSize, highlight, highlightBall, depthStep int32
-	cull, hiZ, cullCell, viewport                               int32
-	radius, ring, opacity, clip                                 int32
+	prog                                             *Program
+	proj, alpha, pointSize, highlight, highlightBall int32
+	cellCull, cells, viewport, cellOrigin            int32
+	cellReach, cellWin, cellSize                     int32
+	radius, ring, opacity, clip                      int32
 }
 
 func (p *ballProgram) init(name, frag string, disc, ring, clip bool) error {
-	prog, err := NewProgram(name, shaders.BallVert, frag)
+	vert, err := shaders.WithDefine(shaders.BallVert, "CELL_CULL")
+	if err != nil {
+		return err
+	}
+	prog, err := NewProgram(name, vert, frag)
 	if err != nil {
 		return err
 	}
@@ -667,8 +640,9 @@ func (p *ballProgram) init(name, frag string, disc, ring, clip bool) error {
 		want bool
 	}{
 		{&p.proj, "proj", true}, {&p.alpha, "alpha", true}, {&p.pointSize, "pointSize", true},
-		{&p.highlight, "highlightFirst", true}, {&p.highlightBall, "highlightBall", true}, {&p.depthStep, "depthStep", true},
-		{&p.cull, "cull", true}, {&p.hiZ, "hiZ", true}, {&p.cullCell, "cullCell", true}, {&p.viewport, "viewport", true},
+		{&p.highlight, "highlightFirst", true}, {&p.highlightBall, "highlightBall", true},
+		{&p.cellCull, "cellCull", true}, {&p.cells, "cells", true}, {&p.viewport, "viewport", true}, {&p.cellOrigin, "cellOrigin", true},
+		{&p.cellReach, "cellReach", true}, {&p.cellWin, "cellWin", true}, {&p.cellSize, "cellSize", true},
 		{&p.radius, "radiusPx", disc}, {&p.ring, "ring", ring}, {&p.opacity, "opacity", ring}, {&p.clip, "clip", clip},
 	} {
 		if !u.want {
@@ -679,10 +653,9 @@ func (p *ballProgram) init(name, frag string, disc, ring, clip bool) error {
 		}
 	}
 	prog.Use()
-	gl.Uniform1i(p.cull, 0)
-	gl.Uniform1i(p.hiZ, 1) // texture unit 1: the culler's hierarchical depth
-	gl.Uniform1i(p.cullCell, cullCell)
-	gl.Uniform1f(p.depthStep, 0)
+	gl.Uniform1i(p.cellCull, 0)
+	gl.Uniform1i(p.cells, 2) // texture unit 2: the culler's windows
+	gl.Uniform1i(p.cellSize, cellSize)
 	if ring {
 		gl.Uniform1f(p.ring, 0)
 		gl.Uniform1f(p.opacity, 1)

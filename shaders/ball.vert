@@ -13,20 +13,56 @@ uniform float alpha;
 uniform float pointSize;  // sprite size in pixels, anti-aliasing margin included
 uniform int highlightFirst; // 1: ball highlightBall gets the player's colour (ball 0 unless set)
 uniform int highlightBall;  // the player's ball: yours in a network game (0 by default)
-// The depth of ball i is 1 - depthStep * (i + 1) in clip space: later
-// balls, drawn over earlier ones, are nearer. depthStep is 2 / (balls + 1),
-// so every ball has a depth of its own, even at a million balls in a
-// 24-bit depth buffer. Only the occlusion culling uses depths.
-uniform float depthStep;
-// Occlusion culling (cull == 1): hiZ holds, per cell of cullCell x
-// cullCell window pixels, the farthest depth of the occluders' opaque
-// cores there (1 where there is none). A ball whose sprite lies only over
-// cells that nearer cores cover entirely is hidden: it is moved out of the
-// clip volume, and the rasterizer never sees it.
-uniform int cull;
-uniform sampler2D hiZ;
-uniform int cullCell;
-uniform vec4 viewport; // x, y, width, height of the viewport in window pixels
+
+#ifdef CELL_CULL
+// Occlusion culling (cellCull == 1, render/cellcull.go): cells holds, for
+// every row of cells of cellSize x cellSize pixels of the world's view,
+// windows of cellWin cells: texel (x, y) is the first ball from which on
+// every ball covers each of the cells x-(cellWin-1) to x of row y at full
+// opacity. A ball whose disc reaches only cells that later balls cover is
+// moved out of the clip volume, and the rasterizer never sees it.
+// viewport is the viewport in window pixels; cellOrigin the view's top
+// left in GL's window coordinates (y from the bottom); cellReach how far
+// from its centre the disc has coverage, in pixels.
+uniform int cellCull;
+uniform isampler2D cells;
+uniform vec4 viewport;
+uniform vec2 cellOrigin;
+uniform float cellReach;
+uniform int cellWin;
+uniform int cellSize;
+
+bool hidden(vec4 clip) {
+    vec2 w = viewport.xy + (clip.xy * 0.5 + 0.5) * viewport.zw; // window pixels
+    vec2 v = vec2(w.x - cellOrigin.x, cellOrigin.y - w.y);      // the view's, from its top left
+    float size = float(cellSize);
+    int y0 = int(floor((v.y - cellReach) / size));
+    int y1 = int(floor((v.y + cellReach) / size));
+    ivec2 n = textureSize(cells, 0);
+    for (int y = y0; y <= y1; y++) {
+        // The row's pixel centres nearest the ball's centre, and the
+        // pixel columns whose centres the disc reaches there.
+        float top = float(y) * size + 0.5;
+        float dy = v.y - clamp(v.y, top, top + size - 1.0);
+        float h2 = cellReach * cellReach - dy * dy;
+        if (h2 <= 0.0 || y < 0 || y >= n.y) {
+            continue; // the disc misses the row, or the row is outside the view
+        }
+        float h = sqrt(h2);
+        // The first and last cell reached in the view, and the windows
+        // from the one and to the other.
+        int a = max(int(floor(ceil(v.x - h - 0.5) / size)), 0);
+        int b = min(int(floor(floor(v.x + h - 0.5) / size)), n.x - cellWin);
+        if (a > b) {
+            continue; // outside the view
+        }
+        if (min(texelFetch(cells, ivec2(a + cellWin - 1, y), 0).r, texelFetch(cells, ivec2(b, y), 0).r) <= gl_VertexID) {
+            return false;
+        }
+    }
+    return true;
+}
+#endif
 
 flat out vec3 color;
 
@@ -38,33 +74,14 @@ vec3 palette(int i) {
     return 0.55 + 0.4 * cos(6.28318 * (t + vec3(0.0, 0.33, 0.67)));
 }
 
-bool hidden(vec4 clip) {
-    vec2 w = viewport.xy + (clip.xy * 0.5 + 0.5) * viewport.zw; // window pixels
-    float depth = clip.z * 0.5 + 0.5;
-    ivec2 last = textureSize(hiZ, 0) - 1;
-    ivec2 lo = clamp(ivec2(floor((w - 0.5 * pointSize) / float(cullCell))), ivec2(0), last);
-    ivec2 hi = clamp(ivec2(floor((w + 0.5 * pointSize) / float(cullCell))), ivec2(0), last);
-    // Nearer by at least half the gap between two balls' depths (the gap
-    // is depthStep/2 in window depth): a ball's own core, stored with
-    // rounding, never hides it; the next ball's always may.
-    float limit = depth - 0.25 * depthStep;
-    for (int y = lo.y; y <= hi.y; y++) {
-        for (int x = lo.x; x <= hi.x; x++) {
-            if (texelFetch(hiZ, ivec2(x, y), 0).r >= limit) {
-                return false;
-            }
-        }
-    }
-    return true;
-}
-
 void main() {
     vec2 p = mix(lastPos, nextPos, alpha);
     gl_Position = proj * vec4(p, 0.0, 1.0);
-    gl_Position.z = 1.0 - depthStep * (float(gl_VertexID) + 1.0);
     gl_PointSize = pointSize;
-    if (cull == 1 && hidden(gl_Position)) {
+#ifdef CELL_CULL
+    if (cellCull == 1 && hidden(gl_Position)) {
         gl_Position = vec4(2.0, 2.0, 2.0, 1.0); // outside the clip volume: dropped
     }
+#endif
     color = (highlightFirst == 1 && gl_VertexID == highlightBall) ? vec3(1.0, 0.85, 0.2) : palette(gl_VertexID);
 }

@@ -9,9 +9,8 @@ import (
 // text is the desktop's, byte for byte.
 func TestWebGL2SwapsOnlyTheHeader(t *testing.T) {
 	for name, src := range map[string]string{
-		"ball.vert": BallVert, "ball.frag": BallFrag, "disc.frag": DiscFrag, "ballcore.frag": BallCoreFrag,
+		"ball.vert": BallVert, "ball.frag": BallFrag, "disc.frag": DiscFrag,
 		"overlay.vert": OverlayVert, "overlay.frag": OverlayFrag, "marker.vert": MarkerVert, "marker.frag": MarkerFrag,
-		"fullscreen.vert": FullscreenVert, "hiz.frag": HiZFrag,
 	} {
 		es, err := WebGL2(src)
 		if err != nil {

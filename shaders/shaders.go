@@ -15,10 +15,6 @@ var (
 	BallFrag string
 	//go:embed disc.frag
 	DiscFrag string
-	// BallCoreFrag shades a ball's opaque core: the occluders of the
-	// occlusion culling of many balls.
-	//go:embed ballcore.frag
-	BallCoreFrag string
 )
 
 // Overlay shaders: a textured rectangle in window pixels (HUD, graph).
@@ -36,13 +32,4 @@ var (
 	MarkerVert string
 	//go:embed marker.frag
 	MarkerFrag string
-)
-
-// Occlusion culling: the farthest depth per cell of pixels, drawn over a
-// full-viewport triangle.
-var (
-	//go:embed fullscreen.vert
-	FullscreenVert string
-	//go:embed hiz.frag
-	HiZFrag string
 )

@@ -100,10 +100,9 @@ type glRenderer struct {
 const maxInFlight = 2
 
 type ballProgram struct {
-	prog                                             js.Value
-	proj, alpha, pointSize, highlight, hlBall, clip  js.Value
-	radius                                           js.Value
-	ring, opacity, viewport, depthStep, cull, hiZTex js.Value
+	prog                                            js.Value
+	proj, alpha, pointSize, highlight, hlBall, clip js.Value
+	radius, ring, opacity                           js.Value
 }
 
 type overlayProgram struct {
@@ -217,11 +216,8 @@ func (r *glRenderer) initBall(p *ballProgram) {
 	u := func(n string) js.Value { return r.uniform(p.prog, n) }
 	p.proj, p.alpha, p.pointSize, p.highlight, p.hlBall = u("proj"), u("alpha"), u("pointSize"), u("highlightFirst"), u("highlightBall")
 	p.radius, p.clip, p.ring, p.opacity = u("radiusPx"), u("clip"), u("ring"), u("opacity")
-	p.viewport, p.depthStep, p.cull, p.hiZTex = u("viewport"), u("depthStep"), u("cull"), u("hiZ")
 	g := r.gl
 	g.Call("useProgram", p.prog)
-	g.Call("uniform1i", p.cull, 0) // no occlusion culling here: every ball is drawn
-	g.Call("uniform1f", p.depthStep, 0)
 	g.Call("uniform1f", p.ring, 0)
 	g.Call("uniform1f", p.opacity, 1)
 	g.Call("uniform1i", p.highlight, 0)
@@ -252,8 +248,6 @@ func (r *glRenderer) resize(w, h int, area demo.Rect) {
 	ww, wh := float32(r.cfg.Width)*one, float32(r.cfg.Height)*one
 	proj := mgl32.Ortho(-mx, ww+mx, wh+mx, -mx, -1, 1)
 	rad := float64(r.cfg.Radius) * scale
-	vx := r.view.Min.X - marginPx
-	vy := r.winH - r.view.Max.Y - marginPx
 	g := r.gl
 	arr := float32Array(proj[:])
 	for _, p := range []*ballProgram{&r.disc, &r.ball} {
@@ -261,7 +255,6 @@ func (r *glRenderer) resize(w, h int, area demo.Rect) {
 		g.Call("uniformMatrix4fv", p.proj, false, arr)
 		g.Call("uniform1f", p.pointSize, 2*rad+1) // the disc and its anti-aliased edge
 		g.Call("uniform1f", p.radius, rad)
-		g.Call("uniform4f", p.viewport, vx, vy, r.view.Dx()+2*marginPx, r.view.Dy()+2*marginPx)
 		y0 := r.winH - r.view.Max.Y
 		g.Call("uniform4f", p.clip, r.view.Min.X, y0, r.view.Max.X, y0+r.view.Dy())
 	}

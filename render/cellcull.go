@@ -48,6 +48,9 @@ const (
 	cellMaxReach = 30
 )
 
+// cellFirst has the bit of each cell's first column in a word of a row.
+const cellFirst = 0x1111111111111111
+
 // cellMinBalls is the fewest balls culled: with fewer in 640x480 (radius
 // 8), too few are hidden to pay for finding them. A variable, for the
 // tests.
@@ -66,6 +69,7 @@ type cellCuller struct {
 	words int
 	bits  []uint64 // pixels covered opaquely
 	bits0 []uint64 // bits before any ball: pixels outside the view set
+	// (a band's four rows interleaved, word by word: see bit)
 	full  []uint64 // gh rows: a cell's nibble's low bit once it is covered
 	full0 []uint64 // full before any ball: set outside the cells
 	cells []int32  // gw*gh: each cell's owner, -1 for none
@@ -112,6 +116,13 @@ func (c *cellCuller) sync(last, next []int32) {
 	copy(c.last, last)
 	copy(c.next, next)
 	c.n = n
+}
+
+// bit is the index in bits of row y's word k: the four rows of a band of
+// cells lie word by word together, so a cell's 16 pixels are in one
+// cache line.
+func (c *cellCuller) bit(y, k int) int {
+	return ((y/cellSize)*c.words+k)*cellSize + y%cellSize
 }
 
 // tableStamps fills c.stamps for the core's radius. Stamp (qy, qx) is
@@ -177,7 +188,7 @@ func (r *Renderer) resizeCells() {
 		in := x >= 64 && x < 64+c.vw
 		for row := 0; row < rows; row++ {
 			if !in || row >= c.vh {
-				c.bits0[row*c.words+x/64] |= 1 << (x % 64)
+				c.bits0[c.bit(row, x/64)] |= 1 << (x % 64)
 			}
 		}
 		if x < 64 || x >= 64+c.gw*cellSize {
@@ -262,20 +273,49 @@ func (r *Renderer) prepareCells(alpha float32) {
 		if p < 0 || w+1 >= words || k0 >= k1 {
 			continue // too far outside the view to cover any of it: no occluder
 		}
-		for k := k0; k < k1; k++ {
-			row := c.bits[(y0+k)*words:][:words]
-			row[w] |= st[k] << sh
-			row[w+1] |= st[k] >> (64 - sh)
+		// Every cell the stamp reaches covered already (later balls
+		// cover most of the view): the stamp would change nothing that
+		// matters.
+		b0, b1 := (y0+k0)/cellSize, (y0+k1-1)/cellSize
+		lo, hi := p&^(cellSize-1)-w*64, (p+n-1)&^(cellSize-1)-w*64 // first columns of the first and last cell, in words w, w+1
+		m0, m1 := cellFirst&(^uint64(0)<<lo), uint64(0)
+		if hi < 64 {
+			m0 &= ^uint64(0) >> (63 - hi)
+		} else {
+			m1 = cellFirst & (^uint64(0) >> (127 - hi))
 		}
-		for band := (y0 + k0) / cellSize; band <= (y0+k1-1)/cellSize; band++ {
-			b4 := c.bits[band*cellSize*words:][:cellSize*words]
+		done := true
+		for band := b0; band <= b1 && done; band++ {
+			full := c.full[band*words+w:][:2]
+			done = full[0]&m0 == m0 && full[1]&m1 == m1
+		}
+		if done {
+			continue
+		}
+		var changed uint32 // bands the stamp covered a pixel of afresh
+		for k := k0; k < k1; k++ {
+			y := y0 + k
+			i := c.bit(y, w)
+			lo, hi := c.bits[i]|st[k]<<sh, c.bits[i+cellSize]|st[k]>>(64-sh)
+			if lo != c.bits[i] || hi != c.bits[i+cellSize] {
+				changed |= 1 << (y/cellSize - (y0+k0)/cellSize)
+			}
+			c.bits[i], c.bits[i+cellSize] = lo, hi
+		}
+		for band := (y0 + k0) / cellSize; changed != 0; band++ {
+			if changed&1 == 0 {
+				changed >>= 1
+				continue
+			}
+			changed >>= 1
 			full := c.full[band*words:][:words]
 			for k := w; k <= w+1; k++ {
-				b := b4[k] & b4[words+k] & b4[2*words+k] & b4[3*words+k]
+				b4 := c.bits[c.bit(band*cellSize, k):][:cellSize]
+				b := b4[0] & b4[1] & b4[2] & b4[3]
 				// A cell's four columns all covered: its nibble's low bit.
 				b &= b >> 1
 				b &= b >> 2
-				b &= 0x1111111111111111
+				b &= cellFirst
 				fresh := b &^ full[k]
 				full[k] |= fresh
 				if fresh != 0 {

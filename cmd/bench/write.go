@@ -36,7 +36,15 @@ func (r *results) write(w io.Writer, o *options) error {
 			st.TPS, floatOr(st.TickMsMean, "%.3f"), intOr(st.UploadBytesPerTickFrame), commas(st.UploadBytesNoTick),
 			st.CPUFraction, intOr(st.AllocsAfterWarmup), intOr(st.GCAfterWarmup))
 	}
-	p("\nAt 1,000,000 balls a frame takes over a second to rasterize, so MAX_LOOPS (5 ticks per frame) caps the logic below 25 TPS and the rest of the time is discarded: the game slows down rather than spiral.\n\nA frame where a tick ran uploads the new next positions (8 bytes per ball) into the buffer that held the oldest ones, and the two buffers swap roles; a frame that ran several ticks uploads last and next (16 bytes per ball). A frame between ticks uploads nothing: the interpolation is a uniform.\n\n")
+	p("\n")
+	if top := r.mostBalls(); top != nil {
+		if top.TPS < 24.5 {
+			p("At %s balls a frame takes %.0f ms (frame p50), so MAX_LOOPS (5 ticks per frame) caps the logic below 25 TPS (%.2f) and the rest of the time is discarded: the game slows down rather than spiral.\n\n", commas(int64(top.Balls)), top.FrameMsP50, top.TPS)
+		} else {
+			p("At %s balls, the most run, a frame takes %.0f ms (frame p50) and the logic keeps %.2f TPS; where frames take longer than MAX_LOOPS ticks (5, 200 ms), the loop discards the rest of the time: the game slows down rather than spiral.\n\n", commas(int64(top.Balls)), top.FrameMsP50, top.TPS)
+		}
+	}
+	p("A frame where a tick ran uploads the new next positions (8 bytes per ball) into the buffer that held the oldest ones, and the two buffers swap roles; a frame that ran several ticks uploads last and next (16 bytes per ball). A frame between ticks uploads nothing: the interpolation is a uniform.\n\n")
 
 	r.writeRender(p)
 
@@ -233,4 +241,16 @@ func hist(m map[string]int64) string {
 		parts = append(parts, fmt.Sprintf("%s: %d", k, m[k]))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// mostBalls is the matrix's run with the most balls and interpolation on,
+// nil if there is none.
+func (r *results) mostBalls() *report.Stats {
+	var top *report.Stats
+	for _, s := range r.matrix {
+		if s.stats.Interp && (top == nil || s.stats.Balls > top.Balls) {
+			top = s.stats
+		}
+	}
+	return top
 }

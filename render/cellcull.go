@@ -10,9 +10,10 @@ import (
 
 // Occlusion culling on the CPU, for thousands of balls. At 10,000 balls of
 // 16 px in 640x480 each pixel lies under some seven sprites, and four
-// balls in ten lie wholly under the opaque pixels of later ones. The GPU
-// culler (cull.go) would have to draw every ball's core to find them; here
-// the CPU finds most of them, every frame, at the frame's own mix factor:
+// balls in ten lie wholly under the opaque pixels of later ones. A culler
+// on the GPU would have to draw every ball's core to find them; here the
+// CPU finds most of them, at each frame's own mix factor (again only when
+// the positions, the mix factor or the view changed):
 //
 //  1. Coverage, the balls from the last to the first: each pixel row of
 //     the world's view is a bitmap of the pixels that the balls so far
@@ -86,9 +87,14 @@ type cellCuller struct {
 	ring int
 	used bool // a frame has used a texture since EndFrame last looked
 
-	// The mapping of the last prepare, for hiddenCount.
+	// The world-to-pixel mapping of the view (resizeCells).
 	sx, sy, ox, oy float64
-	alpha          float32
+	// What the windows in tex[ring] were found for: the positions' and
+	// the view's generation (bumped by sync and resizeCells) and the mix
+	// factor. prepared is false until a prepare.
+	gen, preparedGen int
+	alpha            float32
+	prepared         bool
 }
 
 // Culling reports whether the n balls of the last Sync are drawn with
@@ -100,9 +106,10 @@ func (r *Renderer) Culling(n int) bool {
 		c.n == n && n == r.pos.N() && c.stamp > 0 && !r.view.Empty()
 }
 
-// syncCells keeps the CPU's copy of the positions Sync uploads, when the
-// CPU may cull them.
+// sync keeps the CPU's copy of the positions Sync uploads, when the CPU
+// may cull them.
 func (c *cellCuller) sync(last, next []int32) {
+	c.gen++
 	n := len(next) / 2
 	if n < cellMinBalls {
 		c.n = 0
@@ -173,6 +180,15 @@ func (r *Renderer) resizeCells() {
 	// cover them.
 	c.win = (int(2*c.reach)/cellSize + 3) / 2
 	c.tw = c.gw + c.win - 1
+	c.gen++
+	// The projection and viewport's mapping (resizeArea) of world
+	// positions into the view's pixels from its top left.
+	one := float64(int64(1) << r.cfg.FracBits)
+	mu := float64(marginPx) / r.scale * one
+	ww, wh := float64(r.cfg.WorldW)*one, float64(r.cfg.WorldH)*one
+	c.sx = float64(r.view.W+2*marginPx) / (ww + 2*mu)
+	c.sy = float64(r.view.H+2*marginPx) / (wh + 2*mu)
+	c.ox, c.oy = mu*c.sx-marginPx, mu*c.sy-marginPx
 	if c.tex[0] == 0 || r.view.Empty() {
 		c.stamp = 0
 		return
@@ -232,10 +248,20 @@ func (c *cellCuller) delete() {
 }
 
 // prepareCells finds the hidden balls at mix factor alpha (steps 1 to 3)
-// and leaves the windows on texture unit 2. It allocates nothing.
+// and leaves the windows on texture unit 2. It allocates nothing, and
+// finds and uploads nothing when the last windows are still right: the
+// same positions and view at the same mix factor (interpolation off,
+// or the game paused).
 func (r *Renderer) prepareCells(alpha float32) {
 	c := &r.cells
-	c.mapping(r, alpha)
+	c.used = true
+	if c.prepared && c.preparedGen == c.gen && c.alpha == alpha {
+		gl.ActiveTexture(gl.TEXTURE2)
+		gl.BindTexture(gl.TEXTURE_2D, c.tex[c.ring])
+		gl.ActiveTexture(gl.TEXTURE0)
+		return
+	}
+	c.prepared, c.preparedGen, c.alpha = true, c.gen, alpha
 	a := float64(alpha)
 
 	// Steps 1 and 2 together, the balls from the last to the first.
@@ -348,24 +374,10 @@ func (r *Renderer) prepareCells(alpha float32) {
 	}
 	gl.ActiveTexture(gl.TEXTURE2)
 	c.ring = (c.ring + 1) % cellTextures
-	c.used = true
 	gl.BindTexture(gl.TEXTURE_2D, c.tex[c.ring])
 	gl.PixelStorei(gl.UNPACK_ALIGNMENT, 4)
 	gl.TexSubImage2D(gl.TEXTURE_2D, 0, 0, 0, int32(c.tw), int32(c.gh), gl.RED_INTEGER, gl.INT, unsafe.Pointer(&c.rowMin[0]))
 	gl.ActiveTexture(gl.TEXTURE0)
-}
-
-// mapping sets the world-to-pixel mapping of the projection and viewport
-// (resizeArea), into the view's pixels from its top left, for balls at
-// mix factor alpha.
-func (c *cellCuller) mapping(r *Renderer, alpha float32) {
-	one := float64(int64(1) << r.cfg.FracBits)
-	mu := float64(marginPx) / r.scale * one
-	ww, wh := float64(r.cfg.WorldW)*one, float64(r.cfg.WorldH)*one
-	c.sx = float64(r.view.W+2*marginPx) / (ww + 2*mu)
-	c.sy = float64(r.view.H+2*marginPx) / (wh + 2*mu)
-	c.ox, c.oy = mu*c.sx-marginPx, mu*c.sy-marginPx
-	c.alpha = alpha
 }
 
 // hiddenCount counts the balls the last prepare hid.

@@ -131,3 +131,52 @@ func hasExtension(name string) bool {
 	}
 	return false
 }
+
+// TestCullingFindsOnlyWhatChanged draws frames at the same mix factor
+// with the same positions (interpolation off, or the game paused): the
+// windows found for the first are used again, nothing is found or
+// uploaded; a new mix factor, new positions or a new view find them
+// afresh. Every frame's picture is the one drawing every ball gives.
+func TestCullingFindsOnlyWhatChanged(t *testing.T) {
+	const n = 10_000
+	win := withGL(t, 640, 480)
+	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits})
+	last, next := randomBalls(n, 3)
+	r.Sync(last, next, 1, 1)
+	frame := func(alpha float32, culled bool) *image.RGBA {
+		t.Helper()
+		defer func(m int) { cellMinBalls = m }(cellMinBalls)
+		if !culled {
+			cellMinBalls = math.MaxInt
+		}
+		r.Clear()
+		r.DrawBalls(alpha)
+		img := r.ReadPixels()
+		r.EndFrame()
+		return img
+	}
+	check := func(what string, alpha float32, found bool) {
+		t.Helper()
+		ring := r.cells.ring
+		got := frame(alpha, true)
+		if again := r.cells.ring != ring; again != found {
+			t.Errorf("%s: windows found afresh %v, want %v", what, again, found)
+		}
+		if d, k := diff(frame(alpha, false), got); k != 0 {
+			t.Errorf("%s: %d pixels differ from drawing every ball, by up to %d", what, k, d)
+		}
+	}
+	check("the first frame", 1, true)
+	check("the same mix factor", 1, false)
+	check("the same mix factor again", 1, false)
+	check("another mix factor", 0.5, true)
+	moved := append([]int32(nil), next...)
+	for i := range moved {
+		moved[i] += 3 << fracBits
+	}
+	r.Sync(next, moved, 2, 1)
+	check("new positions", 0.5, true)
+	check("the same again", 0.5, false)
+	r.Resize(600, 450)
+	check("a new view", 0.5, true)
+}

@@ -50,7 +50,7 @@ func newRenderer(t *testing.T, win *platform.Window, radius int32) *Renderer {
 
 // newRendererConfig makes a renderer for the test; when the test ends it
 // fails on any error the debug context logged.
-func newRendererConfig(t *testing.T, win *platform.Window, cfg Config) *Renderer {
+func newRendererConfig(t testing.TB, win *platform.Window, cfg Config) *Renderer {
 	t.Helper()
 	r, err := New(cfg)
 	if err != nil {

@@ -308,6 +308,7 @@ func (r *Renderer) resizeArea(w, h int, area Rect) {
 	if r.maxPoint > 0 && r.pointSize > r.maxPoint {
 		r.pointSize = r.maxPoint
 	}
+	r.resizeCells()
 	vx := r.view.X - marginPx
 	vy := r.winH - (r.view.Y + r.view.H) - marginPx
 	for _, p := range r.programs() {
@@ -318,14 +319,9 @@ func (r *Renderer) resizeArea(w, h int, area Rect) {
 			gl.Uniform1f(p.radius, float32(rad))
 		}
 		gl.Uniform4f(p.viewport, float32(vx), float32(vy), float32(r.view.W+2*marginPx), float32(r.view.H+2*marginPx))
-	}
-	r.resizeCells()
-	c := &r.cells
-	for _, p := range r.programs() {
-		p.prog.Use()
 		gl.Uniform2f(p.cellOrigin, float32(r.view.X), float32(r.winH-r.view.Y))
-		gl.Uniform1f(p.cellReach, float32(c.reach))
-		gl.Uniform1i(p.cellWin, int32(c.win))
+		gl.Uniform1f(p.cellReach, float32(r.cells.reach))
+		gl.Uniform1i(p.cellWin, int32(r.cells.win))
 	}
 }
 

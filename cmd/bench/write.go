@@ -26,7 +26,7 @@ func (r *results) write(w io.Writer, o *options) error {
 	r.writeTargets(p)
 
 	p("## Balls\n\n")
-	p("`bin/interpdemo -headless -vsync off -hud=false -graph=false -stats -balls N -interp=on|off -duration 10s` (20 s at 1,000,000 balls).\n\n")
+	p("`bin/interpdemo -headless -vsync off -hud=false -graph=false -stats -balls N -interp=true|false -duration 10s` (20 s at 1,000,000 balls).\n\n")
 	p("| balls | interpolation | FPS | frame p50 ms | frame p99 ms | TPS | ms per tick (in the run, sharing the cores with llvmpipe; see the physics benchmarks for the tick alone) | buffer bytes per tick frame | buffer bytes on no-tick frames | CPU (cores) | allocs after warm-up | GC cycles after warm-up |\n")
 	p("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, s := range r.matrix {

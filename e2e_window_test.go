@@ -67,8 +67,9 @@ func TestWindowShowsTheDemo(t *testing.T) {
 	// what a cover took from the world comes back only by being told.
 	d := startDemo(t, display, "-stats", "-balls", "3", "-vsync", "off")
 	d.waitTicking(10 * time.Second)
-	w, h := (&core.Config{Width: 640, Height: 480, HUD: true, Graph: true}).WindowSize()
-	world, hud, graph := core.Layout(w, h, true, true)
+	cfg := &core.Config{Width: 640, Height: 480, HUD: true, Graph: true}
+	w, h := cfg.WindowSize()
+	world, hud, graph := core.Layout(w, h, cfg.HUDColumn(), true)
 	worldR := image.Rect(world.X, world.Y, world.X+world.W, world.Y+world.H)
 	hudR := image.Rect(hud.X, hud.Y, hud.X+hud.W, hud.Y+120)
 	graphR := image.Rect(graph.X, graph.Y, graph.X+graph.W, graph.Y+graph.H)
@@ -122,7 +123,7 @@ func TestWindowShowsTheDemo(t *testing.T) {
 	d.xdo("windowsize", "--sync", d.window(), fmt.Sprint(w), fmt.Sprint(h))
 	d.keys("p")
 	d.waitTitle("paused", 3*time.Second, func(w winTitle) bool { return w.paused })
-	world, hud, graph = core.Layout(w, h, true, true)
+	world, hud, graph = core.Layout(w, h, cfg.HUDColumn(), true)
 	worldR = image.Rect(world.X, world.Y, world.X+world.W, world.Y+world.H)
 	graphR = image.Rect(graph.X, graph.Y, graph.X+graph.W, graph.Y+graph.H)
 	check("resized")

@@ -37,8 +37,9 @@ func TestOverlaysNeverHideTheBall(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := anim.Image[0].Bounds()
-	world, hud, graph := core.Layout(b.Dx(), b.Dy(), true, true)
-	if w, h := (&core.Config{Width: 640, Height: 480, HUD: true, Graph: true}).WindowSize(); b.Dx() != w || b.Dy() != h || world.W != 640 || world.H != 480 {
+	cfg := &core.Config{Width: 640, Height: 480, HUD: true, Graph: true, HUDHelp: true}
+	world, hud, graph := core.Layout(b.Dx(), b.Dy(), cfg.HUDColumn(), true)
+	if w, h := cfg.WindowSize(); b.Dx() != w || b.Dy() != h || world.W != 640 || world.H != 480 {
 		t.Fatalf("a %v window, world %+v; want %dx%d with the world 640x480", b, world, w, h)
 	}
 	r := float64(sim.DefaultSettings().Radius) // pixels: the world is drawn at scale 1

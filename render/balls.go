@@ -8,7 +8,7 @@ import "github.com/go-gl/gl/v3.3-core/gl"
 //
 // With many balls, many of them lie entirely under later ones, and a
 // software rasterizer (llvmpipe) pays about a microsecond for each sprite
-// before shading a pixel of it. From cellMinBalls (9,000) on they are
+// before shading a pixel of it. Where that measures cheaper, they are
 // culled first (cellcull.go): the hidden ones never reach the rasterizer;
 // the visible ones are drawn as always, so the picture is the same.
 //
@@ -43,10 +43,30 @@ func (r *Renderer) drawBalls(alpha float32, rects []Rect, whole bool) {
 	default:
 		p = &r.disc
 	}
-	cells := r.Culling(r.pos.N())
-	if cells {
-		r.prepareCells(alpha)
+	// Culled or not: the choice in force, or the other in a comparison,
+	// then measured (cellcull.go).
+	cells := false
+	var q *timerQuery
+	if r.cullable() {
+		c := &r.cells
+		c.timers.poll(c.choice)
+		on, measure, tag := c.choice.Frame(r.cullScene())
+		cells = on
+		start := wallNow()
+		if cells {
+			r.prepareCells(alpha)
+		}
+		if measure {
+			c.used = true // a fence each frame, whatever the option: the same pacing for both
+			if q = c.timers.begin(start); q != nil {
+				q.tag = tag
+				if cells {
+					q.cost.Strategy = wallNow() - start
+				}
+			}
+		}
 	}
+	r.cells.on = cells
 	r.setWorldViewport()
 	gl.Enable(gl.SCISSOR_TEST)
 	p.prog.Use()
@@ -60,6 +80,9 @@ func (r *Renderer) drawBalls(alpha float32, rects []Rect, whole bool) {
 		gl.DrawArrays(gl.POINTS, 0, int32(r.pos.N()))
 	}
 	r.draws += len(rects)
+	if q != nil {
+		gl.EndQuery(gl.TIME_ELAPSED)
+	}
 	if cells {
 		gl.Uniform1i(p.cellCull, 0)
 	}

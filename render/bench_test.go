@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"github.com/interpdemo/interpdemo/render/adaptive"
 	"math/rand/v2"
 	"testing"
 
@@ -13,7 +14,7 @@ import (
 // wait for the GPU (glFinish), with no buffer upload (a frame between
 // ticks). On llvmpipe this measures the software rasterizer.
 //
-//   - 10k, 100k: the demo's path (from 9,000 balls, occlusion culling);
+//   - 10k, 100k: the demo's path with occlusion culling on (-cull on);
 //   - painter-10k, painter-100k: the reference, every ball drawn
 //     (Config.Painter);
 //   - floor-10k, floor-100k: the reference's sprites with a fragment
@@ -55,7 +56,7 @@ func randomBalls(n int, seed uint64) (last, next []int32) {
 
 func benchFrame(b *testing.B, n int, kind string) {
 	win := withGLB(b, 640, 480)
-	r, err := New(Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Painter: kind != ""})
+	r, err := New(Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Painter: kind != "", Cull: adaptive.On})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -94,10 +95,10 @@ func benchFrame(b *testing.B, n int, kind string) {
 func BenchmarkCulling(b *testing.B) {
 	for _, n := range []int{10_000, 100_000, 1_000_000} {
 		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
-			r := newRendererConfig(b, withGLB(b, 640, 480), Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits})
+			r := newRendererConfig(b, withGLB(b, 640, 480), Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Cull: adaptive.On})
 			last, next := randomBalls(n, 1)
 			r.Sync(last, next, 1, 1)
-			if !r.Culling(n) {
+			if !r.Culling() {
 				b.Fatalf("no culling at %d balls", n)
 			}
 			b.ReportAllocs()
@@ -107,7 +108,7 @@ func BenchmarkCulling(b *testing.B) {
 			}
 			b.StopTimer()
 			r.Finish()
-			b.ReportMetric(float64(r.cells.hiddenCount())/float64(n), "hidden/ball")
+			b.ReportMetric(float64(r.cells.HiddenCount())/float64(n), "hidden/ball")
 		})
 	}
 }

@@ -3,42 +3,47 @@ package render
 import (
 	"fmt"
 	"image"
-	"math"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/gl/v3.3-core/gl"
+
+	"github.com/interpdemo/interpdemo/render/adaptive"
+	"github.com/interpdemo/interpdemo/render/occlusion"
 )
 
-// TestCellCullingKeepsThePicture draws the same balls with and without the
-// CPU's occlusion culling, at several mix factors, in a window of the
-// world's size and in a larger one (a scale that is not whole, with
-// letterbox bars), and compares the read-backs pixel for pixel: a culled
-// ball must be one that the painter's algorithm paints over entirely. It
-// also checks that the culling finds what it should: at 10,000 random
-// balls in 640x480, about four in ten lie under later ones, and the cells
-// find over a fifth.
+// TestCellCullingKeepsThePicture draws the same balls with the CPU's
+// occlusion culling forced on and forced off, at several mix factors, in a
+// window of the world's size and in a larger one (a scale that is not
+// whole, with letterbox bars), and compares the read-backs pixel for
+// pixel: a culled ball must be one that the painter's algorithm paints
+// over entirely. It also checks that the culling finds what it should:
+// at 10,000 random balls in 640x480, about four in ten lie under later
+// ones, and the cells find over a fifth.
 func TestCellCullingKeepsThePicture(t *testing.T) {
 	const n = 10_000
 	for _, size := range [][2]int{{640, 480}, {1001, 703}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			win := withGL(t, size[0], size[1])
 			last, next := randomBalls(n, 7)
-			r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits})
-			r.Sync(last, next, 1, 1)
-			r.SetHighlightFirst(true)
-			draw := func(alpha float32, min int) (*image.RGBA, int) {
-				defer func(m int) { cellMinBalls = m }(cellMinBalls)
-				cellMinBalls = min
+			cfg := Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits}
+			cfg.Cull = adaptive.On
+			on := newRendererConfig(t, win, cfg)
+			cfg.Cull = adaptive.Off
+			off := newRendererConfig(t, win, cfg)
+			draw := func(r *Renderer, alpha float32) *image.RGBA {
+				r.Sync(last, next, 1, 1)
+				r.SetHighlightFirst(true)
 				r.Clear()
 				r.DrawBalls(alpha)
-				if got, want := r.Culling(n), min <= n; got != want {
-					t.Fatalf("CPU culling %v with %d balls from %d on, want %v", got, n, min, want)
-				}
-				return r.ReadPixels(), r.cells.hiddenCount()
+				return r.ReadPixels()
 			}
 			for _, alpha := range []float32{0, 0.37, 1, 1.61} {
-				all, _ := draw(alpha, math.MaxInt)
-				culled, hidden := draw(alpha, 1)
+				all, culled := draw(off, alpha), draw(on, alpha)
+				if !on.Culling() || !on.cells.on || off.Culling() || off.cells.on {
+					t.Fatalf("culling %v/%v forced on, %v/%v forced off", on.Culling(), on.cells.on, off.Culling(), off.cells.on)
+				}
+				hidden := on.cells.HiddenCount()
 				if d, k := diff(all, culled); k != 0 {
 					t.Errorf("mix %v: %d pixels differ from drawing every ball, by up to %d", alpha, k, d)
 				}
@@ -54,6 +59,28 @@ func TestCellCullingKeepsThePicture(t *testing.T) {
 	}
 }
 
+// clipped draws the renderer's balls at mix factor alpha and returns how
+// many the GPU's clipper passed on to the rasterizer
+// (ARB_pipeline_statistics_query); false where the driver does not count.
+func clipped(t *testing.T, r *Renderer, alpha float32) (int, bool) {
+	t.Helper()
+	if !hasExtension("GL_ARB_pipeline_statistics_query") {
+		r.Clear()
+		r.DrawBalls(alpha)
+		return 0, false
+	}
+	var q uint32
+	gl.GenQueries(1, &q)
+	defer gl.DeleteQueries(1, &q)
+	r.Clear()
+	gl.BeginQuery(clippingOutputPrimitives, q)
+	r.DrawBalls(alpha)
+	gl.EndQuery(clippingOutputPrimitives)
+	var passed uint32
+	gl.GetQueryObjectuiv(q, gl.QUERY_RESULT, &passed)
+	return int(passed), true
+}
+
 // TestCullingUnderAWall puts ball 0 under a wall of later balls: the cells
 // the wall's cores cover entirely belong to wall balls, the cells away
 // from it to none, ball 0 is culled and no wall ball is, and the GPU's
@@ -61,7 +88,7 @@ func TestCellCullingKeepsThePicture(t *testing.T) {
 // but ball 0 (where the driver counts it: ARB_pipeline_statistics_query).
 func TestCullingUnderAWall(t *testing.T) {
 	win := withGL(t, 640, 480)
-	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits})
+	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Cull: adaptive.On})
 	// The wall: balls every 8 px from y = 200 to 288, whose cores (radius
 	// 7.5) cover rows 195 to 293 entirely.
 	pos := []int32{q8(300), q8(240)}
@@ -71,36 +98,21 @@ func TestCullingUnderAWall(t *testing.T) {
 		}
 	}
 	n := len(pos) / 2
-	defer func(m int) { cellMinBalls = m }(cellMinBalls)
-	cellMinBalls = 1
 	r.Sync(pos, pos, 1, 1)
-	if !r.Culling(n) {
+	if !r.Culling() {
 		t.Fatalf("no culling of %d balls", n)
 	}
-	stats := hasExtension("GL_ARB_pipeline_statistics_query")
-	var q uint32
-	if stats {
-		gl.GenQueries(1, &q)
-		defer gl.DeleteQueries(1, &q)
-		gl.BeginQuery(clippingOutputPrimitives, q)
-	}
-	r.Clear()
-	r.DrawBalls(1)
-	if stats {
-		gl.EndQuery(clippingOutputPrimitives)
-		var passed uint32
-		gl.GetQueryObjectuiv(q, gl.QUERY_RESULT, &passed)
-		if int(passed) != n-1 {
-			t.Errorf("the clipper passed %d balls on, want %d (all but ball 0)", passed, n-1)
-		}
-	} else {
+	if passed, ok := clipped(t, r, 1); !ok {
 		t.Log("no GL_ARB_pipeline_statistics_query: the clipper's count not checked")
+	} else if passed != n-1 {
+		t.Errorf("the clipper passed %d balls on, want %d (all but ball 0)", passed, n-1)
 	}
 	c := &r.cells
-	for cy := 0; cy < c.gh; cy++ {
-		for cx := 0; cx < c.gw; cx++ {
-			owner := c.cells[cy*c.gw+cx]
-			y0, y1 := cy*cellSize, (cy+1)*cellSize // rows of the cell
+	gw, gh := c.Cells()
+	for cy := 0; cy < gh; cy++ {
+		for cx := 0; cx < gw; cx++ {
+			owner := c.Owner(cx, cy)
+			y0, y1 := cy*occlusion.CellSize, (cy+1)*occlusion.CellSize // rows of the cell
 			switch {
 			case y0 >= 195 && y1 <= 294 && owner < 1:
 				t.Errorf("cell %d,%d inside the wall: owner %d, want a wall ball", cx, cy, owner)
@@ -109,11 +121,37 @@ func TestCullingUnderAWall(t *testing.T) {
 			}
 		}
 	}
-	if !c.hidden(0) {
+	if !c.Hidden(0) {
 		t.Error("ball 0, under the wall, is not culled")
 	}
-	if h := c.hiddenCount(); h != 1 {
+	if h := c.HiddenCount(); h != 1 {
 		t.Errorf("%d balls culled, want 1 (ball 0)", h)
+	}
+}
+
+// TestHiddenCountIsTheClippers: on random scenes, the balls the CPU counts
+// hidden (HiddenCount, ball.vert's test in Go) are exactly those the
+// GPU's clipper drops: a count off by one comparison fails.
+func TestHiddenCountIsTheClippers(t *testing.T) {
+	win := withGL(t, 640, 480)
+	if !hasExtension("GL_ARB_pipeline_statistics_query") {
+		t.Skip("no GL_ARB_pipeline_statistics_query: the clipper's count cannot be read")
+	}
+	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Cull: adaptive.On})
+	for _, seed := range []uint64{11, 12, 13} {
+		n := 3000 * int(seed-10) * int(seed-10)
+		last, next := randomBalls(n, seed)
+		r.Sync(last, next, seed, seed)
+		for _, alpha := range []float32{0.21, 0.5, 0.93} {
+			passed, _ := clipped(t, r, alpha)
+			hidden := r.cells.HiddenCount()
+			if hidden == 0 {
+				t.Errorf("%d balls, mix %v: none hidden", n, alpha)
+			}
+			if passed != n-hidden {
+				t.Errorf("%d balls, mix %v: the clipper passed %d, the CPU counts %d hidden (want %d passed)", n, alpha, passed, hidden, n-hidden)
+			}
+		}
 	}
 }
 
@@ -140,15 +178,15 @@ func hasExtension(name string) bool {
 func TestCullingFindsOnlyWhatChanged(t *testing.T) {
 	const n = 10_000
 	win := withGL(t, 640, 480)
-	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits})
+	cfg := Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Cull: adaptive.On}
+	r := newRendererConfig(t, win, cfg)
+	cfg.Cull = adaptive.Off
+	ref := newRendererConfig(t, win, cfg)
 	last, next := randomBalls(n, 3)
 	r.Sync(last, next, 1, 1)
-	frame := func(alpha float32, culled bool) *image.RGBA {
+	ref.Sync(last, next, 1, 1)
+	frame := func(r *Renderer, alpha float32) *image.RGBA {
 		t.Helper()
-		defer func(m int) { cellMinBalls = m }(cellMinBalls)
-		if !culled {
-			cellMinBalls = math.MaxInt
-		}
 		r.Clear()
 		r.DrawBalls(alpha)
 		img := r.ReadPixels()
@@ -158,11 +196,11 @@ func TestCullingFindsOnlyWhatChanged(t *testing.T) {
 	check := func(what string, alpha float32, found bool) {
 		t.Helper()
 		ring := r.cells.ring
-		got := frame(alpha, true)
+		got := frame(r, alpha)
 		if again := r.cells.ring != ring; again != found {
 			t.Errorf("%s: windows found afresh %v, want %v", what, again, found)
 		}
-		if d, k := diff(frame(alpha, false), got); k != 0 {
+		if d, k := diff(frame(ref, alpha), got); k != 0 {
 			t.Errorf("%s: %d pixels differ from drawing every ball, by up to %d", what, k, d)
 		}
 	}
@@ -175,8 +213,64 @@ func TestCullingFindsOnlyWhatChanged(t *testing.T) {
 		moved[i] += 3 << fracBits
 	}
 	r.Sync(next, moved, 2, 1)
+	ref.Sync(next, moved, 2, 1)
 	check("new positions", 0.5, true)
 	check("the same again", 0.5, false)
+	moved2 := append([]int32(nil), moved...)
+	for i := range moved2 {
+		moved2[i] -= 2 << fracBits
+	}
+	r.Sync(moved, moved2, 3, 1) // one step: the culler copies next alone
+	ref.Sync(moved, moved2, 3, 1)
+	check("one step", 0.5, true)
 	r.Resize(600, 450)
+	ref.Resize(600, 450)
 	check("a new view", 0.5, true)
+}
+
+// TestAutoCullingChoosesByCost draws 10,000 balls with the choice left to
+// measurement, on llvmpipe, where culling pays at radius 8 (four balls in
+// ten hidden, each a sprite the rasterizer skips) and cannot at radius 1
+// (almost nothing hidden: the walk and the shader's test are wasted).
+// The machine may be busy with other tests, which a comparison can
+// misread; the next one corrects it. So the test asks what a user would
+// see: the choice in force over most of the frames after the first
+// comparison, over two more.
+func TestAutoCullingChoosesByCost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("hundreds of frames of 10,000 balls")
+	}
+	win := withGL(t, 640, 480)
+	for _, tc := range []struct {
+		radius int32
+		want   bool
+	}{{8, true}, {1, false}} {
+		r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: tc.radius, FracBits: fracBits})
+		if info := Info(); !strings.Contains(info, "llvmpipe") {
+			t.Skipf("the costs are llvmpipe's; this GL is %s", info)
+		}
+		last, next := randomBalls(10_000, 7)
+		r.Sync(last, next, 1, 1)
+		first := 2*adaptive.TrialFrames + 4 // the first comparison and its late results
+		frames := first + 2*adaptive.FirstEvery + adaptive.FirstEvery/2
+		chosen := 0
+		for i := range frames {
+			r.Clear()
+			r.DrawBalls(float32(i%50) / 50)
+			win.Swap()
+			r.EndFrame()
+			if i >= first && r.Culling() == tc.want {
+				chosen++
+			}
+		}
+		s := r.CullStats()
+		t.Logf("radius %d: the right choice in force %d of %d frames; last comparison: walk %.3f ms; GPU %.3f ms on, %.3f off; frame %.3f ms on, %.3f off",
+			tc.radius, chosen, frames-first, float64(s.WalkNs)/1e6, float64(s.GPUOnNs)/1e6, float64(s.GPUOffNs)/1e6, float64(s.CostOnNs)/1e6, float64(s.CostOffNs)/1e6)
+		if s.WalkNs < 0 || s.CostOnNs < 0 || s.CostOffNs < 0 || s.GPUOnNs < 0 || s.GPUOffNs < 0 {
+			t.Errorf("radius %d: costs not measured: %+v", tc.radius, s)
+		}
+		if 2*chosen < frames-first {
+			t.Errorf("radius %d: culling %v in force in %d of %d frames, want most", tc.radius, tc.want, chosen, frames-first)
+		}
+	}
 }

@@ -114,15 +114,20 @@ func (r *Renderer) Draw(f *Frame) {
 		gl.Clear(gl.COLOR_BUFFER_BIT)
 		gl.Enable(gl.SCISSOR_TEST)
 		r.draws++
-		r.clearBars(rects)
+		r.clearBars(rects, f)
 		world[0] = r.view
 		nw = 1
 		whole = true // for the balls: the world whole, the bars' row below cleared again
 	default:
+		// A rectangle wholly under an opaque layer is the layer's
+		// alone: nothing beneath it is cleared or drawn.
 		gl.Enable(gl.SCISSOR_TEST)
-		r.clearBars(rects)
+		r.clearBars(rects, f)
 		gl.ClearColor(worldColor[0], worldColor[1], worldColor[2], worldColor[3])
 		for _, p := range rects {
+			if underOpaque(p, f) {
+				continue
+			}
 			if q := p.Intersect(r.view); !q.Empty() {
 				r.scissor(q)
 				gl.Clear(gl.COLOR_BUFFER_BIT)
@@ -147,11 +152,11 @@ func (r *Renderer) Draw(f *Frame) {
 }
 
 // clearBars paints with the bars' colour the parts of rects outside the
-// world's view.
-func (r *Renderer) clearBars(rects []Rect) {
+// world's view, but for rectangles wholly under an opaque layer of f.
+func (r *Renderer) clearBars(rects []Rect, f *Frame) {
 	bars := false
 	for _, p := range rects {
-		if p.Intersect(r.view) == p {
+		if p.Intersect(r.view) == p || underOpaque(p, f) {
 			continue
 		}
 		var out [4]Rect
@@ -165,6 +170,18 @@ func (r *Renderer) clearBars(rects []Rect) {
 			r.draws++
 		}
 	}
+}
+
+// underOpaque reports whether p lies wholly under one of f's opaque
+// layers, which paints every pixel of it (without blending): what lies
+// beneath need not be painted first.
+func underOpaque(p Rect, f *Frame) bool {
+	for i := range f.Layers {
+		if l := &f.Layers[i]; l.Opaque && p.Intersect(l.rect()) == p {
+			return true
+		}
+	}
+	return false
 }
 
 // Holds reports whether the drawable (or, Config.PaintedOnly, the screen)
@@ -292,9 +309,11 @@ func (r *Renderer) planTooMuch(f *Frame) {
 
 // fallbackCost is what a frame that does not repaint in parts costs:
 // the world's area with the whole drawable cleared, where only the
-// repaint is shown (Config.PaintedOnly); otherwise the whole window.
+// repaint is shown (Config.PaintedOnly); otherwise, and for the layers
+// alone (Config.LayersOnly, which never paint the world's area), the
+// whole window.
 func (r *Renderer) fallbackCost(f *Frame) int {
-	if r.cfg.PaintedOnly && r.area != (Rect{0, 0, r.winW, r.winH}) {
+	if r.cfg.PaintedOnly && !r.cfg.LayersOnly && r.area != (Rect{0, 0, r.winW, r.winH}) {
 		return r.winW * r.winH * costClear
 	}
 	return r.wholeCost(f)
@@ -334,7 +353,9 @@ func (r *Renderer) repaintCost(g *region, f *Frame) int {
 	win := Rect{0, 0, r.winW, r.winH}
 	part := 0
 	for _, p := range g.rects() {
-		part += p.area() * costDrawn
+		if !underOpaque(p, f) {
+			part += p.area() * costDrawn
+		}
 	}
 	for _, l := range f.Layers {
 		lr := l.rect().Intersect(win)
@@ -353,8 +374,14 @@ func (r *Renderer) repaintCost(g *region, f *Frame) int {
 // overlays' rectangles. Where only the repaint is shown
 // (Config.PaintedOnly), it always does, and the frame clears the whole
 // drawable first (clearAll), as fast as a whole frame's clear. It returns
-// false, planning nothing, where the whole window is as cheap.
+// false, planning nothing, where the whole window is as cheap, and for
+// the layers alone (Config.LayersOnly): the world's area is the world's
+// own window's, which covers it, and repainting it there would only be
+// clipped away by the X server after the copy.
 func (r *Renderer) planArea(f *Frame) bool {
+	if r.cfg.LayersOnly {
+		return false
+	}
 	g := &r.ret.paint
 	g.reset()
 	g.push(r.area)

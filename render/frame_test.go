@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"github.com/interpdemo/interpdemo/render/adaptive"
 	"image"
 	"image/color"
 	"os"
@@ -360,40 +361,43 @@ func TestDrawAllocatesNothing(t *testing.T) {
 }
 
 // TestCullingKeepsThePicture draws the same balls with the reference
-// (every ball, ball.frag) and the demo's path (disc.frag, and from
-// cellMinBalls on, occlusion culling), and compares the read-backs.
+// (every ball, ball.frag) and the demo's path (disc.frag, with occlusion
+// culling forced on, forced off, and chosen by measurement), and
+// compares the read-backs.
 func TestCullingKeepsThePicture(t *testing.T) {
 	if testing.Short() {
-		t.Skip("100,000 balls in llvmpipe, twice")
+		t.Skip("100,000 balls in llvmpipe, four times")
 	}
 	for _, n := range []int{1000, 100_000} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			win := withGL(t, 640, 480)
 			last, next := randomBalls(n, 5)
-			draw := func(painter bool) *image.RGBA {
-				r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Painter: painter})
+			draw := func(painter bool, cull adaptive.Mode) *image.RGBA {
+				r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Painter: painter, Cull: cull})
 				r.Sync(last, next, 1, 1)
-				if want := !painter && n >= cellMinBalls; r.Culling(n) != want {
-					t.Fatalf("painter %v: culling %v at %d balls, want %v", painter, r.Culling(n), n, want)
+				if want := !painter && cull == adaptive.On; r.Culling() != want {
+					t.Fatalf("painter %v, cull %v: culling %v at %d balls, want %v", painter, cull, r.Culling(), n, want)
 				}
 				r.SetHighlightFirst(true)
 				r.Clear()
 				r.DrawBalls(0.37)
-				if !painter && n >= cellMinBalls {
+				if r.cells.on && n >= 100_000 {
 					// Six balls in seven lie under later ones here.
-					if h := r.cells.hiddenCount(); h < n/2 {
+					if h := r.cells.HiddenCount(); h < n/2 {
 						t.Errorf("%d of %d balls culled, want at least half", h, n)
 					}
 				}
 				return r.ReadPixels()
 			}
-			ref, fast := draw(true), draw(false)
-			d, k := diff(ref, fast)
-			t.Logf("%d balls: %d pixels differ, by up to %d", n, k, d)
-			// The disc is the same arithmetic in both shaders; the
-			// compiler may round a last bit differently.
-			if d > 2 || k > 640*480/1000 {
-				t.Errorf("%d balls: %d pixels differ from the reference, by up to %d", n, k, d)
+			ref := draw(true, adaptive.Auto)
+			for _, cull := range []adaptive.Mode{adaptive.On, adaptive.Off, adaptive.Auto} {
+				d, k := diff(ref, draw(false, cull))
+				t.Logf("%d balls, cull %v: %d pixels differ, by up to %d", n, cull, k, d)
+				// The disc is the same arithmetic in both shaders; the
+				// compiler may round a last bit differently.
+				if d > 2 || k > 640*480/1000 {
+					t.Errorf("%d balls, cull %v: %d pixels differ from the reference, by up to %d", n, cull, k, d)
+				}
 			}
 		})
 	}

@@ -4,13 +4,14 @@
 // vertex shader, so a frame on which no logic tick ran changes one uniform
 // and uploads no buffer data, whatever the number of balls.
 //
-// Occlusion culling: with many balls (from 9,000 in 640x480), many lie
-// entirely under later ones. Every frame, the CPU finds which 4x4 pixel
-// cells of the view later balls cover at full opacity, and the vertex
-// shader drops every ball whose sprite lies only over such cells: it
-// never reaches the rasterizer (cellcull.go). The picture is the
-// painter's algorithm's all the same (later balls over earlier ones);
-// Config.Painter keeps the reference, which draws every ball.
+// Occlusion culling: with many balls, many lie entirely under later ones.
+// The CPU finds which 4x4 pixel cells of the view later balls cover at
+// full opacity, and the vertex shader drops every ball whose sprite lies
+// only over such cells: it never reaches the rasterizer (package
+// render/occlusion, cellcull.go). Whether that pays is measured on the
+// running machine (Config.Cull). The picture is the painter's algorithm's
+// all the same (later balls over earlier ones); Config.Painter keeps the
+// reference, which draws every ball.
 //
 // Damage tracking: a frame is drawn by Draw, the world and the overlays
 // (the HUD's text, the frame-time graph) over it. Where the drawable keeps
@@ -33,6 +34,8 @@ import (
 	"github.com/go-gl/gl/v3.3-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
 
+	"github.com/interpdemo/interpdemo/render/adaptive"
+	"github.com/interpdemo/interpdemo/render/occlusion"
 	"github.com/interpdemo/interpdemo/render/positions"
 	"github.com/interpdemo/interpdemo/shaders"
 )
@@ -50,6 +53,10 @@ type Config struct {
 	// and blended in order (the painter's algorithm), with no culling:
 	// the reference the fast path is measured and compared against.
 	Painter bool
+	// Cull says how the occlusion culling is chosen: adaptive.Auto (the
+	// zero value) uses it while it measures cheaper on this machine,
+	// adaptive.On and adaptive.Off force it (see cellcull.go).
+	Cull adaptive.Mode
 	// Retained says the drawable keeps its pixels from one frame to the
 	// next: an EGL pbuffer (SDL's offscreen driver) is a single buffer
 	// that a swap leaves alone. Draw then repaints only the parts of the
@@ -153,6 +160,7 @@ func New(cfg Config) (*Renderer, error) {
 		return nil, fmt.Errorf("render: OpenGL 3.3 needed, context is %d.%d", major, minor)
 	}
 	r := &Renderer{cfg: cfg, fenceEvery: 1, highlight: -1} // the uniforms start at 0: none
+	r.cells.choice = adaptive.New(cfg.Cull)
 	r.debug.init(major, minor)
 	if cfg.LayersOnly {
 		return r.initLayers()
@@ -320,8 +328,8 @@ func (r *Renderer) resizeArea(w, h int, area Rect) {
 		}
 		gl.Uniform4f(p.viewport, float32(vx), float32(vy), float32(r.view.W+2*marginPx), float32(r.view.H+2*marginPx))
 		gl.Uniform2f(p.cellOrigin, float32(r.view.X), float32(r.winH-r.view.Y))
-		gl.Uniform1f(p.cellReach, float32(r.cells.reach))
-		gl.Uniform1i(p.cellWin, int32(r.cells.win))
+		gl.Uniform1f(p.cellReach, float32(r.cells.Reach()))
+		gl.Uniform1i(p.cellWin, int32(r.cells.Win()))
 	}
 }
 
@@ -404,14 +412,14 @@ func (r *Renderer) Sync(last, next []int32, step, moved uint64) int {
 		r.upload(r.vbo[r.pos.Next()], next)
 		r.occ.update(r, last, next)
 		r.spr.sync(last, next)
-		r.cells.sync(last, next)
+		r.cells.sync(r, last, next, true)
 		return r.count(len(next))
 	}
 	r.upload(r.vbo[r.pos.Last()], last)
 	r.upload(r.vbo[r.pos.Next()], next)
 	r.occ.update(r, last, next)
 	r.spr.sync(last, next)
-	r.cells.sync(last, next)
+	r.cells.sync(r, last, next, false)
 	return r.count(len(last) + len(next))
 }
 
@@ -521,6 +529,7 @@ func (r *Renderer) ReadPixels() *image.RGBA {
 // only what changed, with a small window). Frames that cheap cost the
 // queue nothing.
 func (r *Renderer) EndFrame() {
+	defer r.cells.timers.endFrame() // after any wait for the GPU
 	r.sinceFence++
 	if r.sinceFence < r.fenceEvery {
 		return
@@ -651,7 +660,7 @@ func (p *ballProgram) init(name, frag string, disc, ring, clip bool) error {
 	prog.Use()
 	gl.Uniform1i(p.cellCull, 0)
 	gl.Uniform1i(p.cells, 2) // texture unit 2: the culler's windows
-	gl.Uniform1i(p.cellSize, cellSize)
+	gl.Uniform1i(p.cellSize, occlusion.CellSize)
 	if ring {
 		gl.Uniform1f(p.ring, 0)
 		gl.Uniform1f(p.opacity, 1)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/interpdemo/interpdemo/internal/sim"
 	"github.com/interpdemo/interpdemo/physics"
+	"github.com/interpdemo/interpdemo/render/adaptive"
 	"github.com/interpdemo/interpdemo/replay"
 )
 
@@ -28,6 +29,9 @@ type Config struct {
 
 	Width, Height int
 	Headless      bool
+	// Cull is how the renderer chooses its occlusion culling (-cull):
+	// by measurement (auto), or forced on or off.
+	Cull adaptive.Mode
 
 	Duration time.Duration
 	Ticks    int64
@@ -170,6 +174,7 @@ type rawFlags struct {
 	seed                    uint64
 	lockstep                bool
 	vsync, pacing, mode     string
+	cull                    string
 }
 
 // define defines every flag on a new flag set, c and r taking the values.
@@ -201,8 +206,9 @@ func define(c *Config, r *rawFlags) *flags {
 	fs.BoolVar(&c.HUDHelp, "hud-help", false, "start with the HUD's long form: every setting, the keys, the graph's legend (? or F1)")
 	fs.BoolVar(&c.Graph, "graph", true, "show the frame-time graph (F)")
 	fs.BoolVar(&c.Ghosts, "ghosts", false, "show rings at every ball's last and next position, and rollback's predicted and corrected positions (G)")
-	fs.IntVar(&c.Width, "width", 640, "the world's width in the window, `PIXELS` (the HUD's column adds 420 at its left)")
+	fs.IntVar(&c.Width, "width", 640, "the world's width in the window, `PIXELS` (the HUD's column adds 280 at its left, 420 for its long form or a network game)")
 	fs.IntVar(&c.Height, "height", 480, "the world's height in the window, `PIXELS` (the graph's strip adds 108 below it)")
+	fs.StringVar(&r.cull, "cull", "auto", "occlusion culling of hidden balls, `MODE`: auto (used while it measures cheaper on this machine), on or off")
 	fs.BoolVar(&c.Headless, "headless", false, "render offscreen (SDL offscreen driver): no window, no X server needed")
 	f.note()
 
@@ -332,6 +338,9 @@ func Parse(args []string, usageOut io.Writer, p Platform) (Config, error) {
 	c.Set = set
 
 	var err error
+	if c.Cull, err = adaptive.ParseMode(r.cull); err != nil {
+		return c, flagErr("cull", "%v (got %q)", err, r.cull)
+	}
 	if c.Vsync, err = ParseVsync(r.vsync); err != nil {
 		return c, flagErr("vsync", "%v", err)
 	}

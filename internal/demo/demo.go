@@ -44,6 +44,7 @@ import (
 	"time"
 
 	"github.com/interpdemo/interpdemo/input"
+	"github.com/interpdemo/interpdemo/internal/hud"
 	"github.com/interpdemo/interpdemo/internal/sim"
 	"github.com/interpdemo/interpdemo/loop"
 	"github.com/interpdemo/interpdemo/netplay"
@@ -86,6 +87,7 @@ type Demo struct {
 
 	view   view
 	vsync  vsyncState
+	cull   hud.Cull // the renderer's occlusion culling, for the HUD
 	pace   *pacing
 	ov     *overlay
 	notice notice
@@ -336,7 +338,7 @@ func (d *Demo) Scene(now time.Duration, winW, winH int) *Scene {
 	if d.sim.Mode() == sim.ModeFixed {
 		sc.Alpha = d.view.draw.alpha(d.last.Percent)
 	}
-	world, hudArea, graphArea := Layout(winW, winH, d.view.hud, d.view.graph)
+	world, hudArea, graphArea := Layout(winW, winH, d.hudWidth(), d.view.graph)
 	sc.World = world
 	if d.view.hud {
 		sc.HUD = d.hudLayer(now, hudArea)

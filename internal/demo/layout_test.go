@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/interpdemo/interpdemo/internal/hud"
 	"github.com/interpdemo/interpdemo/netplay"
 )
 
@@ -23,53 +24,70 @@ func TestLayoutKeepsTheWorldClear(t *testing.T) {
 	for _, size := range [][2]int{{640, 480}, {320, 240}, {16, 16}, {1920, 1080}} {
 		for _, hud := range []bool{false, true} {
 			for _, graph := range []bool{false, true} {
-				c := Config{Width: size[0], Height: size[1], HUD: hud, Graph: graph}
-				w, h := c.WindowSize()
-				world, ha, ga := Layout(w, h, hud, graph)
-				name := fmt.Sprintf("%dx%d hud %v graph %v, window %dx%d", size[0], size[1], hud, graph, w, h)
-				if world.W != size[0] || world.H < size[1] {
-					t.Errorf("%s: the world gets %dx%d pixels, want %dx%d", name, world.W, world.H, size[0], size[1])
-				}
-				if hud && h < HUDMaxHeight {
-					t.Errorf("%s: the HUD's column is %d high, want at least %d", name, h, HUDMaxHeight)
-				}
-				for _, r := range []Rect{world, ha, ga} {
-					if !in(r, w, h) {
-						t.Errorf("%s: %+v leaves the window", name, r)
+				for _, long := range []bool{false, true} {
+					c := Config{Width: size[0], Height: size[1], HUD: hud, Graph: graph, HUDHelp: long}
+					w, h := c.WindowSize()
+					world, ha, ga := Layout(w, h, c.HUDColumn(), graph)
+					name := fmt.Sprintf("%dx%d hud %v (long %v) graph %v, window %dx%d", size[0], size[1], hud, long, graph, w, h)
+					if world.W != size[0] || world.H < size[1] {
+						t.Errorf("%s: the world gets %dx%d pixels, want %dx%d", name, world.W, world.H, size[0], size[1])
 					}
-				}
-				if overlap(world, ha) || overlap(world, ga) || overlap(ha, ga) {
-					t.Errorf("%s: overlap: world %+v, HUD %+v, graph %+v", name, world, ha, ga)
-				}
-				if (ha.W > 0) != hud || (ga.H > 0) != graph {
-					t.Errorf("%s: HUD %+v, graph %+v", name, ha, ga)
+					if hud && h < HUDMaxHeight {
+						t.Errorf("%s: the HUD's column is %d high, want at least %d", name, h, HUDMaxHeight)
+					}
+					for _, r := range []Rect{world, ha, ga} {
+						if !in(r, w, h) {
+							t.Errorf("%s: %+v leaves the window", name, r)
+						}
+					}
+					if overlap(world, ha) || overlap(world, ga) || overlap(ha, ga) {
+						t.Errorf("%s: overlap: world %+v, HUD %+v, graph %+v", name, world, ha, ga)
+					}
+					if (ha.W > 0) != hud || (ga.H > 0) != graph {
+						t.Errorf("%s: HUD %+v, graph %+v", name, ha, ga)
+					}
 				}
 			}
 		}
 	}
 	// A window the user made smaller than the overlays: the world
 	// keeps 16 pixels a side.
-	if world, _, _ := Layout(300, 100, true, true); world.W != 16 || world.H != 16 {
+	if world, _, _ := Layout(300, 100, HUDMaxWidth, true); world.W != 16 || world.H != 16 {
 		t.Errorf("a 300x100 window leaves the world %+v", world)
 	}
 }
 
 // TestSceneKeepsPanelsOffTheWorld: the demo's Scene puts the panels where
-// Layout says, outside Scene.World, and the world takes the room of an
-// overlay turned off.
+// Layout says, outside Scene.World; the HUD's long form widens its
+// column, in the same window, taking the room from the world, and the
+// short form gives it back; the world takes the room of an overlay
+// turned off.
 func TestSceneKeepsPanelsOffTheWorld(t *testing.T) {
 	f := newFront(t, nil, nil, "-ticks", "5")
 	f.step()
 	sc := f.scene
 	w, h := f.d.Config().WindowSize()
-	if sc.World != (Rect{HUDMaxWidth, 0, 640, h - GraphHeight}) {
+	if w != 640+HUDWidth || sc.World != (Rect{HUDWidth, 0, 640, h - GraphHeight}) {
 		t.Errorf("world %+v in a %dx%d window", sc.World, w, h)
 	}
-	if sc.HUD == nil || sc.Graph == nil {
-		t.Fatal("no HUD or graph")
-	}
-	if sc.HUD.X+sc.HUD.W > sc.World.X || sc.Graph.Y < sc.World.Y+sc.World.H || sc.Graph.X < sc.World.X {
-		t.Errorf("panels over the world %+v: HUD %+v, graph %+v", sc.World, *sc.HUD, *sc.Graph)
+	for _, c := range []struct {
+		key   Key
+		width int
+	}{{KeyQuestion, HUDMaxWidth}, {KeyQuestion, HUDWidth}} {
+		if sc.HUD == nil || sc.Graph == nil {
+			t.Fatal("no HUD or graph")
+		}
+		if sc.HUD.X+sc.HUD.W > sc.World.X || sc.Graph.Y < sc.World.Y+sc.World.H || sc.Graph.X < sc.World.X {
+			t.Errorf("panels over the world %+v: HUD %+v, graph %+v", sc.World, *sc.HUD, *sc.Graph)
+		}
+		f.step(c.key)
+		if sc = f.scene; sc.World != (Rect{c.width, 0, w - c.width, h - GraphHeight}) || sc.HUD == nil || sc.HUD.W > c.width || sc.HUD.W < c.width/2 {
+			t.Errorf("after %v: world %+v, HUD %+v; want a column %d wide", c.key, sc.World, sc.HUD, c.width)
+		}
+		hudFits(t, fmt.Sprint("after ", c.key), f.d)
+		if !bytes.Equal(f.d.ov.raw, f.d.ov.shown) {
+			t.Errorf("after %v: a line wider than the column had to wrap:\n%s", c.key, f.d.ov.shown)
+		}
 	}
 	f.step(KeyH)
 	f.step(KeyF)
@@ -85,10 +103,15 @@ func hudFits(t *testing.T, name string, d *Demo) {
 	if len(d.ov.shown) == 0 {
 		t.Fatalf("%s: no HUD text", name)
 	}
+	width := d.hudWidth()
+	cols := hud.Columns(width)
 	for _, line := range bytes.Split(d.ov.shown, []byte("\n")) {
-		if len(line) > hudColumns {
-			t.Errorf("%s: a HUD line of %d characters, wider than its panel's %d: %q", name, len(line), hudColumns, line)
+		if len(line) > cols {
+			t.Errorf("%s: a HUD line of %d characters, wider than its column's %d: %q", name, len(line), cols, line)
 		}
+	}
+	if d.ov.panel.Dx() > width {
+		t.Errorf("%s: the HUD's text is %d pixels wide, its column %d", name, d.ov.panel.Dx(), width)
 	}
 	if d.ov.text.Cut() {
 		t.Errorf("%s: the HUD's text was cut at its canvas (%dx%d):\n%s", name, HUDMaxWidth, HUDMaxHeight, d.ov.shown)

@@ -331,6 +331,7 @@ func startNet(c *Config, network Network, clock loop.Clock, log *whoLog) (*netGa
 	}
 	host, _ := network.Resolve(n.Join) // checked with the flags
 	fmt.Fprintf(log, "interpdemo: connecting to %s...\n", hostName(n.Join, host))
+	connect(conn, host)
 	if g.sess, err = netplay.NewJoiner(netplay.Config{Nonce: id, InputSize: sim.InputSize, Silence: n.Timeout}, host, now); err != nil {
 		conn.Close()
 		return nil, err
@@ -364,6 +365,17 @@ func startNet(c *Config, network Network, clock loop.Clock, log *whoLog) (*netGa
 	return g, nil
 }
 
+// connect ties a joiner's or a spectator's socket to its host's address
+// where the socket can be (netplay/udp's Conn.Connect): then an address
+// where nothing listens is said at once (the session's UnreachableError)
+// rather than after the wait for a Welcome. Where it cannot, the wait
+// says it.
+func connect(conn Conn, host netip.AddrPort) {
+	if c, ok := conn.(interface{ Connect(netip.AddrPort) error }); ok {
+		_ = c.Connect(host) // best effort: the join timeout still bounds the wait
+	}
+}
+
 // hostName is the address a user gave, and what it resolved to when
 // that is another text: "localhost:7777 (127.0.0.1:7777)".
 func hostName(given string, addr netip.AddrPort) string {
@@ -378,6 +390,7 @@ func hostName(given string, addr netip.AddrPort) string {
 func (g *netGame) watch(c *Config, network Network, clock loop.Clock, id uint64, log io.Writer) (err error) {
 	host, _ := network.Resolve(c.Net.Spectate) // checked with the flags
 	fmt.Fprintf(log, "interpdemo: connecting to %s to watch...\n", hostName(c.Net.Spectate, host))
+	connect(g.conn, host)
 	if g.spec, err = netplay.NewSpectator(netplay.SpectatorConfig{Nonce: id, InputSize: sim.InputSize, Silence: c.Net.Timeout, JoinTimeout: time.Minute}, host, clock.Now()); err != nil {
 		g.conn.Close()
 		return err

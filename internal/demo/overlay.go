@@ -10,17 +10,37 @@ import (
 )
 
 // Overlay sizes in pixels: a front end's textures for the panels are
-// this large. The HUD's column is HUDMaxWidth wide: its lines wrap to
-// fit it (hud.Wrap), and its long form, at its longest, fits in
-// HUDMaxHeight (a test checks both).
+// HUDMaxWidth x HUDMaxHeight and GraphMaxWidth x GraphHeight. The HUD's
+// column is as wide as its form needs (hudWidth): HUDWidth for the short
+// form, a line an item (37 characters for the widest of them, the hint
+// at ?); HUDMaxWidth for the long form and in a network game, whose
+// table of players is 50 characters wide. Lines wrap to fit the column
+// (hud.Wrap), and the long form, at its longest, fits in HUDMaxHeight (a
+// test checks both).
 const (
+	HUDWidth                  = 280
 	HUDMaxWidth, HUDMaxHeight = 420, 460
 	GraphHeight               = 108
 	GraphMaxWidth             = 2048
 )
 
-// hudColumns is how many characters a line of the HUD holds.
-var hudColumns = hud.Columns(HUDMaxWidth)
+// hudWidth is the HUD's column width for its long form or short form,
+// in a network game or not.
+func hudWidth(long, net bool) int {
+	if long || net {
+		return HUDMaxWidth
+	}
+	return HUDWidth
+}
+
+// HUDColumn is the width of the HUD's column in the window the
+// configuration opens: 0 with the HUD off.
+func (c *Config) HUDColumn() int {
+	if !c.HUD {
+		return 0
+	}
+	return hudWidth(c.HUDHelp, c.Net.On())
+}
 
 // Rect is a rectangle of the window in pixels, origin at the top left.
 type Rect struct{ X, Y, W, H int }
@@ -28,14 +48,12 @@ type Rect struct{ X, Y, W, H int }
 // WindowSize is the size of the window a front end opens for the
 // configuration: the world's -width x -height pixels, with the HUD's
 // column at its left and the graph's strip below it for the overlays on
-// at the start. The overlays never cover the world (see Scene.World): an
-// overlay turned on later takes its room from the world's part of the
-// window.
+// at the start, the column as wide as the HUD's form at the start needs.
+// The overlays never cover the world (see Scene.World): an overlay turned
+// on later, or the HUD's wider long form, takes its room from the world's
+// part of the window.
 func (c *Config) WindowSize() (w, h int) {
-	w, h = c.Width, c.Height
-	if c.HUD {
-		w += HUDMaxWidth
-	}
+	w, h = c.Width+c.HUDColumn(), c.Height
 	if c.Graph {
 		h += GraphHeight
 	}
@@ -46,17 +64,16 @@ func (c *Config) WindowSize() (w, h int) {
 }
 
 // Layout is where a frame's parts go in a window of winW x winH pixels:
-// the HUD in a column at the left, as tall as the window; the graph in a
-// strip along the bottom of the rest; the world in what is left. None
-// overlaps another. An overlay that is off takes no room; one that would
-// leave the world less than minWorld pixels a side gives it up (a window
-// the user made smaller than the one opened).
-func Layout(winW, winH int, hud, graph bool) (world, hudArea, graphArea Rect) {
+// the HUD in a column hudW pixels wide at the left (0: the HUD is off),
+// as tall as the window; the graph in a strip along the bottom of the
+// rest; the world in what is left. None overlaps another. An overlay that
+// is off takes no room; one that would leave the world less than
+// minWorld pixels a side gives it up (a window the user made smaller than
+// the one opened).
+func Layout(winW, winH, hudW int, graph bool) (world, hudArea, graphArea Rect) {
 	const minWorld = 16
-	hudW, graphH := 0, 0
-	if hud {
-		hudW = max(0, min(HUDMaxWidth, winW-minWorld))
-	}
+	graphH := 0
+	hudW = max(0, min(hudW, winW-minWorld))
 	if graph {
 		graphH = max(0, min(GraphHeight, winH-minWorld))
 	}
@@ -168,11 +185,12 @@ func newOverlay() *overlay {
 }
 
 // setText builds the HUD's text for s and, if it differs from the text
-// shown, renders it: the panel is what changed.
-func (o *overlay) setText(s *hud.Snapshot, now time.Duration) (changed bool) {
+// shown, renders it: the panel is what changed. Its lines wrap to a
+// column width pixels wide.
+func (o *overlay) setText(s *hud.Snapshot, width int, now time.Duration) (changed bool) {
 	o.nextText = now + hudRefresh
 	o.raw = hud.AppendText(o.raw[:0], s)
-	o.buf = hud.Wrap(o.buf[:0], o.raw, hudColumns)
+	o.buf = hud.Wrap(o.buf[:0], o.raw, hud.Columns(width))
 	if bytes.Equal(o.buf, o.shown) && !o.panel.Empty() {
 		return false
 	}
@@ -191,6 +209,14 @@ func (o *overlay) textDue(now time.Duration, graph bool) bool {
 	return now >= o.nextText && (o.nextText == 0 || !graph || now >= o.nextGraph)
 }
 
+// hudWidth is the HUD's column width for the form it shows: 0 when off.
+func (d *Demo) hudWidth() int {
+	if !d.view.hud {
+		return 0
+	}
+	return hudWidth(d.view.help, d.net != nil)
+}
+
 // hudLayer is the HUD's panel for the frame; it fills in the snapshot and
 // re-renders the text when due.
 func (d *Demo) hudLayer(now time.Duration, area Rect) *Panel {
@@ -199,7 +225,7 @@ func (d *Demo) hudLayer(now time.Duration, area Rect) *Panel {
 	if len(p.Changed) > 0 {
 		p.Changed = p.Changed[:0]
 	}
-	if o.textDue(now, d.view.graph) && o.setText(d.snapshot(now), now) {
+	if o.textDue(now, d.view.graph) && o.setText(d.snapshot(now), d.hudWidth(), now) {
 		p.Changed = append(p.Changed, o.panel)
 	}
 	p.X, p.Y = area.X, area.Y
@@ -262,10 +288,16 @@ func (d *Demo) snapshot(now time.Duration) *hud.Snapshot {
 		KeyHelp:             hudHelp,
 		Help:                d.view.help,
 		GraphLegend:         d.view.graph,
+		Cull:                d.cull,
 	}
 	d.pace.snapshot(s)
 	return s
 }
+
+// SetCull tells the HUD's long form the renderer's occlusion culling:
+// its choice and the costs behind it (a front end calls it each frame, or
+// when they change).
+func (d *Demo) SetCull(c hud.Cull) { d.cull = c }
 
 // hudHelp is the key table as the HUD shows it, made once.
 var hudHelp = hudKeyHelp()

@@ -9,6 +9,13 @@ import (
 	"github.com/interpdemo/interpdemo/internal/trace"
 )
 
+// Warmup is how long after the first frame's start a run's steady-state
+// figures start: the front ends' allocation, GC and thread counts, and
+// the frame-cap error. The first second opens the window, compiles the
+// shaders and fills caches and buffers; its frames are not the run's
+// pace.
+const Warmup = time.Second
+
 // maxTickHist is the largest ticks-per-frame count the histogram tells
 // apart; frames with more count in its last bucket.
 const maxTickHist = 128
@@ -26,7 +33,7 @@ type runStats struct {
 	ticksPerFrame     [maxTickHist + 1]int64
 
 	interval stats.Histogram // frame start to next frame start
-	capErr   stats.Histogram // |interval - 1/cap| while a cap is set
+	capErr   stats.Histogram // |interval - 1/cap| while a cap is set, after the warm-up
 
 	prev      trace.Row // the frame whose interval is not known yet
 	prevCap   time.Duration
@@ -49,17 +56,19 @@ func (s *runStats) frameStart(now time.Duration) (prev trace.Row, ok bool) {
 		s.wallStart = now
 	}
 	s.lastStart = now
-	return s.closePrev(now)
+	return s.closePrev(now, true)
 }
 
-func (s *runStats) closePrev(now time.Duration) (trace.Row, bool) {
+// closePrev closes the previous frame at now: the next frame's start
+// (next), or the run's end, which no cap paced.
+func (s *runStats) closePrev(now time.Duration, next bool) (trace.Row, bool) {
 	if !s.havePrev {
 		return trace.Row{}, false
 	}
 	s.havePrev = false
 	s.prev.Dur = now - s.prev.Start
 	s.interval.Add(s.prev.Dur)
-	if s.prevCap > 0 {
+	if next && s.prevCap > 0 && s.prev.Start-s.wallStart >= Warmup {
 		e := s.prev.Dur - s.prevCap
 		s.capErr.Add(max(e, -e))
 	}
@@ -93,7 +102,7 @@ func (s *runStats) frameDone(start time.Duration, info sim.FrameInfo, uploaded i
 // finish closes the last frame at the end of the run and returns it.
 func (s *runStats) finish(now time.Duration) (trace.Row, bool) {
 	s.end = now
-	return s.closePrev(s.end)
+	return s.closePrev(s.end, false)
 }
 
 // frameOf is a trace row as the graph's ring keeps it.

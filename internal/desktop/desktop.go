@@ -22,6 +22,7 @@ import (
 	"github.com/veandco/go-sdl2/sdl"
 
 	"github.com/interpdemo/interpdemo/internal/demo"
+	"github.com/interpdemo/interpdemo/internal/hud"
 	"github.com/interpdemo/interpdemo/internal/platform"
 	"github.com/interpdemo/interpdemo/internal/report"
 	"github.com/interpdemo/interpdemo/loop"
@@ -190,7 +191,9 @@ func open(cfg demo.Config, p demo.Platform, w *window, mainStart time.Time) (_ *
 		}
 	}
 	wc := a.d.World().Config()
-	if a.rend, err = render.New(renderConfig(wc, w.Window, choice)); err != nil {
+	rc := renderConfig(wc, w.Window, choice)
+	rc.Cull = cfg.Cull
+	if a.rend, err = render.New(rc); err != nil {
 		return nil, err
 	}
 	a.winW, a.winH = w.DrawableSize()
@@ -274,7 +277,11 @@ func (a *app) run() {
 func (a *app) frame() {
 	d := a.d
 	now := a.clock.Now()
+	warm := a.mem.warm
 	a.mem.frameStart(now)
+	if a.mem.warm && !warm {
+		a.rend.CompareCullAgain() // what the culling measured so far was the warm-up's
+	}
 	d.StartFrame(now)
 	a.pollEvents(now)
 	select {
@@ -287,6 +294,7 @@ func (a *app) frame() {
 		a.limiter.WaitUntil(a.clock, t)
 	}
 	d.BeginDraw(a.clock.Now())
+	d.SetCull(hudCull(a.rend.CullStats()))
 	uploaded := d.SyncWorld(a.rend.Sync)
 	a.show(d.Scene(now, a.winW, a.winH), now)
 	if wake, vblank, ok := d.VblankWait(a.clock.Now()); ok {
@@ -340,7 +348,33 @@ func (a *app) report(r *report.Stats) {
 	r.VideoDriver = a.win.Driver()
 	r.Present = a.presented
 	r.GLRenderer = a.glInfo
+	reportCull(r, a.rend.CullStats(), a.rend.CullHidden())
 	a.mem.report(r, a.d.Wall())
+}
+
+// reportCull adds the occlusion culling's choice and costs to -stats.
+func reportCull(r *report.Stats, s render.CullStats, hidden int) {
+	r.Cull, r.CullMode = "off", s.Mode.String()
+	if s.On {
+		r.Cull = "on"
+		r.CullHidden = &hidden
+	}
+	ms := func(ns int64) *float64 {
+		if ns < 0 {
+			return nil
+		}
+		v := float64(ns) / 1e6
+		return &v
+	}
+	r.CullWalkMs = ms(s.WalkNs)
+	r.CullGPUOnMs, r.CullGPUOffMs = ms(s.GPUOnNs), ms(s.GPUOffNs)
+	r.CullCostOnMs, r.CullCostOffMs = ms(s.CostOnNs), ms(s.CostOffNs)
+}
+
+// hudCull is the culling's line of the HUD's long form.
+func hudCull(s render.CullStats) hud.Cull {
+	return hud.Cull{Known: true, On: s.On, Mode: s.Mode.String(),
+		Walk: time.Duration(s.WalkNs), CostOn: time.Duration(s.CostOnNs), CostOff: time.Duration(s.CostOffNs)}
 }
 
 // setTitle sets the window title from bytes. SetTitle copies them into C

@@ -4,13 +4,15 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/interpdemo/interpdemo/internal/demo"
 	"github.com/interpdemo/interpdemo/internal/platform"
 	"github.com/interpdemo/interpdemo/internal/report"
 )
 
 // warmup is how long after the first frame the allocation and GC counts
-// start: the first second builds caches and buffers.
-const warmup = time.Second
+// start: the demo's one warm-up, after which it counts the frame-cap
+// error too.
+const warmup = demo.Warmup
 
 // memStats are the process's own figures for -stats: CPU time, start-up
 // time, and the heap allocations, GC cycles, OS threads and resident

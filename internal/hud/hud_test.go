@@ -202,8 +202,18 @@ func TestCompactHUD(t *testing.T) {
 			t.Errorf("compact HUD shows %q:\n%s", absent, text)
 		}
 	}
-	if n := strings.Count(text, "\n") + 1; n > 4 {
-		t.Errorf("compact HUD has %d lines, want at most 4:\n%s", n, text)
+	// A line an item, for a narrow column: 7 lines, none over 37
+	// characters (the demo's short column holds 38), at the widest
+	// figures and vsync's longest common word too.
+	if n := strings.Count(text, "\n") + 1; n > 7 {
+		t.Errorf("compact HUD has %d lines, want at most 7:\n%s", n, text)
+	}
+	wide := s
+	wide.FPS, wide.DiscardedLastSecond, wide.Draw, wide.VsyncRequested, wide.VsyncActual = 123456.7, 999*ms, "at next position", "adaptive", "unsupported"
+	for line := range strings.SplitSeq(string(AppendText(nil, &wide)), "\n") {
+		if len(line) > 37 {
+			t.Errorf("compact HUD line of %d characters, want at most 37: %q", len(line), line)
+		}
 	}
 	s.Paused, s.RenderLoad = true, 20*ms
 	text = string(AppendText(nil, &s))

@@ -48,6 +48,19 @@ type Snapshot struct {
 	Refresh        time.Duration
 	StepErrorP99   time.Duration
 	StepErrorKnown bool
+
+	// Cull is the renderer's occlusion culling (the long form): its line
+	// is left out where the front end says nothing of it.
+	Cull Cull
+}
+
+// Cull is the occlusion culling's choice and what it measured: the
+// culler's CPU time, and what a frame cost with and without it (each
+// negative where not measured).
+type Cull struct {
+	Known, On             bool
+	Mode                  string // auto, on or off
+	Walk, CostOn, CostOff time.Duration
 }
 
 // GraphLegend explains the graph, a line or two per item, each line
@@ -133,21 +146,31 @@ func skipSpaces(b []byte, i int) int {
 // reference and the graph legend.
 func AppendText(dst []byte, s *Snapshot) []byte {
 	b := dst
+	// The short form puts its figures a line each, for a narrow column;
+	// the long form, in a wide one, packs them three lines.
+	sep := "\n"
+	if s.Help {
+		sep = "  "
+	}
 	b = append(b, "FPS "...)
 	b = strconv.AppendFloat(b, s.FPS, 'f', 1, 64)
 	b = append(b, "  TPS "...)
 	b = strconv.AppendFloat(b, s.TPS, 'f', 1, 64)
-	b = append(b, "  ticks this frame "...)
+	b = append(b, sep...)
+	b = append(b, "ticks this frame "...)
 	b = strconv.AppendInt(b, int64(s.TicksThisFrame), 10)
 	b = append(b, "\npercentWithinTick "...)
 	b = strconv.AppendFloat(b, s.Percent, 'f', 2, 64)
-	b = append(b, "  draw "...)
+	b = append(b, sep...)
+	b = append(b, "draw "...)
 	b = append(b, s.Draw...)
 	b = append(b, "\nvsync "...)
 	b = append(b, s.VsyncRequested...)
 	b = append(b, " (actual "...)
 	b = append(b, s.VsyncActual...)
-	b = append(b, ")  debt discarded "...)
+	b = append(b, ')')
+	b = append(b, sep...)
+	b = append(b, "debt discarded "...)
 	b = AppendMs(b, s.DiscardedLastSecond)
 	b = append(b, "/s"...)
 	if s.Mode != "fixed" || s.Speed != 1 || s.Paused {
@@ -199,6 +222,7 @@ func AppendText(dst []byte, s *Snapshot) []byte {
 	}
 	b = appendLoads(b, s)
 	b = appendPacing(b, s)
+	b = appendCull(b, &s.Cull)
 	if s.KeyHelp != "" {
 		b = append(b, "\n\n"...)
 		b = append(b, s.KeyHelp...)
@@ -206,6 +230,35 @@ func AppendText(dst []byte, s *Snapshot) []byte {
 	if s.GraphLegend {
 		b = append(b, "\n\n"...)
 		b = append(b, GraphLegend...)
+	}
+	return b
+}
+
+// appendCull appends the culling's line: "cull on (auto)  walk 0.41ms
+// frame 3.20ms on, 5.10ms off".
+func appendCull(b []byte, c *Cull) []byte {
+	if !c.Known {
+		return b
+	}
+	b = append(b, "\ncull "...)
+	if c.On {
+		b = append(b, "on"...)
+	} else {
+		b = append(b, "off"...)
+	}
+	b = append(b, " ("...)
+	b = append(b, c.Mode...)
+	b = append(b, ')')
+	if c.Walk >= 0 {
+		b = append(b, "  walk "...)
+		b = AppendMs(b, c.Walk)
+	}
+	if c.CostOn >= 0 && c.CostOff >= 0 {
+		b = append(b, "  frame "...)
+		b = AppendMs(b, c.CostOn)
+		b = append(b, " on, "...)
+		b = AppendMs(b, c.CostOff)
+		b = append(b, " off"...)
 	}
 	return b
 }

@@ -83,6 +83,22 @@ type Stats struct {
 	Present    string `json:"present,omitempty"`
 	GLRenderer string `json:"gl_renderer"`
 
+	// Cull is the occlusion culling's choice in force at exit, "on" or
+	// "off" ("off" too where it cannot run: see render.Renderer.Culling);
+	// CullMode how it was chosen (-cull: auto, on or off); CullHidden the
+	// balls the last culled frame hid. With auto, the lower quartiles of the last
+	// comparison, where measured: the culler's CPU time, the ball draw's
+	// GPU time with and without culling, and what a frame cost with and
+	// without (the process's CPU time, every thread, and the GPU's).
+	Cull          string   `json:"cull,omitempty"`
+	CullMode      string   `json:"cull_mode,omitempty"`
+	CullHidden    *int     `json:"cull_hidden,omitempty"`
+	CullWalkMs    *float64 `json:"cull_walk_ms,omitempty"`
+	CullGPUOnMs   *float64 `json:"cull_gpu_on_ms,omitempty"`
+	CullGPUOffMs  *float64 `json:"cull_gpu_off_ms,omitempty"`
+	CullCostOnMs  *float64 `json:"cull_cost_on_ms,omitempty"`
+	CullCostOffMs *float64 `json:"cull_cost_off_ms,omitempty"`
+
 	// Heap allocations and GC cycles from the end of the first second to
 	// the end of the loop, counted exactly (runtime.ReadMemStats). The GC
 	// cycles include the runtime's own periodic one, which it starts when

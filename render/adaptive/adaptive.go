@@ -1,0 +1,294 @@
+// Package adaptive decides at run time, from measured costs, whether a
+// strategy that spends work to save other work pays on the machine it
+// runs on: the CPU occlusion culler (package render/occlusion) first. A
+// constant tuned on one machine cannot be right on both a software
+// rasterizer, where every hidden sprite costs a microsecond, and a GPU,
+// where the whole draw costs less than finding what to skip.
+//
+// A Choice keeps one option in force (the strategy on or off) and, now and
+// then, compares it with the other: blocks of a few frames of each, in
+// turn, so that a load that comes and goes on the machine weighs on both
+// alike. The first frames of a block are not counted: a GPU (or a
+// software rasterizer's threads) still works on the frames before them,
+// drawn the other way. It keeps whichever measured cheaper. The caller measures each
+// frame it is asked to (Frame's measure) and reports the cost when it has
+// it, then or frames later (GPU timer queries are read late, so that none
+// stalls the pipeline). Plain Go, no clock: the costs come in as
+// nanoseconds.
+//
+//	on, measure, tag := choice.Frame(scene)
+//	... draw with the strategy on or off; if measure, time it ...
+//	choice.Measured(tag, cost) // when the cost is known, frames later
+//
+// A new Scene (another ball count, view or ball size) starts a new
+// comparison. Trials are few: TrialFrames frames of the other option at
+// most every FirstEvery frames, the interval doubling up to MaxEvery while
+// the choice holds: a machine settled on one option spends well under one
+// frame in a hundred trying the other. Hysteresis: the strategy is taken
+// up where it measures Margin cheaper than going without, and kept while
+// it measures cheaper at all.
+package adaptive
+
+import (
+	"errors"
+	"slices"
+)
+
+// Mode is what the user asked for: decide by measurement, or force it.
+type Mode uint8
+
+const (
+	Auto Mode = iota // measured: the cheaper option on this machine
+	On               // always on (where it can run at all)
+	Off              // never
+)
+
+// Modes lists the modes by name, as a flag takes them.
+var Modes = [...]string{Auto: "auto", On: "on", Off: "off"}
+
+func (m Mode) String() string {
+	if int(m) < len(Modes) {
+		return Modes[m]
+	}
+	return "invalid"
+}
+
+// ErrMode is returned by ParseMode for a name that is not a mode.
+var ErrMode = errors.New("want auto, on or off")
+
+// ParseMode parses auto, on or off.
+func ParseMode(s string) (Mode, error) {
+	for m, name := range Modes {
+		if s == name {
+			return Mode(m), nil
+		}
+	}
+	return Auto, ErrMode
+}
+
+// Scene is what the costs depend on: a change starts a new comparison.
+type Scene struct {
+	Balls      int
+	ViewW      int
+	ViewH      int
+	RadiusPx64 int // a ball's radius in pixels, times 64
+}
+
+// Cost is one measured frame: the strategy's own time (0 when off), and
+// the rest of the frame's (Busy) — what the choice compares — and, for
+// the record, the GPU's time for the drawing the strategy saves or not
+// (a timer query: a GPU's time is in Busy already, where the frame waits
+// for it).
+type Cost struct {
+	Strategy, Busy, GPU int64 // nanoseconds
+}
+
+// Total is what the frame took.
+func (c Cost) Total() int64 { return c.Strategy + c.Busy }
+
+// The comparisons' shape.
+const (
+	Block = 5 // frames of one option in a row; the first Settle are not counted
+	// Settle is how many frames of a block wait for the GPU's work on
+	// the frames before them, drawn the other way, to be done.
+	Settle = 2
+	Blocks = 3 // blocks of each option in a comparison
+	// TrialFrames is how many frames of the other option a comparison
+	// draws, Samples how many of each option it counts.
+	TrialFrames = Blocks * Block
+	Samples     = Blocks * (Block - Settle)
+	FirstEvery  = 256  // frames from one comparison to the next, at first
+	MaxEvery    = 4096 // at most, the interval doubling while the choice holds
+	// Margin: the strategy is taken up where it costs at most this
+	// fraction of going without (10 % cheaper), and kept while it costs
+	// less: no flapping between two options that cost the same, and no
+	// work spent for a saving lost in the noise.
+	Margin = 0.9
+)
+
+// Tag names a measured frame: the comparison it belongs to and the option
+// it was drawn with. The zero Tag belongs to no comparison.
+type Tag struct {
+	round uint32
+	on    bool
+}
+
+// The phases of a comparison.
+const (
+	idle      = iota // the option in force, unmeasured
+	measuring        // blocks of each option in turn
+	waiting          // the option in force, until the late costs are in
+)
+
+// Choice decides one strategy. Make it with New.
+type Choice struct {
+	mode Mode
+	on   bool // the option in force
+
+	scene  Scene
+	round  uint32 // comparisons started
+	phase  int
+	frames int  // frames drawn in the phase
+	every  int  // frames from one comparison to the next
+	chosen bool // a comparison has ended since the scene changed
+
+	samples [2][]Cost // this round's costs: [0] off, [1] on
+	typical [2]Cost   // the lower quartiles of the last comparison that measured the option
+	totals  [2]int64  // and of its frames' totals
+	known   [2]bool
+	sorted  []int64
+}
+
+// New makes a Choice for mode. With Auto, it starts off: nothing spent
+// until a measurement says it pays.
+func New(mode Mode) *Choice {
+	c := &Choice{mode: mode, on: mode == On, every: FirstEvery, sorted: make([]int64, 0, Samples)}
+	for i := range c.samples {
+		c.samples[i] = make([]Cost, 0, Samples)
+	}
+	return c
+}
+
+// Mode is the mode it was made with.
+func (c *Choice) Mode() Mode { return c.mode }
+
+// On reports the option in force.
+func (c *Choice) On() bool { return c.on }
+
+// Costs returns the typical costs of each option, off and on, as last
+// compared (each part's lower quartile, and the total's), and whether
+// each was measured.
+func (c *Choice) Costs() (off, on Cost, offTotal, onTotal int64, offKnown, onKnown bool) {
+	return c.typical[0], c.typical[1], c.totals[0], c.totals[1], c.known[0], c.known[1]
+}
+
+// Frame returns whether the frame about to be drawn uses the strategy,
+// and whether to measure it (then report its cost with tag). Call it
+// once for each frame the strategy could serve. It allocates nothing.
+func (c *Choice) Frame(s Scene) (on, measure bool, tag Tag) {
+	if c.mode != Auto {
+		return c.on, false, Tag{}
+	}
+	if s != c.scene {
+		c.scene = s
+		c.Restart()
+	}
+	c.frames++
+	switch c.phase {
+	case idle:
+		if c.frames < c.every {
+			return c.on, false, Tag{}
+		}
+		c.start()
+		c.frames = 1
+	case waiting:
+		// The costs are read some frames late; a comparison whose costs
+		// never come (no timer) ends after a while with what it has.
+		if c.frames > 2*TrialFrames {
+			c.decide()
+		}
+		return c.on, false, Tag{}
+	}
+	// Measuring: blocks of the option in force and of the other in turn.
+	k := c.frames - 1
+	use := c.on != ((k/Block)%2 == 1)
+	measure = k%Block >= Settle
+	if c.frames >= 2*TrialFrames {
+		c.phase, c.frames = waiting, 0
+	}
+	if !measure {
+		return use, false, Tag{}
+	}
+	return use, true, Tag{round: c.round, on: use}
+}
+
+// Restart forgets what was measured and compares again from the next
+// frame, as for a new scene: when what was measured no longer holds (the
+// program's warm-up, which is no frame's cost, is over).
+func (c *Choice) Restart() {
+	c.chosen = false
+	c.every = FirstEvery
+	c.start()
+}
+
+// start begins a comparison: a new round, whose costs alone count.
+func (c *Choice) start() {
+	c.round++
+	c.phase, c.frames = measuring, 0
+	c.samples[0], c.samples[1] = c.samples[0][:0], c.samples[1][:0]
+}
+
+// Measured reports the cost of a frame Frame asked to measure, with its
+// tag. Costs of a comparison already over, or of another scene, are
+// dropped.
+func (c *Choice) Measured(tag Tag, cost Cost) {
+	if tag.round != c.round || c.phase == idle || c.mode != Auto {
+		return
+	}
+	s := &c.samples[idx(tag.on)]
+	if len(*s) < cap(*s) {
+		*s = append(*s, cost)
+	}
+	if c.phase == waiting && len(c.samples[0]) == Samples && len(c.samples[1]) == Samples {
+		c.decide()
+	}
+}
+
+// decide ends a comparison, by the lower quartiles of the frames' total
+// costs: another program's load only ever adds to a frame's cost, so the
+// cheaper frames of each option say best what it costs by itself.
+func (c *Choice) decide() {
+	ok := true
+	for i, s := range c.samples {
+		if len(s) < Samples/2 {
+			ok = false // too few costs came back to decide on
+			continue
+		}
+		c.typical[i] = Cost{Strategy: c.quartile(s, 0), Busy: c.quartile(s, 1), GPU: c.quartile(s, 2)}
+		c.totals[i] = c.quartile(s, 3)
+		c.known[i] = true
+	}
+	if ok {
+		// The strategy is taken up only where it pays by the margin, and
+		// kept while it pays at all: between the two, no flapping.
+		on := float64(c.totals[1]) < Margin*float64(c.totals[0])
+		if c.on && c.chosen {
+			on = c.totals[1] < c.totals[0]
+		}
+		if on != c.on {
+			c.on = on
+			c.every = FirstEvery
+		} else {
+			c.every = min(2*c.every, MaxEvery)
+		}
+		c.chosen = true
+	}
+	c.phase, c.frames = idle, 0
+}
+
+// quartile is the lower quartile of one part of costs (0: Strategy, 1:
+// Busy, 2: GPU, 3: Total).
+func (c *Choice) quartile(costs []Cost, part int) int64 {
+	c.sorted = c.sorted[:0]
+	for _, k := range costs {
+		v := k.Total()
+		switch part {
+		case 0:
+			v = k.Strategy
+		case 1:
+			v = k.Busy
+		case 2:
+			v = k.GPU
+		}
+		c.sorted = append(c.sorted, v)
+	}
+	slices.Sort(c.sorted)
+	return c.sorted[len(c.sorted)/4]
+}
+
+func idx(on bool) int {
+	if on {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,239 @@
+package adaptive
+
+import (
+	"testing"
+)
+
+// sim drives a Choice through frames whose costs come from cost, each
+// reported delay frames after it was drawn (as GPU timer queries are).
+type sim struct {
+	c       *Choice
+	delay   int
+	pending []late
+	frame   int
+	// counts
+	trials, measured, switches int
+	lastOn                     bool
+}
+
+type late struct {
+	due  int
+	tag  Tag
+	cost Cost
+}
+
+func newSim(mode Mode, delay int) *sim { return &sim{c: New(mode), delay: delay} }
+
+func (s *sim) run(frames int, scene Scene, cost func(on bool, frame int) Cost) {
+	for range frames {
+		s.frame++
+		for len(s.pending) > 0 && s.pending[0].due <= s.frame {
+			s.c.Measured(s.pending[0].tag, s.pending[0].cost)
+			s.pending = s.pending[1:]
+		}
+		before := s.c.On()
+		on, measure, tag := s.c.Frame(scene)
+		if on != s.c.On() {
+			s.trials++
+		}
+		if measure {
+			s.measured++
+			s.pending = append(s.pending, late{s.frame + s.delay, tag, cost(on, s.frame)})
+		}
+		if s.c.On() != before {
+			s.switches++
+		}
+	}
+}
+
+var scene10k = Scene{Balls: 10_000, ViewW: 640, ViewH: 480, RadiusPx64: 512}
+
+// costs: the strategy's CPU time when on, and a draw that costs drawOn
+// with it and drawOff without, with a little noise by frame.
+func costs(walk, drawOn, drawOff int64) func(bool, int) Cost {
+	return func(on bool, frame int) Cost {
+		noise := int64(frame*7919%97) * 1000 // up to 0.1 ms
+		if on {
+			return Cost{Strategy: walk, Busy: 50_000 + drawOn + noise}
+		}
+		return Cost{Busy: 50_000 + drawOff + noise}
+	}
+}
+
+func TestPicksTheCheaper(t *testing.T) {
+	for _, tc := range []struct {
+		name                 string
+		walk, drawOn, drawOf int64
+		want                 bool
+	}{
+		{"software rasterizer: culling pays", 800_000, 2_000_000, 4_000_000, true},
+		{"GPU: the walk costs more than the draw", 800_000, 200_000, 300_000, false},
+		{"nothing hidden: the walk is wasted", 100_000, 3_000_000, 3_000_000, false},
+	} {
+		for _, delay := range []int{0, 1, 3} {
+			s := newSim(Auto, delay)
+			s.run(100, scene10k, costs(tc.walk, tc.drawOn, tc.drawOf))
+			if s.c.On() != tc.want {
+				t.Errorf("%s, results %d frames late: on %v, want %v", tc.name, delay, s.c.On(), tc.want)
+			}
+			off, on, _, _, offOK, onOK := s.c.Costs()
+			if !offOK || !onOK {
+				t.Fatalf("%s: costs known: off %v on %v", tc.name, offOK, onOK)
+			}
+			if on.Strategy != tc.walk || off.Strategy != 0 {
+				t.Errorf("%s: walk quartiles on %d off %d, want %d and 0", tc.name, on.Strategy, off.Strategy, tc.walk)
+			}
+		}
+	}
+}
+
+// TestForcedNeverMeasures: on and off are what they say, every frame.
+func TestForcedNeverMeasures(t *testing.T) {
+	for _, m := range []Mode{On, Off} {
+		s := newSim(m, 2)
+		s.run(10_000, scene10k, costs(0, 0, 1e9))
+		if s.c.On() != (m == On) || s.trials != 0 || s.measured != 0 {
+			t.Errorf("%v: on %v, %d trials, %d measured", m, s.c.On(), s.trials, s.measured)
+		}
+	}
+}
+
+// TestFewTrialsNoFlapping: two options within the margin of each other
+// over a long run: the choice changes at most once, and under 1 % of the
+// frames try the other option once it has settled.
+func TestFewTrialsNoFlapping(t *testing.T) {
+	s := newSim(Auto, 2)
+	s.run(1000, scene10k, costs(100_000, 1_000_000, 1_100_000))
+	settled := s.switches
+	s.trials = 0
+	const frames = 200_000
+	s.run(frames, scene10k, costs(100_000, 1_000_000, 1_100_000))
+	if s.switches-settled > 0 {
+		t.Errorf("%d switches after the first 1,000 frames between options that cost the same", s.switches-settled)
+	}
+	if f := float64(s.trials) / frames; f > 0.01 {
+		t.Errorf("%.2f%% of frames tried the other option, want under 1%%", 100*f)
+	}
+}
+
+// TestFollowsAChange: the costs change under a running choice (another
+// load on the machine): the choice follows within a comparison interval.
+func TestFollowsAChange(t *testing.T) {
+	s := newSim(Auto, 1)
+	s.run(20_000, scene10k, costs(500_000, 1_000_000, 3_000_000))
+	if !s.c.On() {
+		t.Fatal("not on where culling pays")
+	}
+	s.run(MaxEvery+4*TrialFrames, scene10k, costs(500_000, 1_000_000, 1_100_000))
+	if s.c.On() {
+		t.Error("still on after culling stopped paying")
+	}
+}
+
+// TestNewSceneComparesAgain: a new ball count starts a comparison at once,
+// and the costs of the old scene's frames, arriving late, do not count.
+func TestNewSceneComparesAgain(t *testing.T) {
+	s := newSim(Auto, 3)
+	s.run(5000, scene10k, costs(500_000, 1_000_000, 3_000_000))
+	if !s.c.On() {
+		t.Fatal("not on where culling pays")
+	}
+	// The last measured frames of the scene: pending, their costs wrong
+	// for the next scene (they would say on).
+	for range Settle {
+		if _, measure, _ := s.c.Frame(Scene{Balls: 1}); measure {
+			t.Error("a new scene's first frames measured: the GPU still draws the old one's")
+		}
+	}
+	if _, measure, _ := s.c.Frame(Scene{Balls: 1}); !measure {
+		t.Error("a new scene's frames not measured")
+	}
+	s.run(200, Scene{Balls: 1}, costs(500_000, 30_000, 30_000))
+	if s.c.On() {
+		t.Error("on at one ball, where the walk is all it costs")
+	}
+}
+
+// TestNoMeasurements: a driver with no timer (no cost ever comes) keeps
+// the option it started with, and frames go on.
+func TestNoMeasurements(t *testing.T) {
+	c := New(Auto)
+	for range 10_000 {
+		c.Frame(scene10k)
+	}
+	if c.On() {
+		t.Error("on without any measurement")
+	}
+	if _, _, _, _, offOK, onOK := c.Costs(); offOK || onOK {
+		t.Error("costs known without any measurement")
+	}
+}
+
+func TestStaleCostsDropped(t *testing.T) {
+	c := New(Auto)
+	var tags []Tag
+	for range TrialFrames * 2 {
+		_, _, tag := c.Frame(scene10k)
+		tags = append(tags, tag)
+	}
+	c.Frame(Scene{Balls: 5}) // a new comparison: the tags above are stale
+	for i, tag := range tags {
+		cost := Cost{Busy: 1e9}
+		if tag.on {
+			cost = Cost{Busy: 1}
+		}
+		_ = i
+		c.Measured(tag, cost)
+	}
+	if _, _, _, _, offOK, onOK := c.Costs(); offOK || onOK {
+		t.Error("costs of an old scene counted")
+	}
+}
+
+// TestBlocks: a comparison draws blocks of Block frames of each option in
+// turn, Blocks of each, the first Settle frames of each block unmeasured.
+func TestBlocks(t *testing.T) {
+	c := New(Auto)
+	var got []byte
+	for range 2 * TrialFrames {
+		on, measure, _ := c.Frame(scene10k)
+		b := byte('0')
+		if on {
+			b = '1'
+		}
+		if !measure {
+			b += 'a' - '0' // unmeasured: a (off) or b (on)
+		}
+		got = append(got, b)
+	}
+	const want = "aa000bb111aa000bb111aa000bb111"
+	if string(got) != want {
+		t.Errorf("comparison frames %s, want %s", got, want)
+	}
+}
+
+func TestParseMode(t *testing.T) {
+	for m, name := range Modes {
+		got, err := ParseMode(name)
+		if err != nil || got != Mode(m) || got.String() != name {
+			t.Errorf("%q: %v %v", name, got, err)
+		}
+	}
+	if _, err := ParseMode("yes"); err == nil {
+		t.Error("yes parsed")
+	}
+}
+
+func TestNoAllocation(t *testing.T) {
+	c := New(Auto)
+	f := 0
+	if a := testing.AllocsPerRun(20_000, func() {
+		f++
+		on, measure, tag := c.Frame(scene10k)
+		if measure {
+			c.Measured(tag, costs(500_000, 1_000_000, 2_000_000)(on, f))
+		}
+	}); a != 0 {
+		t.Errorf("%v allocations a frame", a)
+	}
+}

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"net"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 )
@@ -45,4 +47,44 @@ func TestSpectatorJoinsFiveSecondsIn(t *testing.T) {
 				s.Net.Spectator.StartTick, s.Net.Spectator.JoinMs, s.Net.Spectator.SnapshotBytes)
 		})
 	}
+}
+
+// TestSpectatorRefusedAtOnce: a spectator of a host started with
+// -max-spectators 0 (in the lobby, and with the game running), and one of
+// an address where nothing listens, end at once with status 1 and one
+// line that says why: not after the minute a spectator waits for a host
+// that answers and has not started yet.
+func TestSpectatorRefusedAtOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real time")
+	}
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0") // a port nobody answers on
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := pc.LocalAddr().String()
+	pc.Close()
+	host, addr := hostGame(t, 2, "-max-spectators", "0", "-ticks", "200")
+	watch := func(at, want string) {
+		t.Helper()
+		start := time.Now()
+		spec := startDemo(t, "", append([]string{"-spectate", at}, netCommon...)...)
+		code := spec.mustExit(30 * time.Second)
+		took := time.Since(start)
+		lines := strings.Split(strings.TrimSpace(spec.stderr.String()), "\n")
+		if code != 1 || lines[len(lines)-1] != "interpdemo (spectator): "+want {
+			t.Errorf("spectator of %s: exit %d, stderr:\n%s\nwant the last line %q", at, code, spec.stderr.String(), want)
+		}
+		if took > 10*time.Second {
+			t.Errorf("spectator of %s: said after %v, want at once", at, took)
+		}
+		t.Logf("spectator of %s: %q after %v", at, lines[len(lines)-1], took.Round(time.Millisecond))
+	}
+	watch(addr, "spectator: the host takes no spectators") // in the lobby
+	watch(dead, "nothing listens at "+dead+": no game hosted there")
+	join := joinGame(t, addr, 2)
+	join.playerIndex()
+	watch(addr, "spectator: the host takes no spectators") // in the game
+	host.mustSucceed(60 * time.Second)
+	join.mustSucceed(60 * time.Second)
 }

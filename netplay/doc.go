@@ -204,6 +204,10 @@
 // head start, the peer ahead stalls every frame for the whole game. The
 // host keeps a welcomed slot for JoinTimeout without an answer, and a
 // joiner counts the host's silence from its answer.
+// A joiner or spectator whose transport reports that nothing listens at
+// the host's address (Session.Unreachable, Spectator.Unreachable; netplay/udp's
+// Conn.Connect) ends at once with an UnreachableError; a host without a
+// Broadcast refuses a spectator's Hello at once.
 //
 // The game ends for everyone at one agreed tick (Session.EndTick) when
 // the tick limit is reached or a player quits: every peer stops there by

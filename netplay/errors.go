@@ -114,3 +114,12 @@ type JoinTimeoutError struct {
 func (e *JoinTimeoutError) Error() string {
 	return fmt.Sprintf("no answer from host %v in %v (not running, full, or unreachable)", e.Host, e.For)
 }
+
+// An UnreachableError is the end of a joiner or a spectator whose host's
+// address answered that nothing listens there (the transport's word:
+// Session.Unreachable, Spectator.Unreachable), before any Welcome.
+type UnreachableError struct{ Host netip.AddrPort }
+
+func (e *UnreachableError) Error() string {
+	return fmt.Sprintf("nothing listens at %v: no game hosted there", e.Host)
+}

@@ -31,6 +31,15 @@ func (s *Session) Receive(now time.Duration, from netip.AddrPort, pkt []byte) {
 func (s *Session) hostReceive(now time.Duration, from netip.AddrPort, pkt []byte, err error) {
 	p := &s.in
 	j := s.slotOf(from)
+	if tok, ok := specHelloToken(pkt); ok && j < 0 {
+		// A spectator's Hello to a host that serves none (a Broadcast
+		// takes them): it is told so at once rather than left to wait.
+		// The answer is smaller than the Hello, one a Poll.
+		if !s.specRejectDue {
+			s.specReject, s.specRejectTok, s.specRejectDue = from, tok, true
+		}
+		return
+	}
 	if j < 0 {
 		// Strangers get an answer only to a Hello, only in the lobby,
 		// only while a slot is free.

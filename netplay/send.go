@@ -259,6 +259,15 @@ func (s *Session) hostSend(now time.Duration, send func(netip.AddrPort, []byte))
 		s.emit(send, s.reject, p)
 		s.rejectDue = false
 	}
+	if s.specRejectDue {
+		w := specHeader(s.buf[:], msgSpecReject, 0)
+		w.u64(s.specRejectTok)
+		w.u8(specRejectNone)
+		s.sent++
+		s.bytesOut += int64(len(w.b))
+		send(s.specReject, w.b)
+		s.specRejectDue = false
+	}
 	lobby := s.state == StateLobby || (s.state == StateEnding && s.inLobby)
 	for j := 1; j < s.players; j++ {
 		r := &s.peers[j]

@@ -367,16 +367,21 @@ type Session struct {
 	nSamples   int
 	sampleHead int
 
-	newer      bool           // the packet being received is newer than any before from its peer
-	reject     netip.AddrPort // host: a Reject is due to this address
-	rejectDue  bool
-	in, out    packet
-	buf        [MaxPacketSize]byte
-	sent, recv int64
-	bytesOut   int64
-	bytesIn    int64
-	bad        int64
-	encodeFail int64 // packets that failed to encode: a bug, tests check it is 0
+	newer     bool           // the packet being received is newer than any before from its peer
+	reject    netip.AddrPort // host: a Reject is due to this address
+	rejectDue bool
+	// host without a Broadcast: a spectator's Reject is due (it serves
+	// none).
+	specReject    netip.AddrPort
+	specRejectTok uint64
+	specRejectDue bool
+	in, out       packet
+	buf           [MaxPacketSize]byte
+	sent, recv    int64
+	bytesOut      int64
+	bytesIn       int64
+	bad           int64
+	encodeFail    int64 // packets that failed to encode: a bug, tests check it is 0
 }
 
 // NewHost starts hosting a game at now: the session waits in the lobby
@@ -818,6 +823,20 @@ func (s *Session) ReportLoad(debt time.Duration, cappedFrames int64) {
 		s.slow += own - s.ownLag
 	}
 	s.ownLag = own
+}
+
+// Unreachable is the transport's word that the system reports nothing
+// listening at addr (an ICMP port unreachable, which a connected socket
+// reads as a refused connection; netplay/udp's Conn.Connect): a joiner
+// still waiting for its Welcome from that address ends at once with an
+// UnreachableError instead of waiting JoinTimeout for an answer that
+// cannot come. Anything else ignores it (a peer that quit and closed its
+// socket: the game's end or Silence say the rest).
+func (s *Session) Unreachable(now time.Duration, addr netip.AddrPort) {
+	if s.role == Joiner && s.state == StateJoining && addr == s.hostAddr {
+		s.finish(0, 0, &UnreachableError{Host: s.hostAddr}, "")
+		s.state = StateEnded
+	}
 }
 
 // Quit ends the game for everyone, cleanly, at one tick: the others end

@@ -65,7 +65,19 @@ const (
 const (
 	specRejectFull    = 1
 	specRejectDropped = 2
+	specRejectNone    = 3 // the host serves no spectators
 )
+
+// specHelloToken reports whether pkt is a well-formed spectator's Hello,
+// and its token.
+func specHelloToken(pkt []byte) (uint64, bool) {
+	if len(pkt) != HelloSize || pkt[0] != magic0 || pkt[1] != magic1 || pkt[2] != ProtocolVersion ||
+		msgType(pkt[3]) != msgSpecHello || binary.LittleEndian.Uint64(pkt[4:]) != 0 {
+		return 0, false
+	}
+	token := binary.LittleEndian.Uint64(pkt[headerSize:])
+	return token, token != 0
+}
 
 // A Snapshotter is a Game that can be copied to a spectator joining a
 // game in progress: the bytes of its whole state, and the state taken
@@ -271,7 +283,11 @@ func (b *Broadcast) hello(now time.Duration, from netip.AddrPort, token uint64) 
 	}
 	if free < 0 || b.s.state > StateRunning {
 		b.st.Rejected++
-		b.reject(from, token, specRejectFull)
+		reason := uint8(specRejectFull)
+		if b.cfg.MaxSpectators == 0 {
+			reason = specRejectNone
+		}
+		b.reject(from, token, reason)
 		return
 	}
 	b.specs[free] = specPeer{used: true, addr: from, token: token, lastHeard: now, welcome: true}
@@ -676,8 +692,11 @@ func (sp *Spectator) Receive(now time.Duration, from netip.AddrPort, pkt []byte)
 			return
 		}
 		why := "the host has no room for another spectator"
-		if r.u8() == specRejectDropped {
+		switch r.u8() {
+		case specRejectDropped:
 			why = "dropped by the host: too far behind the game"
+		case specRejectNone:
+			why = "the host takes no spectators"
 		}
 		sp.fail(&DroppedError{Why: why})
 	case msgSpecData:
@@ -799,6 +818,18 @@ func (sp *Spectator) data(now time.Duration, r *reader) {
 		}
 		sp.received++
 		sp.news = true
+	}
+}
+
+// Unreachable is the transport's word that the system reports nothing
+// listening at addr (an ICMP port unreachable, which a connected socket
+// reads as a refused connection): before the Welcome, a spectator of
+// that address ends at once with an UnreachableError instead of waiting
+// JoinTimeout for an answer that cannot come. Later it is ignored (a
+// host that just closed: the end or the silence say the rest).
+func (sp *Spectator) Unreachable(now time.Duration, addr netip.AddrPort) {
+	if sp.state == StateJoining && addr == sp.host {
+		sp.fail(&UnreachableError{Host: sp.host})
 	}
 }
 

@@ -30,6 +30,7 @@ import (
 	"net"
 	"net/netip"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/interpdemo/interpdemo/netplay"
@@ -42,6 +43,17 @@ type Endpoint interface {
 }
 
 var _ Endpoint = (*netplay.Session)(nil)
+
+// Unreachable is an Endpoint that hears of an address where nothing
+// listens (netplay's Session and Spectator): see Conn.Connect.
+type Unreachable interface {
+	Unreachable(now time.Duration, addr netip.AddrPort)
+}
+
+var (
+	_ Unreachable = (*netplay.Session)(nil)
+	_ Unreachable = (*netplay.Spectator)(nil)
+)
 
 // DefaultQueue is the number of datagrams a Conn buffers between reads.
 const DefaultQueue = 256
@@ -86,6 +98,9 @@ type Conn struct {
 	timer   *time.Timer
 	closed  bool
 	readErr atomic.Int64
+
+	peer    netip.AddrPort // Connect's: the only address, or none
+	refused atomic.Bool    // the system reported that nothing listens at peer
 
 	out, in *netplay.NetSim // nil: no conditions that way
 
@@ -178,6 +193,32 @@ func unmap(a netip.AddrPort) netip.AddrPort {
 	return netip.AddrPortFrom(a.Addr().Unmap(), a.Port())
 }
 
+// Connect ties the socket to the one address a joiner or a spectator
+// talks to, its host (call it before the first Write). The system then
+// delivers datagrams from that address alone, and says when nothing
+// listens there (on loopback or a LAN, at once: an ICMP port unreachable,
+// which a connected socket reads as a refused connection); Read passes
+// that on to an endpoint that is an Unreachable (netplay's Session and
+// Spectator end at once with an UnreachableError instead of waiting for
+// an answer that cannot come). Where the system has no such socket it
+// returns an error and the Conn goes on as before; a host's Conn, which
+// talks to everyone, must not be connected.
+func (c *Conn) Connect(to netip.AddrPort) error {
+	if c.closed {
+		return net.ErrClosed
+	}
+	to = unmap(to)
+	rc, err := c.c.SyscallConn()
+	if err == nil {
+		err = connect(rc, to)
+	}
+	if err != nil {
+		return fmt.Errorf("udp connect %v: %w", to, err)
+	}
+	c.peer = to
+	return nil
+}
+
 // LocalAddr returns the socket's address (with the port the system
 // picked). Joiners on the same machine reach a host on ":port" at
 // 127.0.0.1:port.
@@ -197,6 +238,9 @@ func (c *Conn) reader() {
 			c.free <- i
 			if errors.Is(err, net.ErrClosed) {
 				return
+			}
+			if errors.Is(err, syscall.ECONNREFUSED) {
+				c.refused.Store(true) // nothing listens at peer
 			}
 			c.readErr.Add(1)
 			continue
@@ -240,6 +284,11 @@ func (c *Conn) Read(now time.Duration, e Endpoint) int {
 	if c.in != nil {
 		c.in.Deliver(now, c.inFn)
 	}
+	if c.refused.Load() && c.refused.CompareAndSwap(true, false) && c.peer.IsValid() {
+		if u, ok := e.(Unreachable); ok {
+			u.Unreachable(now, c.peer)
+		}
+	}
 	c.read += int64(n)
 	c.target = nil
 	return n
@@ -273,7 +322,16 @@ func (c *Conn) send(to netip.AddrPort, pkt []byte) {
 }
 
 func (c *Conn) write(to netip.AddrPort, pkt []byte) {
-	if _, err := c.c.WriteToUDPAddrPort(pkt, to); err != nil {
+	var err error
+	if c.peer.IsValid() && to == c.peer {
+		_, err = c.c.Write(pkt) // connected: some systems refuse an address
+	} else {
+		_, err = c.c.WriteToUDPAddrPort(pkt, to)
+	}
+	if err != nil {
+		if errors.Is(err, syscall.ECONNREFUSED) {
+			c.refused.Store(true) // the error was reported here, not to the reader
+		}
 		c.wErr++
 		return
 	}

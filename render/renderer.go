@@ -531,16 +531,19 @@ func (r *Renderer) ReadPixels() *image.RGBA {
 func (r *Renderer) EndFrame() {
 	defer r.cells.timers.endFrame() // after any wait for the GPU
 	r.sinceFence++
+	if r.cells.used {
+		// The CPU culler's textures are a ring of cellTextures: a frame
+		// must not queue more frames than that before one is done. And a
+		// frame the culling's comparison measures waits for the frame
+		// two before, whichever option it draws, so that the GPU's time
+		// is in its own.
+		r.cells.used = false
+		r.fenceEvery = 1
+	}
 	if r.sinceFence < r.fenceEvery {
 		return
 	}
 	r.sinceFence = 0
-	if r.cells.used {
-		// The CPU culler's textures are a ring of cellTextures: a frame
-		// must not queue more frames than that before one is done.
-		r.cells.used = false
-		r.fenceEvery = 1
-	}
 	if r.nFence == maxInFlight {
 		if r.retireFence() {
 			r.fenceEvery = 1 // the GPU is behind: bound the queue tightly again

@@ -43,6 +43,7 @@ type options struct {
 	webOnly  bool
 	winOnly  bool
 	netOnly  bool
+	cullOnly bool
 	goTool   string
 }
 
@@ -54,6 +55,7 @@ func run() int {
 	flag.BoolVar(&o.soakOnly, "soak-only", false, "run only the soak and print its section (the report is not written)")
 	flag.BoolVar(&o.webOnly, "web-only", false, "measure only the web page in a browser and print its section (the report is not written)")
 	flag.BoolVar(&o.netOnly, "net-only", false, "play only the network scenario's games and print their section (the report is not written)")
+	flag.BoolVar(&o.cullOnly, "cull-only", false, "measure only the culling's choice (-cull auto against on and off) and print its section (the report is not written)")
 	flag.BoolVar(&o.winOnly, "window-only", false, "measure only the runs in a window under Xvfb and print their sections (the report is not written)")
 	flag.StringVar(&o.goTool, "go", "go", "the go command that runs the Go benchmarks (a name looked up in PATH, or a path)")
 	flag.Parse()
@@ -81,6 +83,13 @@ func run() int {
 			return 1
 		}
 		r.window.write(func(format string, args ...any) { fmt.Printf(format, args...) })
+		return 0
+	}
+	if o.cullOnly {
+		if err := cullOnly(&o); err != nil {
+			fmt.Fprintf(os.Stderr, "bench: culling: %v\n", err)
+			return 1
+		}
 		return 0
 	}
 	if o.netOnly {
@@ -115,6 +124,7 @@ func run() int {
 		{"ball matrix", matrix},
 		{"overlays", overlays},
 		{"balls against the reference", ballsVsReference},
+		{"culling chosen by measurement", cullChoice},
 		{"scale", scale},
 		{"scenarios", scenarios},
 		{"frame pacing", pacingStep},
@@ -179,7 +189,8 @@ type results struct {
 	web                         *webResults    // the page in a browser
 	window                      *windowResults // runs in a window under Xvfb
 	regress                     *regressionResults
-	net                         []*netGame // the network scenario's games
+	net                         []*netGame   // the network scenario's games
+	cull                        []*cullScene // -cull auto against on and off
 }
 
 type scenario struct {

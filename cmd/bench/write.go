@@ -47,6 +47,7 @@ func (r *results) write(w io.Writer, o *options) error {
 	p("A frame where a tick ran uploads the new next positions (8 bytes per ball) into the buffer that held the oldest ones, and the two buffers swap roles; a frame that ran several ticks uploads last and next (16 bytes per ball). A frame between ticks uploads nothing: the interpolation is a uniform.\n\n")
 
 	r.writeRender(p)
+	r.writeCull(p)
 
 	p("## Scenarios\n\n")
 	p("| scenario | flags | FPS | TPS | ticks per frame (count of frames) | frames at MAX_LOOPS | debt discarded ms | frame-cap error p99 ms | CPU (cores) |\n")
@@ -198,6 +199,7 @@ func (r *results) writeTargets(p func(string, ...any)) {
 	r.soakTarget(row, 13)
 	r.window.targets(row, 14)
 	r.regress.targets(row, 16)
+	r.cullTargets(row, 17)
 	p("\n")
 }
 

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/interpdemo/interpdemo/internal/report"
+)
+
+// The culling's choice (issue 34): in a scene where culling pays on
+// llvmpipe (10,000 balls of radius 8 in 640x480) and one where it cannot
+// (radius 1: almost nothing hidden), -cull auto against both forced
+// choices, the three in turn, cullRuns times.
+const cullRuns = 5
+
+// cullScene is one scene's runs.
+type cullScene struct {
+	name string
+	args []string
+	runs map[string][]*report.Stats // by -cull: auto, on, off
+}
+
+var cullModes = []string{"auto", "on", "off"}
+
+func cullChoice(o *options, r *results) error {
+	for _, sc := range []struct {
+		name   string
+		radius string
+	}{{"10,000 balls, radius 8 (culling pays on llvmpipe)", "8"}, {"10,000 balls, radius 1 (almost nothing hidden)", "1"}} {
+		s := &cullScene{name: sc.name, args: []string{"-balls", "10000", "-radius", sc.radius, "-duration", o.dur("8s")}, runs: map[string][]*report.Stats{}}
+		for i := 0; i < cullRuns; i++ {
+			for k := range cullModes {
+				m := cullModes[(i+k)%len(cullModes)] // each mode first in turn
+				st, err := demo(o, append([]string{"-cull", m}, s.args...)...)
+				if err != nil {
+					return err
+				}
+				s.runs[m] = append(s.runs[m], st)
+			}
+		}
+		r.cull = append(r.cull, s)
+	}
+	return nil
+}
+
+// p50 is the median of the runs' frame p50s.
+func (s *cullScene) p50(mode string) float64 {
+	var xs []float64
+	for _, st := range s.runs[mode] {
+		xs = append(xs, st.FrameMsP50)
+	}
+	return median(xs)
+}
+
+// better is the forced choice with the lower median frame p50.
+func (s *cullScene) better() string {
+	if s.p50("on") < s.p50("off") {
+		return "on"
+	}
+	return "off"
+}
+
+// autoChose counts the auto runs that ended with culling on.
+func (s *cullScene) autoChose() (on, runs int) {
+	for _, st := range s.runs["auto"] {
+		if st.Cull == "on" {
+			on++
+		}
+	}
+	return on, len(s.runs["auto"])
+}
+
+func (r *results) cullTargets(row func(n int, target, measured string, ok bool), n int) {
+	for i, s := range r.cull {
+		b := s.better()
+		ratio := s.p50("auto") / s.p50(b)
+		on, runs := s.autoChose()
+		row(n+i, fmt.Sprintf("%s: `-cull auto`'s frame p50 within 10 %% of the better forced choice (median of %d runs each, the three in turn)", s.name, runs),
+			fmt.Sprintf("%.2fx of `-cull %s`'s (auto %.3f ms, on %.3f ms, off %.3f ms); auto ended with culling on in %d of %d runs", ratio, b, s.p50("auto"), s.p50("on"), s.p50("off"), on, runs),
+			ratio <= 1.10)
+	}
+}
+
+func (r *results) writeCull(p func(string, ...any)) {
+	if len(r.cull) == 0 {
+		return
+	}
+	p("## Culling chosen by measurement\n\n")
+	p("`bin/interpdemo -headless -vsync off -hud=false -graph=false -stats -cull auto|on|off %s`, the three in turn, %d times each (see [DESIGN.md](DESIGN.md#culling-chosen-by-measurement)). `cull` is the choice in force at the end of the run; the costs are those of auto's last comparison (lower quartiles: a frame's time from its ball draw to the end of the frame, with and without culling).\n\n",
+		strings.Join(r.cull[0].args, " "), cullRuns)
+	p("| scene | -cull | frame p50 ms, each run | median | auto: cull at exit, each run | auto: frame ms on / off, each run |\n|---|---|---|---:|---|---|\n")
+	for _, s := range r.cull {
+		for _, m := range cullModes {
+			var each, chose, costs []string
+			for _, st := range s.runs[m] {
+				each = append(each, fmt.Sprintf("%.3f", st.FrameMsP50))
+				if m == "auto" {
+					chose = append(chose, st.Cull)
+					costs = append(costs, floatOr(st.CullCostOnMs, "%.2f")+" / "+floatOr(st.CullCostOffMs, "%.2f"))
+				}
+			}
+			p("| %s | %s | %s | %.3f | %s | %s |\n", s.name, m, strings.Join(each, ", "), s.p50(m), strings.Join(chose, ", "), strings.Join(costs, ", "))
+		}
+	}
+	p("\n")
+}
+
+// cullOnly runs the culling's scenes alone and prints their section.
+func cullOnly(o *options) error {
+	r := &results{}
+	if err := cullChoice(o, r); err != nil {
+		return err
+	}
+	p := func(format string, args ...any) { fmt.Printf(format, args...) }
+	r.writeCull(p)
+	p("| # | target | measured | met |\n|---|---|---|---|\n")
+	r.cullTargets(func(n int, target, measured string, ok bool) {
+		p("| %d | %s | %s | %s |\n", n, target, measured, map[bool]string{true: "yes", false: "**no**"}[ok])
+	}, 17)
+	return nil
+}

@@ -227,6 +227,7 @@ func TestBadFlagValues(t *testing.T) {
 		{[]string{"-tick", "-40ms"}, "-tick"},
 		{[]string{"-max-loops", "0"}, "-max-loops"},
 		{[]string{"-vsync", "sometimes"}, "-vsync"},
+		{[]string{"-cull", "yes"}, "-cull"},
 		{[]string{"-mode", "warp"}, "-mode"},
 		{[]string{"-width", "0"}, "-width"},
 		{[]string{"-duration", "-1s"}, "-duration"},
@@ -246,6 +247,39 @@ func TestBadFlagValues(t *testing.T) {
 		if strings.Contains(msg, "panic") || strings.Contains(msg, "goroutine") {
 			t.Errorf("%v: panicked: %s", c.args, msg)
 		}
+	}
+}
+
+// TestCullForced: -cull on and off are what -stats reports, whatever the
+// machine measures, and they draw the same balls (the same state hash: the
+// culling changes the picture's cost, not the game); with culling on, a
+// third of 10,000 random balls is hidden. Where culling cannot run (balls
+// too large for it) -cull on reports off.
+func TestCullForced(t *testing.T) {
+	base := []string{"-headless", "-balls", "10000", "-ticks", "30", "-fast", "-stats", "-hud=false", "-graph=false"}
+	on := runDemo(t, "", 60*time.Second, append([]string{"-cull", "on"}, base...)...)
+	off := runDemo(t, "", 60*time.Second, append([]string{"-cull", "off"}, base...)...)
+	big := runDemo(t, "", 60*time.Second, "-headless", "-balls", "100", "-radius", "60", "-ticks", "5", "-stats", "-cull", "on")
+	for _, d := range []*demo{on, off, big} {
+		if d.code() != 0 {
+			t.Fatalf("exit %d: %s", d.code(), d.stderr.String())
+		}
+	}
+	son, soff, sbig := on.stats(), off.stats(), big.stats()
+	if son.Cull != "on" || son.CullMode != "on" || soff.Cull != "off" || soff.CullMode != "off" {
+		t.Errorf("-cull on: cull %q mode %q; -cull off: cull %q mode %q", son.Cull, son.CullMode, soff.Cull, soff.CullMode)
+	}
+	if son.CullHidden == nil || *son.CullHidden < 10000/5 {
+		t.Errorf("-cull on at 10,000 balls: %v hidden, want at least a fifth", son.CullHidden)
+	}
+	if soff.CullHidden != nil || son.CullCostOnMs != nil || soff.CullCostOffMs != nil {
+		t.Errorf("forced choices report what only auto measures: %+v / %+v", son, soff)
+	}
+	if son.StateHash != soff.StateHash {
+		t.Errorf("state hash %s with culling, %s without", son.StateHash, soff.StateHash)
+	}
+	if sbig.Cull != "off" || sbig.CullMode != "on" {
+		t.Errorf("balls of radius 60 with -cull on: cull %q mode %q, want off (too large to cull) and on", sbig.Cull, sbig.CullMode)
 	}
 }
 

@@ -133,6 +133,9 @@ func TestHUDLinesFitTheirPanel(t *testing.T) {
 			args = append(args, "-hud-help")
 		}
 		f := newFront(t, nil, nil, args...)
+		// The culling's line at its widest: every cost measured, in the
+		// tens of milliseconds.
+		f.d.SetCull(hud.Cull{Known: true, On: true, Mode: "auto", Walk: 12345 * time.Microsecond, CostOn: 98765 * time.Microsecond, CostOff: 99999 * time.Microsecond})
 		for range 3 {
 			f.step()
 			f.clock.Advance(hudRefresh)

@@ -168,6 +168,7 @@ func TestAppendTextNamesEverything(t *testing.T) {
 		RenderLoad: 200 * ms, LogicLoad: 10 * ms, Balls: 1000, Player: true,
 		Mode: "fixed", ModeLine: []byte("substep: 3 cycles"), Speed: 0.5, Paused: true, Tick: 40 * ms, MaxLoops: 5, Lockstep: true,
 		Status: []byte("recording to x.rec"), KeyHelp: "Space interp   PgUp/PgDn tick time", GraphLegend: true, Help: true,
+		Cull: Cull{Known: true, On: true, Mode: "auto", Walk: 1200 * time.Microsecond, CostOn: 12400 * time.Microsecond, CostOff: 19600 * time.Microsecond},
 	}
 	text := string(AppendText(nil, &s))
 	for _, want := range []string{
@@ -176,10 +177,28 @@ func TestAppendTextNamesEverything(t *testing.T) {
 		"render 200ms/frame", "logic 10ms/tick", "balls 1000", "player", "mode fixed", "tick 40ms",
 		"max-loops 5", "debt kept", "speed 0.50x", "PAUSED", "substep: 3 cycles", "recording to x.rec",
 		"Space interp", "PgUp/PgDn", "graph: the last 4 s",
+		"cull on (auto)  walk 1.20ms  frame 12.4ms on, 19.6ms off",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("HUD text lacks %q:\n%s", want, text)
 		}
+	}
+}
+
+// TestCullLine: the culling's line is in the long form only, and only
+// where the front end told it; costs not measured are left out.
+func TestCullLine(t *testing.T) {
+	s := Snapshot{Help: true, Cull: Cull{Known: true, Mode: "off", Walk: -1, CostOn: -1, CostOff: -1}}
+	if text := string(AppendText(nil, &s)); !strings.Contains(text, "\ncull off (off)\n") && !strings.HasSuffix(text, "\ncull off (off)") {
+		t.Errorf("forced off: %q", text)
+	}
+	s.Cull.Known = false
+	if text := string(AppendText(nil, &s)); strings.Contains(text, "cull") {
+		t.Errorf("a culling line the front end never gave: %q", text)
+	}
+	s.Cull, s.Help = Cull{Known: true, On: true, Mode: "auto", Walk: ms, CostOn: ms, CostOff: 2 * ms}, false
+	if text := string(AppendText(nil, &s)); strings.Contains(text, "cull") {
+		t.Errorf("the culling in the short form: %q", text)
 	}
 }
 

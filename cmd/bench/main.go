@@ -37,14 +37,15 @@ func main() {
 }
 
 type options struct {
-	bin, out string
-	quick    bool
-	soakOnly bool
-	webOnly  bool
-	winOnly  bool
-	netOnly  bool
-	cullOnly bool
-	goTool   string
+	bin, out    string
+	quick       bool
+	soakOnly    bool
+	webOnly     bool
+	winOnly     bool
+	netOnly     bool
+	cullOnly    bool
+	regressOnly bool
+	goTool      string
 }
 
 func run() int {
@@ -55,6 +56,7 @@ func run() int {
 	flag.BoolVar(&o.soakOnly, "soak-only", false, "run only the soak and print its section (the report is not written)")
 	flag.BoolVar(&o.webOnly, "web-only", false, "measure only the web page in a browser and print its section (the report is not written)")
 	flag.BoolVar(&o.netOnly, "net-only", false, "play only the network scenario's games and print their section (the report is not written)")
+	flag.BoolVar(&o.regressOnly, "regress-only", false, "measure only this build against commit "+regressionRef+"'s and print the section (the report is not written)")
 	flag.BoolVar(&o.cullOnly, "cull-only", false, "measure only the culling's choice (-cull auto against on and off) and print its section (the report is not written)")
 	flag.BoolVar(&o.winOnly, "window-only", false, "measure only the runs in a window under Xvfb and print their sections (the report is not written)")
 	flag.StringVar(&o.goTool, "go", "go", "the go command that runs the Go benchmarks (a name looked up in PATH, or a path)")
@@ -83,6 +85,19 @@ func run() int {
 			return 1
 		}
 		r.window.write(func(format string, args ...any) { fmt.Printf(format, args...) })
+		return 0
+	}
+	if o.regressOnly {
+		r := &results{}
+		if err := regression(&o, r); err != nil {
+			fmt.Fprintf(os.Stderr, "bench: against %s: %v\n", regressionRef, err)
+			return 1
+		}
+		p := func(format string, args ...any) { fmt.Printf(format, args...) }
+		r.regress.write(p)
+		r.regress.targets(func(n int, target, measured string, ok bool) {
+			p("| %d | %s | %s | %s |\n", n, target, measured, map[bool]string{true: "yes", false: "**no**"}[ok])
+		}, 16)
 		return 0
 	}
 	if o.cullOnly {

@@ -20,18 +20,21 @@ const regressionRef = "4222101"
 // regressionBalls is the ball count of the comparison; regressionPairs
 // how many alternating pairs of runs it takes, headless and in a window
 // each (a run on this VM is now and then a quarter slower throughout).
+// At regressionBallsHeadless, headless only, regressionPairs pairs too.
 const (
-	regressionBalls = "10000"
-	regressionPairs = 5
+	regressionBalls         = "10000"
+	regressionBallsHeadless = "100000"
+	regressionPairs         = 5
 )
 
 // regressionResults compare the demo with regressionRef's build, at
 // regressionBalls, HUD and graph off, alternating, headless and in a
-// window under Xvfb.
+// window under Xvfb, and at regressionBallsHeadless headless.
 type regressionResults struct {
 	note             string // why it was not run; "" if it was
 	secs             string
 	headless, window []pair // this build (a), regressionRef's (b)
+	headless100k     []pair
 }
 
 // regression builds regressionRef from this repository's history (a git
@@ -77,7 +80,11 @@ func regression(o *options, r *results) error {
 	if g.headless, err = pairs(regressionPairs, "headless", run(o.bin, ""), run(ref, "")); err != nil {
 		return err
 	}
-	g.window, err = pairs(regressionPairs, "window", run(o.bin, x.Display), run(ref, x.Display))
+	if g.window, err = pairs(regressionPairs, "window", run(o.bin, x.Display), run(ref, x.Display)); err != nil {
+		return err
+	}
+	args[len(args)-3] = regressionBallsHeadless
+	g.headless100k, err = pairs(regressionPairs, "headless", run(o.bin, ""), run(ref, ""))
 	return err
 }
 
@@ -85,17 +92,17 @@ func (g *regressionResults) write(p func(string, ...any)) {
 	if g == nil {
 		return
 	}
-	p("## 10,000 balls against commit %s\n\n", regressionRef)
+	p("## 10,000 and 100,000 balls against commit %s\n\n", regressionRef)
 	if g.note != "" {
 		p("%s\n\n", g.note)
 		return
 	}
-	p("This build and the build of commit %s (`git worktree add`, `go build`), alternating, %d pairs each: `interpdemo -stats -hud=false -graph=false -vsync off -balls %s -duration %s`, headless and in a window under Xvfb. Frame p50 is the median of the frames' histogram; the mean frame is 1 s over FPS.\n\n", regressionRef, regressionPairs, regressionBalls, g.secs)
+	p("This build and the build of commit %s (`git worktree add`, `go build`), alternating, %d pairs each: `interpdemo -stats -hud=false -graph=false -vsync off -balls %s -duration %s`, headless and in a window under Xvfb, and with `-balls %s` headless. Frame p50 is the median of the frames' histogram; the mean frame is 1 s over FPS.\n\n", regressionRef, regressionPairs, regressionBalls, g.secs, regressionBallsHeadless)
 	p("| where | frame p50 ms, this build | frame p50 ms, %s | p50 this / %s (pairs) | mean frame ms, this / %s |\n|---|---|---|---|---|\n", regressionRef, regressionRef, regressionRef)
 	for _, c := range []struct {
 		name string
 		ps   []pair
-	}{{"headless", g.headless}, {"in a window", g.window}} {
+	}{{"10,000 balls, headless", g.headless}, {"10,000 balls, in a window", g.window}, {"100,000 balls, headless", g.headless100k}} {
 		var a, b, means []string
 		for _, q := range c.ps {
 			a = append(a, fmt.Sprintf("%.2f", q.a.FrameMsP50))
@@ -121,4 +128,7 @@ func (g *regressionResults) targets(row func(n int, target, measured string, ok 
 	_, h := ratio(g.headless, frame)
 	_, w := ratio(g.window, frame)
 	row(n, target, fmt.Sprintf("%.2fx headless, %.2fx in a window (median pairs)", median(h), median(w)), median(h) <= 0.8 && median(w) <= 0.8)
+	_, h100 := ratio(g.headless100k, frame)
+	row(n+3, "100,000 balls, HUD and graph off: frame p50 at most 0.5x of commit "+regressionRef+"'s build, headless, alternating runs",
+		fmt.Sprintf("%.2fx (median pair; pair by pair %s)", median(h100), fmtRatios(h100)), len(h100) > 0 && median(h100) <= 0.5)
 }

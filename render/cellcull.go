@@ -81,24 +81,25 @@ func (r *Renderer) CompareCullAgain() { r.cells.choice.Restart() }
 type CullStats struct {
 	Mode adaptive.Mode
 	On   bool // the choice in force (false where culling cannot run)
-	// The lower quartiles of the last comparison (with auto), in ns,
-	// -1 where not measured: the culler's time; the ball draw's GPU time
-	// (a timer query) with and without culling; and what the choice
+	// With auto, in ns, -1 where not measured: the lower quartiles of
+	// the last comparison, the culler's time and what the choice
 	// compares, a frame's time from its ball draw to the end of EndFrame,
-	// with and without.
+	// with and without culling; and the ball draw's GPU time (a timer
+	// query) of the last frame measured with and without.
 	WalkNs, GPUOnNs, GPUOffNs, CostOnNs, CostOffNs int64
 }
 
 // CullStats reports the culling's choice and costs.
 func (r *Renderer) CullStats() CullStats {
 	s := CullStats{Mode: r.cfg.Cull, On: r.Culling(), WalkNs: -1, GPUOnNs: -1, GPUOffNs: -1, CostOnNs: -1, CostOffNs: -1}
-	off, on, offTotal, onTotal, offOK, onOK := r.cells.choice.Costs()
+	_, on, offTotal, onTotal, offOK, onOK := r.cells.choice.Costs()
 	if onOK {
-		s.WalkNs, s.GPUOnNs, s.CostOnNs = on.Strategy, on.GPU, onTotal
+		s.WalkNs, s.CostOnNs = on.Strategy, onTotal
 	}
 	if offOK {
-		s.GPUOffNs, s.CostOffNs = off.GPU, offTotal
+		s.CostOffNs = offTotal
 	}
+	s.GPUOffNs, s.GPUOnNs = r.cells.choice.GPU()
 	return s
 }
 
@@ -220,7 +221,6 @@ type timerQuery struct {
 	tag   adaptive.Tag
 	cost  adaptive.Cost
 	start int64 // when the frame's ball draw started
-	ended bool  // its EndFrame came: cost.Busy is known
 }
 
 func (t *timers) init() {
@@ -239,29 +239,27 @@ func (t *timers) delete() {
 	t.n, t.open = 0, nil
 }
 
-// endFrame closes the time of the frame measured now, if any.
-func (t *timers) endFrame() {
+// endFrame closes the time of the frame measured now, if any, and hands
+// it to choice.
+func (t *timers) endFrame(choice *adaptive.Choice) {
 	if q := t.open; q != nil {
 		q.cost.Busy = max(wallNow()-q.start-q.cost.Strategy, 0)
-		q.ended = true
 		t.open = nil
+		choice.Measured(q.tag, q.cost)
 	}
 }
 
-// poll hands the costs that are complete to choice, oldest first.
+// poll hands the GPU times that are in to choice, oldest first.
 func (t *timers) poll(choice *adaptive.Choice) {
 	t.open = nil // a frame with no EndFrame: not measured
 	for t.n > 0 {
 		q := &t.q[t.head]
-		if q.ended {
-			gl.GetQueryObjectiv(q.id, gl.QUERY_RESULT_AVAILABLE, &t.ready)
-			if t.ready == 0 {
-				return
-			}
-			gl.GetQueryObjectui64v(q.id, gl.QUERY_RESULT, &t.ns)
-			q.cost.GPU = int64(t.ns)
-			choice.Measured(q.tag, q.cost)
+		gl.GetQueryObjectiv(q.id, gl.QUERY_RESULT_AVAILABLE, &t.ready)
+		if t.ready == 0 {
+			return
 		}
+		gl.GetQueryObjectui64v(q.id, gl.QUERY_RESULT, &t.ns)
+		choice.MeasuredGPU(q.tag, int64(t.ns))
 		t.head = (t.head + 1) % timerRing
 		t.n--
 	}
@@ -276,7 +274,7 @@ func (t *timers) begin(start int64) *timerQuery {
 	}
 	q := &t.q[(t.head+t.n)%timerRing]
 	t.n++
-	q.start, q.ended, q.cost = start, false, adaptive.Cost{}
+	q.start, q.cost = start, adaptive.Cost{}
 	t.open = q
 	gl.BeginQuery(gl.TIME_ELAPSED, q.id)
 	return q

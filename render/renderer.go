@@ -529,7 +529,7 @@ func (r *Renderer) ReadPixels() *image.RGBA {
 // only what changed, with a small window). Frames that cheap cost the
 // queue nothing.
 func (r *Renderer) EndFrame() {
-	defer r.cells.timers.endFrame() // after any wait for the GPU
+	defer r.cells.timers.endFrame(r.cells.choice) // after any wait for the GPU
 	r.sinceFence++
 	if r.cells.used {
 		// The CPU culler's textures are a ring of cellTextures: a frame

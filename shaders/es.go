@@ -11,10 +11,11 @@ const desktopHeader = "#version 330 core\n"
 
 // esHeader replaces it for WebGL2, whose language is GLSL ES 3.00. The
 // two differ, for these shaders, only in that ES asks for the precision
-// of floats and ints in the fragment stage; highp everywhere keeps the
-// arithmetic of the desktop's shaders (positions up to 2^31 fixed-point
-// units, the palette's integer hash).
-const esHeader = "#version 300 es\nprecision highp float;\nprecision highp int;\n"
+// of floats and ints in the fragment stage, and of an integer sampler in
+// any stage (ball.vert's isampler2D, with CELL_CULL); highp everywhere
+// keeps the arithmetic of the desktop's shaders (positions up to 2^31
+// fixed-point units, the palette's integer hash, ball indices).
+const esHeader = "#version 300 es\nprecision highp float;\nprecision highp int;\nprecision highp isampler2D;\n"
 
 // WebGL2 is a shader source of this package adapted to WebGL2: its
 // version line swapped for GLSL ES 3.00's header, the rest unchanged, so

@@ -89,7 +89,7 @@ func keyOf(k sdl.Keysym) demo.Key {
 var symKeys = map[sdl.Keycode]demo.Key{
 	sdl.K_SPACE: demo.KeySpace, sdl.K_e: demo.KeyE, sdl.K_v: demo.KeyV, sdl.K_j: demo.KeyJ,
 	sdl.K_h: demo.KeyH, sdl.K_F1: demo.KeyF1, sdl.K_SLASH: demo.KeyQuestion, sdl.K_QUESTION: demo.KeyQuestion,
-	sdl.K_f: demo.KeyF, sdl.K_g: demo.KeyG, sdl.K_l: demo.KeyL, sdl.K_k: demo.KeyK, sdl.K_c: demo.KeyC,
+	sdl.K_f: demo.KeyF, sdl.K_g: demo.KeyG, sdl.K_x: demo.KeyX, sdl.K_l: demo.KeyL, sdl.K_k: demo.KeyK, sdl.K_c: demo.KeyC,
 	sdl.K_m: demo.KeyM, sdl.K_LEFTBRACKET: demo.KeyLeftBracket, sdl.K_RIGHTBRACKET: demo.KeyRightBracket,
 	sdl.K_p: demo.KeyP, sdl.K_r: demo.KeyR,
 	sdl.K_PLUS: demo.KeyPlus, sdl.K_EQUALS: demo.KeyPlus, sdl.K_KP_PLUS: demo.KeyPlus,

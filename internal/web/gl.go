@@ -12,7 +12,9 @@ import (
 
 	"github.com/interpdemo/interpdemo/internal/demo"
 	"github.com/interpdemo/interpdemo/physics"
+	"github.com/interpdemo/interpdemo/render/adaptive"
 	"github.com/interpdemo/interpdemo/render/letterbox"
+	"github.com/interpdemo/interpdemo/render/occlusion"
 	"github.com/interpdemo/interpdemo/render/positions"
 	"github.com/interpdemo/interpdemo/shaders"
 )
@@ -66,8 +68,9 @@ var (
 // ball, placed between its last and next position by the vertex shader
 // (ball.vert) from two buffers, so that a frame with no tick changes one
 // uniform and uploads no position; the HUD and the graph as textures
-// updated where they changed. The shaders are the window's, their
-// version line swapped (shaders.WebGL2).
+// updated where they changed; the balls that later ones hide entirely
+// culled first where that pays (cull.go). The shaders are the window's,
+// their version line swapped (shaders.WebGL2).
 type glRenderer struct {
 	gl  js.Value
 	cfg physics.Config
@@ -91,6 +94,8 @@ type glRenderer struct {
 	ovBytes int64 // panel bytes sent
 
 	fences js.Value // fencesJS's queue of the frames still on the GPU
+
+	cells cellCuller // occlusion culling of hidden balls (cull.go)
 }
 
 // maxInFlight is how many frames the page may run ahead of the GPU, as
@@ -103,6 +108,8 @@ type ballProgram struct {
 	prog                                            js.Value
 	proj, alpha, pointSize, highlight, hlBall, clip js.Value
 	radius, ring, opacity                           js.Value
+	// ball.vert's occlusion culling (CELL_CULL, cull.go)
+	cellCull, cells, viewport, cellOrigin, cellReach, cellWin, cellSize js.Value
 }
 
 type overlayProgram struct {
@@ -116,8 +123,9 @@ type panelTexture struct {
 }
 
 // newGLRenderer makes the renderer on canvas, whose WebGL2 context it
-// asks for; an error says why there is none.
-func newGLRenderer(canvas js.Value, cfg physics.Config) (*glRenderer, error) {
+// asks for, its occlusion culling chosen as cull says; an error says why
+// there is none.
+func newGLRenderer(canvas js.Value, cfg physics.Config, cull adaptive.Mode) (*glRenderer, error) {
 	ctx := canvas.Call("getContext", "webgl2", map[string]any{
 		"antialias": false, "alpha": false, "depth": false, "preserveDrawingBuffer": true,
 	})
@@ -125,11 +133,15 @@ func newGLRenderer(canvas js.Value, cfg physics.Config) (*glRenderer, error) {
 		return nil, fmt.Errorf("this browser gives no WebGL2 context")
 	}
 	r := &glRenderer{gl: ctx, cfg: cfg, highlight: -1}
-	var err error
-	if r.disc.prog, err = r.program("disc", shaders.BallVert, shaders.DiscFrag); err != nil {
+	// ball.vert with its occlusion culling, as the window compiles it.
+	vert, err := shaders.WithDefine(shaders.BallVert, ballVertCullFlag)
+	if err != nil {
 		return nil, err
 	}
-	if r.ball.prog, err = r.program("ball", shaders.BallVert, shaders.BallFrag); err != nil {
+	if r.disc.prog, err = r.program("disc", vert, shaders.DiscFrag); err != nil {
+		return nil, err
+	}
+	if r.ball.prog, err = r.program("ball", vert, shaders.BallFrag); err != nil {
 		return nil, err
 	}
 	for _, p := range []*ballProgram{&r.disc, &r.ball} {
@@ -164,6 +176,7 @@ func newGLRenderer(canvas js.Value, cfg physics.Config) (*glRenderer, error) {
 	r.gr = r.newPanelTexture(demo.GraphMaxWidth, demo.GraphHeight)
 	r.stage = js.Global().Get("Uint8Array").New(demo.GraphMaxWidth * demo.GraphHeight * 4)
 	r.fences = js.Global().Get("Function").New("gl", fencesJS).Invoke(g)
+	r.initCells(cull)
 	if e := g.Call("getError").Int(); e != 0 {
 		return nil, fmt.Errorf("WebGL error 0x%x during setup", e)
 	}
@@ -216,12 +229,17 @@ func (r *glRenderer) initBall(p *ballProgram) {
 	u := func(n string) js.Value { return r.uniform(p.prog, n) }
 	p.proj, p.alpha, p.pointSize, p.highlight, p.hlBall = u("proj"), u("alpha"), u("pointSize"), u("highlightFirst"), u("highlightBall")
 	p.radius, p.clip, p.ring, p.opacity = u("radiusPx"), u("clip"), u("ring"), u("opacity")
+	p.cellCull, p.cells, p.viewport, p.cellOrigin = u("cellCull"), u("cells"), u("viewport"), u("cellOrigin")
+	p.cellReach, p.cellWin, p.cellSize = u("cellReach"), u("cellWin"), u("cellSize")
 	g := r.gl
 	g.Call("useProgram", p.prog)
 	g.Call("uniform1f", p.ring, 0)
 	g.Call("uniform1f", p.opacity, 1)
 	g.Call("uniform1i", p.highlight, 0)
 	g.Call("uniform1i", p.hlBall, 0)
+	g.Call("uniform1i", p.cellCull, 0)
+	g.Call("uniform1i", p.cells, cellTextureUnit)
+	g.Call("uniform1i", p.cellSize, occlusion.CellSize)
 }
 
 func (r *glRenderer) newPanelTexture(w, h int) panelTexture {
@@ -258,6 +276,7 @@ func (r *glRenderer) resize(w, h int, area demo.Rect) {
 		y0 := r.winH - r.view.Max.Y
 		g.Call("uniform4f", p.clip, r.view.Min.X, y0, r.view.Max.X, y0+r.view.Dy())
 	}
+	r.resizeCells(scale)
 	g.Call("useProgram", r.ov.prog)
 	g.Call("uniform2f", r.ov.window, r.winW, r.winH)
 }
@@ -279,10 +298,12 @@ func (r *glRenderer) sync(last, next []int32, step, moved uint64) int {
 		return 0
 	case positions.Next:
 		r.upload(r.vbo[r.pos.Next()], next)
+		r.cells.syncCells(last, next, true)
 		return r.count(len(next))
 	}
 	r.upload(r.vbo[r.pos.Last()], last)
 	r.upload(r.vbo[r.pos.Next()], next)
+	r.cells.syncCells(last, next, false)
 	return r.count(len(last) + len(next))
 }
 
@@ -372,9 +393,17 @@ func (r *glRenderer) draw(sc *demo.Scene) {
 			}
 			r.highlight = hl
 		}
+		cull := r.beginBalls(sc.Alpha) // finds the hidden balls, starts the GPU timer
 		g.Call("useProgram", p.prog)
 		g.Call("uniform1f", p.alpha, sc.Alpha)
+		if cull {
+			g.Call("uniform1i", p.cellCull, 1)
+		}
 		g.Call("drawArrays", glPoints, 0, n)
+		r.endBalls()
+		if cull {
+			g.Call("uniform1i", p.cellCull, 0)
+		}
 		if sc.Ghosts {
 			q := &r.ball
 			g.Call("useProgram", q.prog)

@@ -13,7 +13,7 @@ func KeyOf(code string) demo.Key { return codeKeys[code] }
 var codeKeys = map[string]demo.Key{
 	"Space": demo.KeySpace, "KeyE": demo.KeyE, "KeyV": demo.KeyV, "KeyJ": demo.KeyJ,
 	"KeyH": demo.KeyH, "F1": demo.KeyF1, "Slash": demo.KeyQuestion,
-	"KeyF": demo.KeyF, "KeyG": demo.KeyG, "KeyL": demo.KeyL, "KeyK": demo.KeyK, "KeyC": demo.KeyC,
+	"KeyF": demo.KeyF, "KeyG": demo.KeyG, "KeyX": demo.KeyX, "KeyL": demo.KeyL, "KeyK": demo.KeyK, "KeyC": demo.KeyC,
 	"KeyM": demo.KeyM, "BracketLeft": demo.KeyLeftBracket, "BracketRight": demo.KeyRightBracket,
 	"KeyP": demo.KeyP, "KeyR": demo.KeyR,
 	"Equal": demo.KeyPlus, "NumpadAdd": demo.KeyPlus,

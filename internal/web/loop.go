@@ -75,6 +75,7 @@ func newScheduler() (js.Value, error) {
 // it returns what the next frame waits for.
 func (p *page) step(ts float64) float64 {
 	p.next = nextNone
+	p.callStart = p.clock.Now()
 	if p.drawAfter {
 		p.drawAfter = false
 		p.draw(p.frameNow, -1)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/interpdemo/interpdemo/internal/demo"
 	"github.com/interpdemo/interpdemo/internal/report"
+	"github.com/interpdemo/interpdemo/render/adaptive"
 )
 
 // refreshSamples is how many animation frames the page watches before
@@ -22,8 +23,8 @@ import (
 const refreshSamples = 12
 
 // warmup is how long after the first frame the allocation and GC counts
-// of -stats start, as in the window.
-const warmup = time.Second
+// of -stats start: the demo's one warm-up, as in the window.
+const warmup = demo.Warmup
 
 // Run runs the demo in the page: the flags from the page's query, the
 // loop on the browser's animation frames, the world drawn with WebGL2
@@ -73,7 +74,8 @@ type page struct {
 	quitKey   bool            // Q or Escape was pressed
 	drawAfter bool            // a frame whose draw waits (the adaptive mode's present time)
 	frameNow  time.Duration
-	alpha     float32 // the last frame's mix factor from last to next positions
+	callStart time.Duration // when the export's call that runs now began
+	alpha     float32       // the last frame's mix factor from last to next positions
 
 	frames      int64
 	warmAt      time.Duration
@@ -139,11 +141,17 @@ func (p *page) start() error {
 	style := p.canvas.Get("style")
 	style.Set("width", fmt.Sprintf("%dpx", w))
 	style.Set("height", fmt.Sprintf("%dpx", h))
-	if p.gl, err = newGLRenderer(p.canvas, p.d.World().Config()); err != nil {
+	if p.gl, err = newGLRenderer(p.canvas, p.d.World().Config(), p.cfg.Cull); err != nil {
 		return err
 	}
-	world, _, _ := demo.Layout(w, h, p.cfg.HUD, p.cfg.Graph)
+	world, _, _ := demo.Layout(w, h, p.cfg.HUDColumn(), p.cfg.Graph)
 	p.gl.resize(w, h, world)
+	// Whether the browser offers the GPU timer the culling's choice needs
+	// (cull.go): a property, read without a call into Go.
+	p.api.Set("timer_query", p.gl.cells.hasTimer())
+	if p.cfg.Cull == adaptive.Auto && !p.gl.cells.hasTimer() {
+		p.log.Write([]byte("cull auto: this browser offers no " + timerExtension + ": culling stays off (?cull=on forces it)\n"))
+	}
 	p.d.Uploaded(p.d.SyncWorld(p.gl.sync)) // the initial upload, before any frame
 	p.listen()
 	current = p
@@ -301,6 +309,7 @@ func (p *page) info() any {
 		"frames": p.frames, "ticks": int(w.Ticks()), "balls": w.N(), "alpha": p.alpha,
 		"title": p.doc.Get("title").String(), "refresh_ms": float64(p.refresh) / 1e6,
 		"vsync": p.animate, "uploaded": p.gl.uploaded,
+		"cull": p.gl.culling(), "cull_hidden": p.gl.cullStats(true).Hidden, "timer_query": p.gl.cells.hasTimer(),
 	}
 }
 
@@ -357,6 +366,7 @@ func (p *page) draw(now time.Duration, ts float64) {
 	d := p.d
 	p.frameNow = now
 	d.BeginDraw(p.clock.Now())
+	d.SetCull(p.gl.cullStats(false).hud())
 	uploaded := d.SyncWorld(p.gl.sync)
 	sc := d.Scene(now, p.gl.winW, p.gl.winH)
 	p.alpha = sc.Alpha
@@ -373,6 +383,9 @@ func (p *page) draw(now time.Duration, ts float64) {
 	}
 	d.Presented(shown, 0, 0)
 	d.EndFrame(now, p.clock.Now(), uploaded)
+	// The Go frame's wall time, for the culling's choice: the call that
+	// drew it, from its start (a page has no CPU clock).
+	p.gl.frameDone(int64(p.clock.Now() - p.callStart))
 	p.frames++
 	p.countAllocs(now)
 	if b, ok := d.Title(now); ok {
@@ -412,6 +425,7 @@ func (p *page) countAllocs(now time.Duration) {
 		} else if now >= p.warmAt {
 			runtime.ReadMemStats(&p.mem)
 			p.allocs, p.gcs, p.warm = p.mem.Mallocs, uint64(p.mem.NumGC), true
+			p.gl.cells.choice.Restart() // what the culling measured so far was the warm-up's, as in the window
 		}
 	}
 }
@@ -455,6 +469,7 @@ func (p *page) report(r *report.Stats) {
 	r.VideoDriver = "browser (WebGL2)"
 	r.GLRenderer = p.gl.info()
 	r.OverlayUploadBytes = p.gl.ovBytes
+	p.gl.cullStats(true).report(r)
 	if p.warm {
 		a, g := p.runAllocs, p.runGCs
 		r.AllocsAfterWarmup, r.GCAfterWarmup = &a, &g

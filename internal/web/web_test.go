@@ -6,8 +6,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/interpdemo/interpdemo/internal/demo"
+	"github.com/interpdemo/interpdemo/internal/report"
+	"github.com/interpdemo/interpdemo/render/adaptive"
 )
 
 func TestArgsMirrorTheFlags(t *testing.T) {
@@ -97,5 +100,47 @@ func TestEveryDemoKeyHasACode(t *testing.T) {
 	}
 	if KeyOf("KeyZ") != demo.KeyNone || KeyOf("") != demo.KeyNone {
 		t.Error("an unknown code maps to a key")
+	}
+}
+
+// The page reports its culling with the window's keys: the choice, the
+// mode, the hidden balls only when culling, and only the costs measured.
+func TestCullStatsReport(t *testing.T) {
+	var r report.Stats
+	newCullStats(adaptive.On, true, true, 1234, adaptive.New(adaptive.On)).report(&r)
+	if r.Cull != "on" || r.CullMode != "on" || r.CullHidden == nil || *r.CullHidden != 1234 || r.CullWalkMs != nil || r.CullCostOnMs != nil {
+		t.Errorf("forced on: %q %q hidden %v walk %v cost %v", r.Cull, r.CullMode, r.CullHidden, r.CullWalkMs, r.CullCostOnMs)
+	}
+	r = report.Stats{}
+	newCullStats(adaptive.Auto, false, true, 99, adaptive.New(adaptive.Auto)).report(&r)
+	if r.Cull != "off" || r.CullMode != "auto" || r.CullHidden != nil {
+		t.Errorf("auto, off: %q %q hidden %v", r.Cull, r.CullMode, r.CullHidden)
+	}
+	// A comparison's costs, reported in ms.
+	c := adaptive.New(adaptive.Auto)
+	sc := adaptive.Scene{Balls: 10, ViewW: 640, ViewH: 480, RadiusPx64: 512}
+	for range 4 * adaptive.TrialFrames {
+		on, measure, tag := c.Frame(sc)
+		if measure {
+			cost, gpu := adaptive.Cost{Busy: 10e6}, int64(4e6)
+			if on {
+				cost, gpu = adaptive.Cost{Strategy: 1e6, Busy: 5e6}, 2e6
+			}
+			c.MeasuredGPU(tag, gpu)
+			c.Measured(tag, cost)
+		}
+	}
+	s := newCullStats(adaptive.Auto, c.On(), true, 0, c)
+	r = report.Stats{}
+	s.report(&r)
+	if r.CullWalkMs == nil || *r.CullWalkMs != 1 || r.CullGPUOnMs == nil || *r.CullGPUOnMs != 2 || r.CullGPUOffMs == nil || *r.CullGPUOffMs != 4 ||
+		r.CullCostOnMs == nil || *r.CullCostOnMs != 6 || r.CullCostOffMs == nil || *r.CullCostOffMs != 10 || r.Cull != "on" {
+		t.Errorf("measured: cull %q walk %v gpu %v/%v cost %v/%v", r.Cull, r.CullWalkMs, r.CullGPUOnMs, r.CullGPUOffMs, r.CullCostOnMs, r.CullCostOffMs)
+	}
+	if h := s.hud(); h.Mode != "auto" || !h.On || h.Walk != time.Millisecond {
+		t.Errorf("HUD: %+v", h)
+	}
+	if h := newCullStats(adaptive.Auto, false, false, 0, nil).hud(); h.Mode != noTimerMode || h.On || h.CostOn >= 0 {
+		t.Errorf("HUD without a timer: %+v", h)
 	}
 }

@@ -141,11 +141,11 @@ func TestNewSceneComparesAgain(t *testing.T) {
 	// The last measured frames of the scene: pending, their costs wrong
 	// for the next scene (they would say on).
 	for range Settle {
-		if _, measure, _ := s.c.Frame(Scene{Balls: 1}); measure {
-			t.Error("a new scene's first frames measured: the GPU still draws the old one's")
+		if _, _, tag := s.c.Frame(Scene{Balls: 1}); !tag.settle {
+			t.Error("a new scene's first frames counted: the GPU still draws the old one's")
 		}
 	}
-	if _, measure, _ := s.c.Frame(Scene{Balls: 1}); !measure {
+	if _, measure, tag := s.c.Frame(Scene{Balls: 1}); !measure || tag.settle {
 		t.Error("a new scene's frames not measured")
 	}
 	s.run(200, Scene{Balls: 1}, costs(500_000, 30_000, 30_000))
@@ -191,24 +191,58 @@ func TestStaleCostsDropped(t *testing.T) {
 }
 
 // TestBlocks: a comparison draws blocks of Block frames of each option in
-// turn, Blocks of each, the first Settle frames of each block unmeasured.
+// turn, Blocks of each, the first Settle frames of each block not counted.
 func TestBlocks(t *testing.T) {
 	c := New(Auto)
 	var got []byte
 	for range 2 * TrialFrames {
-		on, measure, _ := c.Frame(scene10k)
+		on, measure, tag := c.Frame(scene10k)
 		b := byte('0')
 		if on {
 			b = '1'
 		}
-		if !measure {
-			b += 'a' - '0' // unmeasured: a (off) or b (on)
+		if !measure || tag.on != on {
+			t.Fatalf("a comparison's frame measured %v, as on %v, drawn on %v", measure, tag.on, on)
+		}
+		if tag.settle {
+			b += 'a' - '0' // settling, not counted: a (off) or b (on)
 		}
 		got = append(got, b)
 	}
 	const want = "aa000bb111aa000bb111aa000bb111"
 	if string(got) != want {
 		t.Errorf("comparison frames %s, want %s", got, want)
+	}
+}
+
+// TestEarlyEnd: trying an option far worse than the one in force ends at
+// its first frame; one plainly better is taken after two counted frames;
+// either way far fewer frames than a whole comparison.
+func TestEarlyEnd(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		cost          func(bool, int) Cost
+		startOn, want bool
+		most          int // trial frames of the other option at most
+	}{
+		{"culling on, off 13 times worse", costs(1e6, 40e6, 540e6), true, true, 1},
+		{"culling off, on 13 times better", costs(1e6, 40e6, 540e6), false, true, Settle + 2},
+		{"culling off, on 3 times worse", costs(1e6, 3e6, 1e6), false, false, Settle + 2},
+	} {
+		s := newSim(Auto, 0)
+		if tc.startOn {
+			s.c.on, s.c.chosen = true, true
+		}
+		s.run(2*TrialFrames+2, scene10k, tc.cost)
+		if s.c.On() != tc.want {
+			t.Errorf("%s: on %v, want %v", tc.name, s.c.On(), tc.want)
+		}
+		if tc.startOn == tc.want && s.trials > tc.most {
+			t.Errorf("%s: %d frames of the other option, want at most %d", tc.name, s.trials, tc.most)
+		}
+		if s.c.phase == measuring {
+			t.Errorf("%s: still comparing after %d frames", tc.name, 2*TrialFrames+2)
+		}
 	}
 }
 

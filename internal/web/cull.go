@@ -1,0 +1,345 @@
+//go:build js && wasm
+
+package web
+
+import (
+	"syscall/js"
+	"time"
+	"unsafe"
+
+	"github.com/interpdemo/interpdemo/physics"
+	"github.com/interpdemo/interpdemo/render/adaptive"
+	"github.com/interpdemo/interpdemo/render/occlusion"
+)
+
+// Occlusion culling on the page, as in the window (render/cellcull.go):
+// package render/occlusion finds, in Go, the balls that later balls hide
+// entirely; their windows go to an R32I texture on unit 2, and ball.vert
+// (compiled with CELL_CULL) moves the hidden balls out of the clip
+// volume. Package render/adaptive chooses, with ?cull=auto (the
+// default), whether it pays, from the frames a comparison measures: a
+// frame's cost is the culler's time (Strategy) and the rest of it
+// (Busy), which is
+//
+//   - the Go frame's wall time, less the culler's: the export's call
+//     that draws the frame, from its start to its end (a page has no CPU
+//     clock: performance.now() is all the browser gives);
+//   - plus the ball draw's GPU time (also reported alone, Cost.GPU): an
+//     EXT_disjoint_timer_query_webgl2 TIME_ELAPSED_EXT query around it,
+//     read frames later, never waited for; a result whose frames saw a
+//     disjoint event (GPU_DISJOINT_EXT) is dropped, and its frame with
+//     it. The Go frame never waits for the GPU (the GPU process runs it;
+//     the loop waits for its fences between calls), so, unlike the
+//     window's, its time holds none of the GPU's: the query must add it.
+//
+// A browser without the extension gives no measure of what culling saves
+// (the GPU's work; the Go frame only pays the culler's time): there auto
+// stays off, and ?cull=on forces it (docs/WEB.md says why).
+
+// The WebGL2 constants of the culling.
+const (
+	glTexture2Unit   = glTexture0 + 2 // TEXTURE2: the culler's windows (ball.vert's cells)
+	glR32I           = 0x8235
+	glRedInteger     = 0x8D94
+	glTextureWrapS   = 0x2802
+	glTextureWrapT   = 0x2803
+	glClampToEdge    = 0x812F
+	cellTextureUnit  = 2               // ball.vert's cells
+	cellTextures     = maxInFlight + 2 // the ring of window textures, as in the window
+	timerRing        = 6               // frames whose GPU times may be pending at once
+	timerPending     = -1              // timerJS's poll: nothing ready
+	timerDisjoint    = -2              // timerJS's poll: a result dropped
+	timerExtension   = "EXT_disjoint_timer_query_webgl2"
+	ballVertCullFlag = "CELL_CULL"
+)
+
+// cellCuller is the page's culler, its textures and its choice.
+type cellCuller struct {
+	occlusion.Culler
+	mode   adaptive.Mode // ?cull=
+	choice *adaptive.Choice
+	tex    [cellTextures]js.Value
+	ring   int
+	bytes  js.Value       // a Uint8Array the windows are copied through
+	ints   js.Value       // an Int32Array over its buffer: texSubImage2D's source for INT
+	on     bool           // the last frame that drew balls culled them
+	scene  adaptive.Scene // what the costs depend on (the choice's Scene)
+
+	timer  js.Value // timerJS's object; undefined without the extension
+	timers timers
+}
+
+// initCells makes the textures, the timer and the choice for mode.
+func (r *glRenderer) initCells(mode adaptive.Mode) {
+	c := &r.cells
+	g := r.gl
+	g.Call("activeTexture", glTexture2Unit)
+	for i := range c.tex {
+		c.tex[i] = g.Call("createTexture")
+		g.Call("bindTexture", glTexture2D, c.tex[i])
+		for _, p := range [][2]int{
+			{glTextureMinFilter, glNearest}, {glTextureMagFilter, glNearest},
+			{glTextureWrapS, glClampToEdge}, {glTextureWrapT, glClampToEdge},
+		} {
+			g.Call("texParameteri", glTexture2D, p[0], p[1])
+		}
+		g.Call("texImage2D", glTexture2D, 0, glR32I, 1, 1, 0, glRedInteger, glInt, nil)
+	}
+	g.Call("activeTexture", glTexture0)
+	if t := js.Global().Get("Function").New("gl", "ring", timerJS).Invoke(g, timerRing); !t.IsNull() {
+		c.timer = t
+	}
+	c.mode = mode
+	c.choice = adaptive.New(mode)
+	if mode == adaptive.Auto && !c.hasTimer() {
+		// Nothing to measure what culling saves with: off, as a Choice
+		// starts, and never compared.
+		c.choice = adaptive.New(adaptive.Off)
+	}
+}
+
+func (c *cellCuller) hasTimer() bool { return c.timer.Type() == js.TypeObject }
+
+// resizeCells sizes the culler's grids and textures for the view, and
+// sets ball.vert's culling uniforms, as the window's resizeArea does.
+func (r *glRenderer) resizeCells(scale float64) {
+	c := &r.cells
+	// The projection and viewport's mapping (resize) of world positions
+	// into the view's pixels from its top left.
+	one := float64(physics.One)
+	mu := marginPx / scale * one
+	ww, wh := float64(r.cfg.Width)*one, float64(r.cfg.Height)*one
+	sx := float64(r.view.Dx()+2*marginPx) / (ww + 2*mu)
+	sy := float64(r.view.Dy()+2*marginPx) / (wh + 2*mu)
+	rad := float64(r.cfg.Radius) * scale
+	c.Resize(occlusion.View{W: r.view.Dx(), H: r.view.Dy(), SX: sx, SY: sy, OX: mu*sx - marginPx, OY: mu*sy - marginPx,
+		Radius: rad, MaxReach: (2*rad + 1) / 2})
+	c.scene = adaptive.Scene{Balls: 0, ViewW: r.view.Dx(), ViewH: r.view.Dy(), RadiusPx64: int(rad * 64)}
+	g := r.gl
+	if c.Usable() {
+		tw, th := c.Windows()
+		g.Call("activeTexture", glTexture2Unit)
+		for _, t := range c.tex {
+			g.Call("bindTexture", glTexture2D, t)
+			g.Call("texImage2D", glTexture2D, 0, glR32I, tw, th, 0, glRedInteger, glInt, nil)
+		}
+		g.Call("bindTexture", glTexture2D, c.tex[c.ring])
+		g.Call("activeTexture", glTexture0)
+		if n := tw * th * 4; c.bytes.IsUndefined() || c.bytes.Length() < n {
+			c.bytes = js.Global().Get("Uint8Array").New(n)
+			c.ints = js.Global().Get("Int32Array").New(c.bytes.Get("buffer"))
+		}
+	}
+	y0 := r.winH - r.view.Max.Y
+	for _, p := range []*ballProgram{&r.disc, &r.ball} {
+		g.Call("useProgram", p.prog)
+		g.Call("uniform4f", p.viewport, r.view.Min.X-marginPx, y0-marginPx, r.view.Dx()+2*marginPx, r.view.Dy()+2*marginPx)
+		g.Call("uniform2f", p.cellOrigin, r.view.Min.X, r.winH-r.view.Min.Y)
+		g.Call("uniform1f", p.cellReach, c.Reach())
+		g.Call("uniform1i", p.cellWin, c.Win())
+	}
+}
+
+// cullable reports whether the balls can be culled: not with ?cull=off,
+// and only where the culler holds the balls drawn and the view suits it.
+func (r *glRenderer) cullable() bool {
+	c := &r.cells
+	return c.mode != adaptive.Off && c.Balls() == r.pos.N() && r.pos.N() > 0 && c.Usable()
+}
+
+// culling reports whether the balls of the last Sync are drawn culled:
+// the choice in force, where culling can run.
+func (r *glRenderer) culling() bool { return r.cullable() && r.cells.choice.On() }
+
+// syncCells keeps the culler's copy of the positions sync uploaded;
+// step says exactly one step of the world separates them from the last.
+func (c *cellCuller) syncCells(last, next []int32, step bool) {
+	if c.mode == adaptive.Off {
+		return
+	}
+	if step {
+		c.Step(next)
+		return
+	}
+	c.Sync(last, next)
+}
+
+// beginBalls decides whether this frame's ball draw is culled, finds the
+// hidden balls if so, and starts the draw's GPU timer when the choice
+// measures the frame. It allocates nothing.
+func (r *glRenderer) beginBalls(alpha float32) (cull bool) {
+	c := &r.cells
+	c.on = false
+	if !r.cullable() {
+		return false
+	}
+	c.timers.poll(c.timer, c.choice)
+	t0 := wallNs()
+	c.scene.Balls = r.pos.N()
+	on, measure, tag := c.choice.Frame(c.scene)
+	if on {
+		r.prepareCells(alpha)
+	}
+	if measure && c.hasTimer() {
+		if q := c.timers.begin(c.timer); q != nil {
+			q.tag = tag
+			if on {
+				q.cost.Strategy = wallNs() - t0
+			}
+		}
+	}
+	c.on = on
+	return on
+}
+
+// endBalls ends the ball draw's GPU timer, if one runs.
+func (r *glRenderer) endBalls() {
+	if r.cells.timers.running {
+		r.cells.timer.Call("end")
+		r.cells.timers.running = false
+	}
+}
+
+// frameDone closes the measured frame's CPU part: ns is the Go frame's
+// wall time, the culler's included.
+func (r *glRenderer) frameDone(ns int64) { r.cells.timers.frameDone(ns) }
+
+// prepareCells finds the hidden balls at mix factor alpha and leaves the
+// windows on texture unit 2, uploaded into the next texture of the ring
+// when they changed.
+func (r *glRenderer) prepareCells(alpha float32) {
+	c := &r.cells
+	windows, fresh := c.Prepare(alpha)
+	g := r.gl
+	g.Call("activeTexture", glTexture2Unit)
+	if fresh {
+		c.ring = (c.ring + 1) % cellTextures
+	}
+	g.Call("bindTexture", glTexture2D, c.tex[c.ring])
+	if tw, th := c.Windows(); fresh && len(windows) >= tw*th && tw*th > 0 {
+		b := unsafe.Slice((*byte)(unsafe.Pointer(&windows[0])), tw*th*4)
+		js.CopyBytesToJS(c.bytes, b)
+		g.Call("texSubImage2D", glTexture2D, 0, 0, 0, tw, th, glRedInteger, glInt, c.ints)
+	}
+	g.Call("activeTexture", glTexture0)
+}
+
+// cullStats is the culling's choice and costs; hidden (a walk over
+// every ball: for a report, not a frame) adds how many balls the last
+// frame hid.
+func (r *glRenderer) cullStats(hidden bool) cullStats {
+	c := &r.cells
+	n := 0
+	if hidden && c.on {
+		n = c.HiddenCount()
+	}
+	return newCullStats(c.mode, r.culling(), c.hasTimer(), n, c.choice)
+}
+
+// timers are the measured frames whose costs are not complete yet: the
+// Go side of timerJS's queries, in the same order.
+type timers struct {
+	q       [timerRing]timerQuery
+	head, n int  // the oldest pending, and how many are
+	open    int  // 1 + the index of the frame whose CPU time frameDone sets; 0 for none
+	running bool // a query is open around the ball draw
+}
+
+type timerQuery struct {
+	tag    adaptive.Tag
+	cost   adaptive.Cost
+	cpuSet bool // frameDone set cost.Busy (the Go frame's part of it)
+}
+
+// begin starts the GPU timer of a frame, or returns nil when every
+// query is still pending.
+func (t *timers) begin(tj js.Value) *timerQuery {
+	if t.n == timerRing {
+		return nil
+	}
+	i := (t.head + t.n) % timerRing
+	q := &t.q[i]
+	t.n++
+	q.cost, q.cpuSet = adaptive.Cost{}, false
+	t.open, t.running = i+1, true
+	tj.Call("begin")
+	return q
+}
+
+// frameDone sets the open frame's Go time: its wall time less the
+// culler's.
+func (t *timers) frameDone(ns int64) {
+	if t.open == 0 {
+		return
+	}
+	q := &t.q[t.open-1]
+	q.cost.Busy = max(ns-q.cost.Strategy, 0)
+	q.cpuSet = true
+	t.open = 0
+}
+
+// poll hands the costs that are complete to choice, oldest first; a
+// dropped GPU time (a disjoint event) drops its frame.
+func (t *timers) poll(tj js.Value, choice *adaptive.Choice) {
+	for t.n > 0 {
+		q := &t.q[t.head]
+		if !q.cpuSet {
+			return
+		}
+		ns := tj.Call("poll").Float()
+		if ns == timerPending {
+			return
+		}
+		if ns != timerDisjoint {
+			// The page's Go frame never waits for the GPU, as a
+			// window's frame does at its swap: the GPU's time is added.
+			choice.MeasuredGPU(q.tag, int64(ns))
+			q.cost.Busy += int64(ns)
+			choice.Measured(q.tag, q.cost)
+		}
+		t.head = (t.head + 1) % timerRing
+		t.n--
+	}
+}
+
+// timerJS is the body of a function of the WebGL2 context and a ring
+// size that returns the ball draw's GPU timer, or null where the browser
+// does not offer EXT_disjoint_timer_query_webgl2. The queries stay in
+// JavaScript (a WebGLQuery handed to Go would be an allocation a frame);
+// poll returns the oldest query's result in nanoseconds, -1 while it is
+// pending (or none is), -2 for a result dropped because the GPU saw a
+// disjoint event (a clock change, a context switch) while it ran.
+const timerJS = `
+const ext = gl.getExtension("` + timerExtension + `");
+if (!ext) return null;
+const qs = [], serials = [];
+for (let i = 0; i < ring; i++) { qs.push(gl.createQuery()); serials.push(0); }
+let head = 0, count = 0, serial = 0, dropBelow = 0;
+return {
+	begin() {
+		const i = (head + count) % ring;
+		serials[i] = ++serial;
+		count++;
+		gl.beginQuery(ext.TIME_ELAPSED_EXT, qs[i]);
+	},
+	end() { gl.endQuery(ext.TIME_ELAPSED_EXT); },
+	poll() {
+		if (count === 0) return -1;
+		const q = qs[head];
+		if (!gl.getQueryParameter(q, gl.QUERY_RESULT_AVAILABLE)) return -1;
+		if (gl.getParameter(ext.GPU_DISJOINT_EXT)) dropBelow = serial + 1; // every query issued so far
+		const ns = gl.getQueryParameter(q, gl.QUERY_RESULT);
+		const s = serials[head];
+		head = (head + 1) % ring;
+		count--;
+		return s < dropBelow ? -2 : ns;
+	},
+};
+`
+
+// wallStart is when wallNs counts from.
+var wallStart = time.Now()
+
+// wallNs is a monotonic time in nanoseconds: performance.now() in a
+// browser, the only clock a page has.
+func wallNs() int64 { return int64(time.Since(wallStart)) }

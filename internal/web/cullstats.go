@@ -1,0 +1,86 @@
+package web
+
+import (
+	"time"
+
+	"github.com/interpdemo/interpdemo/internal/hud"
+	"github.com/interpdemo/interpdemo/internal/report"
+	"github.com/interpdemo/interpdemo/render/adaptive"
+)
+
+// cullStats is the page's occlusion culling: the choice and the costs
+// behind it, as the window's renderer reports them (render.CullStats),
+// for -stats and the HUD. Plain Go, so that it builds and is tested
+// outside a browser too.
+type cullStats struct {
+	Mode adaptive.Mode // what the page was asked for (?cull=)
+	On   bool          // the choice in force (false where culling cannot run)
+	// Timer says the browser offers EXT_disjoint_timer_query_webgl2:
+	// without it, auto stays off (see docs/WEB.md).
+	Timer bool
+	// Hidden is how many balls the last culled frame hid.
+	Hidden int
+	// The typical costs of the last comparison (with auto: each part's
+	// lower quartile, see adaptive.Choice.Costs), in nanoseconds, -1
+	// where not measured: the culler's time; the ball draw's GPU time
+	// with and without culling; a frame's whole cost with and without
+	// (the Go frame's wall time and the draw's GPU time: cull.go).
+	WalkNs, GPUOnNs, GPUOffNs, CostOnNs, CostOffNs int64
+}
+
+// newCullStats reads choice's costs into the stats of a page asked for
+// mode.
+func newCullStats(mode adaptive.Mode, on, timer bool, hidden int, choice *adaptive.Choice) cullStats {
+	s := cullStats{Mode: mode, On: on, Timer: timer, WalkNs: -1, GPUOnNs: -1, GPUOffNs: -1, CostOnNs: -1, CostOffNs: -1}
+	if on {
+		s.Hidden = hidden
+	}
+	if choice == nil {
+		return s
+	}
+	_, onCost, offTotal, onTotal, offOK, onOK := choice.Costs()
+	if onOK {
+		s.WalkNs, s.CostOnNs = onCost.Strategy, onTotal
+	}
+	if offOK {
+		s.CostOffNs = offTotal
+	}
+	s.GPUOffNs, s.GPUOnNs = choice.GPU()
+	return s
+}
+
+// report adds the culling to -stats, with the window's keys and in the
+// window's way (internal/desktop's reportCull).
+func (s cullStats) report(r *report.Stats) {
+	r.Cull, r.CullMode = "off", s.Mode.String()
+	if s.On {
+		r.Cull = "on"
+		h := s.Hidden
+		r.CullHidden = &h
+	}
+	ms := func(ns int64) *float64 {
+		if ns < 0 {
+			return nil
+		}
+		v := float64(ns) / 1e6
+		return &v
+	}
+	r.CullWalkMs = ms(s.WalkNs)
+	r.CullGPUOnMs, r.CullGPUOffMs = ms(s.GPUOnNs), ms(s.GPUOffNs)
+	r.CullCostOnMs, r.CullCostOffMs = ms(s.CostOnNs), ms(s.CostOffNs)
+}
+
+// noTimerMode is the HUD's word for auto in a browser without a GPU
+// timer, where it stays off.
+const noTimerMode = "auto, no GPU timer"
+
+// hud is the culling's line of the HUD's long form. It allocates
+// nothing: the mode's name is a constant.
+func (s cullStats) hud() hud.Cull {
+	mode := s.Mode.String()
+	if s.Mode == adaptive.Auto && !s.Timer {
+		mode = noTimerMode
+	}
+	return hud.Cull{Known: true, On: s.On, Mode: mode,
+		Walk: time.Duration(s.WalkNs), CostOn: time.Duration(s.CostOnNs), CostOff: time.Duration(s.CostOffNs)}
+}

@@ -272,6 +272,42 @@ func TestKilledPeer(t *testing.T) {
 		}
 		t.Logf("%q, exit %v after the kill", last, took.Round(time.Millisecond))
 	})
+	t.Run("continue", func(t *testing.T) {
+		// -net-disconnect continue, no kicks for slowness: the killed
+		// player is disconnected at a tick every peer agrees on, the
+		// others play to the end, and the host's recording replays.
+		t.Parallel()
+		rec := filepath.Join(t.TempDir(), "host.rec")
+		host, addr := hostGame(t, 3, "-ticks", "200", "-net-disconnect", "continue", "-net-timeout", "2s", "-record", rec)
+		a := joinGame(t, addr, 51)
+		b := joinGame(t, addr, 52)
+		a.waitStderr(started, 30*time.Second)
+		b.waitStderr(started, 30*time.Second)
+		killed := b.playerIndex()
+		b.cmd.Process.Signal(syscall.SIGKILL)
+		host.mustSucceed(60 * time.Second)
+		a.mustSucceed(60 * time.Second)
+		hs, as := host.stats(), a.stats()
+		if hs.WorldTicks != 200 || as.WorldTicks != 200 || hs.StateHash != as.StateHash {
+			t.Errorf("host at tick %d hash %s, joiner at tick %d hash %s; want both at 200, one hash", hs.WorldTicks, hs.StateHash, as.WorldTicks, as.StateHash)
+		}
+		if len(hs.Net.Kicked) != 1 || hs.Net.Kicked[0] != killed || len(as.Net.Kicked) != 1 || as.Net.Kicked[0] != killed {
+			t.Errorf("out of the game: host %v, joiner %v; want [%d]", hs.Net.Kicked, as.Net.Kicked, killed)
+		}
+		// Both name the same tick.
+		re := regexp.MustCompile(fmt.Sprintf(`player %d was out of the game from tick (\d+)`, killed))
+		hm, am := re.FindStringSubmatch(host.stderr.String()), re.FindStringSubmatch(a.stderr.String())
+		if hm == nil || am == nil || hm[1] != am[1] {
+			t.Errorf("the tick player %d left at: host %v, joiner %v; want one tick named by both:\n%s\n%s", killed, hm, am, host.stderr.String(), a.stderr.String())
+		}
+		r := runDemo(t, "", 60*time.Second, "-headless", "-replay", rec, "-fast", "-stats", "-hud=false", "-graph=false")
+		if r.code() != 0 {
+			t.Fatalf("replaying the host's recording: exit %d: %s", r.code(), r.stderr.String())
+		}
+		if rs := r.stats(); rs.ReplayOK == nil || !*rs.ReplayOK || rs.StateHash != hs.StateHash {
+			t.Errorf("replay: ok %v, hash %s; the game's %s", rs.ReplayOK, rs.StateHash, hs.StateHash)
+		}
+	})
 	t.Run("goes on", func(t *testing.T) {
 		t.Parallel()
 		host, addr := hostGame(t, 3, "-ticks", "200", "-kick-after", "2s", "-net-timeout", "2s")

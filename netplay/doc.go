@@ -226,8 +226,14 @@
 // for everyone). A peer whose game is over says so a few times and stays
 // until the others have what they need from it, or Linger passes. A
 // state-hash mismatch ("desync at tick N: local HASH, player K HASH") does
-// not end the session: every peer finds and reports it (Err, the earliest
-// one), and the game decides.
+// not end the session unless Config.EndOnDesync says so: every peer finds
+// it (an EventDesync; Err, the earliest one, once the game is over), and
+// the game decides. Session.PollEvent gives a game what to show each
+// frame without allocating: the lobby's progress, the start, a player
+// interrupted and resumed, disconnected (and why), a desync, time sync's
+// advice to wait, the end. Config.Disconnect says whether a silent joiner
+// ends the game or is played on without from an agreed tick; the host
+// may also drop a joiner by hand (Session.Kick).
 //
 // # Hostile input
 //
@@ -240,7 +246,7 @@
 //
 // # Wire format
 //
-// Version 2. "uv" is a minimal unsigned LEB128 varint; "u32" and "u64"
+// Version 3. "uv" is a minimal unsigned LEB128 varint; "u32" and "u64"
 // are little-endian. Every packet starts with
 //
 //	offset size field
@@ -254,7 +260,7 @@
 //	type     from    body
 //	Hello    joiner  u64 token (random, not 0); zeros up to HelloSize (1200) bytes in all
 //	Welcome  host    u64 token (the Hello's), u8 player index, u8 players, u8 input delay,
-//	                 uv tick limit, u8 input size (1..32), uv settings length (0..1024),
+//	                 uv tick limit, uv desync check interval (0: none), u8 input size (1..32), uv settings length (0..1024),
 //	                 the settings
 //	Reject   host    u8 reason (1: protocol version); the header carries the host's version
 //	Lobby    both    link, u8 players present (host; 0 from a joiner)
@@ -265,7 +271,7 @@
 //	                 [host] n × (uv head, uv debt ms, uv frames at MaxLoops,
 //	                         uv held back ms, uv round trip µs, uv age µs),
 //	                 [host] u8 kicks, each: u8 player, uv first autonomous tick,
-//	                         u8 reason (1 slow, 2 silent, 3 left), uv held back ms,
+//	                         u8 reason (1 slow, 2 silent, 3 left, 4 by hand), uv held back ms,
 //	                 [end]  u8 reason (1 quit, 2 tick limit, 3 silent, 4 left, 5 kicked),
 //	                        u8 player, [quit] uv end tick (the first tick nobody runs),
 //	                 u8 blocks, each: u8 player, uv first tick, u8 count (1..64),

@@ -59,8 +59,11 @@ func (e *LeftError) Error() string { return fmt.Sprintf("player %d left the game
 
 // A KickedError is the end of a player the host kicked.
 type KickedError struct {
-	// Why: "too slow", "silent" or "left".
+	// Why is Reason's text: "too slow", "silent", "left" or "kicked by
+	// the host".
 	Why string
+	// Reason is why the host kicked this player.
+	Reason DisconnectReason
 	// HeldBack is the time this player held the game back in the 10 s
 	// before the kick (for "too slow").
 	HeldBack time.Duration
@@ -70,7 +73,10 @@ type KickedError struct {
 }
 
 func (e *KickedError) Error() string {
-	if e.Why == "too slow" {
+	switch {
+	case e.Reason == DisconnectKicked:
+		return "kicked by the host"
+	case e.Why == "too slow":
 		return fmt.Sprintf("kicked: too slow (held the game back %d ms in 10 s)", e.HeldBack.Milliseconds())
 	}
 	return "kicked: " + e.Why

@@ -18,6 +18,7 @@ func (s *Session) Receive(now time.Duration, from netip.AddrPort, pkt []byte) {
 	}
 	s.recv++
 	s.bytesIn += int64(len(pkt))
+	s.now = max(s.now, now)
 	p := &s.in
 	p.inputSize = s.inputSize
 	err := p.decode(pkt)
@@ -57,6 +58,7 @@ func (s *Session) hostReceive(now time.Duration, from netip.AddrPort, pkt []byte
 		default:
 			s.peers[free] = peer{used: true, welcome: true, addr: from, token: p.token, lastHeard: now}
 			s.joined++
+			s.event(Event{Kind: EventSynchronizing, Joined: s.joined, Players: s.players})
 		}
 		return
 	}
@@ -88,6 +90,7 @@ func (s *Session) hostReceive(now time.Duration, from netip.AddrPort, pkt []byte
 			case StateLobby: // it quit in the lobby: free the slot
 				*r = peer{}
 				s.joined--
+				s.event(Event{Kind: EventSynchronizing, Joined: s.joined, Players: s.players})
 			case StateRunning: // it quit before it heard of the start
 				// It ran no tick and sent no input: the game ends for
 				// everyone at the first tick that needs its input.
@@ -97,6 +100,9 @@ func (s *Session) hostReceive(now time.Duration, from netip.AddrPort, pkt []byte
 				r.ended = true
 			}
 			return
+		}
+		if !r.confirmed && s.state == StateLobby {
+			s.event(Event{Kind: EventSynchronized, Player: j})
 		}
 		r.confirmed = true
 		if s.state >= StateRunning {
@@ -191,8 +197,9 @@ func (s *Session) joinerReceive(now time.Duration, from netip.AddrPort, err erro
 	}
 	s.link(r, now)
 	if p.typ == msgLobby {
-		if s.newer {
+		if s.newer && s.joined != int(p.joined) {
 			s.joined = int(p.joined)
+			s.event(Event{Kind: EventSynchronizing, Joined: s.joined, Players: s.players})
 		}
 		if p.flags&flagEnded != 0 {
 			r.ended = true
@@ -208,6 +215,7 @@ func (s *Session) joinerReceive(now time.Duration, from netip.AddrPort, err erro
 	}
 	if s.state == StateLobby {
 		s.state, s.startedAt = StateRunning, now
+		s.event(Event{Kind: EventStarted})
 	}
 	if p.flags&flagEnded != 0 {
 		r.ended = true
@@ -237,10 +245,17 @@ func (s *Session) joinerReceive(now time.Duration, from netip.AddrPort, err erro
 		switch p.end.reason {
 		case endQuit:
 			s.takeQuit(q, p.end.tick) // the game goes on to the quit's tick
-		case endSilent:
-			s.finish(endSilent, uint8(q), &SilenceError{Player: q, For: s.cfg.Silence}, "")
-		case endLeft:
-			s.finish(endLeft, uint8(q), &LeftError{Player: q}, "")
+		case endSilent, endLeft:
+			if s.state >= StateEnding {
+				break // said before
+			}
+			if p.end.reason == endSilent {
+				s.disconnected(q, DisconnectSilent, s.next)
+				s.finish(endSilent, uint8(q), &SilenceError{Player: q, For: s.cfg.Silence}, "")
+			} else {
+				s.disconnected(q, DisconnectLeft, s.next)
+				s.finish(endLeft, uint8(q), &LeftError{Player: q}, "")
+			}
 		}
 	}
 }
@@ -253,6 +268,7 @@ func (s *Session) welcome(now time.Duration) {
 	s.players = int(p.players)
 	s.delay = int(p.delay)
 	s.tickLimit = p.tickLimit
+	s.every = p.every
 	if p.inputSize != s.inputSize {
 		s.finish(0, 0, &MismatchError{What: "input size", Host: p.inputSize, Local: s.inputSize}, "")
 		s.state = StateEnded
@@ -271,6 +287,7 @@ func (s *Session) welcome(now time.Duration) {
 	for q := range s.players {
 		r.have[q] = uint64(s.delay)
 	}
+	s.event(Event{Kind: EventSynchronized, Player: 0})
 }
 
 // link updates the link state from a packet of r that passed the checks:
@@ -336,20 +353,20 @@ func (s *Session) takeKick(k *kickMsg) {
 	if s.have[q] > k.from {
 		s.have[q] = k.from // cannot happen with a sane host
 	}
+	s.disconnected(q, DisconnectReason(k.reason), k.from)
 	if q == s.index && s.state < StateEnding {
-		e := &KickedError{Why: kickWhy(k.reason), HeldBack: time.Duration(k.heldMs) * time.Millisecond, From: k.from}
+		why := DisconnectReason(k.reason)
+		e := &KickedError{Why: why.String(), Reason: why, HeldBack: time.Duration(k.heldMs) * time.Millisecond, From: k.from}
 		s.finish(endKicked, uint8(q), e, "")
 	}
 }
 
-func kickWhy(reason uint8) string {
-	switch reason {
-	case kickSlow:
-		return "too slow"
-	case kickSilent:
-		return "silent"
-	}
-	return "left"
+func kickWhy(reason uint8) string { return DisconnectReason(reason).String() }
+
+// disconnected says that player q is out of the game, for why, from tick.
+func (s *Session) disconnected(q int, why DisconnectReason, tick uint64) {
+	s.interrupted &^= 1 << q
+	s.event(Event{Kind: EventDisconnected, Player: q, Why: why, Tick: tick})
 }
 
 // slotOf (host) returns the joiner slot of addr, or -1.

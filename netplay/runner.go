@@ -336,6 +336,7 @@ func (r *Runner) Frame(now time.Duration, due, maxLoops int) (ran int) {
 	}
 	s.head = r.head
 	r.timeSync(now, elapsed)
+	r.adviseWait(now) // EventWaitRecommendation
 	return ran
 }
 
@@ -373,7 +374,7 @@ func (r *Runner) tick(t uint64, resim bool) {
 	r.predicted[i] = in.predicted
 	r.game.Advance(in)
 	r.head = t + 1
-	if (t+1)%HashEvery == 0 || r.sync != nil {
+	if (t+1)%HashEvery == 0 || r.sync != nil || r.s.checkAt(t+1) {
 		r.hashes[r.slot(t+1)] = r.game.Hash()
 	}
 }
@@ -510,7 +511,7 @@ func (r *Runner) confirmEnding() {
 	for s.next < r.head && s.Ready(s.next) && !s.pastEnd(s.next) {
 		t := s.next
 		s.next++
-		if (t+1)%HashEvery == 0 {
+		if s.checkAt(t + 1) {
 			s.localCheckpoint(t+1, r.hashes[r.slot(t+1)])
 		}
 		r.confirmTick(t)

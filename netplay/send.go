@@ -13,6 +13,7 @@ import (
 // StateEnded once the others acknowledged the end or Linger passed. Call
 // it once a frame, after the frame's ticks.
 func (s *Session) Poll(now time.Duration, send func(to netip.AddrPort, pkt []byte)) {
+	s.now = max(s.now, now)
 	switch s.state {
 	case StateEnded:
 		return
@@ -32,6 +33,9 @@ func (s *Session) Poll(now time.Duration, send func(to netip.AddrPort, pkt []byt
 	}
 	if s.state < StateEnding {
 		s.checkSilence(now)
+	}
+	if s.state == StateRunning {
+		s.checkInterrupts(now)
 	}
 	if s.role == Host {
 		if s.state == StateLobby {
@@ -137,6 +141,7 @@ func (s *Session) checkSilence(now time.Duration) {
 		if s.state == StateLobby {
 			*r = peer{}
 			s.joined--
+			s.event(Event{Kind: EventSynchronizing, Joined: s.joined, Players: s.players})
 			continue
 		}
 		s.gone(now, j, kickSilent)
@@ -144,12 +149,14 @@ func (s *Session) checkSilence(now time.Duration) {
 }
 
 // gone (host, running) handles a joiner that went silent or left with an
-// error: kicked if KickAfter is set, else the end of the game.
+// error, as Config.Disconnect says: dropped as a kick drops a player, or
+// the end of the game.
 func (s *Session) gone(now time.Duration, j int, why uint8) {
-	if s.cfg.KickAfter > 0 {
+	if s.cfg.Disconnect == DisconnectContinue {
 		s.doKick(now, j, why, 0)
 		return
 	}
+	s.disconnected(j, DisconnectReason(why), s.next)
 	if why == kickSilent {
 		s.finish(endSilent, uint8(j), &SilenceError{Player: j, For: now - s.peers[j].lastHeard}, "")
 	} else {
@@ -166,6 +173,7 @@ func (s *Session) maybeStart(now time.Duration) {
 		}
 	}
 	s.state, s.startedAt = StateRunning, now
+	s.event(Event{Kind: EventStarted})
 	s.samples[0] = heldSample{at: now}
 	s.nSamples, s.sampleHead = 1, 1
 	for j := range s.peers {
@@ -249,6 +257,7 @@ func (s *Session) doKick(now time.Duration, j int, why uint8, held time.Duration
 	for i := range s.peers {
 		s.peers[i].news = true
 	}
+	s.disconnected(j, DisconnectReason(why), s.kick[j].from)
 }
 
 func (s *Session) hostSend(now time.Duration, send func(netip.AddrPort, []byte)) {
@@ -311,7 +320,7 @@ func (s *Session) sendWelcome(send func(netip.AddrPort, []byte), j int) {
 	p := &s.out
 	p.typ, p.session, p.token = msgWelcome, s.id, r.token
 	p.index, p.players, p.delay = uint8(j), uint8(s.players), uint8(s.delay)
-	p.tickLimit, p.inputSize = s.tickLimit, s.inputSize
+	p.tickLimit, p.inputSize, p.every = s.tickLimit, s.inputSize, s.every
 	p.nSettings = copy(p.settings[:], s.settings)
 	s.emit(send, r.addr, p)
 	r.welcome = false

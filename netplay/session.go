@@ -25,13 +25,19 @@ const (
 	DefaultDelay = 2
 	// NoDelay as Config.Delay asks for no input delay (for rollback).
 	NoDelay = -1
-	// HashEvery is the checkpoint interval: peers exchange the state hash
-	// after every HashEvery ticks (after ticks 25, 50, … counted from 1).
+	// HashEvery is the default checkpoint interval (Config.DesyncEvery):
+	// peers exchange the state hash after every HashEvery ticks (after
+	// ticks 25, 50, … counted from 1). A Confirmer has the hash after
+	// every HashEvery ticks whatever the interval.
 	HashEvery = 25
+	// NoDesyncCheck as Config.DesyncEvery turns the state-hash
+	// comparison off.
+	NoDesyncCheck = -1
 	// KickWindow is the span over which KickAfter is measured.
 	KickWindow = 10 * time.Second
 
 	DefaultSilence     = 2 * time.Second
+	DefaultInterrupt   = 500 * time.Millisecond
 	DefaultJoinTimeout = 10 * time.Second
 	DefaultLinger      = time.Second
 	DefaultResend      = 20 * time.Millisecond
@@ -136,6 +142,15 @@ type Config struct {
 	// Session.ReportLoad). Waiting for the others, the network's delays
 	// and the catching up after a stall are nobody's slowness.
 	KickAfter time.Duration
+	// Disconnect says what a joiner gone silent (Silence) or that left
+	// with an error does to the game: end it for everyone, or go on
+	// without it from a tick every peer agrees on. The zero value,
+	// DisconnectDefault, ends it unless KickAfter is set.
+	Disconnect DisconnectPolicy
+	// DesyncEvery is the interval, in ticks, at which the peers compare
+	// their state hashes (EventDesync): 0 means HashEvery, NoDesyncCheck
+	// none. The host's is every peer's: it goes in the Welcome.
+	DesyncEvery int
 
 	// Joiner only.
 
@@ -146,6 +161,15 @@ type Config struct {
 
 	// Both.
 
+	// EndOnDesync ends the game for everyone when this peer finds a
+	// desync, at one agreed tick as a quit does (Quit); Err then returns
+	// the DesyncError. Without it the game goes on, an EventDesync says
+	// so, and Err returns the first desync once the game is over.
+	EndOnDesync bool
+	// Interrupt is how long a peer may send nothing before an
+	// EventInterrupted says so (default 500 ms, or a quarter of
+	// Silence if that is less; at most Silence).
+	Interrupt time.Duration
 	// Silence is how long a peer may send nothing before it counts as
 	// gone (default 2 s).
 	Silence time.Duration
@@ -201,6 +225,24 @@ func (c Config) normalize(host bool) (Config, error) {
 		if c.KickAfter < 0 {
 			return bad("Config.KickAfter %v is negative", c.KickAfter)
 		}
+		switch c.Disconnect {
+		case DisconnectDefault:
+			c.Disconnect = DisconnectEnd
+			if c.KickAfter > 0 {
+				c.Disconnect = DisconnectContinue
+			}
+		case DisconnectEnd, DisconnectContinue:
+		default:
+			return bad("Config.Disconnect %v", c.Disconnect)
+		}
+		switch {
+		case c.DesyncEvery == 0:
+			c.DesyncEvery = HashEvery
+		case c.DesyncEvery == NoDesyncCheck:
+			c.DesyncEvery = 0
+		case c.DesyncEvery < 0 || c.DesyncEvery > MaxTick:
+			return bad("Config.DesyncEvery %d not in 1..%d (or NoDesyncCheck)", c.DesyncEvery, MaxTick)
+		}
 		if len(c.Settings) > MaxSettingsSize {
 			return bad("Config.Settings of %d bytes, more than MaxSettingsSize (%d)", len(c.Settings), MaxSettingsSize)
 		}
@@ -224,6 +266,13 @@ func (c Config) normalize(host bool) (Config, error) {
 			*d.p = d.def
 		}
 	}
+	switch {
+	case c.Interrupt < 0:
+		return bad("Config.Interrupt %v is negative", c.Interrupt)
+	case c.Interrupt == 0:
+		c.Interrupt = min(DefaultInterrupt, c.Silence/4)
+	}
+	c.Interrupt = min(c.Interrupt, c.Silence)
 	return c, nil
 }
 
@@ -301,6 +350,7 @@ type Session struct {
 	inputSize int
 	settings  []byte
 	tickLimit uint64
+	every     uint64 // ticks between state-hash checkpoints, 0: none
 	id        uint64
 	hostAddr  netip.AddrPort
 	joined    int // players present in the lobby (from the host, for a joiner)
@@ -363,6 +413,16 @@ type Session struct {
 	desync   *DesyncError
 	desyncs  int
 
+	// now is the latest time Receive or Poll was given (Kick, Stats).
+	now time.Duration
+	// events are the events not yet polled; interrupted the players an
+	// EventInterrupted is out for; advisedAt the last
+	// EventWaitRecommendation (advisedSet: one was).
+	events      eventRing
+	interrupted uint8
+	advisedAt   time.Duration
+	advisedSet  bool
+
 	samples    [kickSamples]heldSample
 	nSamples   int
 	sampleHead int
@@ -395,7 +455,7 @@ func NewHost(cfg Config, now time.Duration) (*Session, error) {
 	s := &Session{
 		cfg: cfg, role: Host, state: StateLobby,
 		players: cfg.Players, delay: cfg.Delay, inputSize: cfg.InputSize, settings: cfg.Settings,
-		tickLimit: cfg.TickLimit, id: cfg.Nonce, joined: 1,
+		tickLimit: cfg.TickLimit, every: uint64(cfg.DesyncEvery), id: cfg.Nonce, joined: 1,
 		born: now,
 	}
 	s.initTicks()
@@ -466,20 +526,29 @@ func (s *Session) SessionID() uint64 { return s.id }
 // the fixed-tick loop then. It is meaningful from StateRunning on.
 func (s *Session) StartedAt() time.Duration { return s.startedAt }
 
-// Err returns why the game ended, or nil for a clean end (someone quit,
-// the tick limit). While the game runs it returns the first desync, if any
-// (the earliest checkpoint whose hashes differ): a desync does not stop the
-// session (every peer goes on and reports it), but the game shown is no
-// longer the same everywhere. After an end with no error, it also returns
-// the first desync.
+// Err returns why the game ended: nil while it runs and after a clean
+// end (someone quit, the tick limit), else the error that ended it. A
+// desync (EventDesync) does not stop the session unless
+// Config.EndOnDesync says so, but the game shown is no longer the same
+// everywhere: once the game is over, an end with no error of its own
+// returns the first desync (the earliest checkpoint whose hashes differ).
 func (s *Session) Err() error {
 	if s.err != nil {
 		return s.err
 	}
-	if s.desync != nil {
+	if s.desync != nil && s.state >= StateEnding {
 		return s.desync
 	}
 	return nil
+}
+
+// DesyncEvery returns the ticks between two state-hash comparisons, the
+// host's Config.DesyncEvery (0: none; a joiner's is 0 before the Welcome).
+func (s *Session) DesyncEvery() int { return int(s.every) }
+
+// checkAt reports whether the state hash after tick ticks is compared.
+func (s *Session) checkAt(tick uint64) bool {
+	return s.every > 0 && tick > 0 && tick%s.every == 0
 }
 
 // Over reports whether the game is over (StateEnding or StateEnded).
@@ -764,7 +833,7 @@ func (s *Session) Advance(hashAfter func() uint64) error {
 		return fmt.Errorf("%w: Advance with tick %d not ready", ErrInvalid, s.next)
 	}
 	s.next++
-	if s.next%HashEvery == 0 && hashAfter != nil {
+	if s.checkAt(s.next) && hashAfter != nil {
 		s.localCheckpoint(s.next, hashAfter())
 	}
 	if s.pastEnd(s.next) {
@@ -915,13 +984,14 @@ func (s *Session) finish(reason, player uint8, err error, note string) {
 	for i := range s.peers {
 		s.peers[i].news = true
 	}
+	s.event(Event{Kind: EventEnded, Tick: s.next})
 }
 
 // localCheckpoint keeps the local state hash after tick (ticks run) and
 // compares it with those the others already sent.
 func (s *Session) localCheckpoint(tick, hash uint64) {
 	c := ckpt{player: uint8(s.index), tick: tick, hash: hash}
-	s.local[(tick/HashEvery)%ckRing] = c
+	s.local[(tick/s.every)%ckRing] = c
 	s.latest[s.index] = c
 	for q := range s.players {
 		if q == s.index {
@@ -942,20 +1012,20 @@ func (s *Session) localCheckpoint(tick, hash uint64) {
 
 // remoteCheckpoint takes player q's state hash after tick.
 func (s *Session) remoteCheckpoint(q int, tick, hash uint64) {
-	if tick%HashEvery != 0 || tick <= s.compared[q] {
+	if !s.checkAt(tick) || tick <= s.compared[q] {
 		return
 	}
 	if tick > s.latest[q].tick {
 		s.latest[q] = ckpt{player: uint8(q), tick: tick, hash: hash}
 	}
-	if l := s.local[(tick/HashEvery)%ckRing]; l.tick == tick {
+	if l := s.local[(tick/s.every)%ckRing]; l.tick == tick {
 		s.compare(q, tick, l.hash, hash)
 		return
 	}
 	if tick <= s.latest[s.index].tick {
 		return // older than anything kept here
 	}
-	slot := &s.pending[q][(tick/HashEvery)%ckRing]
+	slot := &s.pending[q][(tick/s.every)%ckRing]
 	*slot = ckpt{player: uint8(q), tick: tick, hash: hash}
 }
 
@@ -965,9 +1035,15 @@ func (s *Session) compare(q int, tick, local, remote uint64) {
 		return
 	}
 	s.desyncs++
+	s.event(Event{Kind: EventDesync, Player: q, Tick: tick, Local: local, Remote: remote})
 	// The first desync is the earliest checkpoint that differs, whatever
 	// order the hashes of several players come in.
 	if s.desync == nil || tick < s.desync.Tick {
 		s.desync = &DesyncError{Tick: tick, Local: local, Player: q, Remote: remote}
+	}
+	if s.cfg.EndOnDesync && s.state == StateRunning {
+		// As a quit: nobody can have run the first tick of our input
+		// we have not given, and everyone ends there.
+		s.takeQuit(s.index, s.have[s.index])
 	}
 }

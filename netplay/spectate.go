@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
+	"math/bits"
 	"net/netip"
 	"time"
 )
@@ -14,6 +15,18 @@ import (
 // state at a confirmed tick (through the game's Snapshotter), chunked,
 // acknowledged and checked against its hash, then the inputs from that
 // tick on.
+//
+// The snapshot's pace is set by acknowledgements, not by frames: the
+// host keeps up to a window of snapshot bytes in flight beyond what the
+// spectator has in order (256 KiB at first, growing by what each
+// acknowledgement acknowledges up to 1 MiB, halved when chunks are lost),
+// sends all the window allows at each Poll, and resends only the chunks
+// that the spectator's acknowledgements do not list (a bitmap of the
+// chunks it holds past its first gap). A spectator stays StateJoining
+// until the whole snapshot is in, so that a caller that pumps its socket
+// while the spectator joins (as it waits for the Welcome, without drawing
+// frames) receives the snapshot as fast as datagrams come; a 2.4 MB
+// snapshot then takes a few of the host's frames.
 //
 // On the host, a Broadcast wraps the host's Session and its Runner: pass
 // the Broadcast, not the Session, to the transport (netplay/udp's Conn
@@ -33,7 +46,10 @@ import (
 //	                       uv ticks confirmed, u8 kicks, each: u8 player, uv first autonomous tick,
 //	                       uv snapshot offset, uv chunk length, the chunk,
 //	                       uv first tick, u8 ticks, each: players × input size bytes
-//	SpecAck     spectator  u64 token, uv snapshot bytes received, uv ticks received
+//	SpecAck     spectator  u64 token, uv snapshot bytes received (in order, from 0),
+//	                       uv ticks received, [u8 n (0..128), n bytes: bit i of the
+//	                       bitmap (byte i/8, bit i%8) says chunk first+1+i is held,
+//	                       where first is the chunk at the bytes received]
 
 const (
 	msgSpecHello   msgType = 6
@@ -56,10 +72,18 @@ const (
 	// spectatorWindow is the most ticks a Broadcast sends ahead of what a
 	// spectator acknowledged, and the ticks a Spectator buffers.
 	spectatorWindow = 1024
-	// snapshotWindow is the most snapshot bytes in flight.
-	snapshotWindow = 128 * chunkSize
-	chunkSize      = 1024
-	specResend     = 50 * time.Millisecond
+	// snapshotWindow is the snapshot bytes a host first keeps in flight
+	// beyond what a spectator has in order; the window grows by what
+	// each acknowledgement acknowledges, up to maxSnapshotWindow, and is
+	// halved (down to minSnapshotWindow) when chunks are lost.
+	snapshotWindow    = 256 * chunkSize
+	minSnapshotWindow = 64 * chunkSize
+	maxSnapshotWindow = 1024 * chunkSize
+	// sackBytes is the most bytes of an acknowledgement's bitmap: a
+	// chunk a bit past the first gap, the largest window's worth.
+	sackBytes  = maxSnapshotWindow / chunkSize / 8
+	chunkSize  = 1024
+	specResend = 50 * time.Millisecond
 )
 
 const (
@@ -166,8 +190,16 @@ type specPeer struct {
 	seq       uint32
 	bound     bool   // it has its snapshot: the one being sent
 	start     uint64 // the snapshot's tick
-	snapAcked int    // snapshot bytes acknowledged
-	snapSent  int    // the next snapshot byte to send
+	snapAcked int    // snapshot bytes acknowledged in order, from 0
+	// sack: the chunks past snapAcked's acknowledged out of order; bit
+	// i is chunk snapAcked/chunkSize+1+i.
+	sack     [sackBytes / 8]uint64
+	snapSent int           // the next snapshot byte never sent
+	resendAt int           // the next byte the resend after a loss looks at
+	recover  int           // snapSent when the last resend began: one pass until it is acknowledged
+	window   int           // snapshot bytes allowed in flight past snapAcked
+	snapAt   time.Duration // when snapshot bytes last went out
+	ackAt    time.Duration // when an acknowledgement last acknowledged new snapshot bytes
 	have      uint64 // ticks acknowledged (from start)
 	sentTop   uint64 // one past the last tick sent
 	news      bool
@@ -236,6 +268,12 @@ func (b *Broadcast) Receive(now time.Duration, from netip.AddrPort, pkt []byte) 
 	case msgSpecAck:
 		snapGot := r.uvMax(uint64(DefaultMaxSnapshot))
 		have := r.uvMax(MaxTick)
+		var sack [sackBytes]byte
+		nSack := 0
+		if r.err == nil && r.off < len(pkt) {
+			nSack = int(r.uvMax(sackBytes))
+			r.bytes(sack[:nSack])
+		}
 		if r.err != nil || r.off != len(pkt) || session != b.s.id {
 			b.s.bad++
 			return
@@ -247,9 +285,8 @@ func (b *Broadcast) Receive(now time.Duration, from netip.AddrPort, pkt []byte) 
 		}
 		sp.lastHeard = now
 		sp.welcome = false
-		if int(snapGot) > sp.snapAcked && int(snapGot) <= len(b.snap) {
-			sp.snapAcked = int(snapGot)
-			sp.news = true
+		if sp.bound && int(snapGot) <= len(b.snap) {
+			b.snapAck(now, sp, int(snapGot), sack[:nSack])
 		}
 		if have > sp.have && have <= sp.sentTop {
 			sp.have = have
@@ -349,6 +386,7 @@ func (b *Broadcast) Poll(now time.Duration, send func(to netip.AddrPort, pkt []b
 			if !sp.bound {
 				sp.bound = true // to this snapshot, whatever Welcome is lost
 				sp.start, sp.sentTop = b.snapTick, b.snapTick
+				sp.window, sp.snapAt, sp.ackAt = snapshotWindow, now, now
 			}
 			b.sendWelcome(send, sp)
 			sp.welcome = false
@@ -453,11 +491,16 @@ func (b *Broadcast) sendData(now time.Duration, send func(netip.AddrPort, []byte
 	over := s.state >= StateEnding
 	stale := now-sp.lastSent >= specResend
 	if stale {
-		sp.snapSent = sp.snapAcked // go back: what was sent and not acknowledged is lost
-		sp.sentTop = sp.start + sp.have
+		sp.sentTop = sp.start + sp.have // go back: what was sent and not acknowledged is lost
 	}
-	for sent := 0; sent < snapshotWindow/chunkSize; sent++ {
-		snapLeft := sp.snapSent < len(b.snap) && sp.snapSent < sp.snapAcked+snapshotWindow
+	if sp.snapSent > sp.snapAcked && now-sp.snapAt >= specResend && now-sp.ackAt >= specResend {
+		// Nothing acknowledged since the last chunks went out: those
+		// not acknowledged are lost. Send them again, fewer at a time.
+		sp.resendAt, sp.recover = sp.snapAcked, sp.snapSent
+		sp.window = max(sp.window/2, minSnapshotWindow)
+	}
+	for sent := 0; sent < maxSnapshotWindow/chunkSize; sent++ {
+		off, snapLeft := b.nextChunk(sp)
 		top := min(b.logged, sp.start+sp.have+spectatorWindow)
 		ticksLeft := sp.snapAcked == len(b.snap) && sp.sentTop < top
 		if !snapLeft && !ticksLeft && !(sent == 0 && (stale || sp.news)) {
@@ -485,12 +528,17 @@ func (b *Broadcast) sendData(now time.Duration, send func(netip.AddrPort, []byte
 		}
 		n := 0
 		if snapLeft {
-			n = min(chunkSize, len(b.snap)-sp.snapSent, cap(w.b)-len(w.b)-24)
+			n = min(chunkSize, len(b.snap)-off)
+			if off+n > sp.snapSent {
+				sp.snapSent = off + n
+			} else {
+				sp.resendAt = off + n
+			}
+			sp.snapAt = now
 		}
-		w.uv(uint64(sp.snapSent))
+		w.uv(uint64(off))
 		w.uv(uint64(n))
-		w.bytes(b.snap[sp.snapSent : sp.snapSent+n])
-		sp.snapSent += n
+		w.bytes(b.snap[off : off+n])
 		w.uv(sp.sentTop)
 		countAt := len(w.b)
 		w.u8(0)
@@ -510,6 +558,65 @@ func (b *Broadcast) sendData(now time.Duration, send func(netip.AddrPort, []byte
 		}
 		b.emit(send, sp.addr, &w)
 		sp.lastSent = now
+	}
+}
+
+// nextChunk is the offset of the next snapshot chunk to send to sp: a
+// chunk lost before (from resendAt, which the spectator has not
+// acknowledged), or one never sent, within sp's window.
+func (b *Broadcast) nextChunk(sp *specPeer) (off int, ok bool) {
+	limit := sp.snapAcked + sp.window
+	first := sp.snapAcked / chunkSize
+	for off = max(sp.resendAt, sp.snapAcked); off < sp.snapSent && off < limit; off += chunkSize {
+		if i := off/chunkSize - first - 1; i < 0 || i >= len(sp.sack)*64 || sp.sack[i/64]&(1<<(i%64)) == 0 {
+			return off, true
+		}
+	}
+	sp.resendAt = sp.snapSent
+	off = sp.snapSent
+	return off, off < len(b.snap) && off < limit
+}
+
+// snapAck takes a spectator's acknowledgement of got snapshot bytes in
+// order and the bitmap of the chunks it holds past them; an older one
+// (fewer bytes in order than an earlier) is ignored.
+func (b *Broadcast) snapAck(now time.Duration, sp *specPeer, got int, bitmap []byte) {
+	if got < sp.snapAcked || got > len(b.snap) || (got < len(b.snap) && got%chunkSize != 0) {
+		return
+	}
+	var sack [len(sp.sack)]uint64
+	for i, x := range bitmap {
+		sack[i/8] |= uint64(x) << (8 * (i % 8))
+	}
+	if got == sp.snapAcked {
+		for i := range sack {
+			sack[i] |= sp.sack[i] // an acknowledgement overtaken by a later one lists fewer
+		}
+	}
+	// The bytes newly acknowledged: in order, and out of order (counted
+	// against the previous bitmap when the gap has not moved).
+	fresh := got - sp.snapAcked
+	for i := range sack {
+		n := bits.OnesCount64(sack[i])
+		if got == sp.snapAcked {
+			n -= bits.OnesCount64(sp.sack[i])
+		}
+		fresh += n * chunkSize
+	}
+	sp.snapAcked, sp.sack = got, sack
+	if got > sp.snapSent {
+		sp.snapSent = got
+	}
+	if got >= sp.recover && sack != [len(sack)]uint64{} {
+		// Chunks sent after the gap arrived and the gap did not: it is
+		// lost (and the gaps up to the last chunk sent). Resend them
+		// once, at once, rather than after a time without news.
+		sp.resendAt, sp.recover = got, sp.snapSent
+	}
+	if fresh > 0 {
+		sp.window = min(sp.window+fresh, maxSnapshotWindow)
+		sp.ackAt = now
+		sp.news = true
 	}
 }
 
@@ -577,6 +684,7 @@ type Spectator struct {
 
 	born, lastHello, lastHeard, lastAck, loadedAt time.Duration
 	helloSent                                     bool
+	welcomed                                      bool
 	news                                          bool
 
 	id                    uint64
@@ -585,7 +693,8 @@ type Spectator struct {
 	settings              []byte
 	start                 uint64
 	snap                  []byte
-	snapGot               int
+	held                  []uint64 // the snapshot's chunks received, a bit each
+	snapGot               int      // snapshot bytes received in order, from 0
 	snapLen               int
 	snapSum, stateHash    uint64
 	confirmed             uint64
@@ -631,9 +740,13 @@ func NewSpectator(c SpectatorConfig, host netip.AddrPort, now time.Duration) (*S
 		inputSize: c.InputSize, ring: make([][MaxPlayers]record, spectatorWindow)}, nil
 }
 
-// State is where the spectator is: joining (waiting for the Welcome),
-// lobby (loading the snapshot), running, ending (the game is over; the
-// Watcher plays the last ticks), ended.
+// State is where the spectator is: joining (waiting for the Welcome,
+// then receiving the snapshot: a caller that pumps its socket until the
+// spectator leaves this state, as it waits for the Welcome, receives the
+// snapshot at the network's pace, not its frames'), lobby (the snapshot
+// is here: the Watcher's next Frame loads it), running, ending (the game
+// is over; the Watcher plays the last ticks), ended. Settings are known
+// from the Welcome on (Stats: SnapshotBytes is then set).
 func (sp *Spectator) State() State { return sp.state }
 
 // Err is why the spectator ended, nil if the game ended cleanly.
@@ -679,8 +792,8 @@ func (sp *Spectator) Receive(now time.Duration, from netip.AddrPort, pkt []byte)
 	r := reader{b: pkt, off: headerSize}
 	switch msgType(pkt[3]) {
 	case msgSpecWelcome:
-		if sp.state != StateJoining || r.u64() != sp.cfg.Nonce || session == 0 {
-			if sp.state == StateJoining {
+		if sp.welcomed || r.u64() != sp.cfg.Nonce || session == 0 {
+			if !sp.welcomed {
 				sp.bad++
 			}
 			return
@@ -700,7 +813,7 @@ func (sp *Spectator) Receive(now time.Duration, from netip.AddrPort, pkt []byte)
 		}
 		sp.fail(&DroppedError{Why: why})
 	case msgSpecData:
-		if sp.state == StateJoining || session != sp.id {
+		if !sp.welcomed || session != sp.id {
 			sp.bad++
 			return
 		}
@@ -737,10 +850,39 @@ func (sp *Spectator) welcome(now time.Duration, session uint64, r *reader) {
 	sp.id, sp.players, sp.tickLimit, sp.start = session, players, limit, start
 	sp.settings = append([]byte(nil), settings[:n]...)
 	sp.snap = make([]byte, snapLen) // bounded by MaxSnapshot
+	sp.held = make([]uint64, (snapLen+chunkSize*64-1)/(chunkSize*64))
 	sp.snapLen = int(snapLen)
 	sp.snapSum, sp.stateHash = sum, hash
 	sp.received, sp.played = start, start
-	sp.state, sp.lastHeard, sp.news = StateLobby, now, true
+	sp.welcomed, sp.lastHeard, sp.news = true, now, true
+	if snapLen == 0 {
+		sp.state = StateLobby
+	}
+}
+
+// chunk takes the snapshot's chunk at off, in any order: a chunk is
+// chunkSize bytes from a multiple of chunkSize (the last one shorter).
+func (sp *Spectator) chunk(off int, b []byte) {
+	if sp.snap == nil || off%chunkSize != 0 || len(b) != min(chunkSize, sp.snapLen-off) {
+		return
+	}
+	i := off / chunkSize
+	if sp.held[i/64]&(1<<(i%64)) != 0 {
+		return // a duplicate
+	}
+	sp.held[i/64] |= 1 << (i % 64)
+	copy(sp.snap[off:], b)
+	for sp.snapGot < sp.snapLen {
+		j := sp.snapGot / chunkSize
+		if sp.held[j/64]&(1<<(j%64)) == 0 {
+			break
+		}
+		sp.snapGot = min(sp.snapGot+chunkSize, sp.snapLen)
+	}
+	sp.news = true
+	if sp.snapGot == sp.snapLen && sp.state == StateJoining {
+		sp.state = StateLobby // the whole snapshot is here: the Watcher loads it
+	}
 }
 
 func (sp *Spectator) data(now time.Duration, r *reader) {
@@ -801,10 +943,8 @@ func (sp *Spectator) data(now time.Duration, r *reader) {
 	if flags&1 != 0 && !sp.endSet {
 		sp.endSet, sp.end = true, end
 	}
-	if sp.snap != nil && off == sp.snapGot && n > 0 {
-		copy(sp.snap[off:], chunk)
-		sp.snapGot += n
-		sp.news = true
+	if n > 0 {
+		sp.chunk(off, chunk)
 	}
 	body := r.b[r.off:]
 	for i := range k {
@@ -840,6 +980,9 @@ func (sp *Spectator) Poll(now time.Duration, send func(to netip.AddrPort, pkt []
 	case StateEnded:
 		return
 	case StateJoining:
+		if sp.welcomed {
+			break // loading the snapshot
+		}
 		if now-sp.born >= sp.cfg.JoinTimeout {
 			sp.fail(&JoinTimeoutError{Host: sp.host, For: sp.cfg.JoinTimeout})
 			return
@@ -865,8 +1008,32 @@ func (sp *Spectator) Poll(now time.Duration, send func(to netip.AddrPort, pkt []
 		w.u64(sp.cfg.Nonce)
 		w.uv(uint64(sp.snapGot))
 		w.uv(sp.received - sp.start)
+		sp.appendHeld(&w)
 		sp.send(send, &w)
 	}
+}
+
+// appendHeld appends to an acknowledgement the bitmap of the snapshot's
+// chunks held past the first gap (nothing once the snapshot is whole).
+func (sp *Spectator) appendHeld(w *writer) {
+	if sp.snap == nil || sp.snapGot >= sp.snapLen {
+		return
+	}
+	var bm [sackBytes]byte
+	n := 0
+	first := sp.snapGot/chunkSize + 1
+	for i := range sackBytes * 8 {
+		j := first + i
+		if j*chunkSize >= sp.snapLen {
+			break
+		}
+		if sp.held[j/64]&(1<<(j%64)) != 0 {
+			bm[i/8] |= 1 << (i % 8)
+			n = i/8 + 1
+		}
+	}
+	w.uv(uint64(n))
+	w.bytes(bm[:n])
 }
 
 // over: every tick of the game is here.
@@ -900,8 +1067,8 @@ type Watcher struct {
 }
 
 // NewWatcher plays what sp receives on g, which must be a Snapshotter
-// made from the game's settings (Spectator.Settings, once it is in the
-// lobby or later).
+// made from the game's settings (Spectator.Settings, known from the
+// Welcome on; make it once the spectator is in the lobby or later).
 func NewWatcher(sp *Spectator, g Game) (*Watcher, error) {
 	snap, ok := g.(Snapshotter)
 	if sp == nil || !ok {
@@ -953,7 +1120,7 @@ func (w *Watcher) Frame(now time.Duration, due, maxLoops int) (ran int) {
 		}
 		w.loaded, w.head = true, sp.start
 		sp.state, sp.loadedAt = StateRunning, now
-		sp.snap = nil // taken: let it go
+		sp.snap, sp.held = nil, nil // taken: let it go
 		return 0
 	}
 	w.owed += int64(max(due, 0))

@@ -23,7 +23,7 @@ func FuzzSpectatorReceive(f *testing.F) {
 		sp, _ := NewSpectator(SpectatorConfig{Nonce: 9, InputSize: 1, MaxSnapshot: 1 << 16}, host, 0)
 		sp.Receive(ms, host, b)
 		sp.Poll(2*ms, func(netip.AddrPort, []byte) {})
-		// A spectator in the lobby, loading a snapshot of 3000 bytes.
+		// A spectator welcomed, loading a snapshot of 3000 bytes.
 		sp2, _ := NewSpectator(SpectatorConfig{Nonce: 9, InputSize: 1}, host, 0)
 		w := writer{b: make([]byte, 0, MaxPacketSize), ok: true}
 		w.u8(magic0)
@@ -41,7 +41,7 @@ func FuzzSpectatorReceive(f *testing.F) {
 		w.u64(0)
 		w.uv(0)
 		sp2.Receive(ms, host, w.b)
-		if sp2.State() != StateLobby {
+		if !sp2.welcomed || sp2.State() != StateJoining {
 			t.Fatalf("the test's Welcome was not taken: %v", sp2.Err())
 		}
 		sp2.Receive(2*ms, host, b)

@@ -262,7 +262,7 @@ func TestSpectatorAckBeyondSnapshotIgnored(t *testing.T) {
 	s := rg.spectator(time.Second, nil)
 	forged := 0
 	rg.check = func() {
-		if forged < 20 && s.sp != nil && s.sp.State() == StateLobby && rg.bcast.snapTaken {
+		if forged < 20 && s.sp != nil && s.sp.welcomed && s.sp.State() == StateJoining && rg.bcast.snapTaken {
 			for _, extra := range []uint64{1, 1 << 20} {
 				rg.bcast.Receive(rg.now, s.addr, specAck(s.sp.id, s.nonce, uint64(len(rg.bcast.snap))+extra, 0))
 			}

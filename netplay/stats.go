@@ -2,8 +2,8 @@ package netplay
 
 import "time"
 
-// Stats is what a Session measured, for the HUD and -stats. Durations are
-// integer nanoseconds in JSON.
+// Stats is what a Session measured, for a game to show or log. Durations
+// are integer nanoseconds in JSON.
 type Stats struct {
 	Role    Role  `json:"role"`
 	State   State `json:"state"`
@@ -46,6 +46,9 @@ type Stats struct {
 	Desyncs int `json:"desyncs"`
 	// Kicks counts the players kicked.
 	Kicks int `json:"kicks"`
+	// EventsDropped counts the events dropped because the buffer was
+	// full (see PollEvent).
+	EventsDropped int64 `json:"events_dropped"`
 
 	// Peers[p] is about player p, for p < Players.
 	Peers [MaxPlayers]PeerStats `json:"peers"`
@@ -81,6 +84,16 @@ type PeerStats struct {
 	// KickTick on.
 	Kicked   bool   `json:"kicked"`
 	KickTick uint64 `json:"kick_tick,omitempty"`
+	// KickWhy is why p was kicked, or dropped (Config.Disconnect).
+	KickWhy DisconnectReason `json:"kick_why,omitempty"`
+	// LastHeard is how long nothing had been heard from p at the last
+	// Receive or Poll (a joiner hears another joiner through the host);
+	// 0 for the local player, a player out of the game and before
+	// anything was heard.
+	LastHeard time.Duration `json:"last_heard_ns"`
+	// Interrupted says that p has been silent for Config.Interrupt
+	// (EventInterrupted) and not heard since.
+	Interrupted bool `json:"interrupted"`
 }
 
 // Stats returns the session's measurements. It does not allocate.
@@ -93,6 +106,7 @@ func (s *Session) Stats() Stats {
 		PacketsSent: s.sent, PacketsReceived: s.recv,
 		BytesSent: s.bytesOut, BytesReceived: s.bytesIn,
 		BadPackets: s.bad, Desyncs: s.desyncs, Kicks: s.nKick,
+		EventsDropped: s.events.dropped,
 	}
 	us := func(x uint64) time.Duration { return time.Duration(x) * time.Microsecond }
 	ms := func(x uint64) time.Duration { return time.Duration(x) * time.Millisecond }
@@ -100,6 +114,13 @@ func (s *Session) Stats() Stats {
 		ps := &st.Peers[q]
 		ps.Waited = s.waited[q]
 		ps.Kicked, ps.KickTick = s.kckd[q], s.kick[q].from
+		if s.kckd[q] {
+			ps.KickWhy = DisconnectReason(s.kick[q].reason)
+		}
+		if s.state == StateRunning {
+			ps.LastHeard, _ = s.silentFor(q, s.now)
+		}
+		ps.Interrupted = s.interrupted&(1<<q) != 0
 		switch {
 		case q == s.index:
 			ps.Tick, ps.Debt, ps.CappedFrames = s.ranTicks(), s.debt, s.capped

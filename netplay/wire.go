@@ -12,7 +12,7 @@ const (
 	// ProtocolVersion is the version of the wire format this package
 	// speaks. Peers of different versions do not play together: the host
 	// answers a Hello of another version with a Reject.
-	ProtocolVersion = 2
+	ProtocolVersion = 3
 	// MaxPacketSize is the largest datagram a Session sends or accepts.
 	// It stays under the 1280-byte minimum MTU of IPv6 with room for the
 	// IP and UDP headers, so no packet is ever fragmented.
@@ -22,6 +22,9 @@ const (
 	// game's settings) is larger than the Hello that asked for it, and a
 	// forged source address gains no amplification.
 	HelloSize = MaxPacketSize
+	// Version 3 added the desync check interval to the Welcome and the
+	// host's kick by hand (kick reason 4).
+	//
 	// helloSizeV1 was the size of a Hello of version 1, which a host
 	// answers with a Reject.
 	helloSizeV1 = 96
@@ -72,7 +75,8 @@ const (
 	kickSlow   = 1 // held the game back more than KickAfter in 10 s
 	kickSilent = 2 // no packet for the silence timeout
 	kickLeft   = 3 // it ended with an error
-	kickMax    = kickLeft
+	kickManual = 4 // the host kicked it by hand (Session.Kick)
+	kickMax    = kickManual
 )
 
 // link is the part of lobby and game packets that measures the round trip
@@ -154,6 +158,7 @@ type packet struct {
 	// welcome
 	index, players, delay uint8
 	tickLimit             uint64
+	every                 uint64 // ticks between state-hash checkpoints, 0: none
 	nSettings             int
 	settings              [MaxSettingsSize]byte
 	// reject
@@ -418,6 +423,7 @@ func (p *packet) decodeWelcome(r *reader) {
 	p.players = r.u8()
 	p.delay = r.u8()
 	p.tickLimit = r.uvMax(MaxTick)
+	p.every = r.uvMax(MaxTick)
 	p.inputSize = int(r.u8())
 	p.nSettings = int(r.uvMax(MaxSettingsSize))
 	if r.err == nil && (p.session == 0 || p.token == 0 ||
@@ -596,6 +602,7 @@ func (p *packet) encode(buf []byte) int {
 		w.u8(p.players)
 		w.u8(p.delay)
 		w.uv(p.tickLimit)
+		w.uv(p.every)
 		if p.inputSize < 1 || p.inputSize > MaxInputSize || p.nSettings < 0 || p.nSettings > MaxSettingsSize {
 			return 0
 		}

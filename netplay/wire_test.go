@@ -355,7 +355,7 @@ func TestWireGolden(t *testing.T) {
 	b.recs = [Window]record{{1, 1, 0}, {1, 0, 0}, {1, 0, 0}}
 	p.nBlock = 1
 	want := []byte{
-		'N', 'P', 2, 5, // magic, version, type game
+		'N', 'P', ProtocolVersion, 5, // magic, version, type game
 		8, 7, 6, 5, 4, 3, 2, 1, // session ID
 		1,          // from: player 1
 		7, 0, 0, 0, // seq
@@ -387,7 +387,7 @@ func TestWireGoldenHost(t *testing.T) {
 	p.peers[0] = peerInfo{tick: 40}
 	p.peers[1] = peerInfo{tick: 39, debtMs: 2, rttUs: 120000, ageUs: 5000}
 	want := []byte{
-		'N', 'P', 2, 5, // magic, version, type game
+		'N', 'P', ProtocolVersion, 5, // magic, version, type game
 		8, 7, 6, 5, 4, 3, 2, 1, // session ID
 		0,          // from: the host
 		9, 0, 0, 0, // seq

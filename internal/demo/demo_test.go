@@ -78,6 +78,7 @@ func TestEveryKeyChangesItsSetting(t *testing.T) {
 			{keys: []Key{KeyRight}, what: "player", got: rep(func(r *report.Stats) any { return r.Player }), want: true},
 			{keys: []Key{KeyW}, what: "player", got: rep(func(r *report.Stats) any { return r.Player }), want: true},
 		},
+		"X": {{keys: []Key{KeyX}, what: "kick", got: func(f *front) any { return strings.Contains(f.log.String(), "only the host of a network game kicks") }, want: true}},
 		"Q, Escape": {
 			{keys: []Key{KeyQ}, what: "quit", got: func(f *front) any { return f.d.Done() }, want: true},
 			{keys: []Key{KeyEscape}, what: "quit", got: func(f *front) any { return f.d.Done() }, want: true},

@@ -53,6 +53,7 @@ const (
 	KeyD
 	KeyW
 	KeyS
+	KeyX
 	NumKeys
 )
 
@@ -96,6 +97,7 @@ var bindings = []binding{
 	{"+ and -", "ball count x10 / /10 (1 to 1,000,000)", "balls", []Key{KeyPlus, KeyMinus}, (*Demo).stepBalls},
 	{"PageUp/PageDn", "tick time up/down (" + msList(tickSteps) + ")", "tick time", []Key{KeyPageUp, KeyPageDown}, (*Demo).stepTick},
 	{"arrows, WASD", "move ball 0 (it becomes the player's on the first press); in a network game player i moves ball i", "move your ball", nil, nil},
+	{"X", "network game, host: kick the lowest player still in the game (the game goes on without it)", "kick", []Key{KeyX}, func(d *Demo, _ Key, _ bool, _ time.Duration) { d.kickKey() }},
 	{"Q, Escape", "quit", "quit", []Key{KeyQ, KeyEscape}, func(d *Demo, _ Key, _ bool, now time.Duration) { d.RequestQuit(now) }},
 }
 
@@ -355,4 +357,13 @@ func stepIn[T int | float64 | time.Duration](steps []T, v T, up bool) T {
 		}
 	}
 	return steps[0]
+}
+
+// kickKey is X: the host of a network game kicks a player by hand.
+func (d *Demo) kickKey() {
+	if d.net == nil {
+		(&netGame{}).kick(d.p.Log) // says that only a host kicks
+		return
+	}
+	d.net.kick(d.p.Log)
 }

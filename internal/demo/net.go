@@ -25,6 +25,8 @@ type NetConfig struct {
 	Players       int
 	InputDelay    int
 	KickAfter     time.Duration
+	Disconnect    string        // -net-disconnect: end or continue
+	CheckEvery    int           // -net-check-every: ticks between hash checks, 0 none
 	Timeout       time.Duration // -net-timeout: a silent peer counts as gone
 	Bot           bool          // -bot was given
 	BotSeed       uint64
@@ -78,7 +80,9 @@ func (n *NetConfig) define(fs *flag.FlagSet) {
 	fs.IntVar(&n.Players, "players", 2, fmt.Sprintf("`N` players of a hosted game, the host included (%d to %d)", netplay.MinPlayers, netplay.MaxPlayers))
 	fs.IntVar(&n.InputDelay, "input-delay", netplay.DefaultDelay, fmt.Sprintf("network game: `TICKS` between sampling your input and running it (1 to %d; the host's is used)", netplay.MaxDelay))
 	fs.DurationVar(&n.KickAfter, "kick-after", 0, "host: drop a player who held the game back this `DURATION` in 10 s (0: never)")
-	fs.DurationVar(&n.Timeout, "net-timeout", netplay.DefaultSilence, "network game: a peer silent this `DURATION` ends the game, or is dropped with -kick-after")
+	fs.DurationVar(&n.Timeout, "net-timeout", netplay.DefaultSilence, "network game: a peer silent this `DURATION` is gone (see -net-disconnect)")
+	fs.StringVar(&n.Disconnect, "net-disconnect", "", "host: a player gone silent or lost `POLICY`: end (the game, for everyone) or continue (without it, its ball on its own); default end, continue with -kick-after")
+	fs.IntVar(&n.CheckEvery, "net-check-every", netplay.HashEvery, "host: compare the players' state hashes every `TICKS` (0: never)")
 	fs.Func("bot", "network game: this player's input comes from a deterministic generator seeded with `SEED`, not the keyboard", func(s string) error {
 		v, err := strconv.ParseUint(s, 0, 64)
 		n.Bot, n.BotSeed = true, v
@@ -106,7 +110,7 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 		n.InputDelay = 0 // rollback's point: your input acts on the next tick
 	}
 	if !n.On() {
-		for _, name := range []string{"players", "input-delay", "kick-after", "net-timeout", "bot", "net-delay", "net-jitter", "net-loss", "net-dup", "net-reorder", "netcode", "max-prediction", "rollback-smooth", "max-spectators"} {
+		for _, name := range []string{"players", "input-delay", "kick-after", "net-disconnect", "net-check-every", "net-timeout", "bot", "net-delay", "net-jitter", "net-loss", "net-dup", "net-reorder", "netcode", "max-prediction", "rollback-smooth", "max-spectators"} {
 			if set[name] {
 				return flagErr(name, "needs -host or -join")
 			}
@@ -117,7 +121,7 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 		if n.Host != "" || n.Join != "" {
 			return flagErr("spectate", "cannot be combined with -host or -join")
 		}
-		for _, name := range []string{"players", "input-delay", "kick-after", "bot", "netcode", "max-prediction", "rollback-smooth", "max-spectators", "record"} {
+		for _, name := range []string{"players", "input-delay", "kick-after", "net-disconnect", "net-check-every", "bot", "netcode", "max-prediction", "rollback-smooth", "max-spectators", "record"} {
 			if set[name] {
 				return flagErr(name, "is not for a spectator, who plays no input")
 			}
@@ -153,6 +157,14 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 		return flagErr("kick-after", "must not be negative (got %v)", n.KickAfter)
 	case n.Join != "" && set["kick-after"]:
 		return flagErr("kick-after", "is the host's to set")
+	case n.Disconnect != "" && n.Disconnect != "end" && n.Disconnect != "continue":
+		return flagErr("net-disconnect", "must be end or continue (got %q)", n.Disconnect)
+	case n.Join != "" && set["net-disconnect"]:
+		return flagErr("net-disconnect", "is the host's to set")
+	case n.CheckEvery < 0 || n.CheckEvery > 1_000_000:
+		return flagErr("net-check-every", "must be between 0 and 1000000 ticks (got %d)", n.CheckEvery)
+	case n.Join != "" && set["net-check-every"]:
+		return flagErr("net-check-every", "is the host's to set")
 	case c.Mode != sim.ModeFixed:
 		return flagErr("mode", "a network game runs in fixed mode")
 	case c.ReplayFile != "":
@@ -201,6 +213,11 @@ type netGame struct {
 	watching bool
 	// kickedSaid are the players whose kick was said, a bit each.
 	kickedSaid uint32
+	// From the session's events: the players whose connection is
+	// interrupted, a bit each, and the first desync found (desyncSet).
+	interrupted uint32
+	desync      netplay.Event
+	desyncSet   bool
 	// ready says that the loop runs steadily (a frame was shown): a
 	// joiner sends nothing in the lobby before, since its first word
 	// after the Welcome tells the host to start the game. Until then the
@@ -247,6 +264,7 @@ func (g *netGame) announce(log io.Writer) {
 		g.started = true
 		fmt.Fprintf(log, "interpdemo: game started: player %d of %d, input delay %d ticks, %s\n", g.sess.Index(), g.sess.Players(), g.sess.Delay(), g.netcode)
 	}
+	g.events(log)
 	for p := range g.sess.Players() {
 		bit := uint32(1) << p
 		if _, kicked := g.sess.Kicked(p); kicked && g.kickedSaid&bit == 0 {
@@ -265,7 +283,54 @@ func (g *netGame) announce(log io.Writer) {
 		fmt.Fprintf(log, "interpdemo: the game never started: %s with %d of %d players there\n", endWords(st.End), st.Joined, st.Players)
 	case g.sess.Err() == nil:
 		fmt.Fprintf(log, "interpdemo: game over at tick %d: %s\n", st.Tick, endWords(st.End))
+		for p := range st.Players {
+			if ps := &st.Peers[p]; ps.Kicked && p != st.Index {
+				fmt.Fprintf(log, "interpdemo: player %d was out of the game from tick %d: %v\n", p, ps.KickTick, ps.KickWhy)
+			}
+		}
 	}
+}
+
+// events takes the session's events of the frame: the HUD's
+// interruptions and desync, and a log line for each.
+func (g *netGame) events(log io.Writer) {
+	for e, ok := g.sess.PollEvent(); ok; e, ok = g.sess.PollEvent() {
+		bit := uint32(1) << e.Player
+		switch e.Kind {
+		case netplay.EventInterrupted:
+			g.interrupted |= bit
+			fmt.Fprintf(log, "interpdemo: player %d: connection interrupted (nothing heard for %d ms)\n", e.Player, e.Silent.Milliseconds())
+		case netplay.EventResumed:
+			g.interrupted &^= bit
+			fmt.Fprintf(log, "interpdemo: player %d: connection resumed\n", e.Player)
+		case netplay.EventDisconnected:
+			g.interrupted &^= bit
+			if e.Player != g.sess.Index() {
+				fmt.Fprintf(log, "interpdemo: player %d disconnected at tick %d: %v\n", e.Player, e.Tick, e.Why)
+			}
+		case netplay.EventDesync:
+			if !g.desyncSet {
+				g.desync, g.desyncSet = e, true
+			}
+		}
+	}
+}
+
+// kick (the host's key) drops the lowest joiner still in the game.
+func (g *netGame) kick(log io.Writer) {
+	if g.sess == nil || g.sess.Role() != netplay.Host {
+		fmt.Fprintf(log, "interpdemo: X: only the host of a network game kicks a player\n")
+		return
+	}
+	for p := 1; p < g.sess.Players(); p++ {
+		if _, out := g.sess.Kicked(p); !out {
+			if err := g.sess.Kick(p); err != nil {
+				fmt.Fprintf(log, "interpdemo: X: %v\n", err)
+			}
+			return
+		}
+	}
+	fmt.Fprintf(log, "interpdemo: X: no player left to kick\n")
 }
 
 // endWords says a session's end (Stats.End) as the end of a game: "you
@@ -318,9 +383,21 @@ func startNet(c *Config, network Network, clock loop.Clock, log *whoLog) (*netGa
 		if delay == 0 {
 			delay = netplay.NoDelay
 		}
+		policy := netplay.DisconnectDefault // end, or continue with kicks for slowness
+		switch n.Disconnect {
+		case "end":
+			policy = netplay.DisconnectEnd
+		case "continue":
+			policy = netplay.DisconnectContinue
+		}
+		every := n.CheckEvery
+		if every == 0 {
+			every = netplay.NoDesyncCheck
+		}
 		g.sess, err = netplay.NewHost(netplay.Config{
 			Nonce: id, InputSize: sim.InputSize, Players: n.Players, Settings: sim.EncodeSettings(world), Delay: delay,
 			TickLimit: uint64(c.Ticks), KickAfter: n.KickAfter, Silence: n.Timeout,
+			Disconnect: policy, DesyncEvery: every, EndOnDesync: true,
 		}, now)
 		if err != nil {
 			conn.Close()
@@ -332,7 +409,7 @@ func startNet(c *Config, network Network, clock loop.Clock, log *whoLog) (*netGa
 	host, _ := network.Resolve(n.Join) // checked with the flags
 	fmt.Fprintf(log, "interpdemo: connecting to %s...\n", hostName(n.Join, host))
 	connect(conn, host)
-	if g.sess, err = netplay.NewJoiner(netplay.Config{Nonce: id, InputSize: sim.InputSize, Silence: n.Timeout}, host, now); err != nil {
+	if g.sess, err = netplay.NewJoiner(netplay.Config{Nonce: id, InputSize: sim.InputSize, Silence: n.Timeout, EndOnDesync: true}, host, now); err != nil {
 		conn.Close()
 		return nil, err
 	}
@@ -552,6 +629,22 @@ func (g *netGame) hudLines(b []byte, s *sim.Sim) []byte {
 		if ps.Kicked {
 			b = append(b, "  KICKED"...)
 		}
+	}
+	// The session's events: who is silent now, and the first desync.
+	for p := 0; p < st.Players; p++ {
+		if g.interrupted&(1<<p) != 0 {
+			b = append(b, "\nplayer "...)
+			b = strconv.AppendInt(b, int64(p), 10)
+			b = append(b, ": connection interrupted, "...)
+			b = strconv.AppendFloat(b, st.Peers[p].LastHeard.Seconds(), 'f', 1, 64)
+			b = append(b, " s"...)
+		}
+	}
+	if g.desyncSet {
+		b = append(b, "\ndesync at tick "...)
+		b = strconv.AppendUint(b, g.desync.Tick, 10)
+		b = append(b, " with player "...)
+		b = strconv.AppendInt(b, int64(g.desync.Player), 10)
 	}
 	return b
 }

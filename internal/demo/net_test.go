@@ -266,3 +266,76 @@ func TestJoinerInputMovesTheWorld(t *testing.T) {
 		})
 	}
 }
+
+// TestDisconnectPolicyInProcess: the joiner of a two-player game stops
+// (killed) after 40 ticks. With the host's -net-disconnect continue the
+// host plays on to its -ticks limit, its -stats and its log name player 1
+// out of the game from the tick the session agreed, and its recording of
+// the game without the player replays to the same state hash; with the
+// default the host's game ends with one error naming the silent player.
+func TestDisconnectPolicyInProcess(t *testing.T) {
+	for _, policy := range []string{"continue", "end"} {
+		t.Run(policy, func(t *testing.T) {
+			g := newNetTestGame(t, lossy, []string{"-bot", "1", "-ticks", "150", "-net-disconnect", policy, "-net-timeout", "500ms", "-record", "game.rec"},
+				[]string{"-bot", "2"})
+			host, joiner := g.peers[0], g.peers[1]
+			for n := 0; n < 100000 && !host.d.Done(); n++ {
+				host.stepKeys(g.clock.Now())
+				if joiner.d.Sim().Net().NextTick() < 40 {
+					joiner.stepKeys(g.clock.Now())
+				}
+				g.clock.Advance(2 * time.Millisecond)
+			}
+			if !host.d.Done() {
+				t.Fatal("the host's game did not end")
+			}
+			out, err := host.finish()
+			if policy == "end" {
+				var se *netplay.SilenceError
+				if !errors.As(err, &se) || se.Player != 1 {
+					t.Fatalf("host: %v, want player 1 silent", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("host: %v\n%s", err, host.log.String())
+			}
+			r, err := report.Parse([]byte(strings.TrimSpace(out)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			from, ok := host.d.Sim().Net().Kicked(1)
+			if r.WorldTicks != 150 || len(r.Net.Kicked) != 1 || r.Net.Kicked[0] != 1 || !ok {
+				t.Errorf("host: %d ticks, kicked %v (%v); want 150, [1]", r.WorldTicks, r.Net.Kicked, ok)
+			}
+			line := fmt.Sprintf("player 1 disconnected at tick %d: silent", from)
+			if log := host.log.String(); !strings.Contains(log, line) || !strings.Contains(log, "connection interrupted") {
+				t.Errorf("host's log lacks %q or the interruption:\n%s", line, log)
+			}
+			rec := host.files.files["game.rec"]
+			p := &front{clock: loop.NewManualClock(time.Second), display: &testDisplay{}, files: newMemFiles(), frame: time.Millisecond, t: t}
+			p.files.files["game.rec"] = rec
+			cfg, err := Parse([]string{"-replay", "game.rec", "-fast", "-stats"}, io.Discard, p.platform(nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.d, err = New(cfg, p.platform(nil)); err != nil {
+				t.Fatal(err)
+			}
+			defer p.d.Close()
+			p.d.Start(p.clock.Now())
+			p.run(1000)
+			out, err = p.finish()
+			if err != nil {
+				t.Fatalf("replay: %v", err)
+			}
+			rr, err := report.Parse([]byte(strings.TrimSpace(out)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rr.StateHash != r.StateHash || rr.ReplayOK == nil || !*rr.ReplayOK {
+				t.Errorf("replay: hash %s ok %v, want %s and true", rr.StateHash, rr.ReplayOK, r.StateHash)
+			}
+		})
+	}
+}

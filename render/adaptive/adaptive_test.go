@@ -13,7 +13,6 @@ type sim struct {
 	frame   int
 	// counts
 	trials, measured, switches int
-	lastOn                     bool
 }
 
 type late struct {

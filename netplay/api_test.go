@@ -16,7 +16,7 @@ func TestConfigInvalid(t *testing.T) {
 		{Nonce: 1},
 		{Nonce: 1, InputSize: MaxInputSize + 1},
 		{Nonce: 1, InputSize: 1, Players: 1},
-		{Nonce: 1, InputSize: 1, Players: 5},
+		{Nonce: 1, InputSize: 1, Players: MaxPlayers + 1},
 		{Nonce: 1, InputSize: 1, Delay: MaxDelay + 1},
 		{Nonce: 1, InputSize: 1, Delay: -2},
 		{Nonce: 1, InputSize: 1, TickLimit: MaxTick + 1},

@@ -372,9 +372,9 @@ func newRig(t testing.TB, c rigConfig) *rig {
 func (rg *rig) add(name string, s *Session) {
 	i := len(rg.peers)
 	p := &rpeer{rig: rg, name: name, s: s, addr: addr(i), rng: rg.c.seed*31 + uint64(i)}
-	// Frames of different lengths, out of phase: 16, 11, 23, 9 ms, each
-	// ± 3 ms.
-	p.base = [...]time.Duration{16 * ms, 11 * ms, 23 * ms, 9 * ms}[i]
+	// Frames of different lengths, out of phase: 16, 11, 23, 9, 19, 13,
+	// 21, 10 ms, each ± 3 ms.
+	p.base = [...]time.Duration{16 * ms, 11 * ms, 23 * ms, 9 * ms, 19 * ms, 13 * ms, 21 * ms, 10 * ms}[i]
 	p.next = time.Duration(i*3) * ms
 	p.send = func(to netip.AddrPort, pkt []byte) {
 		if !p.mute {

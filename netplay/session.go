@@ -6,10 +6,21 @@ import (
 	"time"
 )
 
+// Every bit mask of players is a uint8: it compiles only while
+// MaxPlayers fits one (raise the masks' types with it).
+const _ = uint8(1 << (MaxPlayers - 1))
+
 // Limits and defaults of a Session.
 const (
 	MinPlayers = 2
-	MaxPlayers = 4
+	// MaxPlayers is the most players of a game. Every set of players is
+	// a uint8 bit mask (Inputs' predicted and autonomous players, the
+	// players missing or interrupted), as is the world state of the
+	// demo that uses it; the wire carries player indices and counts as
+	// u8. 8 keeps all of them, and keeps the host's worst-case packet
+	// (every section at its largest, 32-byte inputs) carrying a record of
+	// every player (TestGamePacketBounded).
+	MaxPlayers = 8
 	// Window is the most ticks of input a player may send ahead of what
 	// every peer has acknowledged; beyond it the player stalls.
 	Window = 64
@@ -240,8 +251,8 @@ func (c Config) normalize(host bool) (Config, error) {
 			c.DesyncEvery = HashEvery
 		case c.DesyncEvery == NoDesyncCheck:
 			c.DesyncEvery = 0
-		case c.DesyncEvery < 0 || c.DesyncEvery > MaxTick:
-			return bad("Config.DesyncEvery %d not in 1..%d (or NoDesyncCheck)", c.DesyncEvery, MaxTick)
+		case c.DesyncEvery < 0 || int64(c.DesyncEvery) > MaxTick:
+			return bad("Config.DesyncEvery %d not in 1..%d (or NoDesyncCheck)", c.DesyncEvery, uint64(MaxTick))
 		}
 		if len(c.Settings) > MaxSettingsSize {
 			return bad("Config.Settings of %d bytes, more than MaxSettingsSize (%d)", len(c.Settings), MaxSettingsSize)

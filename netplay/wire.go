@@ -12,7 +12,7 @@ const (
 	// ProtocolVersion is the version of the wire format this package
 	// speaks. Peers of different versions do not play together: the host
 	// answers a Hello of another version with a Reject.
-	ProtocolVersion = 3
+	ProtocolVersion = 4
 	// MaxPacketSize is the largest datagram a Session sends or accepts.
 	// It stays under the 1280-byte minimum MTU of IPv6 with room for the
 	// IP and UDP headers, so no packet is ever fragmented.
@@ -23,7 +23,12 @@ const (
 	// forged source address gains no amplification.
 	HelloSize = MaxPacketSize
 	// Version 3 added the desync check interval to the Welcome and the
-	// host's kick by hand (kick reason 4).
+	// host's kick by hand (kick reason 4). Version 4 allows games of up
+	// to 8 players (MaxPlayers) where version 3 allowed 4; the encoding
+	// is the same, but a peer of version 3 would take a Welcome, game
+	// packet or spectator's welcome of 5 players or more for garbage
+	// and wait for an answer that never comes: the version tells it at
+	// once instead.
 	//
 	// helloSizeV1 was the size of a Hello of version 1, which a host
 	// answers with a Reject.
@@ -142,7 +147,7 @@ type endMsg struct {
 }
 
 // packet is every message, decoded; only the fields of its type are
-// meaningful. It is big (about 9 KiB, for the input blocks) and meant to
+// meaningful. It is big (about 18 KiB, for the input blocks) and meant to
 // be kept and reused: decode and encode never allocate.
 type packet struct {
 	typ     msgType

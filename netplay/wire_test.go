@@ -3,6 +3,7 @@ package netplay
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 )
@@ -286,57 +287,73 @@ func TestWelcomeNoLargerThanHello(t *testing.T) {
 
 // The largest game packet, every field at its largest and every player's
 // block full of records that differ, stays within MaxPacketSize: the
-// blocks are cut, each keeping a share and its oldest records.
+// blocks are cut, each keeping a share and its oldest records. With 4
+// players each block keeps 5 records at least; with MaxPlayers, whose
+// fixed sections take more than half the packet, one at least (every
+// packet still moves every player's input on), and 3 once the numbers
+// are those of a real game (ticks in the tens of thousands, hashes of
+// every player, 32-byte inputs).
 func TestGamePacketBounded(t *testing.T) {
-	p := &packet{typ: msgGame, session: math.MaxUint64, n: MaxPlayers, flags: flagsAll, tick: MaxTick, low: MaxTick, inputSize: MaxInputSize}
-	p.link = link{from: 3, seq: math.MaxUint32, stamp: math.MaxUint32, echo: math.MaxUint32, hold: math.MaxUint32}
-	p.end = endMsg{reason: endQuit, player: 3, tick: MaxTick} // the largest end section
-	p.load = load{debtMs: MaxTick, capped: MaxTick}
-	for q := range MaxPlayers {
-		p.have[q] = MaxTick
-		p.load.waited[q] = MaxTick
-		p.peers[q] = peerInfo{MaxTick, MaxTick, MaxTick, MaxTick, math.MaxUint32, math.MaxUint32}
-		p.hashes[q] = ckpt{uint8(q), MaxTick, math.MaxUint64}
-		if q > 0 {
-			p.kicks[q-1] = kickMsg{uint8(q), MaxTick, kickMax, MaxTick}
+	for _, c := range []struct {
+		players, minRecs int
+		big              bool
+	}{{4, 5, true}, {MaxPlayers, 1, true}, {MaxPlayers, 3, false}} {
+		name := fmt.Sprintf("%d players, largest fields %v", c.players, c.big)
+		tick, held, rtt := uint64(MaxTick), uint64(MaxTick), uint64(math.MaxUint32)
+		if !c.big {
+			tick, held, rtt = 30_000, 900, 250_000
 		}
-		b := &p.blocks[q]
-		b.player, b.first, b.n = uint8(q), MaxTick, Window
-		for k := range Window {
-			for i := range b.recs[k] {
-				b.recs[k][i] = byte(255 - k)
+		p := &packet{typ: msgGame, session: math.MaxUint64, n: uint8(c.players), flags: flagsAll, tick: tick, low: tick, inputSize: MaxInputSize}
+		p.link = link{from: 3, seq: math.MaxUint32, stamp: math.MaxUint32, echo: math.MaxUint32, hold: math.MaxUint32}
+		p.end = endMsg{reason: endQuit, player: 3, tick: tick} // the largest end section
+		p.load = load{debtMs: held, capped: held}
+		for q := range c.players {
+			p.have[q] = tick
+			p.load.waited[q] = held
+			p.peers[q] = peerInfo{tick, held, held, held, rtt, rtt}
+			p.hashes[q] = ckpt{uint8(q), tick, math.MaxUint64}
+			if q > 0 {
+				p.kicks[q-1] = kickMsg{uint8(q), tick, kickMax, held}
+			}
+			b := &p.blocks[q]
+			b.player, b.first, b.n = uint8(q), tick, Window
+			for k := range Window {
+				for i := range b.recs[k] {
+					b.recs[k][i] = byte(255 - k)
+				}
 			}
 		}
-	}
-	p.nHash, p.nKick, p.nBlock = MaxPlayers, MaxPlayers-1, MaxPlayers
-	orig := *p
-	buf := make([]byte, 4*MaxPacketSize)
-	n := p.encode(buf)
-	if n == 0 || n > MaxPacketSize {
-		t.Fatalf("encoded %d bytes", n)
-	}
-	in := packet{inputSize: MaxInputSize}
-	if err := in.decode(buf[:n]); err != nil {
-		t.Fatal(err)
-	}
-	sameWire(t, &orig, &in)
-	if in.nBlock != MaxPlayers {
-		t.Errorf("%d blocks kept, want all %d", in.nBlock, MaxPlayers)
-	}
-	total := 0
-	for i := range in.nBlock {
-		total += in.blocks[i].n
-		if in.blocks[i].n < 5 {
-			t.Errorf("block %d kept %d records", i, in.blocks[i].n)
+		p.nHash, p.nKick, p.nBlock = c.players, c.players-1, c.players
+		orig := *p
+		buf := make([]byte, 4*MaxPacketSize)
+		n := p.encode(buf)
+		if n == 0 || n > MaxPacketSize {
+			t.Fatalf("%s: encoded %d bytes", name, n)
 		}
-	}
-	t.Logf("worst case: %d bytes, %d of %d records", n, total, MaxPlayers*Window)
-	// The fixed part leaves room: a packet with no blocks is far from
-	// the limit.
-	p2 := orig
-	p2.nBlock = 0
-	if m := p2.encode(buf); m > MaxPacketSize/2 {
-		t.Errorf("fixed part of the largest game packet: %d bytes", m)
+		in := packet{inputSize: MaxInputSize}
+		if err := in.decode(buf[:n]); err != nil {
+			t.Fatal(name, err)
+		}
+		sameWire(t, &orig, &in)
+		if in.nBlock != c.players {
+			t.Errorf("%s: %d blocks kept, want all %d", name, in.nBlock, c.players)
+		}
+		total := 0
+		for i := range in.nBlock {
+			total += in.blocks[i].n
+			if in.blocks[i].n < c.minRecs {
+				t.Errorf("%s: block %d kept %d records, want %d at least", name, i, in.blocks[i].n, c.minRecs)
+			}
+		}
+		// The fixed part leaves room for a block of a record of every
+		// player.
+		p2 := orig
+		p2.nBlock = 0
+		m := p2.encode(buf)
+		if perBlock := 1 + uvLen(tick) + 1 + 1 + MaxInputSize; m+c.players*perBlock > MaxPacketSize {
+			t.Errorf("%s: fixed part of the largest game packet: %d bytes", name, m)
+		}
+		t.Logf("%s: %d bytes, %d of %d records; the fixed part %d bytes", name, n, total, c.players*Window, m)
 	}
 }
 
@@ -455,7 +472,7 @@ func TestWireRejects(t *testing.T) {
 			return append(append(append([]byte(nil), b[:27]...), 0x80, 0x00), b[28:]...)
 		}), errCanonical},
 		{"1 player", mod(good, at(28, 1)), errRange},
-		{"5 players", mod(good, at(28, 5)), errRange},
+		{"MaxPlayers+1 players", mod(good, at(28, MaxPlayers+1)), errRange},
 		{"hello short", hello[:HelloSize-1], errShort},
 		{"hello padding", mod(hello, at(HelloSize-1, 1)), errPadding},
 		{"hello with session", mod(hello, at(4, 1)), errRange},

@@ -3,8 +3,12 @@ package physics
 import "fmt"
 
 // MaxPlayers is the most balls under player control: balls 0 to
-// MaxPlayers-1, one per player of a network game.
-const MaxPlayers = 4
+// MaxPlayers-1, one per player of a network game. The player-controlled
+// balls are a uint8 bit mask (Players, and one byte of the state file):
+// MaxPlayers may not exceed 8, which the constant below checks.
+const MaxPlayers = 8
+
+const _ = uint8(1 << (MaxPlayers - 1))
 
 // TickPlayers runs one fixed logic tick with one Control per player:
 // cs[i] drives ball i, as Tick's c drives ball 0. Ball i is autonomous

@@ -83,7 +83,7 @@
 //	sv   tick length, nanoseconds
 //	uv   max loops                           (fits in 32 bits)
 //	1    flags: bit 0 lockstep; other bits 0
-//	uv   N, the number of players            (version 2 only: 2 to 4;
+//	uv   N, the number of players            (version 2 only: 2 to 8;
 //	                                          version 1: N = 1)
 //	uv   initial held buttons                (fits in 32 bits)
 //	uv   T, the number of ticks              (at most MaxTicks)

@@ -92,7 +92,7 @@ func TestPlayersValidation(t *testing.T) {
 		func(r *replay.Recording) { r.Commands[0].Arg = 3 },
 		func(r *replay.Recording) {
 			r.Settings.Players = 1
-			r.Inputs[0].Others = [3]input.Record{}
+			r.Inputs[0].Others = [replay.MaxPlayers - 1]input.Record{}
 			r.Commands = nil
 			r.Inputs = r.Inputs[:1]
 			r.Inputs[0].Others[1].Held = 1

@@ -27,7 +27,7 @@ type Settings struct {
 }
 
 // MaxPlayers is the most players a recording holds.
-const MaxPlayers = 4
+const MaxPlayers = 8
 
 // players is the number of input records per tick.
 func (s Settings) players() int { return max(1, int(s.Players)) }

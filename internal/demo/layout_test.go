@@ -119,9 +119,9 @@ func hudFits(t *testing.T, name string, d *Demo) {
 }
 
 // TestHUDLinesFitTheirPanel: no HUD line is cut, short or long form, on
-// one machine with every unusual line on, and in a four-player network
-// game's lobby and run (the longest status), at the smallest window the
-// issue names too.
+// one machine with every unusual line on, and in a network game of
+// netplay.MaxPlayers players, lobby and run (the longest status and the
+// longest table), at the smallest window the issue names too.
 func TestHUDLinesFitTheirPanel(t *testing.T) {
 	for _, c := range []struct {
 		help bool
@@ -143,21 +143,22 @@ func TestHUDLinesFitTheirPanel(t *testing.T) {
 		hudFits(t, fmt.Sprint("one machine, ", c.mode, ", help ", help), f.d)
 	}
 	for _, netcode := range []string{"lockstep", "rollback"} {
-		fourPlayerHUD(t, netcode)
+		manyPlayerHUD(t, netcode)
 	}
 }
 
-// fourPlayerHUD checks the HUD's long form of every peer of a four-player
-// game, in the host's lobby and in the game.
-func fourPlayerHUD(t *testing.T, netcode string) {
-	g := newNetTestGame(t, lossy, []string{"-players", "4", "-bot", "1", "-hud-help", "-ticks", "100", "-netcode", netcode})
+// manyPlayerHUD checks the HUD's long form of every peer of a game of
+// netplay.MaxPlayers players, in the host's lobby and in the game.
+func manyPlayerHUD(t *testing.T, netcode string) {
+	n := netplay.MaxPlayers
+	g := newNetTestGame(t, lossy, []string{"-players", fmt.Sprint(n), "-bot", "1", "-hud-help", "-ticks", "100", "-netcode", netcode})
 	g.clock.Advance(hudRefresh)
 	g.peers[0].stepAt(g.clock.Now())
 	hudFits(t, netcode+": a host waiting for players", g.peers[0].d)
-	if !strings.Contains(string(g.peers[0].d.ov.shown), "waiting for players 1/4") {
+	if !strings.Contains(string(g.peers[0].d.ov.shown), fmt.Sprintf("waiting for players 1/%d", n)) {
 		t.Errorf("the lobby's HUD:\n%s", g.peers[0].d.ov.shown)
 	}
-	for i := 2; i <= 4; i++ {
+	for i := 2; i <= n; i++ {
 		j := newFront(t, g.clock, g.peers[0].d.p.Network, "-join", "127.0.0.1:7777", "-stats", "-net-timeout", "1m", "-bot", fmt.Sprint(i), "-hud-help", "-netcode", netcode)
 		j.stepAt(g.clock.Now())
 		g.peers = append(g.peers, j)

@@ -208,7 +208,9 @@ type netGame struct {
 	watched bool               // "watching" was said
 	netcode string
 	started bool // "game started" was said
-	endSaid bool // the end was said
+	// lobbySaid: a joiner said its player index in the lobby.
+	lobbySaid bool
+	endSaid   bool // the end was said
 	// watching says this is a spectator (before spec is made).
 	watching bool
 	// kickedSaid are the players whose kick was said, a bit each.
@@ -260,6 +262,10 @@ func (g *netGame) announce(log io.Writer) {
 		return
 	}
 	state := g.sess.State()
+	if !g.lobbySaid && g.ready && state == netplay.StateLobby && g.sess.Role() == netplay.Joiner {
+		g.lobbySaid = true
+		fmt.Fprintf(log, "interpdemo: joined as player %d of %d, waiting for the others\n", g.sess.Index(), g.sess.Players())
+	}
 	if !g.started && (state == netplay.StateRunning || state == netplay.StateEnding && g.sess.NextTick() > 0) {
 		g.started = true
 		fmt.Fprintf(log, "interpdemo: game started: player %d of %d, input delay %d ticks, %s\n", g.sess.Index(), g.sess.Players(), g.sess.Delay(), g.netcode)

@@ -16,10 +16,11 @@ import (
 // at ?); HUDMaxWidth for the long form and in a network game, whose
 // table of players is 50 characters wide. Lines wrap to fit the column
 // (hud.Wrap), and the long form, at its longest, fits in HUDMaxHeight (a
-// test checks both).
+// test checks both): 36 lines, those of a rollback game of
+// netplay.MaxPlayers (8) players, a line each in the table.
 const (
 	HUDWidth                  = 280
-	HUDMaxWidth, HUDMaxHeight = 420, 460
+	HUDMaxWidth, HUDMaxHeight = 420, 520
 	GraphHeight               = 108
 	GraphMaxWidth             = 2048
 )

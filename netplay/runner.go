@@ -199,6 +199,8 @@ type Runner struct {
 	advSet  [MaxPlayers]bool
 	slow    time.Duration
 
+	skip time.Duration // Update: time sync's slowdown not yet taken as a skipped tick
+
 	sync *syncTest
 	st   RunnerStats
 }
@@ -271,6 +273,10 @@ func (r *Runner) Stats() RunnerStats { return r.st }
 // counted). Call it after the frame's datagrams are in (Session.Receive)
 // and send the session's (Session.Poll) after it.
 //
+// Before the game runs (the lobby) due is dropped, not owed: a loop that
+// calls Frame from its start owes no tick of the wait when the game
+// starts. An engine's fixed update calls Update instead.
+//
 // When the game is over (Session.Over), Frame runs no new tick, and with
 // Rollback brings the game back to the confirmed game: the ticks run on
 // predictions past the last confirmed one are undone.
@@ -278,8 +284,8 @@ func (r *Runner) Stats() RunnerStats { return r.st }
 // With RunnerConfig.Tick, Frame also measures how far this peer's game is
 // ahead of the others' and decides the frame's TimeSync.
 func (r *Runner) Frame(now time.Duration, due, maxLoops int) (ran int) {
-	r.owed += int64(max(due, 0))
 	if r.sync != nil {
+		r.owed += int64(max(due, 0))
 		return r.syncFrame(maxLoops)
 	}
 	s := r.s
@@ -295,8 +301,9 @@ func (r *Runner) Frame(now time.Duration, due, maxLoops int) (ran int) {
 		return 0
 	}
 	if s.State() != StateRunning {
-		return 0
+		return 0 // the lobby: no tick is owed before the game starts
 	}
+	r.owed += int64(max(due, 0))
 	if r.rollback {
 		r.correct()
 	}
@@ -338,6 +345,50 @@ func (r *Runner) Frame(now time.Duration, due, maxLoops int) (ran int) {
 	r.timeSync(now, elapsed)
 	r.adviseWait(now) // EventWaitRecommendation
 	return ran
+}
+
+// UpdateMaxLoops is the most ticks one Update runs: its own, and one
+// owed from a stall, so that a game that waited catches up at one tick
+// more a call.
+const UpdateMaxLoops = 2
+
+// Update is Frame for an engine's fixed update, which calls it once a
+// tick of the game's length (RunnerConfig.Tick; Ebitengine's Update, 60
+// times a second by default): each call owes one tick, runs it, and runs
+// at most one more owed from an earlier stall (UpdateMaxLoops). Before
+// the game starts it owes nothing.
+//
+// Time sync there cannot count less of a frame's time, since the engine
+// keeps the time: it is advice to skip a tick now and then instead. The
+// slowdown TimeSync would give accumulates, and a call that finds a whole
+// tick of it owes no tick (skipped true; ran is then 0, or a tick owed
+// from a stall). A peer ahead of the others by more than half a tick thus
+// runs up to MaxSlowdown (3 %) fewer ticks than its engine's updates until
+// it is level: at 60 updates a second, at most one skipped in 33.
+//
+//	func (g *Game) Update() error { // ebiten.Game: 60 times a second
+//		now := clock.Now()
+//		conn.Read(now, sess)
+//		runner.Update(now)
+//		conn.Write(now, sess)
+//		return nil
+//	}
+//
+// Call it after the datagrams are in and send the session's after it, as
+// with Frame; do not mix it with Frame on one Runner.
+func (r *Runner) Update(now time.Duration) (ran int, skipped bool) {
+	due := 1
+	if r.sync == nil && r.s.State() == StateRunning && r.tickLen > 0 && r.skip >= r.tickLen {
+		r.skip -= r.tickLen
+		due, skipped = 0, true
+	}
+	ran = r.Frame(now, due, UpdateMaxLoops)
+	if r.sync == nil && r.s.State() == StateRunning {
+		r.skip += r.slow
+	} else {
+		r.skip = 0
+	}
+	return ran, skipped
 }
 
 // giveLocal gives the session the local player's inputs up to tick

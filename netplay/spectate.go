@@ -20,9 +20,10 @@ import (
 // host keeps up to a window of snapshot bytes in flight beyond what the
 // spectator has in order (256 KiB at first, growing by what each
 // acknowledgement acknowledges up to 1 MiB, halved when chunks are lost),
-// sends all the window allows at each Poll, and resends only the chunks
-// that the spectator's acknowledgements do not list (a bitmap of the
-// chunks it holds past its first gap). A spectator stays StateJoining
+// sends all the window allows at each Poll, and, once nothing new has been
+// acknowledged for specResend, resends only the chunks that the
+// spectator's acknowledgements do not list (a bitmap of the chunks it
+// holds past its first gap). A spectator stays StateJoining
 // until the whole snapshot is in, so that a caller that pumps its socket
 // while the spectator joins (as it waits for the Welcome, without drawing
 // frames) receives the snapshot as fast as datagrams come; a 2.4 MB
@@ -196,13 +197,13 @@ type specPeer struct {
 	sack     [sackBytes / 8]uint64
 	snapSent int           // the next snapshot byte never sent
 	resendAt int           // the next byte the resend after a loss looks at
-	recover  int           // snapSent when the last resend began: one pass until it is acknowledged
 	window   int           // snapshot bytes allowed in flight past snapAcked
+	grown    int           // the window after the last loss: it grows slowly from there
 	snapAt   time.Duration // when snapshot bytes last went out
 	ackAt    time.Duration // when an acknowledgement last acknowledged new snapshot bytes
-	have      uint64 // ticks acknowledged (from start)
-	sentTop   uint64 // one past the last tick sent
-	news      bool
+	have     uint64        // ticks acknowledged (from start)
+	sentTop  uint64        // one past the last tick sent
+	news     bool
 }
 
 // NewBroadcast serves spectators of the game the host's Runner r plays.
@@ -496,8 +497,8 @@ func (b *Broadcast) sendData(now time.Duration, send func(netip.AddrPort, []byte
 	if sp.snapSent > sp.snapAcked && now-sp.snapAt >= specResend && now-sp.ackAt >= specResend {
 		// Nothing acknowledged since the last chunks went out: those
 		// not acknowledged are lost. Send them again, fewer at a time.
-		sp.resendAt, sp.recover = sp.snapAcked, sp.snapSent
-		sp.window = max(sp.window/2, minSnapshotWindow)
+		sp.resendAt = sp.snapAcked
+		sp.lose()
 	}
 	for sent := 0; sent < maxSnapshotWindow/chunkSize; sent++ {
 		off, snapLeft := b.nextChunk(sp)
@@ -529,11 +530,8 @@ func (b *Broadcast) sendData(now time.Duration, send func(netip.AddrPort, []byte
 		n := 0
 		if snapLeft {
 			n = min(chunkSize, len(b.snap)-off)
-			if off+n > sp.snapSent {
-				sp.snapSent = off + n
-			} else {
-				sp.resendAt = off + n
-			}
+			sp.snapSent = max(sp.snapSent, off+n)
+			sp.resendAt = off + n
 			sp.snapAt = now
 		}
 		w.uv(uint64(off))
@@ -607,17 +605,20 @@ func (b *Broadcast) snapAck(now time.Duration, sp *specPeer, got int, bitmap []b
 	if got > sp.snapSent {
 		sp.snapSent = got
 	}
-	if got >= sp.recover && sack != [len(sack)]uint64{} {
-		// Chunks sent after the gap arrived and the gap did not: it is
-		// lost (and the gaps up to the last chunk sent). Resend them
-		// once, at once, rather than after a time without news.
-		sp.resendAt, sp.recover = got, sp.snapSent
-	}
 	if fresh > 0 {
+		if sp.grown > 0 && sp.window >= sp.grown {
+			fresh /= 8 // past the last loss's window: an eighth more a round
+		}
 		sp.window = min(sp.window+fresh, maxSnapshotWindow)
 		sp.ackAt = now
 		sp.news = true
 	}
+}
+
+// lose halves the snapshot window after a loss.
+func (sp *specPeer) lose() {
+	sp.window = max(sp.window/2, minSnapshotWindow)
+	sp.grown = sp.window
 }
 
 // SpectatorConfig sets up a Spectator.

@@ -30,6 +30,7 @@ const netTicks = "750"
 type netGame struct {
 	netcode    string
 	host, join *report.Stats
+	spec       *specJoin // the spectator's late join, on the last game
 }
 
 var hostingRe = regexp.MustCompile(`hosting on (127\.0\.0\.1:\d+)`)
@@ -44,6 +45,11 @@ func network(o *options, r *results) error {
 		}
 		r.net = append(r.net, g)
 	}
+	s, err := spectatorJoin(o)
+	if err != nil {
+		return fmt.Errorf("a spectator's late join: %v", err)
+	}
+	r.net[len(r.net)-1].spec = s
 	return nil
 }
 
@@ -175,6 +181,7 @@ func (r *results) writeNet(p func(string, ...any)) {
 		return fmt.Sprintf("%s / %s", g.host.StateHash, g.join.StateHash)
 	})
 	p("\n")
+	writeSpecJoin(p, r.net[len(r.net)-1].spec)
 }
 
 // rtt is a peer's round-trip time to the other player, in ms.

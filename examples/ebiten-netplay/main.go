@@ -16,14 +16,15 @@
 // Arrows or WASD move your square; Space toggles interpolation; Q, Escape
 // or closing the window quits (for both players, at a tick they agree on).
 //
-// The loop is examples/ebiten's recipe for engines that own the main
-// loop: ebiten.SetTPS(ebiten.SyncWithFPS) makes Update run once per
-// frame; Update reads the clock once, stamps the key changes with that
-// reading, reads the datagrams that arrived, lets puck.Peer run the ticks
-// its loop.Fixed says are due (in lockstep mode: a network game keeps its
-// time debt) through the netplay.Runner, and writes the datagrams due.
-// Draw draws every square at percentWithinTick between its position
-// before and after the latest tick; it changes nothing.
+// The loop is Ebitengine's own fixed update: Update runs TPS times a
+// second (ebiten.SetTPS with the game's tick rate, the host's -tps), one
+// tick a call. Update reads the clock once, stamps the key changes with
+// that reading, reads the datagrams that arrived, lets puck.Peer run the
+// call's tick through netplay.Runner.Update (which skips one now and then
+// when time sync finds this peer ahead of the other), and writes the
+// datagrams due. Draw draws every square between its position before and
+// after the latest tick, by the time since that tick's Update; it changes
+// nothing.
 //
 // At exit it prints one line, the game's end as this peer saw it:
 //
@@ -175,7 +176,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	ebiten.SetWindowTitle("Puck over the network: " + helpLine())
 	ebiten.SetWindowSize(2*o.settings.Width, 2*o.settings.Height) // a joiner's field comes with the host's Welcome
 	ebiten.SetWindowClosingHandled(true)                          // closing quits for both players: see frame
-	ebiten.SetTPS(ebiten.SyncWithFPS)                             // Update once per frame: the fixed loop does the ticking
+	ebiten.SetTPS(o.settings.TPS)                                 // Ebitengine's fixed update, one tick a call (a joiner: the host's rate, set at the Welcome)
 	if err := ebiten.RunGame(a); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return 1
@@ -337,12 +338,13 @@ func (a *app) frame(now time.Duration, pressed, released []ebiten.Key, focused, 
 
 	sess := a.peer.Session()
 	a.conn.Read(now, sess)
-	a.peer.Frame(now)
+	a.peer.Update(now) // the call's tick, unless time sync advises skipping it
 	a.conn.Write(now, sess)
 
 	if g := a.peer.Game(); g != nil && !a.sized {
 		set := g.Settings()
 		ebiten.SetWindowSize(2*set.Width, 2*set.Height)
+		ebiten.SetTPS(set.TPS) // the host's tick rate
 		a.sized = true
 	}
 	if !a.started && sess.State() >= netplay.StateRunning {
@@ -392,7 +394,7 @@ func (a *app) Draw(screen *ebiten.Image) {
 
 	pct := 1.0 // interpolation off: the newest state
 	if a.interp {
-		pct = a.peer.Percent()
+		pct = min(1, float64(a.clock.Now()-a.peer.TickAt())/float64(set.Tick()))
 	}
 	s := &g.State
 	me := a.peer.Session().Index()

@@ -42,6 +42,8 @@ type Peer struct {
 	capped  int64 // frames the loop capped at MaxLoops
 	percent float64
 	err     error // the game could not be set up
+	tickAt  time.Duration
+	skipped int
 
 	local localInput
 }
@@ -166,6 +168,55 @@ func (p *Peer) Frame(now time.Duration) {
 	}
 }
 
+// Update is one call of an engine's fixed update, which the engine makes
+// once a tick of the game (Ebitengine's Update at ebiten.SetTPS(TPS)),
+// with the clock read at it: the Runner's Update runs that call's tick
+// (and one owed from a stall, if any), unless time sync advises skipping
+// it because this peer's game is ahead of the other's. It reports whether
+// the call was skipped. Use either Frame or Update for a whole game.
+func (p *Peer) Update(now time.Duration) (skipped bool) {
+	s := p.sess
+	if p.game == nil {
+		if s.SessionID() == 0 || p.err != nil {
+			return false // joining
+		}
+		p.setUp(now)
+		if p.game == nil {
+			return false
+		}
+	}
+	if err := s.Err(); err != nil && !s.Over() {
+		var desync *netplay.DesyncError
+		if errors.As(err, &desync) {
+			s.Quit(now)
+		}
+	}
+	// Each tick samples the keys held up to this call.
+	p.local.plan, p.local.now = loop.FixedFrame{}, now
+	ran, skipped := p.runner.Update(now)
+	owed := p.runner.Owed()
+	s.ReportLoad(time.Duration(owed)*p.game.set.Tick(), p.capped)
+	if ran > 0 {
+		p.tickAt = now
+	}
+	p.skipped += btoi(skipped)
+	return skipped
+}
+
+// TickAt is the clock reading of the last Update that ran a tick: Draw
+// places the game between its last two ticks by the time since.
+func (p *Peer) TickAt() time.Duration { return p.tickAt }
+
+// Skipped counts the Updates time sync skipped.
+func (p *Peer) Skipped() int { return p.skipped }
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // setUp makes the game and its Runner from the session's settings.
 func (p *Peer) setUp(now time.Duration) {
 	set, err := DecodeSettings(p.sess.Settings())
@@ -174,7 +225,7 @@ func (p *Peer) setUp(now time.Duration) {
 		return
 	}
 	g := NewGame(set)
-	r, err := netplay.NewRunner(p.sess, g, &p.local, netplay.RunnerConfig{Netcode: set.Netcode})
+	r, err := netplay.NewRunner(p.sess, g, &p.local, netplay.RunnerConfig{Netcode: set.Netcode, Tick: set.Tick()})
 	if err != nil {
 		p.fail(now, err)
 		return

@@ -5,14 +5,22 @@ ARGS ?=
 
 # Packages that are pure Go (no cgo): tested with the race detector, and
 # on a 32-bit target (GOARCH=386 runs natively on amd64).
-PURE := ./loop/... ./physics/... ./input/... ./replay/... ./internal/sim/... ./internal/report/... ./internal/trace/... \
-	./internal/stats/... ./internal/atomicfile/... ./internal/hud/... ./netplay/... ./render/positions/... ./render/letterbox/... \
-	./internal/demo/... ./internal/web/... ./examples/terminal/... ./examples/replay/...
+PURE := ./physics/... ./input/... ./replay/... ./internal/sim/... ./internal/report/... ./internal/trace/... \
+	./internal/stats/... ./internal/atomicfile/... ./internal/hud/... ./render/positions/... ./render/letterbox/... \
+	./render/occlusion/... ./render/adaptive/... ./internal/demo/... ./internal/web/... ./examples/terminal/... ./examples/replay/...
+# The library's own modules (loop, netplay and its transport), nested in
+# this repository so that a game importing them gets none of the demo's
+# dependencies: pure Go too, tested each in its folder, every step that
+# PURE goes through.
+LIBS := loop netplay
+# inlibs runs a command in each of LIBS' folders, stopping at a failure.
+inlibs = for m in $(LIBS); do (cd $$m && echo "($$m) $(1)" && $(1)) || exit 1; done
 # The demo's core and what it stands on, as the web page builds them
 # (GOOS=js GOARCH=wasm): make test vets them there, with the page itself
 # (internal/web, cmd/web), whose tests run it in Chromium.
-WASM := ./loop/... ./physics/... ./input/... ./replay/... ./internal/sim/... ./netplay/... \
-	./internal/demo/... ./internal/hud/... ./internal/report/... ./internal/trace/... ./internal/stats/... ./render/positions/... ./render/letterbox/...
+WASM := ./physics/... ./input/... ./replay/... ./internal/sim/... \
+	./internal/demo/... ./internal/hud/... ./internal/report/... ./internal/trace/... ./internal/stats/... ./render/positions/... ./render/letterbox/... \
+	./render/occlusion/... ./render/adaptive/...
 # The oldest Go the module supports (go.mod's go line): the pure packages
 # are tested with that toolchain too, fetched through the module proxy.
 GOMIN := $(shell sed -n 's/^go //p' go.mod)
@@ -80,10 +88,15 @@ browser-deps:
 # skips into failures: here the tests must really run.
 test: test-deps browser-deps
 	$(GO) vet ./...
+	@$(call inlibs,$(GO) vet ./...)
 	$(GO) test -race -short -count=1 $(PURE)
+	@$(call inlibs,$(GO) test -race -short -count=1 ./...)
 	GOOS=js GOARCH=wasm $(GO) vet $(WASM) ./internal/web/... ./cmd/web/...
+	@$(call inlibs,GOOS=js GOARCH=wasm $(GO) vet ./...)
 	$(MAKE) --no-print-directory test-386
 	GOTOOLCHAIN=go$(GOMIN) $(GO) test -short -count=1 $(PURE)
+	@$(call inlibs,GOTOOLCHAIN=go$(GOMIN) $(GO) test -short -count=1 ./...)
+	@$(call inlibs,$(GO) test -count=1 ./...)
 	INTERPDEMO_REQUIRE_GL=1 $(GO) test -count=1 -timeout 20m ./...
 	$(MAKE) --no-print-directory test-ebiten
 
@@ -99,10 +112,11 @@ PURE386_SIGNALS := ./internal/atomicfile/... ./examples/terminal/...
 T386 := $(or $(TMPDIR),/tmp)/interpdemo-386
 test-386:
 	@rm -rf $(T386) && mkdir -p $(T386)
-	@GOARCH=386 $(GO) test -c -o $(T386)/probe.test ./loop/
+	@GOARCH=386 $(GO) test -c -o $(T386)/probe.test ./physics/
 	@if $(T386)/probe.test -test.run '^$$' >/dev/null 2>&1; then \
 		echo "GOARCH=386 $(GO) test -short -count=1 $(PURE)"; \
 		GOARCH=386 $(GO) test -short -count=1 $(PURE) || exit 1; \
+		$(call inlibs,GOARCH=386 $(GO) test -short -count=1 ./...); \
 	else \
 		command -v qemu-i386 >/dev/null || { \
 			echo "make: installing qemu-user (this kernel cannot run 32-bit programs: the 386 tests run under qemu-i386)"; \
@@ -112,6 +126,7 @@ test-386:
 		run=$$(GOARCH=386 $(GO) list $(PURE) | grep -v -x -F "$$(GOARCH=386 $(GO) list $(PURE386_SIGNALS))"); \
 		echo "make: NOTE: this kernel cannot run 32-bit (386) programs: the 386 tests run under qemu-i386"; \
 		GOARCH=386 $(GO) test -exec $(CURDIR)/.ci/qemu-386-exec -short -count=1 $$run || exit 1; \
+		$(call inlibs,GOARCH=386 $(GO) test -exec $(CURDIR)/.ci/qemu-386-exec -short -count=1 ./...); \
 		echo "make: NOTE: the 386 tests of $(PURE386_SIGNALS) raise signals QEMU cannot deliver: compiled and linked for 386, not run"; \
 		for p in $$(GOARCH=386 $(GO) list $(PURE386_SIGNALS)); do \
 			GOARCH=386 $(GO) test -c -o $(T386)/$$(echo $$p | tr / _).test $$p || exit 1; \
@@ -144,16 +159,18 @@ lint: deps
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
 	$(STATICCHECK_WASM) ./internal/web/... ./cmd/web/...
+	@$(call inlibs,$(GO) vet ./... && $(STATICCHECK) ./...)
 	cd examples/ebiten && $(GO) vet ./... && $(STATICCHECK) ./...
 	cd examples/ebiten-netplay && $(GO) vet ./... && $(STATICCHECK) ./...
 
 # Each fuzz target for 30 s (FUZZTIME=… to change).
 FUZZTIME ?= 30s
 fuzz:
-	@for pkg in ./loop ./physics ./input ./replay ./netplay; do \
-		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep ^Fuzz); do \
-			echo "== $$pkg $$f"; \
-			$(GO) test $$pkg -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) || exit 1; \
+	@for pkg in loop physics input replay netplay; do \
+		dir=.; case $$pkg in loop|netplay) dir=$$pkg; pkg=. ;; *) pkg=./$$pkg ;; esac; \
+		for f in $$(cd $$dir && $(GO) test -list '^Fuzz' $$pkg | grep ^Fuzz); do \
+			echo "== $$dir $$pkg $$f"; \
+			(cd $$dir && $(GO) test $$pkg -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME)) || exit 1; \
 		done; \
 	done
 

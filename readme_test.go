@@ -34,8 +34,10 @@ func readmeProgram(t *testing.T) string {
 }
 
 // TestREADMEProgramBuildsInANewModule: the README's library program, as
-// it stands, in a new module that only requires this one (replaced by the
-// working tree), builds and runs: its ball is drawn at increasing x.
+// it stands, in a new module that only requires the loop's module
+// (replaced by the working tree's, as the README says), builds and runs:
+// its ball is drawn at increasing x; and its module graph holds nothing
+// else (none of the demo's dependencies).
 func TestREADMEProgramBuildsInANewModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a module")
@@ -49,7 +51,7 @@ func TestREADMEProgramBuildsInANewModule(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	mod := "module example.com/ball\n\ngo 1.24\n\nrequire github.com/interpdemo/interpdemo v0.0.0\n\nreplace github.com/interpdemo/interpdemo => " + root + "\n"
+	mod := "module example.com/ball\n\ngo 1.24\n\nrequire github.com/interpdemo/interpdemo/loop v0.0.0\n\nreplace github.com/interpdemo/interpdemo/loop => " + filepath.Join(root, "loop") + "\n"
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -69,6 +71,13 @@ func TestREADMEProgramBuildsInANewModule(t *testing.T) {
 		return string(out)
 	}
 	gorun("mod", "tidy")
+	for _, line := range strings.Split(strings.TrimSpace(gorun("mod", "graph")), "\n") {
+		for _, m := range strings.Fields(line) {
+			if m = strings.SplitN(m, "@", 2)[0]; m != "example.com/ball" && m != "github.com/interpdemo/interpdemo/loop" && m != "go" && m != "toolchain" {
+				t.Errorf("go mod graph lists %s: %q", m, line)
+			}
+		}
+	}
 	gorun("build", "-o", "ball", ".")
 	out, err := exec.CommandContext(ctx, filepath.Join(dir, "ball")).Output()
 	if err != nil {

@@ -88,7 +88,7 @@ func (r *results) write(w io.Writer, o *options) error {
 	}
 
 	p("## Go benchmarks\n\n")
-	p("`go test -run '^$' -bench ... ./loop ./physics ./render` (the limiter with `-benchtime 600x`: 10 s of 60 FPS waits per variant):\n\n```\n")
+	p("`go test -run '^$' -bench ... ./physics ./render`, and `.` in `loop/`, a module of its own (the limiter with `-benchtime 600x`: 10 s of 60 FPS waits per variant):\n\n```\n")
 	for _, l := range r.benchRaw {
 		p("%s\n", l)
 	}

@@ -5,6 +5,8 @@ go 1.24.0
 require (
 	github.com/hajimehoshi/ebiten/v2 v2.8.8
 	github.com/interpdemo/interpdemo v0.0.0
+	github.com/interpdemo/interpdemo/loop v0.0.0
+	github.com/interpdemo/interpdemo/netplay v0.0.0
 )
 
 require (
@@ -16,4 +18,8 @@ require (
 	golang.org/x/sys v0.35.0 // indirect
 )
 
-replace github.com/interpdemo/interpdemo => ../..
+replace (
+	github.com/interpdemo/interpdemo => ../..
+	github.com/interpdemo/interpdemo/loop => ../../loop
+	github.com/interpdemo/interpdemo/netplay => ../../netplay
+)

@@ -16,7 +16,7 @@ import (
 // joiner's input reaches the host, and the host's a joiner, in about 2D;
 // one joiner's input reaches another joiner through the host, in about
 // 4D, plus the time the host holds it (at most a frame of its loop, a
-// millisecond here). go test -run TestStarRelayLatency -v ./netplay/udp/
+// millisecond here). In netplay/: go test -run TestStarRelayLatency -v ./udp/
 // prints the figures.
 func TestStarRelayLatency(t *testing.T) {
 	const d, players, ticks = 25 * time.Millisecond, 3, 150

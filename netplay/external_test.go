@@ -20,9 +20,9 @@ const outsideGoMod = `module example.com/paddles
 
 go 1.24
 
-require github.com/interpdemo/interpdemo v0.0.0
+require github.com/interpdemo/interpdemo/netplay v0.0.0
 
-replace github.com/interpdemo/interpdemo => %ROOT%
+replace github.com/interpdemo/interpdemo/netplay => %ROOT%
 `
 
 const outsideMain = `// Command paddles plays a two-player rollback game of its own over the
@@ -168,8 +168,10 @@ func fail(err error) {
 
 // A module outside the repository imports the package and plays a
 // two-session game of its own over the library's simulated network: the
-// library needs nothing of the repository but itself (no other module,
-// no network: the module proxy is off, and the module cache is empty).
+// library, a module of its own, needs nothing of the repository but
+// itself (no other module, no network: the module proxy is off, and the
+// module cache is empty), and the game's module graph lists nothing else:
+// none of the demo's go-sdl2, go-gl or gonum.
 func TestOutsideModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a module with the go command; the full run checks it")
@@ -178,12 +180,12 @@ func TestOutsideModule(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the go command: %v", err)
 	}
-	root, err := filepath.Abs("..")
+	root, err := filepath.Abs(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if mod, err := os.ReadFile(filepath.Join(root, "go.mod")); err != nil || !strings.HasPrefix(string(mod), "module github.com/interpdemo/interpdemo\n") {
-		t.Fatalf("%s is not the repository's root: %v", root, err)
+	if mod, err := os.ReadFile(filepath.Join(root, "go.mod")); err != nil || !strings.HasPrefix(string(mod), "module github.com/interpdemo/interpdemo/netplay\n") {
+		t.Fatalf("%s is not the library's module: %v", root, err)
 	}
 	dir := t.TempDir()
 	mod := filepath.Join(dir, "paddles")
@@ -200,13 +202,26 @@ func TestOutsideModule(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, goCmd, "run", ".")
-	cmd.Dir = mod
-	cmd.Env = append(os.Environ(),
+	env := append(os.Environ(),
 		"GOWORK=off", "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod",
 		"GOPROXY=off", "GOSUMDB=off", "GONOSUMDB=*",
 		"GOMODCACHE="+filepath.Join(dir, "modcache"), // empty: nothing to take from it
 	)
+	graph := exec.CommandContext(ctx, goCmd, "mod", "graph")
+	graph.Dir, graph.Env = mod, env
+	g, err := graph.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go mod graph: %v\n%s", err, g)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(g)), "\n") {
+		for _, m := range strings.Fields(line) {
+			if m = strings.SplitN(m, "@", 2)[0]; m != "example.com/paddles" && m != "github.com/interpdemo/interpdemo/netplay" && m != "go" && m != "toolchain" {
+				t.Errorf("go mod graph lists %s: %q", m, line)
+			}
+		}
+	}
+	cmd := exec.CommandContext(ctx, goCmd, "run", ".")
+	cmd.Dir, cmd.Env = mod, env
 	out, err := cmd.CombinedOutput()
 	if ctx.Err() != nil {
 		t.Fatalf("go run did not finish in time:\n%s", out)

@@ -24,7 +24,7 @@ var ErrOver = errors.New("netplay: game over")
 // A DesyncError reports that two peers reached different states after the
 // same ticks with the same inputs: the simulation is not deterministic, or
 // a peer is broken. Tick counts the ticks run (the hash is the state after
-// tick Tick, counted from 1, as in package replay).
+// tick Tick, counted from 1).
 type DesyncError struct {
 	Tick   uint64
 	Local  uint64 // this peer's state hash

@@ -48,7 +48,7 @@ func (s *toyState) advance(in *Inputs) {
 		for _, x := range b {
 			h = fnvFeed(h, uint64(x))
 		}
-		if in.Autonomous(p) {
+		if in.Disconnected(p) {
 			h = fnvFeed(h, 0xa070)
 			s.pos[p][0]++
 			continue
@@ -478,8 +478,8 @@ func (p *rpeer) checkInputs(in *Inputs) {
 		if amb {
 			continue
 		}
-		if trec(got) != want || in.Autonomous(q) != auto {
-			p.g.errorf("tick %d: player %d input %v autonomous %v, want %v %v", in.Tick, q, got, in.Autonomous(q), want, auto)
+		if trec(got) != want || in.Disconnected(q) != auto {
+			p.g.errorf("tick %d: player %d input %v autonomous %v, want %v %v", in.Tick, q, got, in.Disconnected(q), want, auto)
 		}
 	}
 }

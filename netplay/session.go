@@ -14,9 +14,8 @@ const _ = uint8(1 << (MaxPlayers - 1))
 const (
 	MinPlayers = 2
 	// MaxPlayers is the most players of a game. Every set of players is
-	// a uint8 bit mask (Inputs' predicted and autonomous players, the
-	// players missing or interrupted), as is the world state of the
-	// demo that uses it; the wire carries player indices and counts as
+	// a uint8 bit mask (Inputs' predicted and disconnected players, the
+	// players missing or interrupted); the wire carries player indices and counts as
 	// u8. 8 keeps all of them, and keeps the host's worst-case packet
 	// (every section at its largest, 32-byte inputs) carrying a record of
 	// every player (TestGamePacketBounded).
@@ -755,15 +754,16 @@ func (s *Session) Confirmed() uint64 {
 	return c
 }
 
-// Autonomous reports whether player p's ball is autonomous at tick t
-// because p was kicked before it: its records are zero from then on, and
-// the game should move its ball as if nobody controlled it.
-func (s *Session) Autonomous(p int, t uint64) bool {
+// Disconnected reports whether player p is out of the game at tick t
+// because it was kicked (or dropped by DisconnectContinue) before it: its
+// records are zero from then on, and the game should play on without it
+// (what that means is the game's: a character nobody controls, say).
+func (s *Session) Disconnected(p int, t uint64) bool {
 	return p >= 0 && p < s.players && s.kckd[p] && t >= s.kick[p].from
 }
 
 // Kicked reports whether player p was kicked, and the first tick at which
-// it is autonomous.
+// it is Disconnected.
 func (s *Session) Kicked(p int) (from uint64, ok bool) {
 	if p < 0 || p >= s.players || !s.kckd[p] {
 		return 0, false

@@ -82,7 +82,7 @@ func (g *game) Advance(in *netplay.Inputs) {
 	recs := s.recs[:in.Players()]
 	for p := range recs {
 		recs[p] = DecodeInput(in.Input(p))
-		if in.Autonomous(p) && s.world.Players()&(1<<p) != 0 {
+		if in.Disconnected(p) && s.world.Players()&(1<<p) != 0 {
 			s.release(p) // every peer does it at this tick
 		}
 	}
@@ -154,7 +154,7 @@ func (g *game) Confirmed(in *netplay.Inputs, hash uint64, _ bool) {
 		return
 	}
 	for p := range in.Players() {
-		if in.Autonomous(p) && g.released&(1<<p) == 0 && p < s.world.N() {
+		if in.Disconnected(p) && g.released&(1<<p) == 0 && p < s.world.N() {
 			g.released |= 1 << p
 			s.rec.Command(replay.Command{Kind: replay.CmdRelease, Arg: int64(p)})
 		}

@@ -1017,7 +1017,7 @@ func syncRef(n uint64) []toyState {
 }
 
 // newSync makes a sync test of a toy game (a Confirmer) with checkDistance.
-func newSync(t *testing.T, checkDistance int) (*Runner, *toyGame) {
+func newSync(t *testing.T, checkDistance int) (*SyncTest, *toyGame) {
 	t.Helper()
 	g := newToyGame(t, "synctest")
 	var next uint64
@@ -1025,13 +1025,13 @@ func newSync(t *testing.T, checkDistance int) (*Runner, *toyGame) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g.bind(r)
+	g.bind(r.Runner)
 	return r, g
 }
 
 // runSync runs frames of 0 to 3 due ticks, 5 at most a frame, until n
 // ticks ran or the test fails.
-func runSync(r *Runner, n uint64) {
+func runSync(r *SyncTest, n uint64) {
 	for f := uint64(0); r.Head() < n && r.Err() == nil; f++ {
 		due := int(mix64(f) % 4)
 		due = min(due, int(n-r.Head()-uint64(r.Owed())))

@@ -27,11 +27,13 @@ const (
 // sync test all run the world through it, on one tick path: the
 // library's Runner.
 type game struct {
-	s     *Sim
-	r     *netplay.Runner
-	snaps []physics.Snapshot
-	prevs [][physics.MaxPlayers]input.Record
-	local input.Record // the sync test's input for the tick being run
+	s *Sim
+	r *netplay.Runner
+	// synctest is r as a sync test (Config.SyncTest), or nil.
+	synctest *netplay.SyncTest
+	snaps    []physics.Snapshot
+	prevs    [][physics.MaxPlayers]input.Record
+	local    input.Record // the sync test's input for the tick being run
 
 	// The frame in progress, for LocalInput: the loop's plan and its
 	// time, and the latest span end given to the sampler.

@@ -34,7 +34,8 @@ func pumpUntil(t *testing.T, clock realClock, done func() bool, pairs ...any) {
 		}
 		for i := 0; i < len(pairs); i += 2 {
 			c, e := pairs[i].(*Conn), pairs[i+1].(Endpoint)
-			c.Pump(clock.Now(), e)
+			c.Read(clock.Now(), e)
+			c.Write(clock.Now(), e)
 		}
 		pairs[0].(*Conn).Wait(10 * time.Millisecond)
 	}

@@ -15,7 +15,7 @@ func (b botLocal) LocalInput(tick uint64, _ int, dst []byte) { dst[0] = BotInput
 
 // syncTest runs g for ticks ticks under netplay's sync test, which rolls
 // it back 8 ticks after every tick and runs them again.
-func syncTest(t *testing.T, g netplay.Game, slots func(int), ticks int) *netplay.Runner {
+func syncTest(t *testing.T, g netplay.Game, slots func(int), ticks int) *netplay.SyncTest {
 	t.Helper()
 	r, err := netplay.NewSyncTest(g, botLocal(7), netplay.SyncTestConfig{InputSize: InputSize, CheckDistance: 8})
 	if err != nil {

@@ -12,7 +12,6 @@ import (
 
 func TestConfigInvalid(t *testing.T) {
 	for _, c := range []Config{
-		{InputSize: 1},
 		{Nonce: 1},
 		{Nonce: 1, InputSize: MaxInputSize + 1},
 		{Nonce: 1, InputSize: 1, Players: 1},
@@ -34,9 +33,6 @@ func TestConfigInvalid(t *testing.T) {
 		if _, err := NewJoiner(Config{InputSize: testInputSize, Nonce: 1}, a, 0); !errors.Is(err, ErrInvalid) {
 			t.Errorf("NewJoiner(%v): %v, want ErrInvalid", a, err)
 		}
-	}
-	if _, err := NewJoiner(Config{InputSize: 1}, addr(0), 0); !errors.Is(err, ErrInvalid) {
-		t.Errorf("NewJoiner without a nonce: %v", err)
 	}
 	if _, err := NewJoiner(Config{Nonce: 1}, addr(0), 0); !errors.Is(err, ErrInvalid) {
 		t.Errorf("NewJoiner without an input size: %v", err)

@@ -26,7 +26,7 @@
 // frame of a peer, with its fixed-step loop (package loop, in lockstep
 // mode: the time debt is kept):
 //
-//	sess, _ := netplay.NewHost(netplay.Config{Nonce: nonce, InputSize: 1, Players: 2,
+//	sess, _ := netplay.NewHost(netplay.Config{InputSize: 1, Players: 2,
 //		Settings: settings, Delay: netplay.NoDelay}, clock.Now()) // or NewJoiner
 //	runner, _ := netplay.NewRunner(sess, game, game, netplay.RunnerConfig{Netcode: netplay.Rollback, Tick: tick})
 //	conn, _ := udp.Listen(":7777", udp.Config{})

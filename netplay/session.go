@@ -2,6 +2,7 @@ package netplay
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"net/netip"
 	"time"
 )
@@ -117,9 +118,10 @@ func (s State) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // Config sets up a Session. Zero durations take their defaults.
 type Config struct {
-	// Nonce is 64 random bits from the caller (crypto/rand), never 0.
-	// The host makes it the session ID that every packet carries;
-	// a joiner makes it the token of its Hello.
+	// Nonce is 64 random bits. The host makes it the session ID that
+	// every packet carries; a joiner makes it the token of its Hello.
+	// 0, the usual value, has NewHost or NewJoiner draw one (math/rand/v2,
+	// seeded at random); a test gives its own for runs that repeat.
 	Nonce uint64
 
 	// InputSize is the size of one player's input for one tick, in
@@ -198,12 +200,21 @@ type Config struct {
 	KeepAlive time.Duration
 }
 
+// randomNonce is 64 random bits, never 0: the Nonce nobody gave.
+func randomNonce() uint64 {
+	for {
+		if n := rand.Uint64(); n != 0 {
+			return n
+		}
+	}
+}
+
 func (c Config) normalize(host bool) (Config, error) {
 	bad := func(format string, args ...any) (Config, error) {
 		return c, fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
 	}
 	if c.Nonce == 0 {
-		return bad("Config.Nonce is 0: give 64 random bits")
+		c.Nonce = randomNonce()
 	}
 	if c.InputSize < 1 || c.InputSize > MaxInputSize {
 		return bad("Config.InputSize %d not in 1..%d", c.InputSize, MaxInputSize)

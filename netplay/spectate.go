@@ -622,7 +622,8 @@ func (b *Broadcast) snapAck(now time.Duration, sp *specPeer, got int, bitmap []b
 
 // SpectatorConfig sets up a Spectator.
 type SpectatorConfig struct {
-	// Nonce is 64 random bits, never 0: the token of its Hello.
+	// Nonce is 64 random bits, the token of its Hello; 0 has
+	// NewSpectator draw one, as Config.Nonce.
 	Nonce uint64
 	// InputSize must be the host's.
 	InputSize int
@@ -714,9 +715,10 @@ type Spectator struct {
 
 // NewSpectator starts watching the game hosted at host, at now.
 func NewSpectator(c SpectatorConfig, host netip.AddrPort, now time.Duration) (*Spectator, error) {
+	if c.Nonce == 0 {
+		c.Nonce = randomNonce()
+	}
 	switch {
-	case c.Nonce == 0:
-		return nil, fmt.Errorf("%w: SpectatorConfig.Nonce is 0", ErrInvalid)
 	case c.InputSize < 1 || c.InputSize > MaxInputSize:
 		return nil, fmt.Errorf("%w: SpectatorConfig.InputSize %d not in 1..%d", ErrInvalid, c.InputSize, MaxInputSize)
 	case !host.IsValid() || host.Port() == 0:

@@ -27,7 +27,7 @@
 // mode: the time debt is kept):
 //
 //	sess, _ := netplay.NewHost(netplay.Config{InputSize: 1, Players: 2,
-//		Settings: settings, Delay: netplay.NoDelay}, clock.Now()) // or NewJoiner
+//		Settings: settings}, clock.Now()) // or NewJoiner; no input delay
 //	runner, _ := netplay.NewRunner(sess, game, game, netplay.RunnerConfig{Netcode: netplay.Rollback, Tick: tick})
 //	conn, _ := udp.Listen(":7777", udp.Config{})
 //	var offset time.Duration                           // time sync: time the loop does not count
@@ -43,7 +43,7 @@
 //	}
 //
 // A lockstep game is the same loop with RunnerConfig{Netcode:
-// netplay.Lockstep} and an input delay (Config.Delay 0 means 2 ticks):
+// netplay.Lockstep} and an input delay (Config.Delay: netplay.DefaultDelay):
 // Frame then runs no tick whose inputs are missing, and the loop keeps
 // its debt until they come.
 //

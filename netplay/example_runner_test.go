@@ -44,7 +44,7 @@ func (k keyboard) LocalInput(tick uint64, _ int, dst []byte) {
 // for every input, and an input delay of 3 ticks hides the network's).
 // Both end in the same state on both peers.
 func ExampleRunner() {
-	play(netplay.Rollback, netplay.NoDelay)
+	play(netplay.Rollback, 0)
 	play(netplay.Lockstep, 3)
 	// Output:
 	// rollback: host at tick 120, sum 1522904392, err <nil>

@@ -10,11 +10,11 @@ import (
 // (never 0, another each time); a given one is kept; two sessions that
 // gave none play together.
 func TestNonceDrawnWhenZero(t *testing.T) {
-	host, err := NewHost(Config{InputSize: testInputSize, Players: 2}, 0)
+	host, err := NewHost(Config{InputSize: testInputSize, Players: 2, Delay: DefaultDelay}, 0)
 	if err != nil {
 		t.Fatalf("NewHost without a Nonce: %v", err)
 	}
-	other, _ := NewHost(Config{InputSize: testInputSize, Players: 2}, 0)
+	other, _ := NewHost(Config{InputSize: testInputSize, Players: 2, Delay: DefaultDelay}, 0)
 	join, err := NewJoiner(Config{InputSize: testInputSize}, addr(0), 0)
 	if err != nil {
 		t.Fatalf("NewJoiner without a Nonce: %v", err)
@@ -39,7 +39,7 @@ func TestNonceDrawnWhenZero(t *testing.T) {
 	if host.cfg.Nonce != host.id {
 		t.Errorf("host: session ID %x, nonce %x", host.id, host.cfg.Nonce)
 	}
-	given, _ := NewHost(Config{InputSize: testInputSize, Players: 2, Nonce: 0x5eed}, 0)
+	given, _ := NewHost(Config{InputSize: testInputSize, Players: 2, Nonce: 0x5eed, Delay: DefaultDelay}, 0)
 	givenSp, _ := NewSpectator(SpectatorConfig{InputSize: testInputSize, Nonce: 0x5eed}, addr(0), 0)
 	if given.id != 0x5eed || givenSp.cfg.Nonce != 0x5eed {
 		t.Errorf("a given nonce: host %x, spectator %x; want 5eed", given.id, givenSp.cfg.Nonce)

@@ -32,10 +32,9 @@ const (
 	// MaxSettingsSize is the largest game settings the host may send
 	// (Config.Settings): they travel in one datagram, the Welcome.
 	MaxSettingsSize = 1024
-	// DefaultDelay is the input delay a zero Config.Delay means.
+	// DefaultDelay is a lockstep game's usual input delay (Config.Delay),
+	// enough for a round trip of two ticks; rollback usually has none.
 	DefaultDelay = 2
-	// NoDelay as Config.Delay asks for no input delay (for rollback).
-	NoDelay = -1
 	// HashEvery is the default checkpoint interval (Config.DesyncEvery):
 	// peers exchange the state hash after every HashEvery ticks (after
 	// ticks 25, 50, … counted from 1). A Confirmer has the hash after
@@ -139,9 +138,9 @@ type Config struct {
 	// (a world's seed and size, a level, rules): opaque to the session,
 	// at most MaxSettingsSize bytes, sent to each joiner in its Welcome.
 	Settings []byte
-	// Delay is the input delay in ticks, 1..MaxDelay: the input for tick
-	// t is sampled when tick t-Delay runs. 0 means DefaultDelay; NoDelay
-	// means none (for rollback).
+	// Delay is the input delay in ticks, 0..MaxDelay: the input for tick
+	// t is sampled when tick t-Delay runs. 0 is none (rollback's usual);
+	// lockstep wants one that covers the round trip, DefaultDelay or more.
 	Delay int
 	// TickLimit ends the game for everyone after that many ticks; 0 is
 	// no limit.
@@ -232,13 +231,8 @@ func (c Config) normalize(host bool) (Config, error) {
 		if c.Players < MinPlayers || c.Players > MaxPlayers {
 			return bad("Config.Players %d not in %d..%d", c.Players, MinPlayers, MaxPlayers)
 		}
-		switch {
-		case c.Delay == 0:
-			c.Delay = DefaultDelay
-		case c.Delay == NoDelay:
-			c.Delay = 0
-		case c.Delay < 0 || c.Delay > MaxDelay:
-			return bad("Config.Delay %d not in 1..%d (or NoDelay)", c.Delay, MaxDelay)
+		if c.Delay < 0 || c.Delay > MaxDelay {
+			return bad("Config.Delay %d not in 0..%d", c.Delay, MaxDelay)
 		}
 		if c.TickLimit > MaxTick {
 			return bad("Config.TickLimit %d above %d", c.TickLimit, uint64(MaxTick))

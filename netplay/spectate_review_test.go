@@ -60,7 +60,7 @@ func newSpecRig(t *testing.T, c Conditions, ticks uint64, fill, maxSpecs int) *s
 // its specGame.
 func newSpecRigWith(t *testing.T, c Conditions, ticks uint64, fill, maxSpecs int, nc Netcode, wrap func(i int, g *specGame) Game) *specRig {
 	t.Helper()
-	delay := NoDelay
+	delay := 0
 	if nc == Lockstep {
 		delay = 2
 	}
@@ -309,7 +309,7 @@ func TestSpectatorLimit(t *testing.T) {
 			t.Errorf("max %d: %+v", max, st)
 		}
 	}
-	host, _ := NewHost(Config{Nonce: 1, InputSize: 1, Players: 2}, 0)
+	host, _ := NewHost(Config{Nonce: 1, InputSize: 1, Players: 2, Delay: DefaultDelay}, 0)
 	r, _ := NewRunner(host, newSpecGame(0, 2), newSpecGame(0, 2), RunnerConfig{Netcode: Lockstep})
 	for _, bad := range []int{-1, MaxSpectators + 1} {
 		if _, err := NewBroadcast(r, BroadcastConfig{MaxSpectators: bad}); !errors.Is(err, ErrInvalid) {
@@ -344,7 +344,7 @@ func TestSessionRefusesSpectators(t *testing.T) {
 	if host.Err() != nil || join.Err() != nil || host.Stats().BadPackets != 0 {
 		t.Errorf("players: %v %v, %d bad packets", host.Err(), join.Err(), host.Stats().BadPackets)
 	}
-	lobby, _ := NewHost(Config{Nonce: 1, InputSize: testInputSize, Players: 2}, 0)
+	lobby, _ := NewHost(Config{Nonce: 1, InputSize: testInputSize, Players: 2, Delay: DefaultDelay}, 0)
 	sp, _ := NewSpectator(SpectatorConfig{Nonce: 7, InputSize: testInputSize}, addr(0), 0)
 	for now := time.Duration(0); now < 50*ms && sp.Err() == nil; now += ms {
 		sp.Poll(now, func(_ netip.AddrPort, p []byte) { lobby.Receive(now, addr(5), p) })

@@ -105,7 +105,7 @@ func TestConnectedJoinerAndRefusedSpectator(t *testing.T) {
 	if err := jc.Connect(hc.LocalAddr()); err != nil {
 		t.Fatal(err)
 	}
-	hs, _ := netplay.NewHost(netplay.Config{InputSize: 3, Nonce: 1, Players: 2}, clock.Now())
+	hs, _ := netplay.NewHost(netplay.Config{InputSize: 3, Nonce: 1, Players: 2, Delay: netplay.DefaultDelay}, clock.Now())
 	js, _ := netplay.NewJoiner(netplay.Config{InputSize: 3, Nonce: 2}, hc.LocalAddr(), clock.Now())
 	pumpUntil(t, clock, func() bool { return hs.State() == netplay.StateRunning && js.State() == netplay.StateRunning }, hc, hs, jc, js)
 

@@ -187,7 +187,7 @@ func TestSettings(t *testing.T) {
 	if set.Tick() != 22222222 {
 		t.Errorf("45 ticks per second: a tick of %v", set.Tick())
 	}
-	if DefaultSettings().Check() != nil || DefaultSettings().Delay() != netplay.NoDelay || set.Delay() != LockstepDelay {
+	if DefaultSettings().Check() != nil || DefaultSettings().Delay() != 0 || set.Delay() != LockstepDelay {
 		t.Error("the defaults")
 	}
 }

@@ -157,7 +157,7 @@ func TestSlowPeerKickedOnStallingNetwork(t *testing.T) {
 				sp.frame, sp.maxLoops = 200*ms, 1 // 5 ticks a second of the 25 due
 				h.run(90 * time.Second)
 				var ke *KickedError
-				if !errors.As(sp.s.Err(), &ke) || ke.Why != "too slow" || ke.HeldBack <= time.Second {
+				if !errors.As(sp.s.Err(), &ke) || ke.Why != DisconnectSlow || ke.HeldBack <= time.Second {
 					t.Fatalf("slow peer: err %v, want kicked too slow after more than 1 s", sp.s.Err())
 				}
 				for _, p := range h.peers {

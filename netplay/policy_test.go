@@ -196,7 +196,7 @@ func TestKickByHand(t *testing.T) {
 					}
 					if p.s.Index() == victim {
 						var ke *KickedError
-						if !errors.As(p.s.Err(), &ke) || ke.Reason != DisconnectKicked || ke.From != from || ke.Error() != "kicked by the host" {
+						if !errors.As(p.s.Err(), &ke) || ke.Why != DisconnectKicked || ke.From != from || ke.Error() != "kicked by the host" {
 							t.Errorf("%s: err %v, want kicked by the host from %d", p.name, p.s.Err(), from)
 						}
 						continue

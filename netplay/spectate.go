@@ -656,9 +656,9 @@ func (e *SnapshotError) Error() string {
 }
 
 // A DroppedError ends a spectator the host turned away or dropped.
-type DroppedError struct{ Why string }
+type DroppedError struct{ Why DropReason }
 
-func (e *DroppedError) Error() string { return "spectator: " + e.Why }
+func (e *DroppedError) Error() string { return "spectator: " + e.Why.String() }
 
 // SpectatorStats are a Spectator's figures.
 type SpectatorStats struct {
@@ -806,12 +806,12 @@ func (sp *Spectator) Receive(now time.Duration, from netip.AddrPort, pkt []byte)
 			sp.bad++
 			return
 		}
-		why := "the host has no room for another spectator"
+		why := DropFull
 		switch r.u8() {
 		case specRejectDropped:
-			why = "dropped by the host: too far behind the game"
+			why = DropBehind
 		case specRejectNone:
-			why = "the host takes no spectators"
+			why = DropNoSpectators
 		}
 		sp.fail(&DroppedError{Why: why})
 	case msgSpecData:

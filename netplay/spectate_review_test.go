@@ -293,11 +293,11 @@ func TestSpectatorLimit(t *testing.T) {
 			case i < max:
 				rg.endsWithPlayers(s, 150)
 			case max == 0:
-				if !errors.As(s.sp.Err(), &dropped) || dropped.Why != "the host takes no spectators" {
+				if !errors.As(s.sp.Err(), &dropped) || dropped.Why != DropNoSpectators {
 					t.Errorf("max 0: spectator %d: %v", i, s.sp.Err())
 				}
 			default:
-				if !errors.As(s.sp.Err(), &dropped) || dropped.Why != "the host has no room for another spectator" {
+				if !errors.As(s.sp.Err(), &dropped) || dropped.Why != DropFull {
 					t.Errorf("max %d: spectator %d: %v", max, i, s.sp.Err())
 				}
 			}
@@ -337,7 +337,7 @@ func TestSessionRefusesSpectators(t *testing.T) {
 			carry(now, false)
 		}
 		var dropped *DroppedError
-		if !errors.As(sp.Err(), &dropped) || dropped.Why != "the host takes no spectators" || len(sizes) != 1 || sizes[0] >= HelloSize {
+		if !errors.As(sp.Err(), &dropped) || dropped.Why != DropNoSpectators || len(sizes) != 1 || sizes[0] >= HelloSize {
 			t.Errorf("%s: %v, answers of %v bytes", when, sp.Err(), sizes)
 		}
 	}
@@ -475,7 +475,7 @@ func TestStalledSpectatorDroppedBeforeLogWraps(t *testing.T) {
 	}
 	rg.run(120*time.Second, rg.allDone)
 	var dropped *DroppedError
-	if !errors.As(s.sp.Err(), &dropped) || dropped.Why != "dropped by the host: too far behind the game" {
+	if !errors.As(s.sp.Err(), &dropped) || dropped.Why != DropBehind {
 		t.Fatalf("stalled spectator: %v", s.sp.Err())
 	}
 	if s.w.Head() != stallAt || rg.bcast.Stats().Dropped != 1 {

@@ -120,7 +120,7 @@ func TestConnectedJoinerAndRefusedSpectator(t *testing.T) {
 	sp, _ := netplay.NewSpectator(netplay.SpectatorConfig{InputSize: 3, Nonce: 3, JoinTimeout: time.Minute}, hc.LocalAddr(), clock.Now())
 	pumpUntil(t, clock, func() bool { return sp.Err() != nil }, sc, sp, hc, hs, jc, js)
 	var dropped *netplay.DroppedError
-	if !errors.As(sp.Err(), &dropped) || dropped.Why != "the host takes no spectators" {
+	if !errors.As(sp.Err(), &dropped) || dropped.Why != netplay.DropNoSpectators {
 		t.Errorf("spectator of a host that serves none: %v", sp.Err())
 	}
 	if hs.Err() != nil || js.Err() != nil || hs.State() != netplay.StateRunning {

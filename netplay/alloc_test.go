@@ -28,7 +28,7 @@ func newPair(t testing.TB, c Conditions) *pair {
 		t.Fatal(err)
 	}
 	p := &pair{net: n, addrs: [2]netip.AddrPort{addr(0), addr(1)}, recs: make([][]byte, 0, MaxPlayers)}
-	if p.s[0], err = NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2}, 0); err != nil {
+	if p.s[0], err = NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2, Delay: DefaultDelay}, 0); err != nil {
 		t.Fatal(err)
 	}
 	if p.s[1], err = NewJoiner(Config{InputSize: testInputSize, Nonce: 2}, p.addrs[0], 0); err != nil {

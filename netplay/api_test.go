@@ -12,13 +12,12 @@ import (
 
 func TestConfigInvalid(t *testing.T) {
 	for _, c := range []Config{
-		{InputSize: 1},
 		{Nonce: 1},
 		{Nonce: 1, InputSize: MaxInputSize + 1},
 		{Nonce: 1, InputSize: 1, Players: 1},
 		{Nonce: 1, InputSize: 1, Players: MaxPlayers + 1},
 		{Nonce: 1, InputSize: 1, Delay: MaxDelay + 1},
-		{Nonce: 1, InputSize: 1, Delay: -2},
+		{Nonce: 1, InputSize: 1, Delay: -1},
 		{Nonce: 1, InputSize: 1, TickLimit: MaxTick + 1},
 		{Nonce: 1, InputSize: 1, KickAfter: -1},
 		{Nonce: 1, InputSize: 1, Silence: -1},
@@ -35,19 +34,16 @@ func TestConfigInvalid(t *testing.T) {
 			t.Errorf("NewJoiner(%v): %v, want ErrInvalid", a, err)
 		}
 	}
-	if _, err := NewJoiner(Config{InputSize: 1}, addr(0), 0); !errors.Is(err, ErrInvalid) {
-		t.Errorf("NewJoiner without a nonce: %v", err)
-	}
 	if _, err := NewJoiner(Config{Nonce: 1}, addr(0), 0); !errors.Is(err, ErrInvalid) {
 		t.Errorf("NewJoiner without an input size: %v", err)
 	}
 	s, err := NewHost(Config{InputSize: testInputSize, Nonce: 1}, 0)
-	if err != nil || s.Players() != 2 || s.Delay() != DefaultDelay {
-		t.Errorf("defaults: %v, %d players, delay %d", err, s.Players(), s.Delay())
+	if err != nil || s.Players() != 2 || s.Delay() != 0 {
+		t.Errorf("defaults: %v, %d players, delay %d; want 2 players, no input delay", err, s.Players(), s.Delay())
 	}
-	s, err = NewHost(Config{InputSize: testInputSize, Nonce: 1, Delay: NoDelay}, 0)
-	if err != nil || s.Delay() != 0 {
-		t.Errorf("NoDelay: %v, delay %d", err, s.Delay())
+	s, err = NewHost(Config{InputSize: testInputSize, Nonce: 1, Delay: DefaultDelay}, 0)
+	if err != nil || s.Delay() != DefaultDelay {
+		t.Errorf("Delay: DefaultDelay: %v, delay %d", err, s.Delay())
 	}
 }
 
@@ -55,7 +51,7 @@ func TestConfigInvalid(t *testing.T) {
 // carries by hand (or drops).
 func running(t *testing.T) (host, join *Session, carry func(now time.Duration, drop bool)) {
 	t.Helper()
-	host, _ = NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2}, 0)
+	host, _ = NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2, Delay: DefaultDelay}, 0)
 	join, _ = NewJoiner(Config{InputSize: testInputSize, Nonce: 2}, addr(0), 0)
 	carry = func(now time.Duration, drop bool) {
 		host.Poll(now, func(_ netip.AddrPort, p []byte) {
@@ -79,7 +75,7 @@ func running(t *testing.T) (host, join *Session, carry func(now time.Duration, d
 }
 
 func TestAddLocalInputErrors(t *testing.T) {
-	host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1}, 0)
+	host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Delay: DefaultDelay}, 0)
 	zero := make([]byte, testInputSize)
 	if err := host.AddLocalInput(2, zero); !errors.Is(err, ErrInvalid) {
 		t.Errorf("before the start: %v", err)
@@ -183,7 +179,7 @@ func TestNextAndAdvance(t *testing.T) {
 }
 
 func TestLobbyQuitFreesSlot(t *testing.T) {
-	host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 3}, 0)
+	host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 3, Delay: DefaultDelay}, 0)
 	a, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 2}, addr(0), 0)
 	b, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 3}, addr(0), 0)
 	carry := func(now time.Duration, j *Session, from netip.AddrPort) {
@@ -214,7 +210,7 @@ func TestLobbyQuitFreesSlot(t *testing.T) {
 }
 
 func TestHostQuitInLobby(t *testing.T) {
-	host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 3}, 0)
+	host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 3, Delay: DefaultDelay}, 0)
 	a, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 2}, addr(0), 0)
 	step := func(now time.Duration) {
 		host.Poll(now, func(_ netip.AddrPort, p []byte) { a.Receive(now, addr(0), p) })
@@ -257,7 +253,7 @@ func TestJoinTimeout(t *testing.T) {
 
 func TestNoDelay(t *testing.T) {
 	h := newHarness(t, Conditions{Delay: 10 * ms}, 4)
-	h.game(Config{TickLimit: 100, Delay: NoDelay}, 3)
+	h.game(Config{TickLimit: 100}, 3)
 	h.run(30 * time.Second)
 	for _, p := range h.peers {
 		if p.s.Err() != nil || p.s.NextTick() != 100 || p.s.Delay() != 0 {
@@ -269,7 +265,7 @@ func TestNoDelay(t *testing.T) {
 
 func TestLastJoinerKickedHostGoesOn(t *testing.T) {
 	h := newHarness(t, Conditions{Delay: 10 * ms}, 4)
-	h.game(Config{TickLimit: 200, KickAfter: 5 * time.Second}, 2)
+	h.game(Config{TickLimit: 200, KickAfter: 5 * time.Second, Delay: DefaultDelay}, 2)
 	h.runUntil(10*time.Second, func() bool { return h.peers[1].s.NextTick() >= 50 })
 	h.peers[1].dead = true
 	h.run(30 * time.Second)
@@ -304,7 +300,7 @@ func TestJoinTakesTheHostsSettings(t *testing.T) {
 	}
 	join := func(cfg Config) *Session {
 		t.Helper()
-		host, err := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2, Settings: settings}, 0)
+		host, err := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2, Settings: settings, Delay: DefaultDelay}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -345,7 +341,7 @@ func TestJoinTakesTheHostsSettings(t *testing.T) {
 // when the joiner answers, not when the Welcome arrived. A joiner that
 // never answers loses its slot after JoinTimeout.
 func TestJoinerAnswersWelcomeWhenReady(t *testing.T) {
-	host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2}, 0)
+	host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2, Delay: DefaultDelay}, 0)
 	j, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 2}, addr(0), 0)
 	var queued [][]byte // what reaches the joiner's socket while it sets up
 	toJoiner := func(_ netip.AddrPort, p []byte) { queued = append(queued, bytes.Clone(p)) }
@@ -383,7 +379,7 @@ func TestJoinerAnswersWelcomeWhenReady(t *testing.T) {
 	}
 
 	// A joiner that never answers is dropped after JoinTimeout.
-	host, _ = NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2, JoinTimeout: 5 * time.Second}, 0)
+	host, _ = NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2, JoinTimeout: 5 * time.Second, Delay: DefaultDelay}, 0)
 	j, _ = NewJoiner(Config{InputSize: testInputSize, Nonce: 2}, addr(0), 0)
 	j.Poll(0, func(_ netip.AddrPort, p []byte) { host.Receive(0, addr(1), p) })
 	for now := ms; now < 5*time.Second+20*ms; now += 10 * ms {

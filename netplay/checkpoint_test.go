@@ -72,7 +72,7 @@ func TestFirstDesyncReported(t *testing.T) {
 		for liar := range players {
 			t.Run(fmt.Sprint(players, "/", liar), func(t *testing.T) {
 				h := newHarness(t, Conditions{Delay: 15 * ms, Jitter: 5 * ms, Loss: 0.1, Reorder: 0.1}, uint64(players*10+liar))
-				h.game(Config{TickLimit: 150}, players)
+				h.game(Config{TickLimit: 150, Delay: DefaultDelay}, players)
 				lp := h.peers[liar]
 				lp.lies = map[uint64]bool{50: true, 100: true}
 				h.run(30 * time.Second)

@@ -26,8 +26,8 @@
 // frame of a peer, with its fixed-step loop (package loop, in lockstep
 // mode: the time debt is kept):
 //
-//	sess, _ := netplay.NewHost(netplay.Config{Nonce: nonce, InputSize: 1, Players: 2,
-//		Settings: settings, Delay: netplay.NoDelay}, clock.Now()) // or NewJoiner
+//	sess, _ := netplay.NewHost(netplay.Config{InputSize: 1, Players: 2,
+//		Settings: settings}, clock.Now()) // or NewJoiner; no input delay
 //	runner, _ := netplay.NewRunner(sess, game, game, netplay.RunnerConfig{Netcode: netplay.Rollback, Tick: tick})
 //	conn, _ := udp.Listen(":7777", udp.Config{})
 //	var offset time.Duration                           // time sync: time the loop does not count
@@ -43,7 +43,7 @@
 //	}
 //
 // A lockstep game is the same loop with RunnerConfig{Netcode:
-// netplay.Lockstep} and an input delay (Config.Delay 0 means 2 ticks):
+// netplay.Lockstep} and an input delay (Config.Delay: netplay.DefaultDelay):
 // Frame then runs no tick whose inputs are missing, and the loop keeps
 // its debt until they come.
 //
@@ -89,9 +89,8 @@
 //
 // A deterministic simulation reaches the same state on every machine from
 // the same inputs, so the peers of a lockstep game exchange inputs, never
-// state. As the interp_demo game-loop article puts it, in a network game
-// "all computers must be kept in synchronization": no peer may run tick t
-// before it knows every player's record for tick t. Waiting for them on
+// state. All computers must be kept in synchronization: no peer may run
+// tick t before it knows every player's record for tick t. Waiting for them on
 // every tick would cost a round trip per tick, so each player's input is
 // sampled Delay ticks early: when a peer is about to run tick t it samples
 // its keyboard into the record for tick t+Delay and sends it at once; by
@@ -99,7 +98,7 @@
 // records of the first Delay ticks are zero for everyone.
 //
 // When a record is late, the tick does not run: the fixed-tick loop keeps
-// its time debt (lockstep mode), draws, and runs the owed ticks, MaxLoops
+// its time debt (lockstep mode), draws, and runs the owed ticks, maxLoops
 // a frame, once the record is there. The time a peer spends so is stall
 // time; when one player's record was alone missing, the peer waited for
 // that player (Stats: Waited).
@@ -108,9 +107,9 @@
 // joiners, the relay through the host) is longer than the input delay
 // covers, the game waits for somebody's record on most ticks; a player
 // that waits for another one's record sends its own late; and after a
-// long wait everyone catches up at MaxLoops ticks a frame. What the
-// article calls "slow computers that may be bogging the game down" is
-// measured by each peer on itself instead (Session.ReportLoad): the growth
+// long wait everyone catches up at maxLoops ticks a frame. A slow
+// computer that bogs the game down is measured by each peer on itself
+// instead (Session.ReportLoad): the growth
 // of its loop's time debt over the frames in which it had every input it
 // needed, its own slowness. A player holds the game back for the time the
 // others waited for it alone, as far as it was slow by itself (Stats:
@@ -136,8 +135,8 @@
 //		if !ok {
 //			break // an input is missing: stall, the debt is kept
 //		}
-//		step(game, inputs, t) // inputs[p] is player p's, zero if sess.Autonomous(p, t)
-//		sess.Advance(world.Hash) // hashes every HashEvery ticks
+//		step(game, inputs, t) // inputs[p] is player p's, zero if sess.Disconnected(p, t)
+//		sess.Advance(game.Hash) // hashes every HashEvery ticks
 //		owed--
 //	}
 //	sess.ReportLoad(fr.Debt+time.Duration(owed)*fr.Tick, cappedFrames) // owed beyond the tick in progress
@@ -160,7 +159,7 @@
 // names the first tick whose record of k it does not have; nobody can have
 // run that tick (they would need k's record, which only the host could
 // have relayed), and from it on everyone treats k's record as zero and k
-// as autonomous (what that means is the game's). A relayed record costs
+// as Disconnected (what that means is the game's). A relayed record costs
 // one more hop: between two joiners an input takes twice as long as
 // between the host and a joiner (measured over loopback with 50 ms a
 // hop: 105 against 53 ms, the host's relay itself under a millisecond;
@@ -182,7 +181,7 @@
 // it was held, from which the round-trip time is measured without clock
 // synchronization; the sender's head (the ticks its game has run) and
 // latest state hash (the host: everyone's);
-// its load (time debt, frames at MaxLoops, time waited for each player,
+// its load (time debt, frames at maxLoops, time waited for each player,
 // its own slowness);
 // and, from the host, every player's status and the kicks.
 //
@@ -269,10 +268,10 @@
 //	Game     both    link, uv head, u8 n (players), n × uv have,
 //	                 [host] uv low,
 //	                 u8 hashes, each: u8 player, uv ticks run, u64 state hash,
-//	                 uv debt (ms), uv frames at MaxLoops, n × uv waited (ms),
-//	                 [host] n × (uv head, uv debt ms, uv frames at MaxLoops,
+//	                 uv debt (ms), uv frames at maxLoops, n × uv waited (ms),
+//	                 [host] n × (uv head, uv debt ms, uv frames at maxLoops,
 //	                         uv held back ms, uv round trip µs, uv age µs),
-//	                 [host] u8 kicks, each: u8 player, uv first autonomous tick,
+//	                 [host] u8 kicks, each: u8 player, uv first disconnected tick,
 //	                         u8 reason (1 slow, 2 silent, 3 left, 4 by hand), uv held back ms,
 //	                 [end]  u8 reason (1 quit, 2 tick limit, 3 silent, 4 left, 5 kicked),
 //	                        u8 player, [quit] uv end tick (the first tick nobody runs),

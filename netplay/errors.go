@@ -24,7 +24,7 @@ var ErrOver = errors.New("netplay: game over")
 // A DesyncError reports that two peers reached different states after the
 // same ticks with the same inputs: the simulation is not deterministic, or
 // a peer is broken. Tick counts the ticks run (the hash is the state after
-// tick Tick, counted from 1, as in package replay).
+// tick Tick, counted from 1).
 type DesyncError struct {
 	Tick   uint64
 	Local  uint64 // this peer's state hash
@@ -59,11 +59,8 @@ func (e *LeftError) Error() string { return fmt.Sprintf("player %d left the game
 
 // A KickedError is the end of a player the host kicked.
 type KickedError struct {
-	// Why is Reason's text: "too slow", "silent", "left" or "kicked by
-	// the host".
-	Why string
-	// Reason is why the host kicked this player.
-	Reason DisconnectReason
+	// Why is why the host kicked this player.
+	Why DisconnectReason
 	// HeldBack is the time this player held the game back in the 10 s
 	// before the kick (for "too slow").
 	HeldBack time.Duration
@@ -73,13 +70,38 @@ type KickedError struct {
 }
 
 func (e *KickedError) Error() string {
-	switch {
-	case e.Reason == DisconnectKicked:
+	switch e.Why {
+	case DisconnectKicked:
 		return "kicked by the host"
-	case e.Why == "too slow":
+	case DisconnectSlow:
 		return fmt.Sprintf("kicked: too slow (held the game back %d ms in 10 s)", e.HeldBack.Milliseconds())
 	}
-	return "kicked: " + e.Why
+	return "kicked: " + e.Why.String()
+}
+
+// A DropReason is why a host turned a spectator away or dropped it
+// (DroppedError).
+type DropReason uint8
+
+const (
+	// DropFull: every spectator slot of the host is taken.
+	DropFull DropReason = 1 + iota
+	// DropBehind: the spectator fell too far behind the game.
+	DropBehind
+	// DropNoSpectators: the host serves no spectators.
+	DropNoSpectators
+)
+
+func (r DropReason) String() string {
+	switch r {
+	case DropFull:
+		return "the host has no room for another spectator"
+	case DropBehind:
+		return "dropped by the host: too far behind the game"
+	case DropNoSpectators:
+		return "the host takes no spectators"
+	}
+	return fmt.Sprintf("DropReason(%d)", uint8(r))
 }
 
 // A MismatchError is the end of a joiner whose game does not match the

@@ -104,7 +104,7 @@ const (
 	DisconnectEnd
 	// DisconnectContinue goes on without the player: the host drops it
 	// as it kicks (from the first tick of its input the host lacks, the
-	// same on every peer, its input is zero: Session.Autonomous), and
+	// same on every peer, its input is zero: Session.Disconnected), and
 	// every peer has an EventDisconnected for it.
 	DisconnectContinue
 )
@@ -186,7 +186,7 @@ func (s *Session) event(e Event) { s.events.push(e) }
 
 // Kick (host) drops player p from the game at once, as a kick for
 // slowness does: from the first tick of p's input the host does not have,
-// the same on every peer, p's input is zero (Autonomous) and the game goes
+// the same on every peer, p's input is zero (Disconnected) and the game goes
 // on without it; p ends with a KickedError (DisconnectKicked) and every
 // peer has an EventDisconnected. It returns an error wrapping ErrInvalid
 // on a joiner, while the game does not run, for the host itself, a player

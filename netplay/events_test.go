@@ -10,7 +10,7 @@ import (
 // progress, the handshake, the start and the end, in that order.
 func TestEventsOfAGame(t *testing.T) {
 	h := newHarness(t, Conditions{Delay: 10 * ms, Jitter: 3 * ms, Loss: 0.05}, 1)
-	h.game(Config{TickLimit: 60}, 3)
+	h.game(Config{TickLimit: 60, Delay: DefaultDelay}, 3)
 	evs := map[*tpeer][]Event{}
 	h.drainUntil(30*time.Second, evs, h.allDone)
 	host := evs[h.peers[0]]
@@ -62,7 +62,7 @@ func TestEventsOfAGame(t *testing.T) {
 // grows and Interrupted is set in the stats; the game goes on to its end.
 func TestEventsInterruptedResumed(t *testing.T) {
 	h := newHarness(t, Conditions{Delay: 5 * ms}, 2)
-	h.game(Config{TickLimit: 200}, 3)
+	h.game(Config{TickLimit: 200, Delay: DefaultDelay}, 3)
 	evs := map[*tpeer][]Event{}
 	host := h.peers[0]
 	h.drainUntil(20*time.Second, evs, func() bool { return host.s.NextTick() >= 50 })
@@ -110,7 +110,7 @@ func TestEventsInterruptedResumed(t *testing.T) {
 // oldest when full and counts the drops; it never grows, and polling
 // allocates nothing.
 func TestEventRingDropsOldest(t *testing.T) {
-	s, err := NewHost(Config{InputSize: 1, Nonce: 1}, 0)
+	s, err := NewHost(Config{InputSize: 1, Nonce: 1, Delay: DefaultDelay}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestEventRingDropsOldest(t *testing.T) {
 // 3 % slowdown can make up, and is told to wait some whole ticks, at most
 // once a second; the host, behind, never is.
 func TestEventWaitRecommendation(t *testing.T) {
-	rg := newRig(t, rigConfig{players: 2, netcode: Rollback, delay: NoDelay, seed: 3, tickLimit: 500,
+	rg := newRig(t, rigConfig{players: 2, netcode: Rollback, delay: noDelay, seed: 3, tickLimit: 500,
 		timeSync: true, cond: Conditions{Delay: 20 * ms, Jitter: 2 * ms}})
 	fast := rg.peers[1]
 	fast.ppm = 200_000

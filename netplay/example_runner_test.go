@@ -44,7 +44,7 @@ func (k keyboard) LocalInput(tick uint64, _ int, dst []byte) {
 // for every input, and an input delay of 3 ticks hides the network's).
 // Both end in the same state on both peers.
 func ExampleRunner() {
-	play(netplay.Rollback, netplay.NoDelay)
+	play(netplay.Rollback, 0)
 	play(netplay.Lockstep, 3)
 	// Output:
 	// rollback: host at tick 120, sum 1522904392, err <nil>
@@ -57,8 +57,8 @@ func play(netcode netplay.Netcode, delay int) {
 	const tick = 20 * time.Millisecond
 	net, _ := netplay.NewNetSim(netplay.Conditions{Delay: 40 * time.Millisecond, Loss: 0.1}, 1, 0)
 	addrs := []netip.AddrPort{netip.MustParseAddrPort("10.0.0.1:7000"), netip.MustParseAddrPort("10.0.0.2:7000")}
-	host, _ := netplay.NewHost(netplay.Config{InputSize: 1, Nonce: 0x1234, Players: 2, Delay: delay, TickLimit: 120}, 0)
-	join, _ := netplay.NewJoiner(netplay.Config{InputSize: 1, Nonce: 0x5678}, addrs[0], 0)
+	host, _ := netplay.NewHost(netplay.Config{InputSize: 1, Players: 2, Delay: delay, TickLimit: 120}, 0)
+	join, _ := netplay.NewJoiner(netplay.Config{InputSize: 1}, addrs[0], 0)
 	sessions := []*netplay.Session{host, join}
 	games := []*counterGame{{}, {}}
 	runners := make([]*netplay.Runner, 2)

@@ -16,7 +16,7 @@ func Example() {
 	net, _ := netplay.NewNetSim(netplay.Conditions{Delay: 30 * time.Millisecond, Loss: 0.1}, 1, 0)
 	hostAddr := netip.MustParseAddrPort("10.0.0.1:7000")
 	joinAddr := netip.MustParseAddrPort("10.0.0.2:7000")
-	host, _ := netplay.NewHost(netplay.Config{InputSize: 1, Nonce: 0x1234, Players: 2, Settings: []byte{7}, TickLimit: 100}, 0)
+	host, _ := netplay.NewHost(netplay.Config{InputSize: 1, Nonce: 0x1234, Players: 2, Settings: []byte{7}, TickLimit: 100, Delay: netplay.DefaultDelay}, 0)
 	join, _ := netplay.NewJoiner(netplay.Config{InputSize: 1, Nonce: 0x5678}, hostAddr, 0)
 	peers := []*netplay.Session{host, join}
 	addrs := []netip.AddrPort{hostAddr, joinAddr}

@@ -109,7 +109,7 @@ func main() {
 		fail(err)
 	}
 	addrs := []netip.AddrPort{netip.MustParseAddrPort("192.0.2.1:4000"), netip.MustParseAddrPort("192.0.2.2:4000")}
-	host, err := netplay.NewHost(netplay.Config{InputSize: 2, Nonce: 0xc0ffee, Players: 2, Delay: netplay.NoDelay, TickLimit: 300}, 0)
+	host, err := netplay.NewHost(netplay.Config{InputSize: 2, Nonce: 0xc0ffee, Players: 2, TickLimit: 300}, 0)
 	if err != nil {
 		fail(err)
 	}

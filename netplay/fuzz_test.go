@@ -34,7 +34,7 @@ func FuzzDecode(f *testing.F) {
 				t.Fatalf("decoded and encoded again:\n% x\nwas\n% x", out[:n], b)
 			}
 		}
-		host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 5, Players: 3}, 0)
+		host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 5, Players: 3, Delay: DefaultDelay}, 0)
 		join, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 6}, addr(0), 0)
 		stranger := netip.MustParseAddrPort("192.0.2.9:9")
 		for _, s := range []*Session{host, join} {

@@ -219,7 +219,7 @@ func (p *tpeer) doFrame() {
 				copy(row[q][:], in)
 			}
 			for q := range s.Players() {
-				auto[q] = s.Autonomous(q, t)
+				auto[q] = s.Disconnected(q, t)
 			}
 			p.hist = append(p.hist, row)
 			p.auto = append(p.auto, auto)

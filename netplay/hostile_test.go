@@ -59,7 +59,7 @@ func TestHostilePacketsDroppedAndCounted(t *testing.T) {
 	for players := MinPlayers; players <= MaxPlayers; players++ {
 		t.Run(string(rune('0'+players)), func(t *testing.T) {
 			h := newHarness(t, Conditions{Delay: 10 * ms, Jitter: 3 * ms}, 3)
-			h.game(Config{TickLimit: 200}, players)
+			h.game(Config{TickLimit: 200, Delay: DefaultDelay}, players)
 			stranger := netip.MustParseAddrPort("192.0.2.66:6666")
 			// Capture a real packet of the joiners' to the host once the
 			// game runs.
@@ -135,7 +135,7 @@ func TestHostilePacketsDroppedAndCounted(t *testing.T) {
 // is never sent anything.
 func TestGameFullNoAnswer(t *testing.T) {
 	h := newHarness(t, Conditions{Delay: 5 * ms}, 5)
-	h.game(Config{TickLimit: 300}, 2) // 12 s: it runs while the late one tries
+	h.game(Config{TickLimit: 300, Delay: DefaultDelay}, 2) // 12 s: it runs while the late one tries
 	late, err := NewJoiner(Config{InputSize: testInputSize, Nonce: 777}, addr(0), 0)
 	if err != nil {
 		t.Fatal(err)
@@ -163,7 +163,7 @@ func TestGameFullNoAnswer(t *testing.T) {
 }
 
 func TestVersionMismatchRejected(t *testing.T) {
-	host, err := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2}, 0)
+	host, err := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2, Delay: DefaultDelay}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func TestVersionMismatchRejected(t *testing.T) {
 // nothing else; the slot it took is free again after JoinTimeout (a
 // welcomed joiner may set up its game that long before it answers).
 func TestForgedHelloNoAmplification(t *testing.T) {
-	host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2}, 0)
+	host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2, Delay: DefaultDelay}, 0)
 	var hello packet
 	hello.typ, hello.token = msgHello, 5
 	b := make([]byte, MaxPacketSize)

@@ -48,7 +48,7 @@ func TestSilentPeerKickedNotTheWaiting(t *testing.T) {
 func silentPeerGame(t *testing.T, c Conditions, frame, kickAfter time.Duration, victim int) {
 	const limit = 400
 	h := newHarness(t, c, uint64(victim)+uint64(frame/ms))
-	h.game(Config{TickLimit: limit, KickAfter: kickAfter}, 3)
+	h.game(Config{TickLimit: limit, KickAfter: kickAfter, Delay: DefaultDelay}, 3)
 	for _, p := range h.peers {
 		p.frame = frame
 	}
@@ -112,7 +112,7 @@ func TestNetworkStallsChargeNobody(t *testing.T) {
 				t.Run(fmt.Sprint(nc.name, "/", frame, "/", players), func(t *testing.T) {
 					const limit = 500
 					h := newHarness(t, nc.c, uint64(players)+uint64(frame/ms))
-					h.game(Config{TickLimit: limit, KickAfter: kickAfter}, players)
+					h.game(Config{TickLimit: limit, KickAfter: kickAfter, Delay: DefaultDelay}, players)
 					for _, p := range h.peers {
 						p.frame = frame
 					}
@@ -152,12 +152,12 @@ func TestSlowPeerKickedOnStallingNetwork(t *testing.T) {
 			t.Run(fmt.Sprint(nc.name, "/", slow), func(t *testing.T) {
 				const limit = 500
 				h := newHarness(t, nc.c, uint64(slow))
-				h.game(Config{TickLimit: limit, KickAfter: time.Second}, 3)
+				h.game(Config{TickLimit: limit, KickAfter: time.Second, Delay: DefaultDelay}, 3)
 				sp := h.peers[slow]
 				sp.frame, sp.maxLoops = 200*ms, 1 // 5 ticks a second of the 25 due
 				h.run(90 * time.Second)
 				var ke *KickedError
-				if !errors.As(sp.s.Err(), &ke) || ke.Why != "too slow" || ke.HeldBack <= time.Second {
+				if !errors.As(sp.s.Err(), &ke) || ke.Why != DisconnectSlow || ke.HeldBack <= time.Second {
 					t.Fatalf("slow peer: err %v, want kicked too slow after more than 1 s", sp.s.Err())
 				}
 				for _, p := range h.peers {

@@ -23,7 +23,7 @@ func TestManyPlayersAgreeAtTenPercentLoss(t *testing.T) {
 			rg := newRig(t, rigConfig{
 				players: players, netcode: nc, tickLimit: limit, cond: cond,
 				seed: 0x6a11 + uint64(players), confirmer: true,
-				delay: map[Netcode]int{Lockstep: 3, Rollback: NoDelay}[nc],
+				delay: map[Netcode]int{Lockstep: 3, Rollback: noDelay}[nc],
 				// The same inputs in both netcodes: zero for the first
 				// 3 ticks, lockstep's input delay.
 				input: func(p int, _, t uint64) trec { return botInput(botSeed(p), 3, t) },

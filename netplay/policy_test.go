@@ -88,7 +88,7 @@ var policyNets = []struct {
 // matter); every live peer saw it Disconnected as silent, then Ended.
 func TestDisconnectPolicyEnd(t *testing.T) {
 	for _, nc := range policyNets {
-		for _, cfg := range []Config{{}, {Disconnect: DisconnectEnd}, {Disconnect: DisconnectEnd, KickAfter: time.Second}} {
+		for _, cfg := range []Config{{Delay: DefaultDelay}, {Disconnect: DisconnectEnd, Delay: DefaultDelay}, {Disconnect: DisconnectEnd, KickAfter: time.Second, Delay: DefaultDelay}} {
 			for victim := 1; victim <= 2; victim++ {
 				t.Run(fmt.Sprint(nc.name, "/", cfg.Disconnect, "/", cfg.KickAfter, "/", victim), func(t *testing.T) {
 					h, v, evs := killAt(t, cfg, nc.c, victim, uint64(victim))
@@ -130,7 +130,7 @@ func TestDisconnectPolicyContinue(t *testing.T) {
 	for _, nc := range policyNets {
 		for victim := 1; victim <= 2; victim++ {
 			t.Run(fmt.Sprint(nc.name, "/", victim), func(t *testing.T) {
-				cfg := Config{Disconnect: DisconnectContinue, TickLimit: limit}
+				cfg := Config{Disconnect: DisconnectContinue, TickLimit: limit, Delay: DefaultDelay}
 				h, v, evs := killAt(t, cfg, nc.c, victim, uint64(10+victim))
 				from, ok := h.peers[0].s.Kicked(victim)
 				if !ok {
@@ -176,7 +176,7 @@ func TestKickByHand(t *testing.T) {
 		for victim := 1; victim <= 2; victim++ {
 			t.Run(fmt.Sprint(nc.name, "/", victim), func(t *testing.T) {
 				h := newHarness(t, nc.c, uint64(20+victim))
-				h.game(Config{TickLimit: limit}, 3)
+				h.game(Config{TickLimit: limit, Delay: DefaultDelay}, 3)
 				evs := map[*tpeer][]Event{}
 				host := h.peers[0].s
 				h.drainUntil(20*time.Second, evs, func() bool { return host.NextTick() >= 100 })
@@ -196,7 +196,7 @@ func TestKickByHand(t *testing.T) {
 					}
 					if p.s.Index() == victim {
 						var ke *KickedError
-						if !errors.As(p.s.Err(), &ke) || ke.Reason != DisconnectKicked || ke.From != from || ke.Error() != "kicked by the host" {
+						if !errors.As(p.s.Err(), &ke) || ke.Why != DisconnectKicked || ke.From != from || ke.Error() != "kicked by the host" {
 							t.Errorf("%s: err %v, want kicked by the host from %d", p.name, p.s.Err(), from)
 						}
 						continue
@@ -219,7 +219,7 @@ func TestKickByHand(t *testing.T) {
 
 // Kick is the host's, for a joiner still in the game that runs.
 func TestKickErrors(t *testing.T) {
-	lobby, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2}, 0)
+	lobby, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2, Delay: DefaultDelay}, 0)
 	if err := lobby.Kick(1); !errors.Is(err, ErrInvalid) {
 		t.Errorf("in the lobby: %v", err)
 	}
@@ -260,7 +260,7 @@ func TestDesyncEvery(t *testing.T) {
 	} {
 		t.Run(fmt.Sprint(c.every, "/", c.lieAt), func(t *testing.T) {
 			h := newHarness(t, Conditions{Delay: 10 * ms, Jitter: 3 * ms, Loss: 0.05}, 3)
-			h.game(Config{TickLimit: 120, DesyncEvery: c.every}, 3)
+			h.game(Config{TickLimit: 120, DesyncEvery: c.every, Delay: DefaultDelay}, 3)
 			h.peers[2].lieAt = c.lieAt
 			evs := map[*tpeer][]Event{}
 			h.drainUntil(60*time.Second, evs, h.allDone)
@@ -288,10 +288,10 @@ func TestDesyncEvery(t *testing.T) {
 			}
 		})
 	}
-	if _, err := NewHost(Config{InputSize: 1, Nonce: 1, DesyncEvery: -2}, 0); !errors.Is(err, ErrInvalid) {
+	if _, err := NewHost(Config{InputSize: 1, Nonce: 1, DesyncEvery: -2, Delay: DefaultDelay}, 0); !errors.Is(err, ErrInvalid) {
 		t.Errorf("DesyncEvery -2: %v", err)
 	}
-	if _, err := NewHost(Config{InputSize: 1, Nonce: 1, Disconnect: DisconnectContinue + 1}, 0); !errors.Is(err, ErrInvalid) {
+	if _, err := NewHost(Config{InputSize: 1, Nonce: 1, Disconnect: DisconnectContinue + 1, Delay: DefaultDelay}, 0); !errors.Is(err, ErrInvalid) {
 		t.Errorf("Disconnect out of range: %v", err)
 	}
 }
@@ -305,7 +305,7 @@ func TestDesyncErrAndEndOnDesync(t *testing.T) {
 		t.Run(fmt.Sprint(end), func(t *testing.T) {
 			const limit = 300
 			h := newHarness(t, Conditions{Delay: 10 * ms, Jitter: 3 * ms}, 5)
-			h.game(Config{TickLimit: limit}, 3)
+			h.game(Config{TickLimit: limit, Delay: DefaultDelay}, 3)
 			for _, p := range h.peers {
 				p.s.cfg.EndOnDesync = end
 			}

@@ -65,7 +65,7 @@ func TestQuitEndsEveryoneAtOneTick(t *testing.T) {
 			for quitter := range players {
 				t.Run(fmt.Sprint(n.name, "/", players, "/", quitter), func(t *testing.T) {
 					h := newHarness(t, n.c, uint64(10*players+quitter))
-					h.game(Config{}, players)
+					h.game(Config{Delay: DefaultDelay}, players)
 					q := h.peers[quitter]
 					q.quitAt = 60
 					h.run(30 * time.Second)
@@ -93,7 +93,7 @@ func TestQuitEndsEveryoneAtOneTick(t *testing.T) {
 func TestQuitNoDelay(t *testing.T) {
 	for quitter := range 3 {
 		h := newHarness(t, Conditions{Delay: 10 * ms, Jitter: 3 * ms, Loss: 0.05}, uint64(quitter))
-		h.game(Config{Delay: NoDelay}, 3)
+		h.game(Config{}, 3)
 		q := h.peers[quitter]
 		q.quitAt = 40
 		h.run(30 * time.Second)
@@ -233,7 +233,7 @@ func TestQuitNewsLostForAWhile(t *testing.T) {
 		for quitter := range players {
 			t.Run(fmt.Sprint(players, "/", quitter), func(t *testing.T) {
 				h := newHarness(t, Conditions{Delay: 10 * ms}, 3)
-				h.game(Config{}, players)
+				h.game(Config{Delay: DefaultDelay}, players)
 				q := h.peers[quitter]
 				h.runUntil(10*time.Second, func() bool { return q.s.NextTick() >= 60 })
 				q.quitTick = q.s.InputTick()
@@ -302,7 +302,7 @@ func TestQuitLingerIsShort(t *testing.T) {
 	for seed := uint64(0); seed < 40; seed++ {
 		for players := MinPlayers; players <= MaxPlayers; players++ {
 			h := newHarness(t, c, seed*7+uint64(players))
-			h.game(Config{}, players)
+			h.game(Config{Delay: DefaultDelay}, players)
 			q := h.peers[int(seed)%players]
 			q.quitAt = 60
 			h.run(30 * time.Second)

@@ -356,7 +356,7 @@ func (s *Session) takeKick(k *kickMsg) {
 	s.disconnected(q, DisconnectReason(k.reason), k.from)
 	if q == s.index && s.state < StateEnding {
 		why := DisconnectReason(k.reason)
-		e := &KickedError{Why: why.String(), Reason: why, HeldBack: time.Duration(k.heldMs) * time.Millisecond, From: k.from}
+		e := &KickedError{Why: why, HeldBack: time.Duration(k.heldMs) * time.Millisecond, From: k.from}
 		s.finish(endKicked, uint8(q), e, "")
 	}
 }

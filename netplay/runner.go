@@ -81,9 +81,10 @@ func (in *Inputs) Input(p int) []byte { return in.in[p][:in.size] }
 // known input, repeated), which a rollback corrects if it proves wrong.
 func (in *Inputs) Predicted(p int) bool { return in.predicted&(1<<p) != 0 }
 
-// Autonomous reports whether player p was kicked before this tick: its
-// input is zero and the game should play on without it.
-func (in *Inputs) Autonomous(p int) bool { return in.auto&(1<<p) != 0 }
+// Disconnected reports whether player p was out of the game (kicked, or
+// dropped by DisconnectContinue) before this tick: its input is zero and
+// the game should play on without it.
+func (in *Inputs) Disconnected(p int) bool { return in.auto&(1<<p) != 0 }
 
 // Netcode is how a Runner deals with inputs that have not arrived.
 type Netcode uint8
@@ -266,7 +267,7 @@ func (r *Runner) Stats() RunnerStats { return r.st }
 
 // Frame runs the frame at now: due is the number of new ticks the
 // caller's fixed-step loop says are due (in lockstep mode: the time debt
-// kept), maxLoops the most ticks one frame may run (MAX_LOOPS). Ticks the
+// kept), maxLoops the most ticks one frame may run. Ticks the
 // frame cannot run (a missing input in lockstep, the prediction limit in
 // rollback, a full input window) stay owed and run in later frames,
 // maxLoops a frame. It returns the new ticks it ran (re-simulations not
@@ -443,7 +444,7 @@ func (r *Runner) fill(t uint64) {
 	s := r.s
 	in.players = s.players
 	for p := range s.players {
-		if s.Autonomous(p, t) {
+		if s.Disconnected(p, t) {
 			in.auto |= 1 << p
 		}
 		if b, ok := s.Input(p, t); ok {
@@ -479,7 +480,7 @@ func (r *Runner) correct() {
 			}
 			// A player kicked since is known now too (zero, autonomous):
 			// the tick ran with it playing, so it runs again.
-			if b, ok := s.Input(p, t); ok && (record(r.used[i][p]) != toRecord(b) || s.Autonomous(p, t)) {
+			if b, ok := s.Input(p, t); ok && (record(r.used[i][p]) != toRecord(b) || s.Disconnected(p, t)) {
 				r.st.PredictionErrors++
 				wrong = true
 			}

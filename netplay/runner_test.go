@@ -48,7 +48,7 @@ func (s *toyState) advance(in *Inputs) {
 		for _, x := range b {
 			h = fnvFeed(h, uint64(x))
 		}
-		if in.Autonomous(p) {
+		if in.Disconnected(p) {
 			h = fnvFeed(h, 0xa070)
 			s.pos[p][0]++
 			continue
@@ -334,8 +334,17 @@ type rpeer struct {
 	endHead     uint64 // Head at the start of the settling frame
 }
 
+// noDelay as rigConfig.delay is no input delay; 0 there is DefaultDelay.
+const noDelay = -1
+
 func newRig(t testing.TB, c rigConfig) *rig {
 	t.Helper()
+	switch c.delay {
+	case 0:
+		c.delay = DefaultDelay
+	case noDelay:
+		c.delay = 0
+	}
 	n, err := NewNetSim(c.cond, c.seed, 4096)
 	if err != nil {
 		t.Fatal(err)
@@ -478,8 +487,8 @@ func (p *rpeer) checkInputs(in *Inputs) {
 		if amb {
 			continue
 		}
-		if trec(got) != want || in.Autonomous(q) != auto {
-			p.g.errorf("tick %d: player %d input %v autonomous %v, want %v %v", in.Tick, q, got, in.Autonomous(q), want, auto)
+		if trec(got) != want || in.Disconnected(q) != auto {
+			p.g.errorf("tick %d: player %d input %v autonomous %v, want %v %v", in.Tick, q, got, in.Disconnected(q), want, auto)
 		}
 	}
 }
@@ -698,7 +707,7 @@ func TestRunnerMatchesReference(t *testing.T) {
 			rg := newRig(t, rigConfig{
 				players: players, netcode: nc, tickLimit: limit, cond: badNet,
 				seed: uint64(players), confirmer: true,
-				delay: map[Netcode]int{Lockstep: 3, Rollback: NoDelay}[nc],
+				delay: map[Netcode]int{Lockstep: 3, Rollback: noDelay}[nc],
 			})
 			rg.run(60 * time.Second)
 			var rollbacks, mispredicted int64
@@ -736,7 +745,7 @@ func TestRunnerPredictionLimit(t *testing.T) {
 		// The joiner's input changes every tick: every prediction of it
 		// is wrong, the first one after the cut included.
 		rg := newRig(t, rigConfig{
-			players: 2, netcode: Rollback, maxPred: k, delay: NoDelay, seed: 7, tickLimit: 300, confirmer: true,
+			players: 2, netcode: Rollback, maxPred: k, delay: noDelay, seed: 7, tickLimit: 300, confirmer: true,
 			cond: Conditions{Delay: 60 * ms, Jitter: 10 * ms, Loss: 0.05, Duplicate: 0.02, Reorder: 0.03},
 			input: func(p int, delay, t uint64) trec {
 				if p == 1 {
@@ -784,7 +793,7 @@ func TestRunnerPredictionLimit(t *testing.T) {
 func TestRunnerPredictor(t *testing.T) {
 	for _, withPredictor := range []bool{true, false} {
 		rg := newRig(t, rigConfig{
-			players: 3, netcode: Rollback, delay: NoDelay, tickLimit: 120, cond: badNet, seed: 11,
+			players: 3, netcode: Rollback, delay: noDelay, tickLimit: 120, cond: badNet, seed: 11,
 			predictor: withPredictor, confirmer: true,
 		})
 		rg.run(60 * time.Second)
@@ -854,7 +863,7 @@ func TestRunnerEndSettles(t *testing.T) {
 		end := 30 + next(170)
 		c := rigConfig{
 			players: players, netcode: Rollback, maxPred: 2 + int(next(9)), seed: uint64(i),
-			delay: [...]int{NoDelay, NoDelay, 1, 2}[next(4)], silence: 600 * ms, confirmer: true,
+			delay: [...]int{noDelay, noDelay, 1, 2}[next(4)], silence: 600 * ms, confirmer: true,
 			cond: Conditions{Delay: 60 * ms, Jitter: 15 * ms, Loss: 0.05 + 0.05*float64(next(2)), Duplicate: 0.02, Reorder: 0.05},
 		}
 		victim := 1 + int(next(uint64(players-1))) // a joiner
@@ -939,7 +948,7 @@ func TestRunnerEndSettles(t *testing.T) {
 // autonomous from its kick tick.
 func TestRunnerKickRollsBackIdlePrediction(t *testing.T) {
 	rg := newRig(t, rigConfig{
-		players: 2, netcode: Rollback, maxPred: 8, delay: NoDelay, seed: 21, tickLimit: 150,
+		players: 2, netcode: Rollback, maxPred: 8, delay: noDelay, seed: 21, tickLimit: 150,
 		kickAfter: KickWindow, silence: 600 * ms, cond: badNet, confirmer: true,
 		input: func(p int, delay, t uint64) trec {
 			if p == 1 {
@@ -971,7 +980,7 @@ func TestRunnerKickRollsBackIdlePrediction(t *testing.T) {
 // Confirmer hears the host's real inputs.
 func TestRunnerInputsAfterTheEnd(t *testing.T) {
 	rg := newRig(t, rigConfig{
-		players: 2, netcode: Rollback, maxPred: 8, delay: NoDelay, seed: 22,
+		players: 2, netcode: Rollback, maxPred: 8, delay: noDelay, seed: 22,
 		silence: 600 * ms, confirmer: true,
 		cond: Conditions{Delay: 60 * ms, Jitter: 10 * ms},
 		// The host's input changes every tick: every prediction of it
@@ -1017,7 +1026,7 @@ func syncRef(n uint64) []toyState {
 }
 
 // newSync makes a sync test of a toy game (a Confirmer) with checkDistance.
-func newSync(t *testing.T, checkDistance int) (*Runner, *toyGame) {
+func newSync(t *testing.T, checkDistance int) (*SyncTest, *toyGame) {
 	t.Helper()
 	g := newToyGame(t, "synctest")
 	var next uint64
@@ -1025,13 +1034,13 @@ func newSync(t *testing.T, checkDistance int) (*Runner, *toyGame) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g.bind(r)
+	g.bind(r.Runner)
 	return r, g
 }
 
 // runSync runs frames of 0 to 3 due ticks, 5 at most a frame, until n
 // ticks ran or the test fails.
-func runSync(r *Runner, n uint64) {
+func runSync(r *SyncTest, n uint64) {
 	for f := uint64(0); r.Head() < n && r.Err() == nil; f++ {
 		due := int(mix64(f) % 4)
 		due = min(due, int(n-r.Head()-uint64(r.Owed())))
@@ -1160,7 +1169,7 @@ func TestRunnerFrameAllocatesNothing(t *testing.T) {
 	for _, nc := range []Netcode{Lockstep, Rollback} {
 		rg := newRig(t, rigConfig{
 			players: 2, netcode: nc, seed: 3, noChecks: true, timeSync: true,
-			delay: map[Netcode]int{Lockstep: 3, Rollback: NoDelay}[nc],
+			delay: map[Netcode]int{Lockstep: 3, Rollback: noDelay}[nc],
 			cond:  Conditions{Delay: 30 * ms, Jitter: 10 * ms, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05},
 		})
 		rg.runUntil(time.Minute, func() bool { return rg.peers[0].r.Head() >= 300 })
@@ -1190,7 +1199,7 @@ func TestRunnerFrameAllocatesNothing(t *testing.T) {
 func BenchmarkRunnerFrame(b *testing.B) {
 	for _, nc := range []Netcode{Lockstep, Rollback} {
 		b.Run(nc.String(), func(b *testing.B) {
-			rg := newRig(b, rigConfig{players: 2, netcode: nc, seed: 3, noChecks: true, delay: NoDelay, cond: Conditions{Delay: 30 * ms, Jitter: 10 * ms, Loss: 0.1}})
+			rg := newRig(b, rigConfig{players: 2, netcode: nc, seed: 3, noChecks: true, delay: noDelay, cond: Conditions{Delay: 30 * ms, Jitter: 10 * ms, Loss: 0.1}})
 			b.ReportAllocs()
 			for b.Loop() {
 				rg.step()
@@ -1206,7 +1215,7 @@ type nopLocal struct{}
 func (nopLocal) LocalInput(uint64, int, []byte) {}
 
 func TestRunnerInvalid(t *testing.T) {
-	s, err := NewHost(Config{InputSize: testInputSize, Nonce: 1}, 0)
+	s, err := NewHost(Config{InputSize: testInputSize, Nonce: 1, Delay: DefaultDelay}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package netplay
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"net/netip"
 	"time"
 )
@@ -14,9 +15,8 @@ const _ = uint8(1 << (MaxPlayers - 1))
 const (
 	MinPlayers = 2
 	// MaxPlayers is the most players of a game. Every set of players is
-	// a uint8 bit mask (Inputs' predicted and autonomous players, the
-	// players missing or interrupted), as is the world state of the
-	// demo that uses it; the wire carries player indices and counts as
+	// a uint8 bit mask (Inputs' predicted and disconnected players, the
+	// players missing or interrupted); the wire carries player indices and counts as
 	// u8. 8 keeps all of them, and keeps the host's worst-case packet
 	// (every section at its largest, 32-byte inputs) carrying a record of
 	// every player (TestGamePacketBounded).
@@ -32,10 +32,9 @@ const (
 	// MaxSettingsSize is the largest game settings the host may send
 	// (Config.Settings): they travel in one datagram, the Welcome.
 	MaxSettingsSize = 1024
-	// DefaultDelay is the input delay a zero Config.Delay means.
+	// DefaultDelay is a lockstep game's usual input delay (Config.Delay),
+	// enough for a round trip of two ticks; rollback usually has none.
 	DefaultDelay = 2
-	// NoDelay as Config.Delay asks for no input delay (for rollback).
-	NoDelay = -1
 	// HashEvery is the default checkpoint interval (Config.DesyncEvery):
 	// peers exchange the state hash after every HashEvery ticks (after
 	// ticks 25, 50, … counted from 1). A Confirmer has the hash after
@@ -118,9 +117,10 @@ func (s State) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // Config sets up a Session. Zero durations take their defaults.
 type Config struct {
-	// Nonce is 64 random bits from the caller (crypto/rand), never 0.
-	// The host makes it the session ID that every packet carries;
-	// a joiner makes it the token of its Hello.
+	// Nonce is 64 random bits. The host makes it the session ID that
+	// every packet carries; a joiner makes it the token of its Hello.
+	// 0, the usual value, has NewHost or NewJoiner draw one (math/rand/v2,
+	// seeded at random); a test gives its own for runs that repeat.
 	Nonce uint64
 
 	// InputSize is the size of one player's input for one tick, in
@@ -138,9 +138,9 @@ type Config struct {
 	// (a world's seed and size, a level, rules): opaque to the session,
 	// at most MaxSettingsSize bytes, sent to each joiner in its Welcome.
 	Settings []byte
-	// Delay is the input delay in ticks, 1..MaxDelay: the input for tick
-	// t is sampled when tick t-Delay runs. 0 means DefaultDelay; NoDelay
-	// means none (for rollback).
+	// Delay is the input delay in ticks, 0..MaxDelay: the input for tick
+	// t is sampled when tick t-Delay runs. 0 is none (rollback's usual);
+	// lockstep wants one that covers the round trip, DefaultDelay or more.
 	Delay int
 	// TickLimit ends the game for everyone after that many ticks; 0 is
 	// no limit.
@@ -199,12 +199,21 @@ type Config struct {
 	KeepAlive time.Duration
 }
 
+// randomNonce is 64 random bits, never 0: the Nonce nobody gave.
+func randomNonce() uint64 {
+	for {
+		if n := rand.Uint64(); n != 0 {
+			return n
+		}
+	}
+}
+
 func (c Config) normalize(host bool) (Config, error) {
 	bad := func(format string, args ...any) (Config, error) {
 		return c, fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
 	}
 	if c.Nonce == 0 {
-		return bad("Config.Nonce is 0: give 64 random bits")
+		c.Nonce = randomNonce()
 	}
 	if c.InputSize < 1 || c.InputSize > MaxInputSize {
 		return bad("Config.InputSize %d not in 1..%d", c.InputSize, MaxInputSize)
@@ -222,13 +231,8 @@ func (c Config) normalize(host bool) (Config, error) {
 		if c.Players < MinPlayers || c.Players > MaxPlayers {
 			return bad("Config.Players %d not in %d..%d", c.Players, MinPlayers, MaxPlayers)
 		}
-		switch {
-		case c.Delay == 0:
-			c.Delay = DefaultDelay
-		case c.Delay == NoDelay:
-			c.Delay = 0
-		case c.Delay < 0 || c.Delay > MaxDelay:
-			return bad("Config.Delay %d not in 1..%d (or NoDelay)", c.Delay, MaxDelay)
+		if c.Delay < 0 || c.Delay > MaxDelay {
+			return bad("Config.Delay %d not in 0..%d", c.Delay, MaxDelay)
 		}
 		if c.TickLimit > MaxTick {
 			return bad("Config.TickLimit %d above %d", c.TickLimit, uint64(MaxTick))
@@ -755,15 +759,16 @@ func (s *Session) Confirmed() uint64 {
 	return c
 }
 
-// Autonomous reports whether player p's ball is autonomous at tick t
-// because p was kicked before it: its records are zero from then on, and
-// the game should move its ball as if nobody controlled it.
-func (s *Session) Autonomous(p int, t uint64) bool {
+// Disconnected reports whether player p is out of the game at tick t
+// because it was kicked (or dropped by DisconnectContinue) before it: its
+// records are zero from then on, and the game should play on without it
+// (what that means is the game's: a character nobody controls, say).
+func (s *Session) Disconnected(p int, t uint64) bool {
 	return p >= 0 && p < s.players && s.kckd[p] && t >= s.kick[p].from
 }
 
 // Kicked reports whether player p was kicked, and the first tick at which
-// it is autonomous.
+// it is Disconnected.
 func (s *Session) Kicked(p int) (from uint64, ok bool) {
 	if p < 0 || p >= s.players || !s.kckd[p] {
 		return 0, false

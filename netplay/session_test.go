@@ -11,7 +11,7 @@ func TestLockstepPerfectNetwork(t *testing.T) {
 	for players := MinPlayers; players <= MaxPlayers; players++ {
 		t.Run(fmt.Sprint(players), func(t *testing.T) {
 			h := newHarness(t, Conditions{}, 1)
-			h.game(Config{TickLimit: 200}, players)
+			h.game(Config{TickLimit: 200, Delay: DefaultDelay}, players)
 			h.run(30 * time.Second)
 			for _, p := range h.peers {
 				if err := p.s.Err(); err != nil {
@@ -36,7 +36,7 @@ func TestLockstepBadNetwork(t *testing.T) {
 		for seed := uint64(1); seed <= 3; seed++ {
 			t.Run(fmt.Sprint(players, "/", seed), func(t *testing.T) {
 				h := newHarness(t, bad, seed)
-				h.game(Config{TickLimit: 300}, players)
+				h.game(Config{TickLimit: 300, Delay: DefaultDelay}, players)
 				h.run(60 * time.Second)
 				for _, p := range h.peers {
 					if err := p.s.Err(); err != nil {
@@ -65,7 +65,7 @@ func TestSilentPeerEndsGame(t *testing.T) {
 		for victim := range players {
 			t.Run(fmt.Sprint(players, "/", victim), func(t *testing.T) {
 				h := newHarness(t, Conditions{Delay: 10 * ms}, 7)
-				h.game(Config{}, players)
+				h.game(Config{Delay: DefaultDelay}, players)
 				v := h.peers[victim]
 				h.runUntil(10*time.Second, func() bool { return v.s.NextTick() >= 100 })
 				v.dead = true
@@ -126,7 +126,7 @@ func TestSlowPeerKicked(t *testing.T) {
 		for slow := 1; slow < players; slow++ {
 			t.Run(fmt.Sprint(players, "/", slow), func(t *testing.T) {
 				h := newHarness(t, Conditions{Delay: 10 * ms, Jitter: 2 * ms}, uint64(slow))
-				h.game(Config{TickLimit: 500, KickAfter: time.Second}, players)
+				h.game(Config{TickLimit: 500, KickAfter: time.Second, Delay: DefaultDelay}, players)
 				// It draws a frame every 200 ms and runs at most one
 				// tick a frame: 5 ticks a second of the 25 due.
 				sp := h.peers[slow]
@@ -172,7 +172,7 @@ func TestSilentPeerKicked(t *testing.T) {
 		for victim := 1; victim < players; victim++ {
 			t.Run(fmt.Sprint(players, "/", victim), func(t *testing.T) {
 				h := newHarness(t, Conditions{Delay: 20 * ms, Jitter: 5 * ms, Loss: 0.05}, uint64(victim))
-				h.game(Config{TickLimit: 300, KickAfter: 5 * time.Second}, players)
+				h.game(Config{TickLimit: 300, KickAfter: 5 * time.Second, Delay: DefaultDelay}, players)
 				v := h.peers[victim]
 				h.runUntil(10*time.Second, func() bool { return v.s.NextTick() >= 100 })
 				v.dead = true
@@ -204,7 +204,7 @@ func TestDesyncDetectedByAll(t *testing.T) {
 		for liar := range players {
 			t.Run(fmt.Sprint(players, "/", liar), func(t *testing.T) {
 				h := newHarness(t, Conditions{Delay: 15 * ms, Jitter: 5 * ms, Loss: 0.1, Reorder: 0.1}, uint64(liar))
-				h.game(Config{TickLimit: 150}, players)
+				h.game(Config{TickLimit: 150, Delay: DefaultDelay}, players)
 				lp := h.peers[liar]
 				lp.lieAt = 50
 				h.run(30 * time.Second)
@@ -253,7 +253,7 @@ func TestLockstepManySeeds(t *testing.T) {
 	for seed := uint64(1); seed <= seeds; seed++ {
 		for players := MinPlayers; players <= MaxPlayers; players++ {
 			h := newHarness(t, c, seed*10+uint64(players))
-			cfg := Config{TickLimit: 150}
+			cfg := Config{TickLimit: 150, Delay: DefaultDelay}
 			if seed%3 == 1 {
 				cfg.KickAfter = 3 * time.Second
 			}

@@ -623,7 +623,8 @@ func (sp *specPeer) lose() {
 
 // SpectatorConfig sets up a Spectator.
 type SpectatorConfig struct {
-	// Nonce is 64 random bits, never 0: the token of its Hello.
+	// Nonce is 64 random bits, the token of its Hello; 0 has
+	// NewSpectator draw one, as Config.Nonce.
 	Nonce uint64
 	// InputSize must be the host's.
 	InputSize int
@@ -656,9 +657,9 @@ func (e *SnapshotError) Error() string {
 }
 
 // A DroppedError ends a spectator the host turned away or dropped.
-type DroppedError struct{ Why string }
+type DroppedError struct{ Why DropReason }
 
-func (e *DroppedError) Error() string { return "spectator: " + e.Why }
+func (e *DroppedError) Error() string { return "spectator: " + e.Why.String() }
 
 // SpectatorStats are a Spectator's figures.
 type SpectatorStats struct {
@@ -715,9 +716,10 @@ type Spectator struct {
 
 // NewSpectator starts watching the game hosted at host, at now.
 func NewSpectator(c SpectatorConfig, host netip.AddrPort, now time.Duration) (*Spectator, error) {
+	if c.Nonce == 0 {
+		c.Nonce = randomNonce()
+	}
 	switch {
-	case c.Nonce == 0:
-		return nil, fmt.Errorf("%w: SpectatorConfig.Nonce is 0", ErrInvalid)
 	case c.InputSize < 1 || c.InputSize > MaxInputSize:
 		return nil, fmt.Errorf("%w: SpectatorConfig.InputSize %d not in 1..%d", ErrInvalid, c.InputSize, MaxInputSize)
 	case !host.IsValid() || host.Port() == 0:
@@ -805,12 +807,12 @@ func (sp *Spectator) Receive(now time.Duration, from netip.AddrPort, pkt []byte)
 			sp.bad++
 			return
 		}
-		why := "the host has no room for another spectator"
+		why := DropFull
 		switch r.u8() {
 		case specRejectDropped:
-			why = "dropped by the host: too far behind the game"
+			why = DropBehind
 		case specRejectNone:
-			why = "the host takes no spectators"
+			why = DropNoSpectators
 		}
 		sp.fail(&DroppedError{Why: why})
 	case msgSpecData:

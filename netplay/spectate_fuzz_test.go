@@ -47,7 +47,7 @@ func FuzzSpectatorReceive(f *testing.F) {
 		sp2.Receive(2*ms, host, b)
 		sp2.Poll(3*ms, func(netip.AddrPort, []byte) {})
 
-		hs, _ := NewHost(Config{Nonce: 1, InputSize: 1, Players: 2}, 0)
+		hs, _ := NewHost(Config{Nonce: 1, InputSize: 1, Players: 2, Delay: DefaultDelay}, 0)
 		r, _ := NewRunner(hs, newSpecGame(0, 10), newSpecGame(0, 10), RunnerConfig{Netcode: Lockstep})
 		bc, _ := NewBroadcast(r, BroadcastConfig{MaxSpectators: 2})
 		bc.Receive(ms, netip.MustParseAddrPort("192.0.2.1:9"), b)

@@ -60,7 +60,7 @@ func newSpecRig(t *testing.T, c Conditions, ticks uint64, fill, maxSpecs int) *s
 // its specGame.
 func newSpecRigWith(t *testing.T, c Conditions, ticks uint64, fill, maxSpecs int, nc Netcode, wrap func(i int, g *specGame) Game) *specRig {
 	t.Helper()
-	delay := NoDelay
+	delay := 0
 	if nc == Lockstep {
 		delay = 2
 	}
@@ -293,11 +293,11 @@ func TestSpectatorLimit(t *testing.T) {
 			case i < max:
 				rg.endsWithPlayers(s, 150)
 			case max == 0:
-				if !errors.As(s.sp.Err(), &dropped) || dropped.Why != "the host takes no spectators" {
+				if !errors.As(s.sp.Err(), &dropped) || dropped.Why != DropNoSpectators {
 					t.Errorf("max 0: spectator %d: %v", i, s.sp.Err())
 				}
 			default:
-				if !errors.As(s.sp.Err(), &dropped) || dropped.Why != "the host has no room for another spectator" {
+				if !errors.As(s.sp.Err(), &dropped) || dropped.Why != DropFull {
 					t.Errorf("max %d: spectator %d: %v", max, i, s.sp.Err())
 				}
 			}
@@ -309,7 +309,7 @@ func TestSpectatorLimit(t *testing.T) {
 			t.Errorf("max %d: %+v", max, st)
 		}
 	}
-	host, _ := NewHost(Config{Nonce: 1, InputSize: 1, Players: 2}, 0)
+	host, _ := NewHost(Config{Nonce: 1, InputSize: 1, Players: 2, Delay: DefaultDelay}, 0)
 	r, _ := NewRunner(host, newSpecGame(0, 2), newSpecGame(0, 2), RunnerConfig{Netcode: Lockstep})
 	for _, bad := range []int{-1, MaxSpectators + 1} {
 		if _, err := NewBroadcast(r, BroadcastConfig{MaxSpectators: bad}); !errors.Is(err, ErrInvalid) {
@@ -337,14 +337,14 @@ func TestSessionRefusesSpectators(t *testing.T) {
 			carry(now, false)
 		}
 		var dropped *DroppedError
-		if !errors.As(sp.Err(), &dropped) || dropped.Why != "the host takes no spectators" || len(sizes) != 1 || sizes[0] >= HelloSize {
+		if !errors.As(sp.Err(), &dropped) || dropped.Why != DropNoSpectators || len(sizes) != 1 || sizes[0] >= HelloSize {
 			t.Errorf("%s: %v, answers of %v bytes", when, sp.Err(), sizes)
 		}
 	}
 	if host.Err() != nil || join.Err() != nil || host.Stats().BadPackets != 0 {
 		t.Errorf("players: %v %v, %d bad packets", host.Err(), join.Err(), host.Stats().BadPackets)
 	}
-	lobby, _ := NewHost(Config{Nonce: 1, InputSize: testInputSize, Players: 2}, 0)
+	lobby, _ := NewHost(Config{Nonce: 1, InputSize: testInputSize, Players: 2, Delay: DefaultDelay}, 0)
 	sp, _ := NewSpectator(SpectatorConfig{Nonce: 7, InputSize: testInputSize}, addr(0), 0)
 	for now := time.Duration(0); now < 50*ms && sp.Err() == nil; now += ms {
 		sp.Poll(now, func(_ netip.AddrPort, p []byte) { lobby.Receive(now, addr(5), p) })
@@ -475,7 +475,7 @@ func TestStalledSpectatorDroppedBeforeLogWraps(t *testing.T) {
 	}
 	rg.run(120*time.Second, rg.allDone)
 	var dropped *DroppedError
-	if !errors.As(s.sp.Err(), &dropped) || dropped.Why != "dropped by the host: too far behind the game" {
+	if !errors.As(s.sp.Err(), &dropped) || dropped.Why != DropBehind {
 		t.Fatalf("stalled spectator: %v", s.sp.Err())
 	}
 	if s.w.Head() != stallAt || rg.bcast.Stats().Dropped != 1 {

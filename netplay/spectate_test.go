@@ -132,7 +132,7 @@ func spectatedLossy(t *testing.T, c Conditions, ticks uint64, joinAt time.Durati
 	for i := range 2 {
 		var s *Session
 		if i == 0 {
-			s, err = NewHost(Config{Nonce: 1, InputSize: 1, Players: 2, Delay: NoDelay, TickLimit: ticks, Settings: []byte("spec")}, 0)
+			s, err = NewHost(Config{Nonce: 1, InputSize: 1, Players: 2, TickLimit: ticks, Settings: []byte("spec")}, 0)
 		} else {
 			s, err = NewJoiner(Config{Nonce: 2, InputSize: 1}, addr(0), 0)
 		}

@@ -80,7 +80,7 @@ type PeerStats struct {
 	// from the host. KickAfter applies the same measure to the last
 	// KickWindow: the smaller of the two growths.
 	HeldBack time.Duration `json:"held_back_ns"`
-	// Kicked says that p was kicked; its ball is autonomous from tick
+	// Kicked says that p was kicked; it is Disconnected from tick
 	// KickTick on.
 	Kicked   bool   `json:"kicked"`
 	KickTick uint64 `json:"kick_tick,omitempty"`

@@ -41,6 +41,12 @@ type syncTest struct {
 	err    *SyncTestError
 }
 
+// A SyncTest is a Runner that tests a game on one machine (NewSyncTest),
+// with the two calls only a sync test has: Err and Invalidate.
+type SyncTest struct {
+	*Runner
+}
+
 // NewSyncTest makes a Runner that tests g on one machine, as GGPO and
 // GGRS do: after every tick it rolls the game back CheckDistance ticks
 // (Load), runs them again (Advance) with the same inputs, and compares
@@ -49,7 +55,7 @@ type syncTest struct {
 // passes here saves, loads and advances the way a real rollback needs.
 // The single player's input comes from local; Frame works as with a
 // Session, and Err reports the first difference.
-func NewSyncTest(g Game, local LocalInput, c SyncTestConfig) (*Runner, error) {
+func NewSyncTest(g Game, local LocalInput, c SyncTestConfig) (*SyncTest, error) {
 	if g == nil || local == nil {
 		return nil, fmt.Errorf("%w: NewSyncTest needs a game and a local input", ErrInvalid)
 	}
@@ -63,25 +69,22 @@ func NewSyncTest(g Game, local LocalInput, c SyncTestConfig) (*Runner, error) {
 	r.conf, _ = g.(Confirmer)
 	r.alloc(c.CheckDistance + 2)
 	r.sync = &syncTest{n: c.CheckDistance, inputs: make([]record, len(r.used)), first: make([]uint64, c.CheckDistance)}
-	return r, nil
+	return &SyncTest{r}, nil
 }
 
-// Err is the sync test's finding, or nil; always nil for a network game.
-func (r *Runner) Err() error {
-	if r.sync == nil || r.sync.err == nil {
+// Err is the sync test's finding, or nil.
+func (r *SyncTest) Err() error {
+	if r.sync.err == nil {
 		return nil
 	}
 	return r.sync.err
 }
 
-// Invalidate tells a sync test that the game's state changed outside a
-// tick (a reset, a setting): it does not roll back across that point.
-// With a Session it does nothing (a network game's state changes only
-// in ticks).
-func (r *Runner) Invalidate() {
-	if r.sync != nil {
-		r.sync.since = r.head
-	}
+// Invalidate tells the sync test that the game's state changed outside
+// a tick (a reset, a setting): it does not roll back across that point.
+// (A network game's state changes only in ticks.)
+func (r *SyncTest) Invalidate() {
+	r.sync.since = r.head
 }
 
 // syncFrame is Frame for a sync test.

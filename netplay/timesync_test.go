@@ -249,8 +249,8 @@ func TestTimeSyncFastClock(t *testing.T) {
 		name  string
 		input func(p int, delay, t uint64) trec
 	}{{"bots", nil}, {"busy host", busy}} {
-		off := runTimeSync(t, Rollback, NoDelay, false, c.input)
-		on := runTimeSync(t, Rollback, NoDelay, true, c.input)
+		off := runTimeSync(t, Rollback, noDelay, false, c.input)
+		on := runTimeSync(t, Rollback, noDelay, true, c.input)
 		checkTimeSync(t, c.name, off, on)
 	}
 }
@@ -331,7 +331,7 @@ func checkTimeSync(t *testing.T, game string, off, on *tsRun) {
 // average, and time sync brings the fast joiner level with the others.
 func TestTimeSyncThreePlayers(t *testing.T) {
 	rg := newRig(t, rigConfig{
-		players: 3, netcode: Rollback, delay: NoDelay, seed: 43, tickLimit: 1200,
+		players: 3, netcode: Rollback, delay: noDelay, seed: 43, tickLimit: 1200,
 		confirmer: true, timeSync: true,
 		cond: Conditions{Delay: 60 * ms, Jitter: 2 * ms},
 	})

@@ -190,7 +190,7 @@ type packet struct {
 }
 
 // Decoding errors. They are values, so that a flood of garbage costs no
-// allocation; every one wraps ErrBadPacket.
+// allocation; every one wraps errBadPacket.
 var (
 	errShort     = badPacket("truncated")
 	errLong      = badPacket("longer than MaxPacketSize")
@@ -209,13 +209,13 @@ func badPacket(what string) error { return &wireError{what} }
 type wireError struct{ what string }
 
 func (e *wireError) Error() string        { return "netplay: bad packet: " + e.what }
-func (e *wireError) Unwrap() error        { return ErrBadPacket }
-func (e *wireError) Is(target error) bool { return target == ErrBadPacket }
+func (e *wireError) Unwrap() error        { return errBadPacket }
+func (e *wireError) Is(target error) bool { return target == errBadPacket }
 
-// ErrBadPacket is wrapped by every decoding error: the datagram was not a
+// errBadPacket is wrapped by every decoding error: the datagram was not a
 // packet of this protocol and version (garbage, truncated, oversized, or
 // not canonical).
-var ErrBadPacket = errors.New("netplay: bad packet")
+var errBadPacket = errors.New("netplay: bad packet")
 
 // reader decodes; its first error sticks and later reads return zeros.
 type reader struct {

@@ -512,8 +512,8 @@ func TestWireRejects(t *testing.T) {
 		if err != c.err {
 			t.Errorf("%s: %v, want %v", c.name, err, c.err)
 		}
-		if !errors.Is(err, ErrBadPacket) {
-			t.Errorf("%s: %v does not wrap ErrBadPacket", c.name, err)
+		if !errors.Is(err, errBadPacket) {
+			t.Errorf("%s: %v does not wrap errBadPacket", c.name, err)
 		}
 	}
 }

@@ -385,10 +385,7 @@ func startNet(c *Config, network Network, clock loop.Clock, log *whoLog) (*netGa
 		c.Settings.Balls = max(c.Settings.Balls, uint32(n.Players))
 		world := c.Settings
 		world.Lockstep = true
-		delay := n.InputDelay
-		if delay == 0 {
-			delay = netplay.NoDelay
-		}
+		delay := n.InputDelay               // 0: none (rollback)
 		policy := netplay.DisconnectDefault // end, or continue with kicks for slowness
 		switch n.Disconnect {
 		case "end":

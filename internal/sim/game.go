@@ -27,11 +27,13 @@ const (
 // sync test all run the world through it, on one tick path: the
 // library's Runner.
 type game struct {
-	s     *Sim
-	r     *netplay.Runner
-	snaps []physics.Snapshot
-	prevs [][physics.MaxPlayers]input.Record
-	local input.Record // the sync test's input for the tick being run
+	s *Sim
+	r *netplay.Runner
+	// synctest is r as a sync test (Config.SyncTest), or nil.
+	synctest *netplay.SyncTest
+	snaps    []physics.Snapshot
+	prevs    [][physics.MaxPlayers]input.Record
+	local    input.Record // the sync test's input for the tick being run
 
 	// The frame in progress, for LocalInput: the loop's plan and its
 	// time, and the latest span end given to the sampler.
@@ -82,7 +84,7 @@ func (g *game) Advance(in *netplay.Inputs) {
 	recs := s.recs[:in.Players()]
 	for p := range recs {
 		recs[p] = DecodeInput(in.Input(p))
-		if in.Autonomous(p) && s.world.Players()&(1<<p) != 0 {
+		if in.Disconnected(p) && s.world.Players()&(1<<p) != 0 {
 			s.release(p) // every peer does it at this tick
 		}
 	}
@@ -154,7 +156,7 @@ func (g *game) Confirmed(in *netplay.Inputs, hash uint64, _ bool) {
 		return
 	}
 	for p := range in.Players() {
-		if in.Autonomous(p) && g.released&(1<<p) == 0 && p < s.world.N() {
+		if in.Disconnected(p) && g.released&(1<<p) == 0 && p < s.world.N() {
 			g.released |= 1 << p
 			s.rec.Command(replay.Command{Kind: replay.CmdRelease, Arg: int64(p)})
 		}

@@ -79,9 +79,9 @@ func netGameOpts(t *testing.T, n int, c netplay.Conditions, ticks uint64, frames
 	var peers []*netPeer
 	for i := 0; i < n; i++ {
 		var sess *netplay.Session
-		delay := 0
+		delay := netplay.DefaultDelay
 		if o.rollback {
-			delay = netplay.NoDelay
+			delay = 0
 		}
 		if i == 0 {
 			sess, err = netplay.NewHost(netplay.Config{Nonce: 0xabcdef, InputSize: InputSize, Players: n, Settings: EncodeSettings(world), TickLimit: ticks, Delay: delay, KickAfter: o.kickAfter}, 0)
@@ -219,7 +219,7 @@ func TestNetworkGameAgrees(t *testing.T) {
 // TestNetworkGameRefusesLocalChanges: a peer cannot change the shared
 // world, the speed, the mode, or pause: the others would not follow.
 func TestNetworkGameRefusesLocalChanges(t *testing.T) {
-	sess, err := netplay.NewHost(netplay.Config{Nonce: 1, InputSize: InputSize, Players: 2, Settings: EncodeSettings(DefaultSettings())}, 0)
+	sess, err := netplay.NewHost(netplay.Config{Nonce: 1, InputSize: InputSize, Players: 2, Settings: EncodeSettings(DefaultSettings()), Delay: netplay.DefaultDelay}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -271,13 +271,13 @@ func New(cfg Config, clock loop.Clock, now time.Duration) (*Sim, error) {
 func (s *Sim) newRunner(cfg Config) (err error) {
 	switch {
 	case cfg.SyncTest != 0:
-		var r *netplay.Runner
+		var r *netplay.SyncTest
 		g := newGame(s, cfg.SyncTest+2)
 		g.presize()
 		if r, err = netplay.NewSyncTest(g, g, netplay.SyncTestConfig{InputSize: InputSize, CheckDistance: cfg.SyncTest}); err != nil {
 			return err
 		}
-		g.r, s.sync = r, g
+		g.r, g.synctest, s.sync = r.Runner, r, g
 	case cfg.Spectate != nil:
 		g := newGame(s, 0)
 		s.net.game = g
@@ -691,7 +691,7 @@ func (s *Sim) applyCommands() {
 			s.rec.Command(c)
 		}
 		if s.sync != nil {
-			s.sync.r.Invalidate()
+			s.sync.synctest.Invalidate()
 		}
 	}
 	s.cmds = s.cmds[:0]
@@ -721,7 +721,7 @@ func (s *Sim) fixedTick(span loop.TickSpan) bool {
 		// which rolls back and runs it again.
 		s.sync.local = recs[0]
 		s.sync.r.Frame(0, 1, 1)
-		if err := s.sync.r.Err(); err != nil {
+		if err := s.sync.synctest.Err(); err != nil {
 			s.fail(err)
 		}
 	} else {
@@ -785,7 +785,7 @@ func (s *Sim) replayNext(recs []input.Record) bool {
 			return false
 		}
 		if s.sync != nil {
-			s.sync.r.Invalidate()
+			s.sync.synctest.Invalidate()
 		}
 	}
 	if !ok {

@@ -34,7 +34,8 @@ func pumpUntil(t *testing.T, clock realClock, done func() bool, pairs ...any) {
 		}
 		for i := 0; i < len(pairs); i += 2 {
 			c, e := pairs[i].(*Conn), pairs[i+1].(Endpoint)
-			c.Pump(clock.Now(), e)
+			c.Read(clock.Now(), e)
+			c.Write(clock.Now(), e)
 		}
 		pairs[0].(*Conn).Wait(10 * time.Millisecond)
 	}
@@ -104,7 +105,7 @@ func TestConnectedJoinerAndRefusedSpectator(t *testing.T) {
 	if err := jc.Connect(hc.LocalAddr()); err != nil {
 		t.Fatal(err)
 	}
-	hs, _ := netplay.NewHost(netplay.Config{InputSize: 3, Nonce: 1, Players: 2}, clock.Now())
+	hs, _ := netplay.NewHost(netplay.Config{InputSize: 3, Nonce: 1, Players: 2, Delay: netplay.DefaultDelay}, clock.Now())
 	js, _ := netplay.NewJoiner(netplay.Config{InputSize: 3, Nonce: 2}, hc.LocalAddr(), clock.Now())
 	pumpUntil(t, clock, func() bool { return hs.State() == netplay.StateRunning && js.State() == netplay.StateRunning }, hc, hs, jc, js)
 
@@ -119,7 +120,7 @@ func TestConnectedJoinerAndRefusedSpectator(t *testing.T) {
 	sp, _ := netplay.NewSpectator(netplay.SpectatorConfig{InputSize: 3, Nonce: 3, JoinTimeout: time.Minute}, hc.LocalAddr(), clock.Now())
 	pumpUntil(t, clock, func() bool { return sp.Err() != nil }, sc, sp, hc, hs, jc, js)
 	var dropped *netplay.DroppedError
-	if !errors.As(sp.Err(), &dropped) || dropped.Why != "the host takes no spectators" {
+	if !errors.As(sp.Err(), &dropped) || dropped.Why != netplay.DropNoSpectators {
 		t.Errorf("spectator of a host that serves none: %v", sp.Err())
 	}
 	if hs.Err() != nil || js.Err() != nil || hs.State() != netplay.StateRunning {

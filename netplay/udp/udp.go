@@ -312,12 +312,6 @@ func (c *Conn) Write(now time.Duration, e Endpoint) {
 	}
 }
 
-// Pump is Read then Write.
-func (c *Conn) Pump(now time.Duration, e Endpoint) {
-	c.Read(now, e)
-	c.Write(now, e)
-}
-
 func (c *Conn) send(to netip.AddrPort, pkt []byte) {
 	if c.out != nil {
 		c.out.Send(c.now, c.local, to, pkt)

@@ -124,7 +124,7 @@ func game(t *testing.T, players int, ticks uint64, cfg Config, during func(host 
 	// detector, other tests) can starve a peer's loop for a while, which
 	// must not read as a silent peer here (silence is tested on the
 	// simulated network, on a manual clock).
-	hs, err := netplay.NewHost(netplay.Config{InputSize: 3, Nonce: 0xfeed, Players: players, TickLimit: ticks, Silence: testSilence}, clock.Now())
+	hs, err := netplay.NewHost(netplay.Config{InputSize: 3, Nonce: 0xfeed, Players: players, TickLimit: ticks, Silence: testSilence, Delay: netplay.DefaultDelay}, clock.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +271,7 @@ func TestPumpAllocatesNothing(t *testing.T) {
 	defer hc.Close()
 	jc, _ := Listen("127.0.0.1:0", Config{Outgoing: netplay.Conditions{Delay: time.Millisecond, Loss: 0.1}})
 	defer jc.Close()
-	hs, _ := netplay.NewHost(netplay.Config{InputSize: 3, Nonce: 1}, clock.Now())
+	hs, _ := netplay.NewHost(netplay.Config{InputSize: 3, Nonce: 1, Delay: netplay.DefaultDelay}, clock.Now())
 	js, _ := netplay.NewJoiner(netplay.Config{InputSize: 3, Nonce: 2}, hc.LocalAddr(), clock.Now())
 	h, j := &peer{s: hs, c: hc, recs: make([][]byte, 0, 4)}, &peer{s: js, c: jc, recs: make([][]byte, 0, 4)}
 	h.hist = make([][netplay.MaxPlayers]rec, 0, 100000)

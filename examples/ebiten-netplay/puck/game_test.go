@@ -15,7 +15,7 @@ func (b botLocal) LocalInput(tick uint64, _ int, dst []byte) { dst[0] = BotInput
 
 // syncTest runs g for ticks ticks under netplay's sync test, which rolls
 // it back 8 ticks after every tick and runs them again.
-func syncTest(t *testing.T, g netplay.Game, slots func(int), ticks int) *netplay.Runner {
+func syncTest(t *testing.T, g netplay.Game, slots func(int), ticks int) *netplay.SyncTest {
 	t.Helper()
 	r, err := netplay.NewSyncTest(g, botLocal(7), netplay.SyncTestConfig{InputSize: InputSize, CheckDistance: 8})
 	if err != nil {
@@ -187,7 +187,7 @@ func TestSettings(t *testing.T) {
 	if set.Tick() != 22222222 {
 		t.Errorf("45 ticks per second: a tick of %v", set.Tick())
 	}
-	if DefaultSettings().Check() != nil || DefaultSettings().Delay() != netplay.NoDelay || set.Delay() != LockstepDelay {
+	if DefaultSettings().Check() != nil || DefaultSettings().Delay() != 0 || set.Delay() != LockstepDelay {
 		t.Error("the defaults")
 	}
 }

@@ -218,7 +218,7 @@ func TestKeyboard(t *testing.T) {
 // another game, or another build of this one) refuses to play, with an
 // error that says so; the host frees its slot for another player.
 func TestBadSettings(t *testing.T) {
-	host, err := netplay.NewHost(netplay.Config{Nonce: 1, InputSize: InputSize, Settings: []byte{9, 9, 9}}, 0)
+	host, err := netplay.NewHost(netplay.Config{Nonce: 1, InputSize: InputSize, Settings: []byte{9, 9, 9}, Delay: netplay.DefaultDelay}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,7 +56,7 @@ func (s Settings) Tick() time.Duration { return time.Second / time.Duration(s.TP
 // rollback, LockstepDelay for lockstep.
 func (s Settings) Delay() int {
 	if s.Netcode == netplay.Rollback {
-		return netplay.NoDelay
+		return 0
 	}
 	return LockstepDelay
 }

@@ -36,7 +36,7 @@ func engineGame(t *testing.T, periods [2]time.Duration, tick, joinAt, limit time
 	start := func(i int, now time.Duration) {
 		var s *Session
 		if i == 0 {
-			s, err = NewHost(Config{Nonce: 1, InputSize: 1, Players: 2, Delay: NoDelay, Silence: time.Minute}, now)
+			s, err = NewHost(Config{Nonce: 1, InputSize: 1, Players: 2, Delay: 0, Silence: time.Minute}, now)
 		} else {
 			s, err = NewJoiner(Config{Nonce: 2, InputSize: 1, Silence: time.Minute}, addr(0), now)
 		}

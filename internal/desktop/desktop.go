@@ -354,21 +354,8 @@ func (a *app) report(r *report.Stats) {
 
 // reportCull adds the occlusion culling's choice and costs to -stats.
 func reportCull(r *report.Stats, s render.CullStats, hidden int) {
-	r.Cull, r.CullMode = "off", s.Mode.String()
-	if s.On {
-		r.Cull = "on"
-		r.CullHidden = &hidden
-	}
-	ms := func(ns int64) *float64 {
-		if ns < 0 {
-			return nil
-		}
-		v := float64(ns) / 1e6
-		return &v
-	}
-	r.CullWalkMs = ms(s.WalkNs)
-	r.CullGPUOnMs, r.CullGPUOffMs = ms(s.GPUOnNs), ms(s.GPUOffNs)
-	r.CullCostOnMs, r.CullCostOffMs = ms(s.CostOnNs), ms(s.CostOffNs)
+	r.SetCull(report.Cull{Mode: s.Mode.String(), On: s.On, Hidden: hidden, WalkNs: s.WalkNs,
+		GPUOnNs: s.GPUOnNs, GPUOffNs: s.GPUOffNs, CostOnNs: s.CostOnNs, CostOffNs: s.CostOffNs})
 }
 
 // hudCull is the culling's line of the HUD's long form.

@@ -220,3 +220,34 @@ func Round3(v float64) float64 {
 	}
 	return float64(int64(v*1000+0.5)) / 1000
 }
+
+// Cull is a renderer's occlusion culling as a front end knows it: the
+// mode (-cull), the choice in force, the balls the last culled frame hid,
+// and the measured costs in nanoseconds (negative where not measured).
+type Cull struct {
+	Mode                      string
+	On                        bool
+	Hidden                    int
+	WalkNs, GPUOnNs, GPUOffNs int64
+	CostOnNs, CostOffNs       int64
+}
+
+// SetCull sets the culling's keys, the same from a window and a page.
+func (r *Stats) SetCull(c Cull) {
+	r.Cull, r.CullMode = "off", c.Mode
+	if c.On {
+		r.Cull = "on"
+		h := c.Hidden
+		r.CullHidden = &h
+	}
+	ms := func(ns int64) *float64 {
+		if ns < 0 {
+			return nil
+		}
+		v := float64(ns) / 1e6
+		return &v
+	}
+	r.CullWalkMs = ms(c.WalkNs)
+	r.CullGPUOnMs, r.CullGPUOffMs = ms(c.GPUOnNs), ms(c.GPUOffNs)
+	r.CullCostOnMs, r.CullCostOffMs = ms(c.CostOnNs), ms(c.CostOffNs)
+}

@@ -49,25 +49,10 @@ func newCullStats(mode adaptive.Mode, on, timer bool, hidden int, choice *adapti
 	return s
 }
 
-// report adds the culling to -stats, with the window's keys and in the
-// window's way (internal/desktop's reportCull).
+// report adds the culling to -stats, with the window's keys.
 func (s cullStats) report(r *report.Stats) {
-	r.Cull, r.CullMode = "off", s.Mode.String()
-	if s.On {
-		r.Cull = "on"
-		h := s.Hidden
-		r.CullHidden = &h
-	}
-	ms := func(ns int64) *float64 {
-		if ns < 0 {
-			return nil
-		}
-		v := float64(ns) / 1e6
-		return &v
-	}
-	r.CullWalkMs = ms(s.WalkNs)
-	r.CullGPUOnMs, r.CullGPUOffMs = ms(s.GPUOnNs), ms(s.GPUOffNs)
-	r.CullCostOnMs, r.CullCostOffMs = ms(s.CostOnNs), ms(s.CostOffNs)
+	r.SetCull(report.Cull{Mode: s.Mode.String(), On: s.On, Hidden: s.Hidden, WalkNs: s.WalkNs,
+		GPUOnNs: s.GPUOnNs, GPUOffNs: s.GPUOffNs, CostOnNs: s.CostOnNs, CostOffNs: s.CostOffNs})
 }
 
 // noTimerMode is the HUD's word for auto in a browser without a GPU

@@ -254,11 +254,13 @@ func goBenchmarks(o *options, r *results) error {
 	for _, args := range runs {
 		pkg := args[len(args)-1][2:]
 		cmdArgs := append([]string{"test", "-run", "^$", "-count", "1"}, args...)
-		cmd := exec.Command(o.goTool, cmdArgs...)
+		dir := ""
 		if pkg == "loop" {
 			// A module of its own: its tests run in its folder.
-			cmd.Dir, cmdArgs[len(cmdArgs)-1] = "loop", "."
+			dir, cmdArgs[len(cmdArgs)-1] = "loop", "."
 		}
+		cmd := exec.Command(o.goTool, cmdArgs...)
+		cmd.Dir = dir
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Run(); err != nil {

@@ -22,35 +22,14 @@ func TestStarRelayLatency(t *testing.T) {
 	const d, players, ticks = 25 * time.Millisecond, 3, 150
 	cfg := Config{Outgoing: netplay.Conditions{Delay: d}, Incoming: netplay.Conditions{Delay: d}}
 	clock := newRealClock()
-	hc, err := Listen("127.0.0.1:0", cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { hc.Close() })
-	hs, err := netplay.NewHost(netplay.Config{InputSize: 3, Nonce: 0x57a2, Players: players, TickLimit: ticks, Delay: 25, Silence: testSilence}, clock.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	peers := []*peer{{s: hs, c: hc}}
-	for i := 1; i < players; i++ {
-		jc, err := Listen("127.0.0.1:0", cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { jc.Close() })
-		js, err := netplay.NewJoiner(netplay.Config{InputSize: 3, Nonce: uint64(i), Silence: testSilence}, hc.LocalAddr(), clock.Now())
-		if err != nil {
-			t.Fatal(err)
-		}
-		peers = append(peers, &peer{s: js, c: jc})
-	}
+	peers := listenPeers(t, clock, cfg, netplay.Config{InputSize: 3, Nonce: 0x57a2, Players: players, TickLimit: ticks, Delay: 25, Silence: testSilence})
 	// added[q][t]: when player q added its input for tick t, at its own
 	// peer; got[p][q][t]: when peer p first had it.
 	var added [players][ticks + 64]time.Duration
 	var got [players][players][ticks + 64]time.Duration
 	var seen [players][players]int64 // the next tick not yet seen, per peer and player
 	deadline := clock.Now() + 20*time.Second
-	for done := false; !done; hc.Wait(time.Millisecond) {
+	for done := false; !done; peers[0].c.Wait(time.Millisecond) {
 		now := clock.Now()
 		if now > deadline {
 			t.Fatal("the game did not end in 20 s")

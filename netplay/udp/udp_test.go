@@ -109,38 +109,46 @@ func (c *counting) Receive(now time.Duration, from netip.AddrPort, pkt []byte) {
 
 func seedOf(index int) uint64 { return 77 + uint64(index) }
 
+// listenPeers opens a host with host's settings and its joiners, each on
+// a socket of its own on 127.0.0.1 with cfg, closed when the test ends.
+func listenPeers(t *testing.T, clock realClock, cfg Config, host netplay.Config) []*peer {
+	t.Helper()
+	hc, err := Listen("127.0.0.1:0", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { hc.Close() })
+	hs, err := netplay.NewHost(host, clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	peers := []*peer{{s: hs, c: hc}}
+	for i := 1; i < host.Players; i++ {
+		jc, err := Listen("127.0.0.1:0", cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { jc.Close() })
+		js, err := netplay.NewJoiner(netplay.Config{InputSize: host.InputSize, Nonce: uint64(i), Silence: testSilence}, hc.LocalAddr(), clock.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		peers = append(peers, &peer{s: js, c: jc})
+	}
+	return peers
+}
+
 // game plays a game of players bots over loopback to ticks, calling
 // during(now) every round, and checks that everyone ran every tick with
 // the bots' records.
 func game(t *testing.T, players int, ticks uint64, cfg Config, during func(host *peer)) []*peer {
 	t.Helper()
 	clock := newRealClock()
-	hc, err := Listen("127.0.0.1:0", cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { hc.Close() })
 	// Real sockets and a real clock: a loaded machine (the race
 	// detector, other tests) can starve a peer's loop for a while, which
 	// must not read as a silent peer here (silence is tested on the
 	// simulated network, on a manual clock).
-	hs, err := netplay.NewHost(netplay.Config{InputSize: 3, Nonce: 0xfeed, Players: players, TickLimit: ticks, Silence: testSilence, Delay: netplay.DefaultDelay}, clock.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	peers := []*peer{{s: hs, c: hc}}
-	for i := 1; i < players; i++ {
-		jc, err := Listen("127.0.0.1:0", cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { jc.Close() })
-		js, err := netplay.NewJoiner(netplay.Config{InputSize: 3, Nonce: uint64(i), Silence: testSilence}, hc.LocalAddr(), clock.Now())
-		if err != nil {
-			t.Fatal(err)
-		}
-		peers = append(peers, &peer{s: js, c: jc})
-	}
+	peers := listenPeers(t, clock, cfg, netplay.Config{InputSize: 3, Nonce: 0xfeed, Players: players, TickLimit: ticks, Silence: testSilence, Delay: netplay.DefaultDelay})
 	deadline := clock.Now() + 10*time.Second
 	for {
 		now := clock.Now()
@@ -162,7 +170,7 @@ func game(t *testing.T, players int, ticks uint64, cfg Config, during func(host 
 			break
 		}
 		// Sleep until the host hears something, or a millisecond.
-		hc.Wait(time.Millisecond)
+		peers[0].c.Wait(time.Millisecond)
 	}
 	for _, p := range peers {
 		if err := p.s.Err(); err != nil || p.s.NextTick() != ticks {

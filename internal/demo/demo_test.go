@@ -331,19 +331,7 @@ func TestRecordAndReplayInProcess(t *testing.T) {
 	if _, err := tryFront(t, nil, nil, "-replay", "game.rec", "-fast"); err == nil || !strings.Contains(err.Error(), "replay file game.rec: ") {
 		t.Fatalf("a replay of a file the platform does not have: %v", err)
 	}
-	p := &front{clock: loop.NewManualClock(time.Second), display: &testDisplay{}, files: newMemFiles(), frame: time.Millisecond, t: t}
-	p.files.files["game.rec"] = rec
-	cfg, err := Parse([]string{"-replay", "game.rec", "-fast", "-stats"}, io.Discard, p.platform(nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p.d, err = New(cfg, p.platform(nil)); err != nil {
-		t.Fatal(err)
-	}
-	defer p.d.Close()
-	p.d.Start(p.clock.Now())
-	p.run(1000)
-	out, err := p.finish()
+	p, out, err := replayInMemory(t, rec)
 	if err != nil {
 		t.Fatalf("replay: %v", err)
 	}
@@ -359,7 +347,7 @@ func TestRecordAndReplayInProcess(t *testing.T) {
 	bad := append([]byte(nil), rec...)
 	bad[len(bad)-20] ^= 0x01
 	p.files.files["bad.rec"] = bad
-	cfg, err = Parse([]string{"-replay", "bad.rec", "-fast"}, io.Discard, p.platform(nil))
+	cfg, err := Parse([]string{"-replay", "bad.rec", "-fast"}, io.Discard, p.platform(nil))
 	if err != nil {
 		return // the change broke the file's framing: refused at once, also fine
 	}
@@ -641,4 +629,25 @@ func TestJoinerSetupIsNotGameTime(t *testing.T) {
 	if r.TPS < 24.75 || r.TPS > 25.25 {
 		t.Errorf("host: %v TPS, want 25 (the lobby is not game time)", r.TPS)
 	}
+}
+
+// replayInMemory replays the recording rec (-replay -fast -stats) on a
+// front end of its own, with the file in memory, and returns the front
+// end and -stats. The demo is closed when the test ends.
+func replayInMemory(t *testing.T, rec []byte) (*front, string, error) {
+	t.Helper()
+	p := &front{clock: loop.NewManualClock(time.Second), display: &testDisplay{}, files: newMemFiles(), frame: time.Millisecond, t: t}
+	p.files.files["game.rec"] = rec
+	cfg, err := Parse([]string{"-replay", "game.rec", "-fast", "-stats"}, io.Discard, p.platform(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.d, err = New(cfg, p.platform(nil)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.d.Close)
+	p.d.Start(p.clock.Now())
+	p.run(1000)
+	out, err := p.finish()
+	return p, out, err
 }

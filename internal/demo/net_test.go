@@ -313,19 +313,7 @@ func TestDisconnectPolicyInProcess(t *testing.T) {
 				t.Errorf("host's log lacks %q or the interruption:\n%s", line, log)
 			}
 			rec := host.files.files["game.rec"]
-			p := &front{clock: loop.NewManualClock(time.Second), display: &testDisplay{}, files: newMemFiles(), frame: time.Millisecond, t: t}
-			p.files.files["game.rec"] = rec
-			cfg, err := Parse([]string{"-replay", "game.rec", "-fast", "-stats"}, io.Discard, p.platform(nil))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if p.d, err = New(cfg, p.platform(nil)); err != nil {
-				t.Fatal(err)
-			}
-			defer p.d.Close()
-			p.d.Start(p.clock.Now())
-			p.run(1000)
-			out, err = p.finish()
+			_, out, err = replayInMemory(t, rec)
 			if err != nil {
 				t.Fatalf("replay: %v", err)
 			}

@@ -1,7 +1,6 @@
 package netplay
 
 import (
-	"net/netip"
 	"testing"
 	"time"
 )
@@ -11,9 +10,9 @@ import (
 type pair struct {
 	net   *NetSim
 	s     [2]*Session
-	addrs [2]netip.AddrPort
-	send  [2]func(netip.AddrPort, []byte)
-	recv  func(from, to netip.AddrPort, pkt []byte)
+	addrs [2]Addr
+	send  [2]func(Addr, []byte)
+	recv  func(from, to Addr, pkt []byte)
 	hash  func() uint64
 	now   time.Duration
 	recs  [][]byte
@@ -27,7 +26,7 @@ func newPair(t testing.TB, c Conditions) *pair {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &pair{net: n, addrs: [2]netip.AddrPort{addr(0), addr(1)}, recs: make([][]byte, 0, MaxPlayers)}
+	p := &pair{net: n, addrs: [2]Addr{addr(0), addr(1)}, recs: make([][]byte, 0, MaxPlayers)}
 	if p.s[0], err = NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2, Delay: DefaultDelay}, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -35,9 +34,9 @@ func newPair(t testing.TB, c Conditions) *pair {
 		t.Fatal(err)
 	}
 	for i := range p.s {
-		p.send[i] = func(to netip.AddrPort, pkt []byte) { p.net.Send(p.now, p.addrs[i], to, pkt) }
+		p.send[i] = func(to Addr, pkt []byte) { p.net.Send(p.now, p.addrs[i], to, pkt) }
 	}
-	p.recv = func(from, to netip.AddrPort, pkt []byte) {
+	p.recv = func(from, to Addr, pkt []byte) {
 		for i := range p.s {
 			if p.addrs[i] == to {
 				p.s[i].Receive(p.now, from, pkt)
@@ -84,7 +83,7 @@ func (p *pair) frame(dt time.Duration) {
 			s.ReportLoad(0, 0)
 			_ = s.Stats()
 		}
-		s.Poll(p.now, p.send[i])
+		s.Poll(p.now, SendFunc(p.send[i]))
 	}
 }
 
@@ -141,7 +140,7 @@ func BenchmarkEncodeDecode(b *testing.B) {
 	}
 	var pkt []byte
 	p.s[0].peers[1].news = true
-	p.s[0].Poll(p.now, func(_ netip.AddrPort, b []byte) { pkt = append([]byte(nil), b...) })
+	p.s[0].Poll(p.now, SendFunc(func(_ Addr, b []byte) { pkt = append([]byte(nil), b...) }))
 	var in packet
 	buf := make([]byte, MaxPacketSize)
 	b.ReportAllocs()

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -29,7 +28,7 @@ func TestConfigInvalid(t *testing.T) {
 			t.Errorf("NewHost(%+v): %v, want ErrInvalid", c, err)
 		}
 	}
-	for _, a := range []netip.AddrPort{{}, netip.MustParseAddrPort("1.2.3.4:0")} {
+	for _, a := range []Addr{""} {
 		if _, err := NewJoiner(Config{InputSize: testInputSize, Nonce: 1}, a, 0); !errors.Is(err, ErrInvalid) {
 			t.Errorf("NewJoiner(%v): %v, want ErrInvalid", a, err)
 		}
@@ -54,16 +53,18 @@ func running(t *testing.T) (host, join *Session, carry func(now time.Duration, d
 	host, _ = NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2, Delay: DefaultDelay}, 0)
 	join, _ = NewJoiner(Config{InputSize: testInputSize, Nonce: 2}, addr(0), 0)
 	carry = func(now time.Duration, drop bool) {
-		host.Poll(now, func(_ netip.AddrPort, p []byte) {
+		host.Poll(now, SendFunc(func(_ Addr, p []byte) {
 			if !drop {
 				join.Receive(now, addr(0), p)
 			}
-		})
-		join.Poll(now, func(_ netip.AddrPort, p []byte) {
+		}))
+
+		join.Poll(now, SendFunc(func(_ Addr, p []byte) {
 			if !drop {
 				host.Receive(now, addr(1), p)
 			}
-		})
+		}))
+
 	}
 	for now := time.Duration(0); now < 100*ms; now += ms {
 		carry(now, false)
@@ -182,13 +183,14 @@ func TestLobbyQuitFreesSlot(t *testing.T) {
 	host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 3, Delay: DefaultDelay}, 0)
 	a, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 2}, addr(0), 0)
 	b, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 3}, addr(0), 0)
-	carry := func(now time.Duration, j *Session, from netip.AddrPort) {
-		host.Poll(now, func(to netip.AddrPort, p []byte) {
+	carry := func(now time.Duration, j *Session, from Addr) {
+		host.Poll(now, SendFunc(func(to Addr, p []byte) {
 			if to == from {
 				j.Receive(now, addr(0), p)
 			}
-		})
-		j.Poll(now, func(_ netip.AddrPort, p []byte) { host.Receive(now, from, p) })
+		}))
+
+		j.Poll(now, SendFunc(func(_ Addr, p []byte) { host.Receive(now, from, p) }))
 	}
 	for now := time.Duration(0); now < 5*ms; now += ms {
 		carry(now, a, addr(1))
@@ -213,8 +215,8 @@ func TestHostQuitInLobby(t *testing.T) {
 	host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 3, Delay: DefaultDelay}, 0)
 	a, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 2}, addr(0), 0)
 	step := func(now time.Duration) {
-		host.Poll(now, func(_ netip.AddrPort, p []byte) { a.Receive(now, addr(0), p) })
-		a.Poll(now, func(_ netip.AddrPort, p []byte) { host.Receive(now, addr(1), p) })
+		host.Poll(now, SendFunc(func(_ Addr, p []byte) { a.Receive(now, addr(0), p) }))
+		a.Poll(now, SendFunc(func(_ Addr, p []byte) { host.Receive(now, addr(1), p) }))
 	}
 	for now := time.Duration(0); now < 10*ms; now += ms {
 		step(now)
@@ -235,12 +237,13 @@ func TestJoinTimeout(t *testing.T) {
 	j, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 2, JoinTimeout: time.Second}, addr(0), 0)
 	hellos := 0
 	for now := time.Duration(0); !j.Done(); now += 10 * ms {
-		j.Poll(now, func(to netip.AddrPort, p []byte) {
+		j.Poll(now, SendFunc(func(to Addr, p []byte) {
 			if to != addr(0) || len(p) != HelloSize {
 				t.Fatalf("sent %d bytes to %v", len(p), to)
 			}
 			hellos++
-		})
+		}))
+
 		if now > 2*time.Second {
 			t.Fatal("no timeout")
 		}
@@ -312,8 +315,8 @@ func TestJoinTakesTheHostsSettings(t *testing.T) {
 			t.Fatal(err)
 		}
 		for now := time.Duration(0); now < 100*ms && j.State() < StateLobby && j.Err() == nil; now += ms {
-			j.Poll(now, func(_ netip.AddrPort, p []byte) { host.Receive(now, addr(1), p) })
-			host.Poll(now, func(_ netip.AddrPort, p []byte) { j.Receive(now, addr(0), p) })
+			j.Poll(now, SendFunc(func(_ Addr, p []byte) { host.Receive(now, addr(1), p) }))
+			host.Poll(now, SendFunc(func(_ Addr, p []byte) { j.Receive(now, addr(0), p) }))
 		}
 		return j
 	}
@@ -344,32 +347,32 @@ func TestJoinerAnswersWelcomeWhenReady(t *testing.T) {
 	host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2, Delay: DefaultDelay}, 0)
 	j, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 2}, addr(0), 0)
 	var queued [][]byte // what reaches the joiner's socket while it sets up
-	toJoiner := func(_ netip.AddrPort, p []byte) { queued = append(queued, bytes.Clone(p)) }
+	toJoiner := func(_ Addr, p []byte) { queued = append(queued, bytes.Clone(p)) }
 	deliver := func(now time.Duration) {
 		for _, p := range queued {
 			j.Receive(now, addr(0), p)
 		}
 		queued = nil
 	}
-	j.Poll(0, func(_ netip.AddrPort, p []byte) { host.Receive(0, addr(1), p) }) // Hello
-	host.Poll(ms, toJoiner)                                                     // Welcome
+	j.Poll(0, SendFunc(func(_ Addr, p []byte) { host.Receive(0, addr(1), p) })) // Hello
+	host.Poll(ms, SendFunc(toJoiner))                                           // Welcome
 	deliver(ms)
 	if j.State() != StateLobby {
 		t.Fatalf("joiner %v after the Welcome", j.State())
 	}
 	setup := 3 * time.Second // > DefaultSilence, < DefaultJoinTimeout
 	for now := 2 * ms; now < setup; now += 10 * ms {
-		host.Poll(now, toJoiner)
+		host.Poll(now, SendFunc(toJoiner))
 	}
 	if host.State() != StateLobby || host.Stats().Joined != 2 {
 		t.Fatalf("while the joiner set up: host %v, %d joined", host.State(), host.Stats().Joined)
 	}
 	deliver(setup) // the joiner's loop runs: it reads, then answers
-	j.Poll(setup, func(_ netip.AddrPort, p []byte) { host.Receive(setup, addr(1), p) })
+	j.Poll(setup, SendFunc(func(_ Addr, p []byte) { host.Receive(setup, addr(1), p) }))
 	if j.Err() != nil || j.State() != StateLobby {
 		t.Fatalf("joiner %v, %v at its first Poll after %v of set-up", j.State(), j.Err(), setup)
 	}
-	host.Poll(setup+ms, toJoiner)
+	host.Poll(setup+ms, SendFunc(toJoiner))
 	deliver(setup + 2*ms)
 	if host.State() != StateRunning || j.State() != StateRunning {
 		t.Fatalf("host %v, joiner %v after the answer", host.State(), j.State())
@@ -381,9 +384,9 @@ func TestJoinerAnswersWelcomeWhenReady(t *testing.T) {
 	// A joiner that never answers is dropped after JoinTimeout.
 	host, _ = NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2, JoinTimeout: 5 * time.Second, Delay: DefaultDelay}, 0)
 	j, _ = NewJoiner(Config{InputSize: testInputSize, Nonce: 2}, addr(0), 0)
-	j.Poll(0, func(_ netip.AddrPort, p []byte) { host.Receive(0, addr(1), p) })
+	j.Poll(0, SendFunc(func(_ Addr, p []byte) { host.Receive(0, addr(1), p) }))
 	for now := ms; now < 5*time.Second+20*ms; now += 10 * ms {
-		host.Poll(now, func(netip.AddrPort, []byte) {})
+		host.Poll(now, SendFunc(func(Addr, []byte) {}))
 		if joined := host.Stats().Joined; (now < 5*time.Second && joined != 2) || (now >= 5*time.Second+ms && joined != 1) {
 			t.Fatalf("at %v: %d joined", now, joined)
 		}

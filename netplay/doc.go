@@ -33,12 +33,12 @@
 //	var offset time.Duration                           // time sync: time the loop does not count
 //	for !sess.Done() {
 //		now := clock.Now()
-//		conn.Read(now, sess)                           // the datagrams that arrived
+//		netplay.Read(now, conn, sess)                  // the datagrams that arrived
 //		fr := fixed.Step(now - offset)                 // ticks due by the clock
 //		runner.Frame(now, fr.Ticks, maxLoops)          // local input, ticks, rollbacks
 //		offset += runner.TimeSync()                    // ahead of the others: slow down a little
 //		sess.ReportLoad(fr.Debt+time.Duration(runner.Owed())*fr.Tick, capped)
-//		conn.Write(now, sess)                          // new input goes out at once
+//		netplay.Write(now, conn, sess)                 // new input goes out at once
 //		draw(game, fr.Percent)                         // between the last two states
 //	}
 //
@@ -123,7 +123,7 @@
 // of a lockstep peer, with the fixed-tick loop's plan fr (debt kept) and
 // the ticks it owes in owed:
 //
-//	conn.Read(now, sess) // every datagram that arrived: sess.Receive
+//	netplay.Read(now, conn, sess) // every datagram that arrived: sess.Receive
 //	for ran := 0; owed > 0 && ran < maxLoops; ran++ {
 //		t := sess.NextTick()
 //		if sess.NeedInput() { // the input for t+Delay, sampled now
@@ -140,7 +140,7 @@
 //		owed--
 //	}
 //	sess.ReportLoad(fr.Debt+time.Duration(owed)*fr.Tick, cappedFrames) // owed beyond the tick in progress
-//	conn.Write(now, sess) // sess.Poll: new input goes out at once
+//	netplay.Write(now, conn, sess) // sess.Poll: new input goes out at once
 //	draw(...)
 //	if sess.Done() { exit with status 0 if sess.Err() == nil }
 //

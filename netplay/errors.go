@@ -3,7 +3,6 @@ package netplay
 import (
 	"errors"
 	"fmt"
-	"net/netip"
 	"time"
 )
 
@@ -135,7 +134,7 @@ func (e *RejectedError) Error() string {
 // A JoinTimeoutError is the end of a joiner that got no Welcome in time:
 // the host is not running, full, or unreachable.
 type JoinTimeoutError struct {
-	Host netip.AddrPort
+	Host Addr
 	For  time.Duration
 }
 
@@ -146,7 +145,7 @@ func (e *JoinTimeoutError) Error() string {
 // An UnreachableError is the end of a joiner or a spectator whose host's
 // address answered that nothing listens there (the transport's word:
 // Session.Unreachable, Spectator.Unreachable), before any Welcome.
-type UnreachableError struct{ Host netip.AddrPort }
+type UnreachableError struct{ Host Addr }
 
 func (e *UnreachableError) Error() string {
 	return fmt.Sprintf("nothing listens at %v: no game hosted there", e.Host)

@@ -1,7 +1,6 @@
 package netplay
 
 import (
-	"net/netip"
 	"testing"
 	"time"
 )
@@ -73,7 +72,7 @@ func TestEventsInterruptedResumed(t *testing.T) {
 		}
 	}
 	from, until := h.now, h.now+1200*ms
-	h.drop = func(f, _ netip.AddrPort, _ []byte) bool { return f == mute.addr && h.now < until }
+	h.drop = func(f, _ Addr, _ []byte) bool { return f == mute.addr && h.now < until }
 	var most time.Duration
 	h.drainUntil(30*time.Second, evs, func() bool {
 		st := host.s.Stats().Peers[1]

@@ -2,7 +2,6 @@ package netplay_test
 
 import (
 	"fmt"
-	"net/netip"
 	"time"
 
 	"github.com/interpdemo/interpdemo/netplay"
@@ -56,7 +55,7 @@ func ExampleRunner() {
 func play(netcode netplay.Netcode, delay int) {
 	const tick = 20 * time.Millisecond
 	net, _ := netplay.NewNetSim(netplay.Conditions{Delay: 40 * time.Millisecond, Loss: 0.1}, 1, 0)
-	addrs := []netip.AddrPort{netip.MustParseAddrPort("10.0.0.1:7000"), netip.MustParseAddrPort("10.0.0.2:7000")}
+	addrs := []netplay.Addr{netplay.Addr("10.0.0.1:7000"), netplay.Addr("10.0.0.2:7000")}
 	host, _ := netplay.NewHost(netplay.Config{InputSize: 1, Players: 2, Delay: delay, TickLimit: 120}, 0)
 	join, _ := netplay.NewJoiner(netplay.Config{InputSize: 1}, addrs[0], 0)
 	sessions := []*netplay.Session{host, join}
@@ -72,7 +71,7 @@ func play(netcode netplay.Netcode, delay int) {
 	for !host.Done() || !join.Done() {
 		// A frame of each peer, every 10 ms: the datagrams that arrived,
 		// the ticks due (5 a frame at most), the datagrams to send.
-		net.Deliver(now, func(from, to netip.AddrPort, pkt []byte) {
+		net.Deliver(now, func(from, to netplay.Addr, pkt []byte) {
 			for i, s := range sessions {
 				if addrs[i] == to {
 					s.Receive(now, from, pkt)
@@ -86,7 +85,7 @@ func play(netcode netplay.Netcode, delay int) {
 				due, counted[i] = ticks-counted[i], ticks
 			}
 			runners[i].Frame(now, due, 5)
-			s.Poll(now, func(to netip.AddrPort, pkt []byte) { net.Send(now, addrs[i], to, pkt) })
+			s.Poll(now, netplay.SendFunc(func(to netplay.Addr, pkt []byte) { net.Send(now, addrs[i], to, pkt) }))
 		}
 		now += 10 * time.Millisecond
 	}

@@ -2,7 +2,6 @@ package netplay_test
 
 import (
 	"fmt"
-	"net/netip"
 	"time"
 
 	"github.com/interpdemo/interpdemo/netplay"
@@ -14,18 +13,18 @@ import (
 func Example() {
 	const tick = 40 * time.Millisecond
 	net, _ := netplay.NewNetSim(netplay.Conditions{Delay: 30 * time.Millisecond, Loss: 0.1}, 1, 0)
-	hostAddr := netip.MustParseAddrPort("10.0.0.1:7000")
-	joinAddr := netip.MustParseAddrPort("10.0.0.2:7000")
+	hostAddr := netplay.Addr("10.0.0.1:7000")
+	joinAddr := netplay.Addr("10.0.0.2:7000")
 	host, _ := netplay.NewHost(netplay.Config{InputSize: 1, Nonce: 0x1234, Players: 2, Settings: []byte{7}, TickLimit: 100, Delay: netplay.DefaultDelay}, 0)
 	join, _ := netplay.NewJoiner(netplay.Config{InputSize: 1, Nonce: 0x5678}, hostAddr, 0)
 	peers := []*netplay.Session{host, join}
-	addrs := []netip.AddrPort{hostAddr, joinAddr}
+	addrs := []netplay.Addr{hostAddr, joinAddr}
 
 	var now time.Duration
 	inputs := make([][]byte, 0, netplay.MaxPlayers)
 	var state [2]uint64 // each peer's game
 	for !host.Done() || !join.Done() {
-		net.Deliver(now, func(from, to netip.AddrPort, pkt []byte) {
+		net.Deliver(now, func(from, to netplay.Addr, pkt []byte) {
 			for i, s := range peers {
 				if addrs[i] == to {
 					s.Receive(now, from, pkt)
@@ -54,7 +53,7 @@ func Example() {
 				}
 				s.Advance(func() uint64 { return state[i] })
 			}
-			s.Poll(now, func(to netip.AddrPort, pkt []byte) { net.Send(now, addrs[i], to, pkt) })
+			s.Poll(now, netplay.SendFunc(func(to netplay.Addr, pkt []byte) { net.Send(now, addrs[i], to, pkt) }))
 		}
 		now += 10 * time.Millisecond
 	}

@@ -14,7 +14,7 @@ import (
 
 // outsideGoMod and outsideMain are a module outside the repository: a
 // game of its own (two paddles and a ball) that imports the library,
-// plays a two-session rollback game over the library's simulated network
+// plays a two-session rollback game over the library's network in memory
 // and prints both sessions' final state hashes.
 const outsideGoMod = `module example.com/paddles
 
@@ -26,14 +26,13 @@ replace github.com/interpdemo/interpdemo/netplay => %ROOT%
 `
 
 const outsideMain = `// Command paddles plays a two-player rollback game of its own over the
-// netplay library's simulated network and prints both peers' final state.
+// netplay library's network in memory (MemNet) and prints both peers' final state.
 package main
 
 import (
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
-	"net/netip"
 	"os"
 	"time"
 
@@ -104,16 +103,21 @@ func (b bot) LocalInput(tick uint64, _ int, dst []byte) {
 
 func main() {
 	const tick = 16 * time.Millisecond
-	net, err := netplay.NewNetSim(netplay.Conditions{Delay: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.08, Duplicate: 0.02, Reorder: 0.05}, 42, 0)
+	net, err := netplay.NewMemNet(netplay.Conditions{Delay: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.08, Duplicate: 0.02, Reorder: 0.05}, 42)
 	if err != nil {
 		fail(err)
 	}
-	addrs := []netip.AddrPort{netip.MustParseAddrPort("192.0.2.1:4000"), netip.MustParseAddrPort("192.0.2.2:4000")}
+	ports := make([]*netplay.MemPort, 2)
+	for i, a := range []netplay.Addr{"host", "joiner"} {
+		if ports[i], err = net.Port(a); err != nil {
+			fail(err)
+		}
+	}
 	host, err := netplay.NewHost(netplay.Config{InputSize: 2, Nonce: 0xc0ffee, Players: 2, TickLimit: 300}, 0)
 	if err != nil {
 		fail(err)
 	}
-	join, err := netplay.NewJoiner(netplay.Config{InputSize: 2, Nonce: 0xbeef}, addrs[0], 0)
+	join, err := netplay.NewJoiner(netplay.Config{InputSize: 2, Nonce: 0xbeef}, "host", 0)
 	if err != nil {
 		fail(err)
 	}
@@ -132,21 +136,16 @@ func main() {
 		if now > time.Minute {
 			fail(fmt.Errorf("not done after a minute: %v %v", host.State(), join.State()))
 		}
-		net.Deliver(now, func(from, to netip.AddrPort, pkt []byte) {
-			for i, s := range sessions {
-				if addrs[i] == to {
-					s.Receive(now, from, pkt)
-				}
-			}
-		})
+		net.SetTime(now)
 		for i, s := range sessions {
+			netplay.Read(now, ports[i], s)
 			due := 0
 			if s.State() == netplay.StateRunning {
 				ticks := int((now - s.StartedAt()) / tick)
 				due, counted[i] = ticks-counted[i], ticks
 			}
 			runners[i].Frame(now, due, 5)
-			s.Poll(now, func(to netip.AddrPort, pkt []byte) { net.Send(now, addrs[i], to, pkt) })
+			netplay.Write(now, ports[i], s)
 		}
 		now += 7 * time.Millisecond
 	}

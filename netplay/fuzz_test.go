@@ -2,7 +2,6 @@ package netplay
 
 import (
 	"bytes"
-	"net/netip"
 	"testing"
 )
 
@@ -36,15 +35,16 @@ func FuzzDecode(f *testing.F) {
 		}
 		host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 5, Players: 3, Delay: DefaultDelay}, 0)
 		join, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 6}, addr(0), 0)
-		stranger := netip.MustParseAddrPort("192.0.2.9:9")
+		stranger := Addr("192.0.2.9:9")
 		for _, s := range []*Session{host, join} {
 			s.Receive(1, stranger, b)
 			s.Receive(2, addr(0), b)
-			s.Poll(3, func(to netip.AddrPort, _ []byte) {
+			s.Poll(3, SendFunc(func(to Addr, _ []byte) {
 				if to == stranger && !(s == host && len(b) == HelloSize) {
 					t.Fatalf("%v answered a stranger", s.Role())
 				}
-			})
+			}))
+
 		}
 		if host.Stats().BadPackets == 0 && (err != nil || p.typ != msgHello) {
 			t.Fatalf("host took a datagram from a stranger: % x", b)

@@ -3,7 +3,6 @@ package netplay
 import (
 	"errors"
 	"fmt"
-	"net/netip"
 	"testing"
 	"time"
 )
@@ -26,16 +25,16 @@ type harness struct {
 	// strays counts packets sent to an address that is no peer.
 	strays int
 	// sentTo counts the packets sent to each address.
-	sentTo map[netip.AddrPort]int
+	sentTo map[Addr]int
 	// drop, if set, drops the packets it reports true for on arrival.
-	drop func(from, to netip.AddrPort, pkt []byte) bool
+	drop func(from, to Addr, pkt []byte) bool
 }
 
 type tpeer struct {
 	h        *harness
 	name     string
 	s        *Session
-	addr     netip.AddrPort
+	addr     Addr
 	frame    time.Duration // frame interval
 	maxLoops int
 	next     time.Duration // next frame
@@ -64,7 +63,7 @@ type tpeer struct {
 	quitTick uint64
 	// reported[n] is the hash it reported after n ticks.
 	reported map[uint64]uint64
-	sendFn   func(netip.AddrPort, []byte)
+	sendFn   func(Addr, []byte)
 	hashFn   func() uint64
 }
 
@@ -74,11 +73,11 @@ func newHarness(t *testing.T, c Conditions, seed uint64) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &harness{t: t, net: n, tick: 40 * ms, maxPackets: 200000, sentTo: map[netip.AddrPort]int{}}
+	return &harness{t: t, net: n, tick: 40 * ms, maxPackets: 200000, sentTo: map[Addr]int{}}
 }
 
-func addr(i int) netip.AddrPort {
-	return netip.AddrPortFrom(netip.AddrFrom4([4]byte{10, 0, 0, byte(1 + i)}), uint16(7000+i))
+func addr(i int) Addr {
+	return Addr(fmt.Sprintf("10.0.0.%d:%d", 1+i, 7000+i))
 }
 
 // game sets up a host with cfg and players-1 joiners, all created at 0.
@@ -101,12 +100,12 @@ func (h *harness) game(cfg Config, players int) {
 	}
 }
 
-func (h *harness) add(name string, s *Session, a netip.AddrPort) *tpeer {
+func (h *harness) add(name string, s *Session, a Addr) *tpeer {
 	p := &tpeer{h: h, name: name, s: s, addr: a, frame: 16 * ms, maxLoops: 5}
 	// Frames of different peers are out of phase.
 	p.next = time.Duration(len(h.peers)*5) * ms
 	p.recs = make([][]byte, 0, MaxPlayers)
-	p.sendFn = func(to netip.AddrPort, pkt []byte) {
+	p.sendFn = func(to Addr, pkt []byte) {
 		if h.peerAt(to) == nil {
 			h.strays++
 		}
@@ -126,7 +125,7 @@ func (h *harness) add(name string, s *Session, a netip.AddrPort) *tpeer {
 	return p
 }
 
-func (h *harness) peerAt(a netip.AddrPort) *tpeer {
+func (h *harness) peerAt(a Addr) *tpeer {
 	for _, p := range h.peers {
 		if p.addr == a {
 			return p
@@ -135,7 +134,7 @@ func (h *harness) peerAt(a netip.AddrPort) *tpeer {
 	return nil
 }
 
-func (h *harness) deliver(from, to netip.AddrPort, pkt []byte) {
+func (h *harness) deliver(from, to Addr, pkt []byte) {
 	if p := h.peerAt(to); p != nil && !p.dead && (h.drop == nil || !h.drop(from, to, pkt)) {
 		p.s.Receive(h.now, from, pkt)
 	}
@@ -236,7 +235,7 @@ func (p *tpeer) doFrame() {
 		debt := max(0, now-p.start-time.Duration(s.NextTick()+1)*p.h.tick)
 		s.ReportLoad(debt, 0)
 	}
-	s.Poll(now, p.sendFn)
+	s.Poll(now, SendFunc(p.sendFn))
 	if s.Over() && p.overAt == 0 {
 		p.overAt = now
 	}
@@ -322,4 +321,13 @@ func (h *harness) checkNoStrays() {
 			h.t.Errorf("%s: %d packets failed to encode", p.name, p.s.encodeFail)
 		}
 	}
+}
+
+// addrIndex is the i of addr(i), or -1.
+func addrIndex(a Addr) int {
+	var i, port int
+	if _, err := fmt.Sscanf(string(a), "10.0.0.%d:%d", &i, &port); err != nil || port != 7000+i-1 {
+		return -1
+	}
+	return i - 1
 }

@@ -3,7 +3,6 @@ package netplay
 import (
 	"errors"
 	"fmt"
-	"net/netip"
 	"testing"
 	"time"
 )
@@ -60,14 +59,14 @@ func TestHostilePacketsDroppedAndCounted(t *testing.T) {
 		t.Run(string(rune('0'+players)), func(t *testing.T) {
 			h := newHarness(t, Conditions{Delay: 10 * ms, Jitter: 3 * ms}, 3)
 			h.game(Config{TickLimit: 200, Delay: DefaultDelay}, players)
-			stranger := netip.MustParseAddrPort("192.0.2.66:6666")
+			stranger := Addr("192.0.2.66:6666")
 			// Capture a real packet of the joiners' to the host once the
 			// game runs.
 			host, j1 := h.peers[0], h.peers[1]
 			h.runUntil(5*time.Second, func() bool { return host.s.NextTick() >= 20 && j1.s.NextTick() >= 20 })
 			var valid []byte
 			j1.s.peers[0].news = true // make a packet due
-			j1.s.Poll(h.now, func(_ netip.AddrPort, pkt []byte) { valid = append([]byte(nil), pkt...) })
+			j1.s.Poll(h.now, SendFunc(func(_ Addr, pkt []byte) { valid = append([]byte(nil), pkt...) }))
 			if valid == nil {
 				t.Fatal("no packet captured")
 			}
@@ -172,14 +171,15 @@ func TestVersionMismatchRejected(t *testing.T) {
 	b := make([]byte, MaxPacketSize)
 	b = b[:hello.encode(b)]
 	b[2] = ProtocolVersion + 1
-	from := netip.MustParseAddrPort("192.0.2.1:1000")
+	from := Addr("192.0.2.1:1000")
 	host.Receive(0, from, b)
 	var got [][]byte
-	var to []netip.AddrPort
-	host.Poll(ms, func(a netip.AddrPort, pkt []byte) {
+	var to []Addr
+	host.Poll(ms, SendFunc(func(a Addr, pkt []byte) {
 		to = append(to, a)
 		got = append(got, append([]byte(nil), pkt...))
-	})
+	}))
+
 	want := []byte{magic0, magic1, ProtocolVersion, byte(msgReject), 0, 0, 0, 0, 0, 0, 0, 0, rejectVersion}
 	if len(got) != 1 || to[0] != from || string(got[0]) != string(want) {
 		t.Fatalf("host answered % x to %v, want one Reject % x to %v", got, to, want, from)
@@ -193,9 +193,9 @@ func TestVersionMismatchRejected(t *testing.T) {
 	// A joiner of version 1, whose Hello was smaller, is rejected too.
 	old := append([]byte(nil), b[:helloSizeV1]...)
 	old[2] = 1
-	host.Receive(2*ms, netip.MustParseAddrPort("192.0.2.2:1000"), old)
+	host.Receive(2*ms, Addr("192.0.2.2:1000"), old)
 	got = got[:0]
-	host.Poll(3*ms, func(a netip.AddrPort, pkt []byte) { got = append(got, append([]byte(nil), pkt...)) })
+	host.Poll(3*ms, SendFunc(func(a Addr, pkt []byte) { got = append(got, append([]byte(nil), pkt...)) }))
 	if len(got) != 1 || got[0][byte(3)] != byte(msgReject) {
 		t.Errorf("a version 1 Hello got % x, want a Reject", got)
 	}
@@ -223,17 +223,18 @@ func TestForgedHelloNoAmplification(t *testing.T) {
 	hello.typ, hello.token = msgHello, 5
 	b := make([]byte, MaxPacketSize)
 	b = b[:hello.encode(b)]
-	victim := netip.MustParseAddrPort("198.51.100.7:53")
+	victim := Addr("198.51.100.7:53")
 	host.Receive(0, victim, b)
 	sent, bytes := 0, 0
 	for now := time.Duration(0); now <= DefaultJoinTimeout+time.Second; now += 10 * ms {
-		host.Poll(now, func(to netip.AddrPort, pkt []byte) {
+		host.Poll(now, SendFunc(func(to Addr, pkt []byte) {
 			if to != victim || len(pkt) > len(b) {
 				t.Fatalf("sent %d bytes to %v", len(pkt), to)
 			}
 			sent++
 			bytes += len(pkt)
-		})
+		}))
+
 	}
 	if sent != 1 || bytes > HelloSize {
 		t.Errorf("%d packets, %d bytes sent to the victim of one forged Hello", sent, bytes)

@@ -3,7 +3,6 @@ package netplay
 import (
 	"fmt"
 	"math"
-	"net/netip"
 	"time"
 )
 
@@ -71,13 +70,14 @@ type NetSim struct {
 	heap  []int32 // slot indices, a min-heap on (due, seq)
 	free  []int32
 	mem   []byte
+	lent  int32 // the slot Next handed out last, freed at the next call; -1 if none
 	stats NetSimStats
 }
 
 type simSlot struct {
 	due      time.Duration
 	seq      uint64
-	from, to netip.AddrPort
+	from, to Addr
 	n        int
 }
 
@@ -110,6 +110,7 @@ func NewNetSim(c Conditions, seed uint64, capacity int) (*NetSim, error) {
 		heap:  make([]int32, 0, capacity),
 		free:  make([]int32, capacity),
 		mem:   make([]byte, capacity*MaxPacketSize),
+		lent:  -1,
 	}
 	for i := range n.free {
 		n.free[i] = int32(capacity - 1 - i)
@@ -160,7 +161,7 @@ func (n *NetSim) uniform(d time.Duration) time.Duration {
 
 // Send puts a copy of pkt, from from to to, on the path at now: it is
 // dropped, or delivered (once or twice) after its delay.
-func (n *NetSim) Send(now time.Duration, from, to netip.AddrPort, pkt []byte) {
+func (n *NetSim) Send(now time.Duration, from, to Addr, pkt []byte) {
 	n.stats.Sent++
 	if n.chance(n.c.Loss) {
 		n.stats.Lost++
@@ -173,7 +174,7 @@ func (n *NetSim) Send(now time.Duration, from, to netip.AddrPort, pkt []byte) {
 	}
 }
 
-func (n *NetSim) enqueue(now time.Duration, from, to netip.AddrPort, pkt []byte) {
+func (n *NetSim) enqueue(now time.Duration, from, to Addr, pkt []byte) {
 	if len(pkt) > MaxPacketSize || len(n.free) == 0 {
 		n.stats.Overflow++
 		return
@@ -199,23 +200,40 @@ func (n *NetSim) enqueue(now time.Duration, from, to netip.AddrPort, pkt []byte)
 // Deliver hands every packet whose time has come by now to deliver, in
 // order of delivery time (and of sending, for equal times), and returns how
 // many it delivered. pkt is only valid during the call; deliver may Send.
-func (n *NetSim) Deliver(now time.Duration, deliver func(from, to netip.AddrPort, pkt []byte)) int {
+func (n *NetSim) Deliver(now time.Duration, deliver func(from, to Addr, pkt []byte)) int {
 	count := 0
-	for len(n.heap) > 0 && n.slots[n.heap[0]].due <= now {
-		i := n.heap[0]
-		last := len(n.heap) - 1
-		n.heap[0] = n.heap[last]
-		n.heap = n.heap[:last]
-		if last > 0 {
-			n.down(0)
+	for {
+		from, to, pkt, ok := n.Next(now)
+		if !ok {
+			return count
 		}
-		sl := &n.slots[i]
-		n.stats.Delivered++
 		count++
-		deliver(sl.from, sl.to, n.mem[int(i)*MaxPacketSize:int(i)*MaxPacketSize+sl.n])
-		n.free = append(n.free, i)
+		deliver(from, to, pkt)
 	}
-	return count
+}
+
+// Next takes the first packet whose time has come by now, in the order
+// Deliver hands them out, or reports ok false. pkt stays valid until the
+// next call to Next or Deliver.
+func (n *NetSim) Next(now time.Duration) (from, to Addr, pkt []byte, ok bool) {
+	if n.lent >= 0 {
+		n.free = append(n.free, n.lent)
+		n.lent = -1
+	}
+	if len(n.heap) == 0 || n.slots[n.heap[0]].due > now {
+		return "", "", nil, false
+	}
+	i := n.heap[0]
+	last := len(n.heap) - 1
+	n.heap[0] = n.heap[last]
+	n.heap = n.heap[:last]
+	if last > 0 {
+		n.down(0)
+	}
+	sl := &n.slots[i]
+	n.stats.Delivered++
+	n.lent = i
+	return sl.from, sl.to, n.mem[int(i)*MaxPacketSize : int(i)*MaxPacketSize+sl.n], true
 }
 
 func (n *NetSim) less(a, b int) bool {

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
-	"net/netip"
 	"testing"
 	"time"
 )
@@ -24,7 +23,7 @@ func simRun(t *testing.T, n *NetSim, count int, gap time.Duration) []arrival {
 	var got []arrival
 	var now time.Duration
 	pkt := make([]byte, 16)
-	deliver := func(from, to netip.AddrPort, p []byte) {
+	deliver := func(from, to Addr, p []byte) {
 		if from != a || to != b || len(p) != 16 {
 			t.Fatalf("delivered %v -> %v, %d bytes", from, to, len(p))
 		}
@@ -191,7 +190,7 @@ func TestNetSimBounded(t *testing.T) {
 		t.Errorf("%d in flight, %d overflowed; want 8, 13", n.Len(), n.Stats().Overflow)
 	}
 	var got []byte
-	n.Deliver(2*time.Second, func(_, _ netip.AddrPort, p []byte) { got = append(got, p...) })
+	n.Deliver(2*time.Second, func(_, _ Addr, p []byte) { got = append(got, p...) })
 	if string(got) != "\x00\x01\x02\x03\x04\x05\x06\x07" {
 		t.Errorf("delivered % x, want the first 8 in order", got)
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net/netip"
 	"slices"
 	"testing"
 	"time"
@@ -239,7 +238,7 @@ func TestQuitNewsLostForAWhile(t *testing.T) {
 				q.quitTick = q.s.InputTick()
 				q.s.Quit(h.now)
 				until := h.now + 500*ms
-				h.drop = func(from, _ netip.AddrPort, pkt []byte) bool {
+				h.drop = func(from, _ Addr, pkt []byte) bool {
 					return from == q.addr && h.now < until && hasEnd(pkt)
 				}
 				h.run(30 * time.Second)

@@ -3,7 +3,6 @@ package netplay
 import (
 	"errors"
 	"fmt"
-	"net/netip"
 	"testing"
 	"time"
 )
@@ -116,7 +115,7 @@ func TestQuitClaimingATickAlreadyRun(t *testing.T) {
 	now := 100 * ms
 	var recs [][]byte
 	carry := func(rewrite bool) {
-		host.Poll(now, func(_ netip.AddrPort, pkt []byte) {
+		host.Poll(now, SendFunc(func(_ Addr, pkt []byte) {
 			if rewrite {
 				var p packet
 				p.inputSize = testInputSize
@@ -127,8 +126,9 @@ func TestQuitClaimingATickAlreadyRun(t *testing.T) {
 				}
 			}
 			join.Receive(now, addr(0), pkt)
-		})
-		join.Poll(now, func(_ netip.AddrPort, pkt []byte) { host.Receive(now, addr(1), pkt) })
+		}))
+
+		join.Poll(now, SendFunc(func(_ Addr, pkt []byte) { host.Receive(now, addr(1), pkt) }))
 	}
 	// Run 40 ticks on both.
 	for join.NextTick() < 40 {

@@ -216,6 +216,9 @@ func NewRunner(s *Session, g Game, local LocalInput, c RunnerConfig) (*Runner, e
 	if c.Tick < 0 {
 		return nil, fmt.Errorf("%w: RunnerConfig.Tick %v is negative", ErrInvalid, c.Tick)
 	}
+	if s.driven {
+		return nil, fmt.Errorf("%w: NewRunner: the session has a Runner already", ErrInvalid)
+	}
 	r := &Runner{s: s, game: g, local: local, size: s.inputSize, players: s.players, tickLen: c.Tick}
 	r.conf, _ = g.(Confirmer)
 	r.pred, _ = g.(Predictor)
@@ -234,6 +237,7 @@ func NewRunner(s *Session, g Game, local LocalInput, c RunnerConfig) (*Runner, e
 		return nil, fmt.Errorf("%w: RunnerConfig.Netcode %v", ErrInvalid, c.Netcode)
 	}
 	r.alloc(r.maxPred + 2)
+	s.driven = true
 	return r, nil
 }
 
@@ -321,7 +325,7 @@ func (r *Runner) Frame(now time.Duration, due, maxLoops int) (ran int) {
 		}
 		if !r.rollback {
 			if !s.Ready(t) {
-				s.Next(now, r.inputs[:0]) // counts the stall
+				s.nextInputs(now, r.inputs[:0]) // counts the stall
 				r.st.StallFrames++
 				break
 			}
@@ -329,7 +333,7 @@ func (r *Runner) Frame(now time.Duration, due, maxLoops int) (ran int) {
 			// Too far ahead of what is known: wait, as lockstep would,
 			// and the session counts the wait on the players whose input
 			// is missing (what a kick for slowness holds against them).
-			s.Next(now, r.inputs[:0])
+			s.nextInputs(now, r.inputs[:0])
 			r.st.StallFrames++
 			break
 		}
@@ -369,9 +373,9 @@ const UpdateMaxLoops = 2
 //
 //	func (g *Game) Update() error { // ebiten.Game: 60 times a second
 //		now := clock.Now()
-//		conn.Read(now, sess)
+//		netplay.Read(now, conn, sess)
 //		runner.Update(now)
-//		conn.Write(now, sess)
+//		netplay.Write(now, conn, sess)
 //		return nil
 //	}
 //
@@ -402,7 +406,7 @@ func (r *Runner) giveLocal(t uint64, n int) bool {
 			r.local.LocalInput(s.InputTick(), n, r.local1[:r.size])
 			r.pending = true
 		}
-		if err := s.AddLocalInput(s.InputTick(), r.local1[:r.size]); err != nil {
+		if err := s.addLocal(s.InputTick(), r.local1[:r.size]); err != nil {
 			break
 		}
 		r.pending = false
@@ -511,11 +515,11 @@ func (r *Runner) confirm(now time.Duration) {
 	s := r.s
 	for s.NextTick() < r.head && s.Ready(s.NextTick()) {
 		t := s.NextTick()
-		if _, ok := s.Next(now, r.inputs[:0]); !ok {
+		if _, ok := s.nextInputs(now, r.inputs[:0]); !ok {
 			break
 		}
 		r.hashOut = r.hashes[r.slot(t+1)]
-		if err := s.Advance(r.hashFn); err != nil {
+		if err := s.advance(r.hashFn); err != nil {
 			break
 		}
 		r.confirmTick(t)

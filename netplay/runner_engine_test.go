@@ -1,7 +1,6 @@
 package netplay
 
 import (
-	"net/netip"
 	"testing"
 	"time"
 )
@@ -55,8 +54,8 @@ func engineGame(t *testing.T, periods [2]time.Duration, tick, joinAt, limit time
 		if peers[1].s == nil && now >= joinAt {
 			start(1, now)
 		}
-		net.Deliver(now, func(from, to netip.AddrPort, pkt []byte) {
-			if p := peers[to.Port()-addr(0).Port()]; p.s != nil {
+		net.Deliver(now, func(from, to Addr, pkt []byte) {
+			if p := peers[addrIndex(to)]; p.s != nil {
 				p.inbox = append(p.inbox, append([]byte(nil), pkt...))
 			}
 		})
@@ -78,7 +77,7 @@ func engineGame(t *testing.T, periods [2]time.Duration, tick, joinAt, limit time
 			} else {
 				p.ran += p.r.Frame(now, 1, 1)
 			}
-			p.s.Poll(now, func(to netip.AddrPort, pkt []byte) { net.Send(now, addr(i), to, pkt) })
+			p.s.Poll(now, SendFunc(func(to Addr, pkt []byte) { net.Send(now, addr(i), to, pkt) }))
 		}
 		if each != nil {
 			each(now, peers)

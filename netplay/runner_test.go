@@ -3,7 +3,6 @@ package netplay
 import (
 	"errors"
 	"math"
-	"net/netip"
 	"testing"
 	"time"
 )
@@ -286,7 +285,7 @@ type rig struct {
 	now      time.Duration
 	tick     time.Duration
 	maxLoops int
-	deliver  func(from, to netip.AddrPort, pkt []byte)
+	deliver  func(from, to Addr, pkt []byte)
 }
 
 // rpeer is one peer: a Session, its Runner and its toy game, with a
@@ -298,14 +297,14 @@ type rpeer struct {
 	s       *Session
 	r       *Runner
 	g       *toyGame
-	addr    netip.AddrPort
+	addr    Addr
 	base    time.Duration
 	next    time.Duration
 	rng     uint64
 	started bool
 	start   time.Duration
 	counted int64 // ticks the fixed-step loop counted since the start
-	send    func(netip.AddrPort, []byte)
+	send    func(Addr, []byte)
 	// ppm is how fast the peer's clock runs, in parts per million (20000:
 	// 2 % fast): its session, its Runner and its loop all take it.
 	ppm int64
@@ -353,7 +352,7 @@ func newRig(t testing.TB, c rigConfig) *rig {
 		c.input = rigBot
 	}
 	rg := &rig{t: t, c: c, net: n, tick: 40 * ms, maxLoops: 5}
-	rg.deliver = func(from, to netip.AddrPort, pkt []byte) {
+	rg.deliver = func(from, to Addr, pkt []byte) {
 		for _, p := range rg.peers {
 			if p.addr == to && !p.dead && !p.deaf {
 				p.s.Receive(p.clock(rg.now), from, pkt)
@@ -385,7 +384,7 @@ func (rg *rig) add(name string, s *Session) {
 	// 21, 10 ms, each ± 3 ms.
 	p.base = [...]time.Duration{16 * ms, 11 * ms, 23 * ms, 9 * ms, 19 * ms, 13 * ms, 21 * ms, 10 * ms}[i]
 	p.next = time.Duration(i*3) * ms
-	p.send = func(to netip.AddrPort, pkt []byte) {
+	p.send = func(to Addr, pkt []byte) {
 		if !p.mute {
 			rg.net.Send(rg.now, p.addr, to, pkt)
 		}
@@ -558,7 +557,7 @@ func (p *rpeer) frame() {
 		s.Quit(now)
 		p.quitted = true
 	}
-	s.Poll(now, p.send)
+	s.Poll(now, SendFunc(p.send))
 	if p.hearOnOver && s.Over() {
 		p.deaf, p.deafAt = false, 0
 	}
@@ -1250,9 +1249,12 @@ func TestRunnerInvalid(t *testing.T) {
 		{RunnerConfig{Netcode: Rollback, MaxPrediction: MaxMaxPrediction}, MaxMaxPrediction},
 		{RunnerConfig{Netcode: Lockstep, MaxPrediction: 1000}, 0}, // ignored in lockstep
 	} {
+		s, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Delay: DefaultDelay}, 0) // one Runner a session
 		r, err := NewRunner(s, g, nopLocal{}, c.c)
-		if err != nil || r.Slots() < c.ahead+1 {
-			t.Errorf("NewRunner(%+v): %v, %d slots; want %d at least", c.c, err, r.Slots(), c.ahead+1)
+		if err != nil {
+			t.Errorf("NewRunner(%+v): %v", c.c, err)
+		} else if r.Slots() < c.ahead+1 {
+			t.Errorf("NewRunner(%+v): %d slots; want %d at least", c.c, r.Slots(), c.ahead+1)
 		}
 	}
 	for _, c := range []struct {

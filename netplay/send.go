@@ -1,7 +1,6 @@
 package netplay
 
 import (
-	"net/netip"
 	"time"
 )
 
@@ -12,7 +11,7 @@ import (
 // silent peers, decides kicks (host), and moves an ended session to
 // StateEnded once the others acknowledged the end or Linger passed. Call
 // it once a frame, after the frame's ticks.
-func (s *Session) Poll(now time.Duration, send func(to netip.AddrPort, pkt []byte)) {
+func (s *Session) Poll(now time.Duration, out Sender) {
 	s.now = max(s.now, now)
 	switch s.state {
 	case StateEnded:
@@ -27,7 +26,7 @@ func (s *Session) Poll(now time.Duration, send func(to netip.AddrPort, pkt []byt
 			s.helloSent, s.lastHello = true, now
 			p := &s.out
 			p.typ, p.session, p.token = msgHello, 0, s.cfg.Nonce
-			s.emit(send, s.hostAddr, p)
+			s.emit(out, s.hostAddr, p)
 		}
 		return
 	}
@@ -49,9 +48,9 @@ func (s *Session) Poll(now time.Duration, send func(to netip.AddrPort, pkt []byt
 		s.endAt, s.endAtSet = now, true
 	}
 	if s.role == Host {
-		s.hostSend(now, send)
+		s.hostSend(now, out)
 	} else {
-		s.joinerSend(now, send)
+		s.joinerSend(now, out)
 	}
 	if s.state == StateEnding && (s.allDone(now) || now-s.endAt >= s.linger()) {
 		s.state = StateEnded
@@ -59,7 +58,7 @@ func (s *Session) Poll(now time.Duration, send func(to netip.AddrPort, pkt []byt
 }
 
 // emit encodes p and sends it.
-func (s *Session) emit(send func(netip.AddrPort, []byte), to netip.AddrPort, p *packet) {
+func (s *Session) emit(out Sender, to Addr, p *packet) {
 	if p.typ != msgWelcome {
 		p.inputSize = s.inputSize
 	}
@@ -70,7 +69,7 @@ func (s *Session) emit(send func(netip.AddrPort, []byte), to netip.AddrPort, p *
 	}
 	s.sent++
 	s.bytesOut += int64(n)
-	send(to, s.buf[:n])
+	out.Send(to, s.buf[:n])
 }
 
 func (s *Session) linger() time.Duration {
@@ -260,12 +259,12 @@ func (s *Session) doKick(now time.Duration, j int, why uint8, held time.Duration
 	s.disconnected(j, DisconnectReason(why), s.kick[j].from)
 }
 
-func (s *Session) hostSend(now time.Duration, send func(netip.AddrPort, []byte)) {
+func (s *Session) hostSend(now time.Duration, out Sender) {
 	if s.rejectDue {
 		p := &s.out
 		p.typ, p.version, p.session, p.reason = msgReject, ProtocolVersion, 0, rejectVersion
 		// A Reject speaks the host's version; encode writes p.version.
-		s.emit(send, s.reject, p)
+		s.emit(out, s.reject, p)
 		s.rejectDue = false
 	}
 	if s.specRejectDue {
@@ -274,7 +273,7 @@ func (s *Session) hostSend(now time.Duration, send func(netip.AddrPort, []byte))
 		w.u8(specRejectNone)
 		s.sent++
 		s.bytesOut += int64(len(w.b))
-		send(s.specReject, w.b)
+		out.Send(s.specReject, w.b)
 		s.specRejectDue = false
 	}
 	lobby := s.state == StateLobby || (s.state == StateEnding && s.inLobby)
@@ -286,47 +285,47 @@ func (s *Session) hostSend(now time.Duration, send func(netip.AddrPort, []byte))
 			// An unconfirmed slot gets one Welcome per Hello and nothing
 			// else: a forged Hello gains nothing but a smaller answer.
 			if r.welcome {
-				s.sendWelcome(send, j)
+				s.sendWelcome(out, j)
 			}
 			if r.confirmed {
-				s.sendLobby(now, send, j)
+				s.sendLobby(now, out, j)
 			}
 		case s.kckd[j]:
 			// It hears of its kick until it says so or Linger passes.
 			if !r.ended && now < r.notifyUntil && (!r.sentAny || now-r.lastSent >= s.cfg.Resend) {
-				s.sendGame(now, send, j, true)
+				s.sendGame(now, out, j, true)
 			}
 		default:
-			s.sendGame(now, send, j, false)
+			s.sendGame(now, out, j, false)
 		}
 	}
 }
 
-func (s *Session) joinerSend(now time.Duration, send func(netip.AddrPort, []byte)) {
+func (s *Session) joinerSend(now time.Duration, out Sender) {
 	if s.state == StateLobby || (s.state == StateEnding && s.inLobby) {
 		if r := &s.peers[0]; !r.sentAny {
 			// The host sends nothing between its Welcome and our answer
 			// (it waits for us to set up): its silence counts from here.
 			r.lastHeard = max(r.lastHeard, now)
 		}
-		s.sendLobby(now, send, 0)
+		s.sendLobby(now, out, 0)
 		return
 	}
-	s.sendGame(now, send, 0, false)
+	s.sendGame(now, out, 0, false)
 }
 
-func (s *Session) sendWelcome(send func(netip.AddrPort, []byte), j int) {
+func (s *Session) sendWelcome(out Sender, j int) {
 	r := &s.peers[j]
 	p := &s.out
 	p.typ, p.session, p.token = msgWelcome, s.id, r.token
 	p.index, p.players, p.delay = uint8(j), uint8(s.players), uint8(s.delay)
 	p.tickLimit, p.inputSize, p.every = s.tickLimit, s.inputSize, s.every
 	p.nSettings = copy(p.settings[:], s.settings)
-	s.emit(send, r.addr, p)
+	s.emit(out, r.addr, p)
 	r.welcome = false
 }
 
-func (s *Session) sendLobby(now time.Duration, send func(netip.AddrPort, []byte), j int) {
+func (s *Session) sendLobby(now time.Duration, out Sender, j int) {
 	r := &s.peers[j]
 	ending := s.state == StateEnding
 	if !(r.news || !r.sentAny || now-r.lastSent >= s.cfg.KeepAlive || (ending && r.byes == 0)) {
@@ -342,7 +341,7 @@ func (s *Session) sendLobby(now time.Duration, send func(netip.AddrPort, []byte)
 	if s.role == Host {
 		p.joined = uint8(s.joined)
 	}
-	s.emit(send, r.addr, p)
+	s.emit(out, r.addr, p)
 	if ending {
 		r.byes++
 	}
@@ -363,7 +362,7 @@ func (s *Session) fillLink(p *packet, r *peer, now time.Duration) {
 // brings something new (input, a checkpoint, a kick, the end) or answers
 // something new; every Resend while j lacks something; every KeepAlive
 // otherwise. notify: j is a kicked player, told only about the kicks.
-func (s *Session) sendGame(now time.Duration, send func(netip.AddrPort, []byte), j int, notify bool) {
+func (s *Session) sendGame(now time.Duration, out Sender, j int, notify bool) {
 	r := &s.peers[j]
 	fresh, unacked := false, false
 	for q := range s.players {
@@ -456,7 +455,7 @@ func (s *Session) sendGame(now time.Duration, send func(netip.AddrPort, []byte),
 			}
 		}
 	}
-	s.emit(send, r.addr, p)
+	s.emit(out, r.addr, p)
 	for i := range p.nBlock {
 		b := &p.blocks[i]
 		r.sentTop[b.player] = max(r.sentTop[b.player], b.first+uint64(b.n))

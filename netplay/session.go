@@ -3,7 +3,6 @@ package netplay
 import (
 	"fmt"
 	"math/rand/v2"
-	"net/netip"
 	"time"
 )
 
@@ -297,7 +296,7 @@ type peer struct {
 	used      bool // host: slot taken
 	confirmed bool // host: the joiner has its Welcome
 	welcome   bool // host: a Welcome is due
-	addr      netip.AddrPort
+	addr      Addr
 	token     uint64
 
 	lastHeard time.Duration
@@ -367,7 +366,7 @@ type Session struct {
 	tickLimit uint64
 	every     uint64 // ticks between state-hash checkpoints, 0: none
 	id        uint64
-	hostAddr  netip.AddrPort
+	hostAddr  Addr
 	joined    int // players present in the lobby (from the host, for a joiner)
 
 	born      time.Duration // joiner: when it started asking
@@ -442,12 +441,13 @@ type Session struct {
 	nSamples   int
 	sampleHead int
 
-	newer     bool           // the packet being received is newer than any before from its peer
-	reject    netip.AddrPort // host: a Reject is due to this address
+	driven    bool // a Runner plays the session: the tick calls are its own
+	newer     bool // the packet being received is newer than any before from its peer
+	reject    Addr // host: a Reject is due to this address
 	rejectDue bool
 	// host without a Broadcast: a spectator's Reject is due (it serves
 	// none).
-	specReject    netip.AddrPort
+	specReject    Addr
 	specRejectTok uint64
 	specRejectDue bool
 	in, out       packet
@@ -481,13 +481,13 @@ func NewHost(cfg Config, now time.Duration) (*Session, error) {
 // player index and the game's settings from the host's Welcome; until
 // then Index, Players, Delay, Settings and TickLimit are zero. Its
 // InputSize must be the host's.
-func NewJoiner(cfg Config, host netip.AddrPort, now time.Duration) (*Session, error) {
+func NewJoiner(cfg Config, host Addr, now time.Duration) (*Session, error) {
 	cfg, err := cfg.normalize(false)
 	if err != nil {
 		return nil, err
 	}
-	if !host.IsValid() || host.Port() == 0 {
-		return nil, fmt.Errorf("%w: host address %v is not an address and port", ErrInvalid, host)
+	if host == "" {
+		return nil, fmt.Errorf("%w: no host address", ErrInvalid)
 	}
 	s := &Session{
 		cfg: cfg, role: Joiner, state: StateJoining, inputSize: cfg.InputSize,
@@ -608,6 +608,11 @@ func (s *Session) pastEnd(t uint64) bool {
 	return ok && t >= end
 }
 
+// errDriven is the error of a tick call on a session a Runner plays.
+func errDriven(call string) error {
+	return fmt.Errorf("%w: %s on a session a Runner plays (the Runner makes the tick calls)", ErrInvalid, call)
+}
+
 // AddLocalInput adds the local player's input for tick t, which must be
 // InputTick(), and sends it in the next Poll; in holds InputSize bytes,
 // which the session copies. It returns ErrWindowFull
@@ -616,8 +621,16 @@ func (s *Session) pastEnd(t uint64) bool {
 // after the end and for a tick at or after EndTick (after a quit, the
 // inputs of the ticks before the end tick are still taken), and an error
 // wrapping ErrInvalid before the start, for another tick or for an input
-// of another size.
+// of another size, and on a session a Runner plays (as Advance does).
 func (s *Session) AddLocalInput(t uint64, in []byte) error {
+	if s.driven {
+		return errDriven("AddLocalInput")
+	}
+	return s.addLocal(t, in)
+}
+
+// addLocal is AddLocalInput, for the Runner too.
+func (s *Session) addLocal(t uint64, in []byte) error {
 	switch {
 	case len(in) != s.inputSize:
 		return fmt.Errorf("%w: AddLocalInput with %d bytes, want InputSize %d", ErrInvalid, len(in), s.inputSize)
@@ -784,8 +797,17 @@ func (s *Session) Kicked(p int) (from uint64, ok bool) {
 // the first false and the next true is stall time, counted as waited for
 // the missing player when only one is missing (Stats), and the frame
 // counts as waiting (ReportLoad). It also returns false, without a stall,
-// when the game is not running or NextTick is the end tick (EndTick).
+// when the game is not running, NextTick is the end tick (EndTick), or a
+// Runner plays the session (its tick calls are the Runner's).
 func (s *Session) Next(now time.Duration, dst [][]byte) ([][]byte, bool) {
+	if s.driven {
+		return dst[:0], false
+	}
+	return s.nextInputs(now, dst)
+}
+
+// nextInputs is Next, for the Runner too.
+func (s *Session) nextInputs(now time.Duration, dst [][]byte) ([][]byte, bool) {
 	dst = dst[:0]
 	if s.state != StateRunning || s.pastEnd(s.next) {
 		s.waiting = false
@@ -842,6 +864,14 @@ func (s *Session) chargeWait(now time.Duration) {
 // returns ErrOver after the end and an error wrapping ErrInvalid if the
 // tick was not ready.
 func (s *Session) Advance(hashAfter func() uint64) error {
+	if s.driven {
+		return errDriven("Advance")
+	}
+	return s.advance(hashAfter)
+}
+
+// advance is Advance, for the Runner too.
+func (s *Session) advance(hashAfter func() uint64) error {
 	if s.state >= StateEnding {
 		return ErrOver
 	}
@@ -917,7 +947,7 @@ func (s *Session) ReportLoad(debt time.Duration, cappedFrames int64) {
 // UnreachableError instead of waiting JoinTimeout for an answer that
 // cannot come. Anything else ignores it (a peer that quit and closed its
 // socket: the game's end or Silence say the rest).
-func (s *Session) Unreachable(now time.Duration, addr netip.AddrPort) {
+func (s *Session) Unreachable(now time.Duration, addr Addr) {
 	if s.role == Joiner && s.state == StateJoining && addr == s.hostAddr {
 		s.finish(0, 0, &UnreachableError{Host: s.hostAddr}, "")
 		s.state = StateEnded

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/bits"
-	"net/netip"
 	"time"
 )
 
@@ -183,7 +182,7 @@ type Broadcast struct {
 
 type specPeer struct {
 	used      bool
-	addr      netip.AddrPort
+	addr      Addr
 	token     uint64
 	welcome   bool // a Welcome is due
 	lastHeard time.Duration
@@ -248,9 +247,14 @@ func (b *Broadcast) Done() bool {
 	return true
 }
 
+// Unreachable passes the transport's news of an unreachable address to
+// the Session (see Session.Unreachable); a spectator's is ignored, its
+// silence drops it.
+func (b *Broadcast) Unreachable(now time.Duration, addr Addr) { b.s.Unreachable(now, addr) }
+
 // Receive takes a datagram: a spectator's, or the players' (for the
 // Session).
-func (b *Broadcast) Receive(now time.Duration, from netip.AddrPort, pkt []byte) {
+func (b *Broadcast) Receive(now time.Duration, from Addr, pkt []byte) {
 	if len(pkt) < headerSize || pkt[0] != magic0 || pkt[1] != magic1 || pkt[2] != ProtocolVersion ||
 		(msgType(pkt[3]) != msgSpecHello && msgType(pkt[3]) != msgSpecAck) {
 		b.s.Receive(now, from, pkt)
@@ -296,7 +300,7 @@ func (b *Broadcast) Receive(now time.Duration, from netip.AddrPort, pkt []byte) 
 	}
 }
 
-func (b *Broadcast) spec(from netip.AddrPort, token uint64) *specPeer {
+func (b *Broadcast) spec(from Addr, token uint64) *specPeer {
 	for i := range b.specs {
 		if sp := &b.specs[i]; sp.used && sp.addr == from && sp.token == token {
 			return sp
@@ -307,7 +311,7 @@ func (b *Broadcast) spec(from netip.AddrPort, token uint64) *specPeer {
 
 // hello takes a spectator's Hello: a slot, and a Welcome once the game
 // runs (the snapshot is taken then).
-func (b *Broadcast) hello(now time.Duration, from netip.AddrPort, token uint64) {
+func (b *Broadcast) hello(now time.Duration, from Addr, token uint64) {
 	if sp := b.spec(from, token); sp != nil {
 		sp.welcome, sp.lastHeard = true, now // its Welcome was lost
 		return
@@ -334,7 +338,7 @@ func (b *Broadcast) hello(now time.Duration, from netip.AddrPort, token uint64) 
 
 // reject queues a Reject to a spectator: the next Poll sends it. A Reject
 // is smaller than the Hello it answers.
-func (b *Broadcast) reject(to netip.AddrPort, token uint64, reason uint8) {
+func (b *Broadcast) reject(to Addr, token uint64, reason uint8) {
 	if b.nRejects < len(b.rejects) {
 		b.rejects[b.nRejects] = rejectTo{to, token, reason}
 		b.nRejects++
@@ -342,21 +346,21 @@ func (b *Broadcast) reject(to netip.AddrPort, token uint64, reason uint8) {
 }
 
 type rejectTo struct {
-	addr   netip.AddrPort
+	addr   Addr
 	token  uint64
 	reason uint8
 }
 
 // Poll does the Session's timed work, then the spectators': Welcomes,
 // snapshot chunks, the confirmed inputs they lack, the end.
-func (b *Broadcast) Poll(now time.Duration, send func(to netip.AddrPort, pkt []byte)) {
-	b.s.Poll(now, send)
+func (b *Broadcast) Poll(now time.Duration, out Sender) {
+	b.s.Poll(now, out)
 	for i := range b.nRejects {
 		rj := &b.rejects[i]
 		w := b.header(msgSpecReject, 0)
 		w.u64(rj.token)
 		w.u8(rj.reason)
-		b.emit(send, rj.addr, &w)
+		b.emit(out, rj.addr, &w)
 	}
 	b.nRejects = 0
 	b.takeLog()
@@ -389,12 +393,12 @@ func (b *Broadcast) Poll(now time.Duration, send func(to netip.AddrPort, pkt []b
 				sp.start, sp.sentTop = b.snapTick, b.snapTick
 				sp.window, sp.snapAt, sp.ackAt = snapshotWindow, now, now
 			}
-			b.sendWelcome(send, sp)
+			b.sendWelcome(out, sp)
 			sp.welcome = false
 			sp.lastSent = now
 			continue
 		}
-		b.sendData(now, send, sp)
+		b.sendData(now, out, sp)
 	}
 }
 
@@ -459,16 +463,16 @@ func specHeader(buf []byte, typ msgType, session uint64) writer {
 	return w
 }
 
-func (b *Broadcast) emit(send func(netip.AddrPort, []byte), to netip.AddrPort, w *writer) {
+func (b *Broadcast) emit(out Sender, to Addr, w *writer) {
 	if !w.ok {
 		b.s.encodeFail++
 		return
 	}
 	b.st.BytesSent += int64(len(w.b))
-	send(to, w.b)
+	out.Send(to, w.b)
 }
 
-func (b *Broadcast) sendWelcome(send func(netip.AddrPort, []byte), sp *specPeer) {
+func (b *Broadcast) sendWelcome(out Sender, sp *specPeer) {
 	s := b.s
 	w := b.header(msgSpecWelcome, s.id)
 	w.u64(sp.token)
@@ -481,13 +485,13 @@ func (b *Broadcast) sendWelcome(send func(netip.AddrPort, []byte), sp *specPeer)
 	w.u64(b.snapHash)
 	w.uv(uint64(len(s.settings)))
 	w.bytes(s.settings)
-	b.emit(send, sp.addr, &w)
+	b.emit(out, sp.addr, &w)
 }
 
 // sendData sends a spectator what it lacks: snapshot bytes, then ticks,
 // again after specResend without an acknowledgement; the end once the
 // game is over; a keepalive otherwise.
-func (b *Broadcast) sendData(now time.Duration, send func(netip.AddrPort, []byte), sp *specPeer) {
+func (b *Broadcast) sendData(now time.Duration, out Sender, sp *specPeer) {
 	s := b.s
 	over := s.state >= StateEnding
 	stale := now-sp.lastSent >= specResend
@@ -554,7 +558,7 @@ func (b *Broadcast) sendData(now time.Duration, send func(netip.AddrPort, []byte
 		if w.ok {
 			w.b[countAt] = uint8(k)
 		}
-		b.emit(send, sp.addr, &w)
+		b.emit(out, sp.addr, &w)
 		sp.lastSent = now
 	}
 }
@@ -680,7 +684,7 @@ type SpectatorStats struct {
 // endpoint (Receive, Poll) and the inputs' store. A Watcher plays them.
 type Spectator struct {
 	cfg   SpectatorConfig
-	host  netip.AddrPort
+	host  Addr
 	state State
 	err   error
 
@@ -715,15 +719,15 @@ type Spectator struct {
 }
 
 // NewSpectator starts watching the game hosted at host, at now.
-func NewSpectator(c SpectatorConfig, host netip.AddrPort, now time.Duration) (*Spectator, error) {
+func NewSpectator(c SpectatorConfig, host Addr, now time.Duration) (*Spectator, error) {
 	if c.Nonce == 0 {
 		c.Nonce = randomNonce()
 	}
 	switch {
 	case c.InputSize < 1 || c.InputSize > MaxInputSize:
 		return nil, fmt.Errorf("%w: SpectatorConfig.InputSize %d not in 1..%d", ErrInvalid, c.InputSize, MaxInputSize)
-	case !host.IsValid() || host.Port() == 0:
-		return nil, fmt.Errorf("%w: host address %v is not an address and port", ErrInvalid, host)
+	case host == "":
+		return nil, fmt.Errorf("%w: no host address", ErrInvalid)
 	case c.MaxSettings < 0 || c.MaxSettings > MaxSettingsSize || c.MaxSnapshot < 0 || c.Silence < 0 || c.JoinTimeout < 0:
 		return nil, fmt.Errorf("%w: SpectatorConfig out of range", ErrInvalid)
 	}
@@ -781,7 +785,7 @@ func (sp *Spectator) fail(err error) {
 }
 
 // Receive takes a datagram from the host.
-func (sp *Spectator) Receive(now time.Duration, from netip.AddrPort, pkt []byte) {
+func (sp *Spectator) Receive(now time.Duration, from Addr, pkt []byte) {
 	if sp.state == StateEnded {
 		return
 	}
@@ -970,7 +974,7 @@ func (sp *Spectator) data(now time.Duration, r *reader) {
 // that address ends at once with an UnreachableError instead of waiting
 // JoinTimeout for an answer that cannot come. Later it is ignored (a
 // host that just closed: the end or the silence say the rest).
-func (sp *Spectator) Unreachable(now time.Duration, addr netip.AddrPort) {
+func (sp *Spectator) Unreachable(now time.Duration, addr Addr) {
 	if sp.state == StateJoining && addr == sp.host {
 		sp.fail(&UnreachableError{Host: sp.host})
 	}
@@ -978,7 +982,7 @@ func (sp *Spectator) Unreachable(now time.Duration, addr netip.AddrPort) {
 
 // Poll sends the Hello, and the acknowledgements; it gives up on a silent
 // host.
-func (sp *Spectator) Poll(now time.Duration, send func(to netip.AddrPort, pkt []byte)) {
+func (sp *Spectator) Poll(now time.Duration, out Sender) {
 	switch sp.state {
 	case StateEnded:
 		return
@@ -997,7 +1001,7 @@ func (sp *Spectator) Poll(now time.Duration, send func(to netip.AddrPort, pkt []
 			for len(w.b) < HelloSize {
 				w.b = append(w.b, 0)
 			}
-			sp.send(send, &w)
+			sp.send(out, &w)
 		}
 		return
 	}
@@ -1012,7 +1016,7 @@ func (sp *Spectator) Poll(now time.Duration, send func(to netip.AddrPort, pkt []
 		w.uv(uint64(sp.snapGot))
 		w.uv(sp.received - sp.start)
 		sp.appendHeld(&w)
-		sp.send(send, &w)
+		sp.send(out, &w)
 	}
 }
 
@@ -1046,10 +1050,10 @@ func (sp *Spectator) header(typ msgType, session uint64) writer {
 	return specHeader(sp.buf[:], typ, session)
 }
 
-func (sp *Spectator) send(send func(netip.AddrPort, []byte), w *writer) {
+func (sp *Spectator) send(out Sender, w *writer) {
 	sp.bytesOut += int64(len(w.b))
 	sp.packetsOut++
-	send(sp.host, w.b)
+	out.Send(sp.host, w.b)
 }
 
 // A Watcher plays the game a Spectator receives: from the snapshot's

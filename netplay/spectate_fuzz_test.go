@@ -1,7 +1,6 @@
 package netplay
 
 import (
-	"net/netip"
 	"testing"
 	"time"
 )
@@ -22,7 +21,7 @@ func FuzzSpectatorReceive(f *testing.F) {
 		host := addr(0)
 		sp, _ := NewSpectator(SpectatorConfig{Nonce: 9, InputSize: 1, MaxSnapshot: 1 << 16}, host, 0)
 		sp.Receive(ms, host, b)
-		sp.Poll(2*ms, func(netip.AddrPort, []byte) {})
+		sp.Poll(2*ms, SendFunc(func(Addr, []byte) {}))
 		// A spectator welcomed, loading a snapshot of 3000 bytes.
 		sp2, _ := NewSpectator(SpectatorConfig{Nonce: 9, InputSize: 1}, host, 0)
 		w := writer{b: make([]byte, 0, MaxPacketSize), ok: true}
@@ -45,12 +44,12 @@ func FuzzSpectatorReceive(f *testing.F) {
 			t.Fatalf("the test's Welcome was not taken: %v", sp2.Err())
 		}
 		sp2.Receive(2*ms, host, b)
-		sp2.Poll(3*ms, func(netip.AddrPort, []byte) {})
+		sp2.Poll(3*ms, SendFunc(func(Addr, []byte) {}))
 
 		hs, _ := NewHost(Config{Nonce: 1, InputSize: 1, Players: 2, Delay: DefaultDelay}, 0)
 		r, _ := NewRunner(hs, newSpecGame(0, 10), newSpecGame(0, 10), RunnerConfig{Netcode: Lockstep})
 		bc, _ := NewBroadcast(r, BroadcastConfig{MaxSpectators: 2})
-		bc.Receive(ms, netip.MustParseAddrPort("192.0.2.1:9"), b)
-		bc.Poll(time.Second, func(netip.AddrPort, []byte) {})
+		bc.Receive(ms, Addr("192.0.2.1:9"), b)
+		bc.Poll(time.Second, SendFunc(func(Addr, []byte) {}))
 	})
 }

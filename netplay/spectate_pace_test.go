@@ -1,7 +1,6 @@
 package netplay
 
 import (
-	"net/netip"
 	"testing"
 	"time"
 )
@@ -25,10 +24,10 @@ type paceRig struct {
 		s  *Session
 		r  *Runner
 		ep interface {
-			Poll(time.Duration, func(netip.AddrPort, []byte))
+			Poll(time.Duration, Sender)
 		}
 		in  [][]byte
-		frm []netip.AddrPort
+		frm []Addr
 	}
 	bcast    *Broadcast
 	sp       *Spectator
@@ -82,11 +81,11 @@ func newPaceRig(t *testing.T, snap int, frame time.Duration, inbox int) *paceRig
 // limit), the spectator saying Hello at joinAt.
 func (rg *paceRig) run(joinAt, limit time.Duration) {
 	const tick = 20 * time.Millisecond
-	deliver := func(from, to netip.AddrPort, pkt []byte) {
+	deliver := func(from, to Addr, pkt []byte) {
 		b := append([]byte(nil), pkt...)
 		switch to {
 		case addr(0), addr(1):
-			p := &rg.players[to.Port()-addr(0).Port()]
+			p := &rg.players[addrIndex(to)]
 			p.in, p.frm = append(p.in, b), append(p.frm, from)
 		default:
 			if len(rg.spIn) >= rg.inbox {
@@ -120,13 +119,14 @@ func (rg *paceRig) run(joinAt, limit time.Duration) {
 				}
 				p.r.Frame(now, due, 5)
 				sent := false
-				p.ep.Poll(now, func(to netip.AddrPort, pkt []byte) {
+				p.ep.Poll(now, SendFunc(func(to Addr, pkt []byte) {
 					if _, _, n, ok := specData(pkt); ok && n > 0 {
 						rg.chunks++
 						sent = true
 					}
 					rg.net.Send(now, addr(i), to, pkt)
-				})
+				}))
+
 				if sent {
 					rg.polls++
 				}
@@ -157,7 +157,7 @@ func (rg *paceRig) run(joinAt, limit time.Duration) {
 				return
 			}
 		}
-		rg.sp.Poll(now, func(to netip.AddrPort, pkt []byte) { rg.net.Send(now, addr(10), to, pkt) })
+		rg.sp.Poll(now, SendFunc(func(to Addr, pkt []byte) { rg.net.Send(now, addr(10), to, pkt) }))
 		if rg.sp.Err() != nil {
 			rg.t.Fatalf("spectator: %v", rg.sp.Err())
 		}

@@ -2,7 +2,6 @@ package netplay
 
 import (
 	"errors"
-	"net/netip"
 	"testing"
 	"time"
 )
@@ -20,7 +19,7 @@ type specRig struct {
 	players []*specPlayer
 	bcast   *Broadcast
 	specs   []*rigSpec
-	filter  func(from, to netip.AddrPort, pkt []byte) []byte
+	filter  func(from, to Addr, pkt []byte) []byte
 	check   func()
 	fill    int
 }
@@ -29,7 +28,7 @@ type rigSpec struct {
 	sp     *Spectator
 	w      *Watcher
 	g      *snapCounter
-	addr   netip.AddrPort
+	addr   Addr
 	joinAt time.Duration
 	nonce  uint64
 	// pace gives the ticks due this frame and maxLoops; frame false
@@ -116,7 +115,7 @@ func (rg *specRig) spectator(joinAt time.Duration, pace func(now time.Duration) 
 	return s
 }
 
-func (rg *specRig) deliver(from, to netip.AddrPort, pkt []byte) {
+func (rg *specRig) deliver(from, to Addr, pkt []byte) {
 	if rg.filter != nil {
 		if pkt = rg.filter(from, to, pkt); pkt == nil {
 			return
@@ -149,7 +148,7 @@ func (rg *specRig) run(limit time.Duration, done func() bool) {
 				due = int((now-p.start)/rg.tick) - int(p.r.Stats().Ticks+p.r.Owed())
 			}
 			p.r.Frame(now, due, 5)
-			p.ep.Poll(now, func(to netip.AddrPort, pkt []byte) { rg.net.Send(now, p.addr, to, pkt) })
+			p.ep.Poll(now, SendFunc(func(to Addr, pkt []byte) { rg.net.Send(now, p.addr, to, pkt) }))
 		}
 		for _, s := range rg.specs {
 			if s.sp == nil && now >= s.joinAt {
@@ -174,7 +173,7 @@ func (rg *specRig) run(limit time.Duration, done func() bool) {
 				}
 			}
 			if !s.silent {
-				s.sp.Poll(now, func(to netip.AddrPort, pkt []byte) { rg.net.Send(now, s.addr, to, pkt) })
+				s.sp.Poll(now, SendFunc(func(to Addr, pkt []byte) { rg.net.Send(now, s.addr, to, pkt) }))
 			}
 		}
 		if rg.check != nil {
@@ -327,13 +326,14 @@ func TestSessionRefusesSpectators(t *testing.T) {
 		sp, _ := NewSpectator(SpectatorConfig{Nonce: 7, InputSize: testInputSize}, addr(0), 100*ms)
 		var sizes []int
 		for now := 100 * ms; now < 200*ms && sp.Err() == nil; now += ms {
-			sp.Poll(now, func(_ netip.AddrPort, p []byte) { host.Receive(now, addr(5), p) })
-			host.Poll(now, func(to netip.AddrPort, p []byte) {
+			sp.Poll(now, SendFunc(func(_ Addr, p []byte) { host.Receive(now, addr(5), p) }))
+			host.Poll(now, SendFunc(func(to Addr, p []byte) {
 				if to == addr(5) {
 					sizes = append(sizes, len(p))
 					sp.Receive(now, addr(0), p)
 				}
-			})
+			}))
+
 			carry(now, false)
 		}
 		var dropped *DroppedError
@@ -347,8 +347,8 @@ func TestSessionRefusesSpectators(t *testing.T) {
 	lobby, _ := NewHost(Config{Nonce: 1, InputSize: testInputSize, Players: 2, Delay: DefaultDelay}, 0)
 	sp, _ := NewSpectator(SpectatorConfig{Nonce: 7, InputSize: testInputSize}, addr(0), 0)
 	for now := time.Duration(0); now < 50*ms && sp.Err() == nil; now += ms {
-		sp.Poll(now, func(_ netip.AddrPort, p []byte) { lobby.Receive(now, addr(5), p) })
-		lobby.Poll(now, func(_ netip.AddrPort, p []byte) { sp.Receive(now, addr(0), p) })
+		sp.Poll(now, SendFunc(func(_ Addr, p []byte) { lobby.Receive(now, addr(5), p) }))
+		lobby.Poll(now, SendFunc(func(_ Addr, p []byte) { sp.Receive(now, addr(0), p) }))
 	}
 	var dropped *DroppedError
 	if !errors.As(sp.Err(), &dropped) {
@@ -363,7 +363,7 @@ func TestSpectatorLostChunkResent(t *testing.T) {
 	rg := newSpecRig(t, Conditions{Delay: 10 * time.Millisecond}, 300, 5000, 2)
 	s := rg.spectator(time.Second, nil)
 	dropped, after := 0, 0
-	rg.filter = func(from, to netip.AddrPort, pkt []byte) []byte {
+	rg.filter = func(from, to Addr, pkt []byte) []byte {
 		if off, _, n, ok := specData(pkt); ok && n > 0 {
 			switch {
 			case off == chunkSize && dropped == 0:
@@ -390,7 +390,7 @@ func TestSpectatorCorruptChunkRefused(t *testing.T) {
 	rg := newSpecRig(t, Conditions{Delay: 10 * time.Millisecond}, 300, 5000, 2)
 	s := rg.spectator(time.Second, nil)
 	corrupted := 0
-	rg.filter = func(from, to netip.AddrPort, pkt []byte) []byte {
+	rg.filter = func(from, to Addr, pkt []byte) []byte {
 		if _, at, n, ok := specData(pkt); ok && n > 0 && corrupted == 0 {
 			corrupted++
 			pkt = append([]byte(nil), pkt...)

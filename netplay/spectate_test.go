@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"net/netip"
 	"testing"
 	"time"
 )
@@ -103,13 +102,13 @@ type specPlayer struct {
 	r     *Runner
 	g     *specGame
 	ep    endpoint
-	addr  netip.AddrPort
+	addr  Addr
 	start time.Duration
 }
 
 type endpoint interface {
-	Receive(now time.Duration, from netip.AddrPort, pkt []byte)
-	Poll(now time.Duration, send func(to netip.AddrPort, pkt []byte))
+	Receive(now time.Duration, from Addr, pkt []byte)
+	Poll(now time.Duration, out Sender)
 }
 
 // spectated plays a 2-player rollback game of ticks ticks over net, with
@@ -159,7 +158,7 @@ func spectatedLossy(t *testing.T, c Conditions, ticks uint64, joinAt time.Durati
 	var w *Watcher
 	var sg *specGame
 	var now time.Duration
-	deliver := func(from, to netip.AddrPort, pkt []byte) {
+	deliver := func(from, to Addr, pkt []byte) {
 		for _, p := range players {
 			if p.addr == to {
 				p.ep.Receive(now, from, pkt)
@@ -181,7 +180,7 @@ func spectatedLossy(t *testing.T, c Conditions, ticks uint64, joinAt time.Durati
 				due = int((now-p.start)/tick) - int(p.r.Stats().Ticks+p.r.Owed())
 			}
 			p.r.Frame(now, due, 5)
-			p.ep.Poll(now, func(to netip.AddrPort, pkt []byte) { net.Send(now, p.addr, to, pkt) })
+			p.ep.Poll(now, SendFunc(func(to Addr, pkt []byte) { net.Send(now, p.addr, to, pkt) }))
 		}
 		if sp == nil && now >= joinAt {
 			if sp, err = NewSpectator(scfg, addr(0), now); err != nil {
@@ -206,7 +205,7 @@ func spectatedLossy(t *testing.T, c Conditions, ticks uint64, joinAt time.Durati
 				}
 				w.Frame(now, due, 5)
 			}
-			sp.Poll(now, func(to netip.AddrPort, pkt []byte) { net.Send(now, specAddr, to, pkt) })
+			sp.Poll(now, SendFunc(func(to Addr, pkt []byte) { net.Send(now, specAddr, to, pkt) }))
 		}
 		if players[0].s.Done() && players[1].s.Done() && bcast.Done() && sp != nil && (sp.Err() != nil || (w != nil && w.Done())) {
 			break

@@ -210,8 +210,8 @@ func open(o options, stdout io.Writer) (*app, error) {
 	} else {
 		host, _ := udp.Resolve(o.join) // checked with the flags
 		listen := ":0"
-		if host.Addr().IsLoopback() {
-			listen = netip.AddrPortFrom(host.Addr(), 0).String() // a game on this machine stays on it
+		if ap, err := netip.ParseAddrPort(string(host)); err == nil && ap.Addr().IsLoopback() {
+			listen = netip.AddrPortFrom(ap.Addr(), 0).String() // a game on this machine stays on it
 		}
 		if conn, err = udp.Listen(listen, cfg); err != nil {
 			return nil, err
@@ -337,9 +337,9 @@ func (a *app) frame(now time.Duration, pressed, released []ebiten.Key, focused, 
 	}
 
 	sess := a.peer.Session()
-	a.conn.Read(now, sess)
+	netplay.Read(now, a.conn, sess)
 	a.peer.Update(now) // the call's tick, unless time sync advises skipping it
-	a.conn.Write(now, sess)
+	netplay.Write(now, a.conn, sess)
 
 	if g := a.peer.Game(); g != nil && !a.sized {
 		set := g.Settings()

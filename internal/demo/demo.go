@@ -287,7 +287,7 @@ func (d *Demo) StartFrame(now time.Duration) {
 // frame's draw should start (ok true): the front end waits until then.
 func (d *Demo) Update(now time.Duration) (presentAt time.Duration, ok bool) {
 	if d.net != nil {
-		d.net.conn.Read(now, d.net.ep)
+		netplay.Read(now, d.net.tr, d.net.ep)
 	}
 	info := d.sim.Frame(d.pace.frameTime(now, d.sim), d.keys.queue)
 	d.keys.queue = d.keys.queue[:0]

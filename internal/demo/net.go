@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/netip"
 	"strconv"
 	"time"
 
@@ -47,27 +46,18 @@ type Network interface {
 	// with the simulated conditions applied both ways.
 	Listen(address string, cond netplay.Conditions, seed uint64) (Conn, error)
 	// Resolve turns HOST:PORT into an address (checked with the flags).
-	Resolve(hostport string) (netip.AddrPort, error)
+	Resolve(hostport string) (netplay.Addr, error)
 	// Nonce is 64 random bits, never 0: the session's ID or token.
 	Nonce() (uint64, error)
 }
 
-// Endpoint is what a socket carries datagrams for: a player's Session,
-// a host's Broadcast (with spectators), a Spectator (netplay/udp.Endpoint).
-type Endpoint interface {
-	Receive(now time.Duration, from netip.AddrPort, pkt []byte)
-	Poll(now time.Duration, send func(to netip.AddrPort, pkt []byte))
-}
-
-// Conn is a socket carrying an endpoint's datagrams (netplay/udp.Conn).
+// Conn is a socket carrying an endpoint's datagrams (netplay/udp.Conn):
+// a netplay.Transport that can also wait.
 type Conn interface {
-	// Read hands the datagrams that arrived to e; it never blocks.
-	Read(now time.Duration, e Endpoint) int
-	// Write sends what e has due.
-	Write(now time.Duration, e Endpoint)
+	netplay.Transport
 	// Wait blocks until a datagram arrives or d has passed.
 	Wait(d time.Duration) bool
-	LocalAddr() netip.AddrPort
+	LocalAddr() netplay.Addr
 	Close() error
 }
 
@@ -202,9 +192,10 @@ func (n *NetConfig) checkJoin(network Network) error {
 // session the simulation plays on.
 type netGame struct {
 	conn    Conn
+	tr      netplay.Transport  // conn, converted once: see netplay.Read
 	sess    *netplay.Session   // a player's, or nil
 	spec    *netplay.Spectator // a spectator's, or nil
-	ep      Endpoint           // what conn carries datagrams for: the simulation's
+	ep      netplay.Endpoint   // what conn carries datagrams for: the simulation's
 	watched bool               // "watching" was said
 	netcode string
 	started bool // "game started" was said
@@ -246,7 +237,7 @@ func (g *netGame) write(now time.Duration) {
 	if !g.ready && g.sess != nil && g.sess.Role() == netplay.Joiner && g.sess.State() == netplay.StateLobby {
 		return
 	}
-	g.conn.Write(now, g.ep)
+	netplay.Write(now, g.tr, g.ep)
 }
 
 // announce says on the log when the game starts and how it ended: lines
@@ -367,7 +358,7 @@ func startNet(c *Config, network Network, clock loop.Clock, log *whoLog) (*netGa
 	if err != nil {
 		return nil, fmt.Errorf("-host: %v", err)
 	}
-	g := &netGame{conn: conn, netcode: n.Netcode, watching: n.Spectate != ""}
+	g := &netGame{conn: conn, tr: conn, netcode: n.Netcode, watching: n.Spectate != ""}
 	log.g = g
 	if n.Spectate != "" {
 		return g, g.watch(c, network, clock, id, log)
@@ -420,11 +411,11 @@ func startNet(c *Config, network Network, clock loop.Clock, log *whoLog) (*netGa
 	// this player is ready, and the host starts the game on it. It goes
 	// out from the loop, once it runs (see netGame.ready).
 	for {
-		g.conn.Read(clock.Now(), g.sess)
+		netplay.Read(clock.Now(), g.tr, g.sess)
 		if g.sess.State() >= netplay.StateLobby || g.sess.Err() != nil {
 			break
 		}
-		g.conn.Write(clock.Now(), g.sess)
+		netplay.Write(clock.Now(), g.tr, g.sess)
 		g.conn.Wait(10 * time.Millisecond)
 	}
 	if err := g.sess.Err(); err != nil {
@@ -450,19 +441,19 @@ func startNet(c *Config, network Network, clock loop.Clock, log *whoLog) (*netGa
 // where nothing listens is said at once (the session's UnreachableError)
 // rather than after the wait for a Welcome. Where it cannot, the wait
 // says it.
-func connect(conn Conn, host netip.AddrPort) {
-	if c, ok := conn.(interface{ Connect(netip.AddrPort) error }); ok {
+func connect(conn Conn, host netplay.Addr) {
+	if c, ok := conn.(interface{ Connect(netplay.Addr) error }); ok {
 		_ = c.Connect(host) // best effort: the join timeout still bounds the wait
 	}
 }
 
 // hostName is the address a user gave, and what it resolved to when
 // that is another text: "localhost:7777 (127.0.0.1:7777)".
-func hostName(given string, addr netip.AddrPort) string {
-	if addr.String() == given {
+func hostName(given string, addr netplay.Addr) string {
+	if string(addr) == given {
 		return given
 	}
-	return given + " (" + addr.String() + ")"
+	return given + " (" + string(addr) + ")"
 }
 
 // watch starts a spectator: it waits for the host's Welcome (which comes
@@ -477,8 +468,8 @@ func (g *netGame) watch(c *Config, network Network, clock loop.Clock, id uint64,
 	}
 	g.ep = g.spec
 	for g.spec.State() < netplay.StateLobby && g.spec.Err() == nil {
-		g.conn.Read(clock.Now(), g.spec)
-		g.conn.Write(clock.Now(), g.spec)
+		netplay.Read(clock.Now(), g.tr, g.spec)
+		netplay.Write(clock.Now(), g.tr, g.spec)
 		g.conn.Wait(10 * time.Millisecond)
 	}
 	if err := g.spec.Err(); err != nil {
@@ -525,8 +516,8 @@ func (g *netGame) leave(clock loop.Clock) {
 	}
 	g.sess.Quit(clock.Now())
 	for deadline := clock.Now() + time.Second; !g.sess.Done() && clock.Now() < deadline; {
-		g.conn.Read(clock.Now(), g.sess)
-		g.conn.Write(clock.Now(), g.sess)
+		netplay.Read(clock.Now(), g.tr, g.sess)
+		netplay.Write(clock.Now(), g.tr, g.sess)
 		g.conn.Wait(10 * time.Millisecond)
 	}
 	g.conn.Close()

@@ -120,8 +120,8 @@ func newSimNet(t *testing.T, clock *loop.ManualClock, c netplay.Conditions) *sim
 	return &simNet{t: t, clock: clock, sim: sim}
 }
 
-func addrOf(port uint16) netip.AddrPort {
-	return netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), port)
+func addrOf(port uint16) netplay.Addr {
+	return netplay.Addr(netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), port).String())
 }
 
 func (n *simNet) Listen(address string, cond netplay.Conditions, seed uint64) (Conn, error) {
@@ -134,7 +134,7 @@ func (n *simNet) Listen(address string, cond netplay.Conditions, seed uint64) (C
 		port = uint16(p)
 	}
 	for _, c := range n.conns {
-		if c.addr.Port() == port {
+		if c.addr == addrOf(port) {
 			return nil, fmt.Errorf("listen udp %s: bind: address already in use", address)
 		}
 	}
@@ -143,13 +143,23 @@ func (n *simNet) Listen(address string, cond netplay.Conditions, seed uint64) (C
 		c.inbox[i].pkt = make([]byte, 0, netplay.MaxPacketSize)
 	}
 	c.inbox = c.inbox[:0]
-	c.send = func(to netip.AddrPort, pkt []byte) { n.sim.Send(c.now, c.addr, to, pkt) }
 	n.conns = append(n.conns, c)
 	return c, nil
 }
 
-func (n *simNet) Resolve(hostport string) (netip.AddrPort, error) {
-	return netip.ParseAddrPort(hostport)
+func (n *simNet) Resolve(hostport string) (netplay.Addr, error) {
+	ap, err := netip.ParseAddrPort(hostport)
+	return netplay.Addr(ap.String()), err
+}
+
+// bind makes d the owner of the sockets opened since the last bind: the
+// demo whose endpoint a Wait elsewhere serves.
+func (n *simNet) bind(d *Demo) {
+	for _, c := range n.conns {
+		if c.demo == nil {
+			c.demo = d
+		}
+	}
 }
 
 func (n *simNet) Nonce() (uint64, error) {
@@ -159,7 +169,7 @@ func (n *simNet) Nonce() (uint64, error) {
 
 // deliver hands the datagrams due by now to their sockets' inboxes.
 func (n *simNet) deliver(now time.Duration) {
-	n.sim.Deliver(now, func(from, to netip.AddrPort, pkt []byte) {
+	n.sim.Deliver(now, func(from, to netplay.Addr, pkt []byte) {
 		for _, c := range n.conns {
 			if c.addr == to && !c.closed {
 				c.push(from, pkt)
@@ -169,18 +179,17 @@ func (n *simNet) deliver(now time.Duration) {
 }
 
 type datagram struct {
-	from netip.AddrPort
+	from netplay.Addr
 	pkt  []byte
 }
 
 type simConn struct {
 	n      *simNet
-	addr   netip.AddrPort
+	addr   netplay.Addr
 	inbox  []datagram
-	sess   Endpoint // the endpoint last served, run while others wait
+	next   int   // the inbox's next datagram for Recv
+	demo   *Demo // whose socket this is (simNet.bind): Wait elsewhere serves its endpoint
 	closed bool
-	now    time.Duration                       // the time of the Write in progress
-	send   func(to netip.AddrPort, pkt []byte) // Poll's send, sending at now
 }
 
 // inboxSize is more datagrams than a socket here gets between two reads.
@@ -190,7 +199,7 @@ const inboxSize = 256
 // largest packet for each of its datagrams are made with the socket and
 // kept, so that, as with a real socket, the traffic allocates nothing
 // here: the allocation tests count whole frames.
-func (c *simConn) push(from netip.AddrPort, pkt []byte) {
+func (c *simConn) push(from netplay.Addr, pkt []byte) {
 	if len(c.inbox) == cap(c.inbox) {
 		c.inbox = append(c.inbox, datagram{}) // more than ever: it grows
 	} else {
@@ -200,35 +209,58 @@ func (c *simConn) push(from netip.AddrPort, pkt []byte) {
 	d.from, d.pkt = from, append(d.pkt[:0], pkt...)
 }
 
-func (c *simConn) Read(now time.Duration, s Endpoint) int {
-	c.sess = s
-	c.n.deliver(now)
-	n := len(c.inbox)
-	for _, d := range c.inbox { // Receive delivers nothing: the inbox holds still
-		s.Receive(now, d.from, d.pkt)
+// Recv takes the inbox's datagrams one by one, and when it is empty
+// the ones the network delivers by now.
+func (c *simConn) Recv() (netplay.Addr, []byte, bool) {
+	if c.next >= len(c.inbox) {
+		c.inbox, c.next = c.inbox[:0], 0
+		c.n.deliver(c.n.clock.Now())
+		if len(c.inbox) == 0 {
+			return "", nil, false
+		}
 	}
-	c.inbox = c.inbox[:0]
-	return n
+	d := &c.inbox[c.next]
+	c.next++
+	return d.from, d.pkt, true
 }
 
-func (c *simConn) Write(now time.Duration, s Endpoint) {
-	c.sess, c.now = s, now
-	s.Poll(now, c.send) // made once: a closure given to an interface's method escapes
+func (c *simConn) Send(to netplay.Addr, pkt []byte) { c.n.sim.Send(c.n.clock.Now(), c.addr, to, pkt) }
+
+func (c *simConn) Unreachable() (netplay.Addr, bool) { return "", false }
+
+// endpoint is what the demo owning c serves: its simulation's, or the
+// session or spectator it is joining with.
+func (c *simConn) endpoint() netplay.Endpoint {
+	switch g := c.demo.net; {
+	case g == nil:
+		return nil
+	case g.ep != nil:
+		return g.ep
+	case g.sess != nil:
+		return g.sess
+	case g.spec != nil:
+		return g.spec
+	}
+	return nil
 }
 
+// Wait serves the other demos' endpoints (a demo that waits blocks the
+// test's frame loop), then lets d pass.
 func (c *simConn) Wait(d time.Duration) bool {
 	for _, o := range c.n.conns {
-		if o != c && o.sess != nil && !o.closed {
-			o.Read(c.n.clock.Now(), o.sess)
-			o.Write(c.n.clock.Now(), o.sess)
+		if o != c && o.demo != nil && !o.closed {
+			if e := o.endpoint(); e != nil {
+				netplay.Read(c.n.clock.Now(), o, e)
+				netplay.Write(c.n.clock.Now(), o, e)
+			}
 		}
 	}
 	c.n.clock.Advance(d)
 	c.n.deliver(c.n.clock.Now())
-	return len(c.inbox) > 0
+	return len(c.inbox) > c.next
 }
 
-func (c *simConn) LocalAddr() netip.AddrPort { return c.addr }
+func (c *simConn) LocalAddr() netplay.Addr { return c.addr }
 
 func (c *simConn) Close() error {
 	c.closed = true
@@ -286,6 +318,9 @@ func tryFrontOn(t *testing.T, clock *loop.ManualClock, network Network, disp *te
 	}
 	if f.d, err = New(cfg, p); err != nil {
 		return nil, err
+	}
+	if n, ok := network.(*simNet); ok {
+		n.bind(f.d)
 	}
 	t.Cleanup(f.d.Close)
 	if err := f.d.Start(clock.Now()); err != nil {

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"net/netip"
 	"runtime"
 	"testing"
 	"time"
@@ -20,13 +19,13 @@ type netPeer struct {
 	s     *Sim
 	sess  *netplay.Session
 	spec  *netplay.Spectator // a spectator's, instead of sess
-	addr  netip.AddrPort
+	addr  netplay.Addr
 	frame time.Duration
 	next  time.Duration
 }
 
-func peerAddr(i int) netip.AddrPort {
-	return netip.AddrPortFrom(netip.AddrFrom4([4]byte{10, 0, 0, byte(1 + i)}), uint16(7000+i))
+func peerAddr(i int) netplay.Addr {
+	return netplay.Addr(fmt.Sprintf("10.0.0.%d:%d", 1+i, 7000+i))
 }
 
 // netGame runs a game of n bot players through a simulated network with
@@ -51,10 +50,7 @@ type gameOpts struct {
 }
 
 // endpoint is what the transport of peer p reads into and writes from.
-func (p *netPeer) endpoint() interface {
-	Receive(now time.Duration, from netip.AddrPort, pkt []byte)
-	Poll(now time.Duration, send func(to netip.AddrPort, pkt []byte))
-} {
+func (p *netPeer) endpoint() netplay.Endpoint {
 	switch {
 	case p.s != nil:
 		return p.s.Endpoint()
@@ -93,7 +89,7 @@ func netGameOpts(t *testing.T, n int, c netplay.Conditions, ticks uint64, frames
 		}
 		peers = append(peers, &netPeer{sess: sess, addr: peerAddr(i), frame: frames[i], next: time.Duration(i*3) * time.Millisecond})
 	}
-	deliver := func(from, to netip.AddrPort, pkt []byte) {
+	deliver := func(from, to netplay.Addr, pkt []byte) {
 		for _, p := range peers {
 			if p.addr == to {
 				p.endpoint().Receive(clock.Now(), from, pkt)
@@ -125,7 +121,7 @@ func netGameOpts(t *testing.T, n int, c netplay.Conditions, ticks uint64, frames
 					p.next += p.frame
 					p.s.Frame(now, nil)
 				}
-				p.spec.Poll(now, func(to netip.AddrPort, pkt []byte) { simnet.Send(now, p.addr, to, pkt) })
+				p.spec.Poll(now, netplay.SendFunc(func(to netplay.Addr, pkt []byte) { simnet.Send(now, p.addr, to, pkt) }))
 				if p.spec.Err() != nil {
 					t.Fatalf("spectator: %v", p.spec.Err())
 				}
@@ -162,7 +158,7 @@ func netGameOpts(t *testing.T, n int, c netplay.Conditions, ticks uint64, frames
 					o.after(i, p.s)
 				}
 			}
-			p.endpoint().Poll(now, func(to netip.AddrPort, pkt []byte) { simnet.Send(now, p.addr, to, pkt) })
+			p.endpoint().Poll(now, netplay.SendFunc(func(to netplay.Addr, pkt []byte) { simnet.Send(now, p.addr, to, pkt) }))
 			if p.s == nil || !p.s.Finished() {
 				done = false
 			}

@@ -3,7 +3,6 @@ package sim
 import (
 	"errors"
 	"fmt"
-	"net/netip"
 	"time"
 
 	"github.com/interpdemo/interpdemo/input"
@@ -308,10 +307,7 @@ func (s *Sim) newRunner(cfg Config) (err error) {
 
 // Endpoint is what a network game's transport reads into and writes
 // from: the host's Broadcast (spectators), the Session, or the Spectator.
-func (s *Sim) Endpoint() interface {
-	Receive(now time.Duration, from netip.AddrPort, pkt []byte)
-	Poll(now time.Duration, send func(to netip.AddrPort, pkt []byte))
-} {
+func (s *Sim) Endpoint() netplay.Endpoint {
 	switch {
 	case s.net.bcast != nil:
 		return s.net.bcast

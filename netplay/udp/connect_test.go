@@ -12,7 +12,7 @@ import (
 
 // deadAddr is an address on 127.0.0.1 where nothing listens: a port the
 // system picked for a socket that is closed again.
-func deadAddr(t *testing.T) netip.AddrPort {
+func deadAddr(t *testing.T) netplay.Addr {
 	t.Helper()
 	c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
@@ -20,7 +20,7 @@ func deadAddr(t *testing.T) netip.AddrPort {
 	}
 	a := c.LocalAddr().(*net.UDPAddr).AddrPort()
 	c.Close()
-	return netip.AddrPortFrom(a.Addr().Unmap(), a.Port())
+	return netplay.Addr(netip.AddrPortFrom(a.Addr().Unmap(), a.Port()).String())
 }
 
 // pumpUntil runs frames of the endpoints on their Conns (10 ms apart at
@@ -33,9 +33,9 @@ func pumpUntil(t *testing.T, clock realClock, done func() bool, pairs ...any) {
 			t.Fatalf("not done after %v and %d frames", clock.Now(), frames)
 		}
 		for i := 0; i < len(pairs); i += 2 {
-			c, e := pairs[i].(*Conn), pairs[i+1].(Endpoint)
-			c.Read(clock.Now(), e)
-			c.Write(clock.Now(), e)
+			c, e := pairs[i].(*Conn), pairs[i+1].(netplay.Endpoint)
+			netplay.Read(clock.Now(), c, e)
+			netplay.Write(clock.Now(), c, e)
 		}
 		pairs[0].(*Conn).Wait(10 * time.Millisecond)
 	}
@@ -58,7 +58,7 @@ func TestConnectDeadAddressSaidAtOnce(t *testing.T) {
 			if err := c.Connect(dead); err != nil {
 				t.Fatalf("%s %s: Connect: %v", listen, who, err)
 			}
-			var e Endpoint
+			var e netplay.Endpoint
 			var errOf func() error
 			if who == "joiner" {
 				s, err := netplay.NewJoiner(netplay.Config{InputSize: 3, Nonce: 2, JoinTimeout: time.Minute}, dead, clock.Now())

@@ -1,24 +1,25 @@
-// Package udp carries a netplay.Session over a UDP socket: a thin shell
-// that reads datagrams into the session and writes out what the session
-// sends, through netplay's network simulator when conditions are set
-// (delay, jitter, loss, duplication, reordering, each way).
+// Package udp is a netplay.Transport over a UDP socket, with netplay's
+// network simulator on the way out and in when conditions are set (delay,
+// jitter, loss, duplication, reordering, each way). A peer's netplay.Addr
+// is its "host:port" (Resolve makes one from a name).
 //
-// A frame loop calls Read at the start of a frame and Write after the
-// frame's ticks (or Pump, both at once); neither blocks. Go's UDPConn has
+// A frame loop calls netplay.Read at the start of a frame and
+// netplay.Write after the frame's ticks; neither blocks. Go's UDPConn has
 // no non-blocking read (and a read deadline already past fails without
 // reading), so one goroutine per Conn blocks in ReadFromUDPAddrPort and
-// hands the datagrams over in a fixed ring of buffers; Read takes what is
+// hands the datagrams over in a fixed ring of buffers; Recv takes what is
 // there. When the ring is full the goroutine stops reading and the
 // kernel's socket buffer drops the excess: memory stays bounded under a
-// flood. Nothing allocates per datagram or per frame.
+// flood. Nothing allocates per datagram or per frame (a peer's Addr is
+// made once, when its first datagram arrives).
 //
 //	conn, err := udp.Listen(":7777", udp.Config{})
 //	sess, err := netplay.NewHost(cfg, clock.Now())
 //	for !sess.Done() {
 //		now := clock.Now()
-//		conn.Read(now, sess)
+//		netplay.Read(now, conn, sess)
 //		... run the ticks the session allows ...
-//		conn.Write(now, sess)
+//		netplay.Write(now, conn, sess)
 //		draw()
 //	}
 //	conn.Close()
@@ -36,24 +37,7 @@ import (
 	"github.com/interpdemo/interpdemo/netplay"
 )
 
-// Endpoint is what a Conn carries datagrams for: a netplay.Session.
-type Endpoint interface {
-	Receive(now time.Duration, from netip.AddrPort, pkt []byte)
-	Poll(now time.Duration, send func(to netip.AddrPort, pkt []byte))
-}
-
-var _ Endpoint = (*netplay.Session)(nil)
-
-// Unreachable is an Endpoint that hears of an address where nothing
-// listens (netplay's Session and Spectator): see Conn.Connect.
-type Unreachable interface {
-	Unreachable(now time.Duration, addr netip.AddrPort)
-}
-
-var (
-	_ Unreachable = (*netplay.Session)(nil)
-	_ Unreachable = (*netplay.Spectator)(nil)
-)
+var _ netplay.Transport = (*Conn)(nil)
 
 // DefaultQueue is the number of datagrams a Conn buffers between reads.
 const DefaultQueue = 256
@@ -80,11 +64,13 @@ type Stats struct {
 	Out, In netplay.NetSimStats
 }
 
-// Conn is a UDP socket for one Session. Read, Write, Pump and Wait must be
-// called from one goroutine (the frame loop's).
+// Conn is a UDP socket for one Session: a netplay.Transport. Recv, Send,
+// Unreachable and Wait must be called from one goroutine (the frame
+// loop's).
 type Conn struct {
 	c     *net.UDPConn
 	local netip.AddrPort
+	start time.Time // the simulators' clock counts from here
 
 	bufs  [][]byte
 	lens  []int
@@ -95,26 +81,26 @@ type Conn struct {
 	done  chan struct{}
 
 	peeked  int // a buffer Wait took from ready, or -1
+	lent    int // the buffer the last Recv handed out, or -1
 	timer   *time.Timer
 	closed  bool
 	readErr atomic.Int64
+
+	names map[netip.AddrPort]netplay.Addr // peers' Addrs, made once each
 
 	peer    netip.AddrPort // Connect's: the only address, or none
 	refused atomic.Bool    // the system reported that nothing listens at peer
 
 	out, in *netplay.NetSim // nil: no conditions that way
 
-	// Set for the duration of a Read or Write, so that the callbacks
-	// below are made once, not per call.
-	target  Endpoint
-	now     time.Duration
-	sendFn  func(netip.AddrPort, []byte)
-	inFn    func(from, to netip.AddrPort, pkt []byte)
-	outFn   func(from, to netip.AddrPort, pkt []byte)
 	read    int64
 	written int64
 	wErr    int64
 }
+
+// maxNames bounds the Addrs a Conn remembers: a flood from many source
+// addresses makes it forget them all and start again, not grow.
+const maxNames = 1024
 
 // Listen opens a UDP socket on address ("127.0.0.1:0", ":7777"; port 0
 // lets the system pick) and starts reading it.
@@ -155,7 +141,10 @@ func Listen(address string, cfg Config) (*Conn, error) {
 		quit:   make(chan struct{}),
 		done:   make(chan struct{}),
 		peeked: -1,
+		lent:   -1,
 		timer:  time.NewTimer(time.Hour),
+		start:  time.Now(),
+		names:  map[netip.AddrPort]netplay.Addr{},
 	}
 	c.timer.Stop()
 	for i := range c.bufs {
@@ -170,25 +159,44 @@ func Listen(address string, cfg Config) (*Conn, error) {
 	if !cfg.Incoming.Perfect() {
 		c.in, _ = netplay.NewNetSim(cfg.Incoming, cfg.Seed^0x5eed, cfg.Queue)
 	}
-	c.sendFn = c.send
-	c.inFn = func(from, _ netip.AddrPort, pkt []byte) { c.target.Receive(c.now, from, pkt) }
-	c.outFn = func(_, to netip.AddrPort, pkt []byte) { c.write(to, pkt) }
 	go c.reader()
 	return c, nil
 }
 
-// Resolve turns "host:port" into an address a Session can use (the
-// first of the host's addresses; an IPv4 one is preferred).
-func Resolve(hostport string) (netip.AddrPort, error) {
+// Resolve turns "host:port" into the Addr of a peer there (the first of
+// the host's addresses; an IPv4 one is preferred).
+func Resolve(hostport string) (netplay.Addr, error) {
 	ua, err := net.ResolveUDPAddr("udp", hostport)
 	if err != nil {
-		return netip.AddrPort{}, err
+		return "", err
 	}
 	ap := unmap(ua.AddrPort())
 	if !ap.Addr().IsValid() || ap.Addr().IsUnspecified() || ap.Port() == 0 {
-		return netip.AddrPort{}, fmt.Errorf("%w: %q is not a host and port to send to", netplay.ErrInvalid, hostport)
+		return "", fmt.Errorf("%w: %q is not a host and port to send to", netplay.ErrInvalid, hostport)
 	}
-	return ap, nil
+	return netplay.Addr(ap.String()), nil
+}
+
+// parse turns an Addr back into the socket's address.
+func parse(a netplay.Addr) (netip.AddrPort, bool) {
+	ap, err := netip.ParseAddrPort(string(a))
+	if err != nil || !ap.Addr().IsValid() || ap.Port() == 0 {
+		return netip.AddrPort{}, false
+	}
+	return unmap(ap), true
+}
+
+// name returns ap's Addr, made on first use.
+func (c *Conn) name(ap netip.AddrPort) netplay.Addr {
+	if a, ok := c.names[ap]; ok {
+		return a
+	}
+	if len(c.names) >= maxNames {
+		clear(c.names)
+	}
+	a := netplay.Addr(ap.String())
+	c.names[ap] = a
+	return a
 }
 
 // unmap turns an IPv4-mapped IPv6 address (what a dual-stack socket
@@ -203,16 +211,20 @@ func unmap(a netip.AddrPort) netip.AddrPort {
 // delivers datagrams from that address alone, and says when nothing
 // listens there (on loopback or a LAN, at once: an ICMP port unreachable,
 // which a connected socket reads as a refused connection); Read passes
-// that on to an endpoint that is an Unreachable (netplay's Session and
-// Spectator end at once with an UnreachableError instead of waiting for
-// an answer that cannot come). Where the system has no such socket it
-// returns an error and the Conn goes on as before; a host's Conn, which
-// talks to everyone, must not be connected.
-func (c *Conn) Connect(to netip.AddrPort) error {
+// that on (Unreachable; netplay.Read hands it to the endpoint, and a
+// Session or Spectator still joining ends at once with an
+// UnreachableError instead of waiting for an answer that cannot come).
+// Where the system has no such socket it returns an error and the Conn
+// goes on as before; a host's Conn, which talks to everyone, must not be
+// connected.
+func (c *Conn) Connect(addr netplay.Addr) error {
 	if c.closed {
 		return net.ErrClosed
 	}
-	to = unmap(to)
+	to, ok := parse(addr)
+	if !ok {
+		return fmt.Errorf("%w: udp connect: %q is not a host and port", netplay.ErrInvalid, addr)
+	}
 	rc, err := c.c.SyscallConn()
 	if err == nil {
 		err = connect(rc, to)
@@ -227,7 +239,7 @@ func (c *Conn) Connect(to netip.AddrPort) error {
 // LocalAddr returns the socket's address (with the port the system
 // picked). Joiners on the same machine reach a host on ":port" at
 // 127.0.0.1:port.
-func (c *Conn) LocalAddr() netip.AddrPort { return c.local }
+func (c *Conn) LocalAddr() netplay.Addr { return netplay.Addr(c.local.String()) }
 
 func (c *Conn) reader() {
 	defer close(c.done)
@@ -255,72 +267,108 @@ func (c *Conn) reader() {
 	}
 }
 
-// Read hands every datagram that arrived since the last Read to e.Receive
-// (through the incoming simulator, if set, which holds them back for their
-// delay), and returns how many it read from the socket. It never blocks.
-func (c *Conn) Read(now time.Duration, e Endpoint) int {
-	if c.closed {
-		return 0
+// now is the simulators' clock.
+func (c *Conn) now() time.Duration { return time.Since(c.start) }
+
+// take returns a buffer holding a datagram from the ring, or -1.
+func (c *Conn) take() int {
+	if i := c.peeked; i >= 0 {
+		c.peeked = -1
+		return i
 	}
-	c.target, c.now = e, now
-	n := 0
-	for {
-		i := c.peeked
-		if i >= 0 {
-			c.peeked = -1
-		} else {
-			select {
-			case i = <-c.ready:
-			default:
-			}
+	select {
+	case i := <-c.ready:
+		return i
+	default:
+		return -1
+	}
+}
+
+// Recv takes the next datagram that arrived (through the incoming
+// simulator, if set, which holds it back for its delay). It never blocks;
+// pkt is valid until the next Recv.
+func (c *Conn) Recv() (from netplay.Addr, pkt []byte, ok bool) {
+	if c.lent >= 0 {
+		c.free <- c.lent
+		c.lent = -1
+	}
+	if c.closed {
+		return "", nil, false
+	}
+	if c.out != nil {
+		c.flush() // every frame's Read comes here: what is due goes out
+	}
+	if c.in == nil {
+		i := c.take()
+		if i < 0 {
+			return "", nil, false
 		}
+		c.lent = i
+		c.read++
+		return c.name(c.froms[i]), c.bufs[i][:c.lens[i]], true
+	}
+	now := c.now()
+	for {
+		i := c.take()
 		if i < 0 {
 			break
 		}
-		pkt, from := c.bufs[i][:c.lens[i]], c.froms[i]
-		if c.in == nil || len(pkt) > netplay.MaxPacketSize {
-			e.Receive(now, from, pkt) // an oversized one is the session's to count
-		} else {
-			c.in.Send(now, from, c.local, pkt)
+		c.read++
+		pkt := c.bufs[i][:c.lens[i]]
+		if len(pkt) > netplay.MaxPacketSize {
+			c.lent = i // an oversized one is the session's to count
+			return c.name(c.froms[i]), pkt, true
 		}
+		c.in.Send(now, c.name(c.froms[i]), "", pkt)
 		c.free <- i
-		n++
 	}
-	if c.in != nil {
-		c.in.Deliver(now, c.inFn)
-	}
-	if c.refused.Load() && c.refused.CompareAndSwap(true, false) && c.peer.IsValid() {
-		if u, ok := e.(Unreachable); ok {
-			u.Unreachable(now, c.peer)
-		}
-	}
-	c.read += int64(n)
-	c.target = nil
-	return n
+	from, _, pkt, ok = c.in.Next(now)
+	return from, pkt, ok
 }
 
-// Write lets e.Poll send what is due, through the outgoing simulator if
-// set (which sends what its delays let out by now).
-func (c *Conn) Write(now time.Duration, e Endpoint) {
+// Unreachable reports, once, that the system said nothing listens at the
+// address the Conn is connected to (see Connect).
+func (c *Conn) Unreachable() (netplay.Addr, bool) {
+	if c.peer.IsValid() && c.refused.Load() && c.refused.CompareAndSwap(true, false) {
+		return c.name(c.peer), true
+	}
+	return "", false
+}
+
+// Send sends pkt to the peer at to (through the outgoing simulator if set,
+// which sends what its delays let out by now; it is flushed at every Send
+// and Recv). An Addr that is not a host and port is counted as a failed
+// write.
+func (c *Conn) Send(to netplay.Addr, pkt []byte) {
 	if c.closed {
 		return
 	}
-	c.now = now
-	e.Poll(now, c.sendFn)
 	if c.out != nil {
-		c.out.Deliver(now, c.outFn)
-	}
-}
-
-func (c *Conn) send(to netip.AddrPort, pkt []byte) {
-	if c.out != nil {
-		c.out.Send(c.now, c.local, to, pkt)
+		c.out.Send(c.now(), "", to, pkt)
+		c.flush()
 		return
 	}
 	c.write(to, pkt)
 }
 
-func (c *Conn) write(to netip.AddrPort, pkt []byte) {
+// flush writes what the outgoing simulator lets out by now.
+func (c *Conn) flush() {
+	now := c.now()
+	for {
+		_, to, pkt, ok := c.out.Next(now)
+		if !ok {
+			return
+		}
+		c.write(to, pkt)
+	}
+}
+
+func (c *Conn) write(addr netplay.Addr, pkt []byte) {
+	to, ok := parse(addr)
+	if !ok {
+		c.wErr++
+		return
+	}
 	var err error
 	if c.peer.IsValid() && to == c.peer {
 		_, err = c.c.Write(pkt) // connected: some systems refuse an address

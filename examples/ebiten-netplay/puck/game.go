@@ -13,9 +13,9 @@
 //	peer := puck.NewPeer(sess, puck.PeerConfig{})
 //	for !peer.Done() {
 //		now := clock.Now()
-//		conn.Read(now, sess) // netplay/udp
+//		netplay.Read(now, conn, sess) // conn: a netplay/udp.Conn
 //		peer.Frame(now)
-//		conn.Write(now, sess)
+//		netplay.Write(now, conn, sess)
 //		draw(&peer.Game().State, peer.Percent()) // Body.At(percent)
 //	}
 //

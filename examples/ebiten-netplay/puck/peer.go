@@ -24,9 +24,9 @@ type PeerConfig struct {
 // reads no clock and touches no socket: each frame, with the clock read
 // once,
 //
-//	conn.Read(now, peer.Session()) // the datagrams that arrived
-//	peer.Frame(now)                // the ticks due
-//	conn.Write(now, peer.Session())
+//	netplay.Read(now, conn, peer.Session())  // the datagrams that arrived
+//	peer.Frame(now)                          // the ticks due
+//	netplay.Write(now, conn, peer.Session())
 //	draw(peer.Game(), peer.Percent())
 //
 // until Done. A Peer is not safe for concurrent use.

@@ -2,7 +2,6 @@ package puck
 
 import (
 	"errors"
-	"net/netip"
 	"testing"
 	"time"
 
@@ -15,8 +14,8 @@ import (
 // example's main does, with no clock, socket or display.
 
 var (
-	hostAddr = netip.MustParseAddrPort("10.0.0.1:7000")
-	joinAddr = netip.MustParseAddrPort("10.0.0.2:7000")
+	hostAddr = netplay.Addr("10.0.0.1:7000")
+	joinAddr = netplay.Addr("10.0.0.2:7000")
 )
 
 // match is a host and a joiner on one simulated network.
@@ -24,14 +23,14 @@ type match struct {
 	t     *testing.T
 	net   *netplay.NetSim
 	peers [2]*Peer
-	addrs [2]netip.AddrPort
-	sends [2]func(netip.AddrPort, []byte)
+	addrs [2]netplay.Addr
+	sends [2]netplay.SendFunc
 	now   time.Duration
 	rng   uint64 // the frames' jitter
 	// gap is the mean time between frames; each frame comes 0 to 50%
 	// later than that (a display at about 60 FPS with a busy machine).
 	gap     time.Duration
-	deliver func(from, to netip.AddrPort, pkt []byte)
+	deliver func(from, to netplay.Addr, pkt []byte)
 }
 
 func newMatch(t *testing.T, set Settings, ticks uint64, cond netplay.Conditions, host, join PeerConfig) *match {
@@ -48,12 +47,12 @@ func newMatch(t *testing.T, set Settings, ticks uint64, cond netplay.Conditions,
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &match{t: t, net: n, addrs: [2]netip.AddrPort{hostAddr, joinAddr}, rng: 7, gap: 16 * time.Millisecond}
+	m := &match{t: t, net: n, addrs: [2]netplay.Addr{hostAddr, joinAddr}, rng: 7, gap: 16 * time.Millisecond}
 	m.peers = [2]*Peer{NewPeer(hs, host), NewPeer(js, join)}
 	for i := range m.peers {
-		m.sends[i] = func(to netip.AddrPort, pkt []byte) { m.net.Send(m.now, m.addrs[i], to, pkt) }
+		m.sends[i] = func(to netplay.Addr, pkt []byte) { m.net.Send(m.now, m.addrs[i], to, pkt) }
 	}
-	m.deliver = func(from, to netip.AddrPort, pkt []byte) {
+	m.deliver = func(from, to netplay.Addr, pkt []byte) {
 		for i, a := range m.addrs {
 			if a == to {
 				m.peers[i].Session().Receive(m.now, from, pkt)
@@ -224,7 +223,7 @@ func TestBadSettings(t *testing.T) {
 	}
 	m := newMatch(t, DefaultSettings(), 0, netplay.Conditions{}, PeerConfig{}, PeerConfig{})
 	join := m.peers[1]
-	m.deliver = func(from, to netip.AddrPort, pkt []byte) {
+	m.deliver = func(from, to netplay.Addr, pkt []byte) {
 		if to == hostAddr {
 			host.Receive(m.now, from, pkt)
 		} else {

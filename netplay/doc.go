@@ -8,10 +8,12 @@
 // computes.
 //
 // It is plain Go: it reads no clock, opens no socket and starts no
-// goroutine. The caller gives it the time and the datagrams that arrived
-// (Session.Receive) and takes the datagrams to send (Session.Poll);
-// package netplay/udp does that over a UDP socket, and NetSim over a
-// simulated network in memory, for tests.
+// goroutine. The caller gives it the time, and a Transport carries its
+// datagrams: Read hands a session what arrived, Write sends what it has
+// due. Package netplay/udp is a Transport over a UDP socket, MemNet one in
+// memory for tests; any network that carries datagrams can be one (see
+// Transport: two methods that never block, and a third that may say
+// nothing). Peers are named by Addr, a string of the transport's choosing.
 //
 // # Playing a game
 //
@@ -51,7 +53,8 @@
 // tick (sampled over that tick's span of time, so that a tap is never
 // lost); a Confirmer hears of each confirmed tick once, in order (a
 // recording), a Predictor predicts a missing input itself. ExampleRunner
-// plays a whole game between two sessions over a lossy NetSim.
+// plays a whole game between two sessions over a lossy MemNet, and
+// ExampleTransport over a transport of its own.
 //
 // Time sync (RunnerConfig.Tick): a peer whose game runs ahead of another
 // one's, because it started later, its machine stalled or its clock runs

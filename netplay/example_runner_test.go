@@ -36,7 +36,7 @@ func (k keyboard) LocalInput(tick uint64, _ int, dst []byte) {
 	dst[0] = byte(tick/8) * byte(k.s.Index()+1)
 }
 
-// Two peers play 120 ticks over a simulated network with 40 ms of delay
+// Two peers play 120 ticks over a network in memory with 40 ms of delay
 // and 10% loss, on a manual clock: first with rollback netcode (a tick
 // runs at once, on a prediction of the other player's input, and is run
 // again if the prediction proves wrong), then in lockstep (a tick waits
@@ -54,11 +54,13 @@ func ExampleRunner() {
 
 func play(netcode netplay.Netcode, delay int) {
 	const tick = 20 * time.Millisecond
-	net, _ := netplay.NewNetSim(netplay.Conditions{Delay: 40 * time.Millisecond, Loss: 0.1}, 1, 0)
-	addrs := []netplay.Addr{netplay.Addr("10.0.0.1:7000"), netplay.Addr("10.0.0.2:7000")}
+	net, _ := netplay.NewMemNet(netplay.Conditions{Delay: 40 * time.Millisecond, Loss: 0.1}, 1)
+	hostPort, _ := net.Port("host")
+	joinPort, _ := net.Port("join")
 	host, _ := netplay.NewHost(netplay.Config{InputSize: 1, Players: 2, Delay: delay, TickLimit: 120}, 0)
-	join, _ := netplay.NewJoiner(netplay.Config{InputSize: 1}, addrs[0], 0)
+	join, _ := netplay.NewJoiner(netplay.Config{InputSize: 1}, "host", 0)
 	sessions := []*netplay.Session{host, join}
+	ports := []*netplay.MemPort{hostPort, joinPort}
 	games := []*counterGame{{}, {}}
 	runners := make([]*netplay.Runner, 2)
 	for i, s := range sessions {
@@ -71,21 +73,16 @@ func play(netcode netplay.Netcode, delay int) {
 	for !host.Done() || !join.Done() {
 		// A frame of each peer, every 10 ms: the datagrams that arrived,
 		// the ticks due (5 a frame at most), the datagrams to send.
-		net.Deliver(now, func(from, to netplay.Addr, pkt []byte) {
-			for i, s := range sessions {
-				if addrs[i] == to {
-					s.Receive(now, from, pkt)
-				}
-			}
-		})
+		net.SetTime(now)
 		for i, s := range sessions {
+			netplay.Read(now, ports[i], s)
 			due := 0
 			if s.State() == netplay.StateRunning {
 				ticks := int((now - s.StartedAt()) / tick)
 				due, counted[i] = ticks-counted[i], ticks
 			}
 			runners[i].Frame(now, due, 5)
-			s.Poll(now, netplay.SendFunc(func(to netplay.Addr, pkt []byte) { net.Send(now, addrs[i], to, pkt) }))
+			netplay.Write(now, ports[i], s)
 		}
 		now += 10 * time.Millisecond
 	}

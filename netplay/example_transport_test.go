@@ -1,0 +1,96 @@
+package netplay_test
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/interpdemo/interpdemo/netplay"
+)
+
+// chanHub is a network of Go channels, and chanPort one peer's Transport
+// on it: the smallest transport there is, written as docs/NETPLAY.md's
+// "Writing a transport" says. A real one (a WebRTC data channel, a
+// relay, Steam's sockets) keeps the same shape: Send never blocks and
+// may drop, Recv never blocks, what waits is bounded, and each peer is
+// named by an Addr of the transport's choosing.
+type chanHub struct{ ports map[netplay.Addr]*chanPort }
+
+type datagram struct {
+	from netplay.Addr
+	pkt  []byte
+}
+
+type chanPort struct {
+	hub     *chanHub
+	addr    netplay.Addr
+	in      chan datagram // bounded: a full one drops
+	dropped int
+}
+
+func (h *chanHub) port(a netplay.Addr) *chanPort {
+	p := &chanPort{hub: h, addr: a, in: make(chan datagram, 64)}
+	h.ports[a] = p
+	return p
+}
+
+// Send copies pkt (it is lent for the call only) and drops it when the
+// peer is unknown or its queue is full: the session resends.
+func (p *chanPort) Send(to netplay.Addr, pkt []byte) {
+	q := p.hub.ports[to]
+	if q == nil {
+		p.dropped++
+		return
+	}
+	select {
+	case q.in <- datagram{p.addr, append([]byte(nil), pkt...)}:
+	default:
+		p.dropped++
+	}
+}
+
+// Recv takes what has arrived, without waiting.
+func (p *chanPort) Recv() (netplay.Addr, []byte, bool) {
+	select {
+	case d := <-p.in:
+		return d.from, d.pkt, true
+	default:
+		return "", nil, false
+	}
+}
+
+// Unreachable: channels cannot tell that nobody listens.
+func (p *chanPort) Unreachable() (netplay.Addr, bool) { return "", false }
+
+// A transport of one's own: two peers play 60 ticks of rollback over
+// chanPorts, each frame reading what arrived, running the ticks due and
+// writing what is due (netplay.Read and netplay.Write).
+func ExampleTransport() {
+	hub := &chanHub{ports: map[netplay.Addr]*chanPort{}}
+	ports := []netplay.Transport{hub.port("alice"), hub.port("bob")}
+	host, _ := netplay.NewHost(netplay.Config{InputSize: 1, Players: 2, TickLimit: 60}, 0)
+	join, _ := netplay.NewJoiner(netplay.Config{InputSize: 1}, "alice", 0) // the host's Addr
+	sessions := []*netplay.Session{host, join}
+	games := []*counterGame{{}, {}}
+	runners := make([]*netplay.Runner, 2)
+	for i, s := range sessions {
+		runners[i], _ = netplay.NewRunner(s, games[i], keyboard{s}, netplay.RunnerConfig{Netcode: netplay.Rollback})
+		games[i].slots = make([]counterState, runners[i].Slots())
+	}
+	const tick = 20 * time.Millisecond
+	counted := []int{0, 0}
+	for now := time.Duration(0); !host.Done() || !join.Done(); now += 10 * time.Millisecond {
+		for i, s := range sessions {
+			netplay.Read(now, ports[i], s)
+			due := 0
+			if s.State() == netplay.StateRunning {
+				ticks := int((now - s.StartedAt()) / tick)
+				due, counted[i] = ticks-counted[i], ticks
+			}
+			runners[i].Frame(now, due, 5)
+			netplay.Write(now, ports[i], s)
+		}
+	}
+	fmt.Println(games[0].now == games[1].now, games[0].now.Tick, host.Err(), join.Err())
+	// Output:
+	// true 60 <nil> <nil>
+}

@@ -392,3 +392,30 @@ func TestJoinerAnswersWelcomeWhenReady(t *testing.T) {
 		}
 	}
 }
+
+// A joiner given a setting that is the host's, or a host given the
+// joiner's, is refused with one line naming the field: nothing is
+// silently ignored.
+func TestConfigOfTheOtherRole(t *testing.T) {
+	for name, c := range map[string]Config{
+		"Players": {Players: 3}, "Settings": {Settings: []byte{}}, "Delay": {Delay: 2},
+		"TickLimit": {TickLimit: 9}, "KickAfter": {KickAfter: time.Second},
+		"Disconnect": {Disconnect: DisconnectContinue}, "DesyncEvery": {DesyncEvery: NoDesyncCheck},
+	} {
+		c.InputSize = 1
+		_, err := NewJoiner(c, "host", 0)
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "Config."+name+" is the host's") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("NewJoiner with %s set: %v", name, err)
+		}
+		if _, err := NewHost(c, 0); err != nil {
+			t.Errorf("NewHost with %s set: %v", name, err)
+		}
+	}
+	_, err := NewHost(Config{InputSize: 1, MaxSettings: 10}, 0)
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "Config.MaxSettings is a joiner's") {
+		t.Errorf("NewHost with MaxSettings: %v", err)
+	}
+	if _, err := NewJoiner(Config{InputSize: 1, MaxSettings: 10}, "host", 0); err != nil {
+		t.Errorf("NewJoiner with MaxSettings: %v", err)
+	}
+}

@@ -128,10 +128,11 @@ type Config struct {
 	// InputSize is not the host's fails to join.
 	InputSize int
 
-	// Host only; a joiner gets them from the host.
+	// Host only; a joiner gets them from the host, and NewJoiner refuses
+	// a Config that sets one.
 
-	// Players is the number of players, the host included, 2..4
-	// (0 means 2). The host is player 0.
+	// Players is the number of players, the host included,
+	// MinPlayers..MaxPlayers (0 means 2). The host is player 0.
 	Players int
 	// Settings are the game's settings that every peer must run with
 	// (a world's seed and size, a level, rules): opaque to the session,
@@ -162,7 +163,7 @@ type Config struct {
 	// none. The host's is every peer's: it goes in the Welcome.
 	DesyncEvery int
 
-	// Joiner only.
+	// Joiner only (NewHost refuses it).
 
 	// MaxSettings bounds the settings a joiner accepts from a host, in
 	// bytes (default MaxSettingsSize): a Welcome with more fails the
@@ -210,6 +211,23 @@ func randomNonce() uint64 {
 func (c Config) normalize(host bool) (Config, error) {
 	bad := func(format string, args ...any) (Config, error) {
 		return c, fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
+	}
+	if !host {
+		for _, f := range []struct {
+			set  bool
+			name string
+		}{
+			{c.Players != 0, "Players"}, {c.Settings != nil, "Settings"}, {c.Delay != 0, "Delay"},
+			{c.TickLimit != 0, "TickLimit"}, {c.KickAfter != 0, "KickAfter"},
+			{c.Disconnect != DisconnectDefault, "Disconnect"}, {c.DesyncEvery != 0, "DesyncEvery"},
+		} {
+			if f.set {
+				return bad("Config.%s is the host's: a joiner takes the host's (leave it zero in NewJoiner)", f.name)
+			}
+		}
+	}
+	if host && c.MaxSettings != 0 {
+		return bad("Config.MaxSettings is a joiner's: it bounds the settings a host sends (leave it zero in NewHost)")
 	}
 	if c.Nonce == 0 {
 		c.Nonce = randomNonce()

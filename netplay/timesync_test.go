@@ -383,3 +383,27 @@ func TestTimeSyncThreePlayers(t *testing.T) {
 		rg.checkEnd(p)
 	}
 }
+
+// The documented curve, in numbers rather than the code's constants: no
+// slowdown up to half a tick of lead (the jitter of the estimates), then
+// rising linearly to MaxSlowdown (3 %) at three quarters of a tick, and
+// never more than the lead beyond half a tick.
+func TestSlowdownCurveInNumbers(t *testing.T) {
+	const tick, frame = 40 * ms, 100 * ms
+	for _, c := range []struct {
+		lead float64
+		want time.Duration
+	}{
+		{-3, 0}, {0, 0}, {0.25, 0}, {0.3, 0}, {0.45, 0}, {0.5, 0},
+		{0.625, 1500 * time.Microsecond}, // half of 3 % of 100 ms
+		{0.75, 3 * ms}, {2, 3 * ms}, // 3 % of the frame
+	} {
+		if got := slowdown(c.lead, frame, tick); got < c.want-time.Microsecond || got > c.want+time.Microsecond {
+			t.Errorf("lead %v ticks: slowdown %v, want %v", c.lead, got, c.want)
+		}
+	}
+	// Bounded by the lead beyond half a tick: 0.01 tick of 40 ms.
+	if got := slowdown(0.51, time.Second, tick); got > 400*time.Microsecond+time.Microsecond {
+		t.Errorf("lead 0.51 over a 1 s frame: slowdown %v, more than the lead beyond half a tick (400µs)", got)
+	}
+}

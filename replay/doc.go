@@ -53,8 +53,9 @@
 // file's length fields say: ReadFile checks the size before reading and
 // reads at most MaxFileSize bytes; the checksum is verified before any
 // count is trusted; every count is checked against the bytes left before
-// anything is allocated (the decoded Recording takes at most 8 bytes of
-// memory per byte of file); runs are never expanded into one entry per
+// anything is allocated (the decoded Recording takes at most 32 bytes of
+// memory per byte of file: a one-player input run is 4 bytes in the file
+// and 104 in memory, room for every player's record); runs are never expanded into one entry per
 // tick. Errors are one line and name the problem, and the file for
 // ReadFile.
 //

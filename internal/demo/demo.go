@@ -149,7 +149,7 @@ func New(cfg Config, p Platform) (d *Demo, err error) {
 		}()
 	}
 	spectators := 0 // a host serves spectators; a joiner none
-	if cfg.Net.Host != "" {
+	if d.net != nil && d.net.sess != nil && d.net.sess.Role() == netplay.Host {
 		spectators = cfg.Net.MaxSpectators
 	}
 	if d.sim, err = sim.New(sim.Config{

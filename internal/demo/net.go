@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/interpdemo/interpdemo/internal/hud"
@@ -18,7 +20,8 @@ import (
 // NetConfig is what the network flags set.
 type NetConfig struct {
 	Host, Join string // -host ADDR, -join HOST:PORT
-	Spectate   string // -spectate HOST:PORT
+	Spectate   string // -spectate HOST:PORT, or a room's URL
+	Lobby      string // -lobby ws://HOST:PORT/ROOM
 	// MaxSpectators is the most spectators a host serves.
 	MaxSpectators int
 	Players       int
@@ -37,7 +40,67 @@ type NetConfig struct {
 }
 
 // On says whether this is a network game.
-func (n *NetConfig) On() bool { return n.Host != "" || n.Join != "" || n.Spectate != "" }
+func (n *NetConfig) On() bool {
+	return n.Host != "" || n.Join != "" || n.Spectate != "" || n.Lobby != ""
+}
+
+// room is the URL of the lobby's room this game goes through (with the
+// room's players, or as a spectator), or "" for UDP.
+func (n *NetConfig) room() string {
+	switch {
+	case n.Lobby != "":
+		return n.Lobby
+	case isRoomURL(n.Spectate):
+		return n.Spectate
+	}
+	return ""
+}
+
+// isRoomURL says whether s names a lobby's room rather than HOST:PORT.
+func isRoomURL(s string) bool {
+	return strings.HasPrefix(s, "ws://") || strings.HasPrefix(s, "wss://")
+}
+
+// roomURL checks a room's URL (ws://HOST:PORT/ROOM, or wss://) and adds
+// what the lobby is asked: the players the room waits for, or that this
+// peer watches.
+func roomURL(raw string, players int, spectate bool) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", fmt.Errorf("not a lobby's room: %v", err)
+	}
+	room := strings.TrimPrefix(u.Path, "/")
+	switch {
+	case u.Scheme != "ws" && u.Scheme != "wss":
+		return "", fmt.Errorf("%q is not a lobby's room: want ws://HOST:PORT/ROOM", raw)
+	case u.Host == "":
+		return "", fmt.Errorf("%q names no lobby: want ws://HOST:PORT/ROOM", raw)
+	case room == "" || strings.Contains(room, "/"):
+		return "", fmt.Errorf("%q names no room: want ws://HOST:PORT/ROOM, the room a name of its own", raw)
+	}
+	q := u.Query()
+	if spectate {
+		q.Del("players")
+		q.Set("spectate", "")
+	} else if q.Get("players") == "" {
+		q.Set("players", strconv.Itoa(players))
+	}
+	u.RawQuery = q.Encode()
+	return u.String(), nil
+}
+
+// lobbyTimeout bounds the wait for a lobby's word and for the connection
+// to the room's host.
+const lobbyTimeout = 15 * time.Second
+
+// Room is a lobby's room, once this peer is in it: a transport to its
+// peers, and the lobby's word on who hosts.
+type Room struct {
+	Conn     Conn         // the room's peers (WebRTC data channels)
+	Host     bool         // this peer hosts the game (it arrived first)
+	HostAddr netplay.Addr // the host's address on Conn, for a joiner or a spectator
+	Players  int          // the players the room waits for, the host included
+}
 
 // Network is what a network game needs of the platform: sockets, or an
 // in-process network in tests.
@@ -49,6 +112,10 @@ type Network interface {
 	Resolve(hostport string) (netplay.Addr, error)
 	// Nonce is 64 random bits, never 0: the session's ID or token.
 	Nonce() (uint64, error)
+	// Lobby enters the room at url (ws://HOST:PORT/ROOM?players=N, or
+	// ?spectate) through its lobby and, for a joiner or a spectator,
+	// connects to the room's host, within timeout.
+	Lobby(url string, timeout time.Duration) (Room, error)
 }
 
 // Conn is a socket carrying an endpoint's datagrams (netplay/udp.Conn):
@@ -65,7 +132,8 @@ type Conn interface {
 func (n *NetConfig) define(fs *flag.FlagSet) {
 	fs.StringVar(&n.Host, "host", "", "host a network game on `ADDR` (e.g. :7777) and wait for -players")
 	fs.StringVar(&n.Join, "join", "", "join the network game hosted at `HOST:PORT`")
-	fs.StringVar(&n.Spectate, "spectate", "", "watch the network game hosted at `HOST:PORT`: its confirmed inputs, no input of yours")
+	fs.StringVar(&n.Spectate, "spectate", "", "watch the network game hosted at `HOST:PORT`, or in the lobby's room ws://HOST:PORT/ROOM: its confirmed inputs, no input of yours")
+	fs.StringVar(&n.Lobby, "lobby", "", "play a network game in the lobby's room at `URL` (ws://HOST:PORT/ROOM), over WebRTC: the first to arrive hosts -players, the others join")
 	fs.IntVar(&n.MaxSpectators, "max-spectators", netplay.MaxSpectators, fmt.Sprintf("host: serve up to `N` spectators (0 to %d)", netplay.MaxSpectators))
 	fs.IntVar(&n.Players, "players", 2, fmt.Sprintf("`N` players of a hosted game, the host included (%d to %d)", netplay.MinPlayers, netplay.MaxPlayers))
 	fs.IntVar(&n.InputDelay, "input-delay", netplay.DefaultDelay, fmt.Sprintf("network game: `TICKS` between sampling your input and running it (1 to %d; the host's is used)", netplay.MaxDelay))
@@ -106,6 +174,22 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 			}
 		}
 		return nil
+	}
+	if n.Lobby != "" {
+		if n.Host != "" || n.Join != "" || n.Spectate != "" {
+			return flagErr("lobby", "cannot be combined with -host, -join or -spectate (a room's spectator: -spectate URL)")
+		}
+		if _, err := roomURL(n.Lobby, n.Players, false); err != nil {
+			return flagErr("lobby", "%v", err)
+		}
+	}
+	if isRoomURL(n.Spectate) {
+		if _, err := roomURL(n.Spectate, n.Players, true); err != nil {
+			return flagErr("spectate", "%v", err)
+		}
+	}
+	if n.room() != "" && !n.Cond.Perfect() {
+		return flagErr("net-delay", "simulated network conditions are for UDP games (-host, -join), not a lobby's room")
 	}
 	if n.Spectate != "" {
 		if n.Host != "" || n.Join != "" {
@@ -176,11 +260,17 @@ func (n *NetConfig) checkJoin(network Network) error {
 	if n.Spectate != "" {
 		name, addr = "spectate", n.Spectate
 	}
+	if n.Lobby != "" {
+		name, addr = "lobby", n.Lobby
+	}
 	if addr == "" {
 		return nil
 	}
 	if network == nil {
 		return flagErr(name, "no network here")
+	}
+	if n.room() != "" {
+		return nil // the lobby says whether it is there
 	}
 	if _, err := network.Resolve(addr); err != nil {
 		return flagErr(name, "%v", err)
@@ -191,14 +281,15 @@ func (n *NetConfig) checkJoin(network Network) error {
 // netGame is the demo's side of a network game: the socket and the
 // session the simulation plays on.
 type netGame struct {
-	conn    Conn
-	tr      netplay.Transport  // conn, converted once: see netplay.Read
-	sess    *netplay.Session   // a player's, or nil
-	spec    *netplay.Spectator // a spectator's, or nil
-	ep      netplay.Endpoint   // what conn carries datagrams for: the simulation's
-	watched bool               // "watching" was said
-	netcode string
-	started bool // "game started" was said
+	conn      Conn
+	tr        netplay.Transport  // conn, converted once: see netplay.Read
+	transport string             // udp, or webrtc (a lobby's room)
+	sess      *netplay.Session   // a player's, or nil
+	spec      *netplay.Spectator // a spectator's, or nil
+	ep        netplay.Endpoint   // what conn carries datagrams for: the simulation's
+	watched   bool               // "watching" was said
+	netcode   string
+	started   bool // "game started" was said
 	// lobbySaid: a joiner said its player index in the lobby.
 	lobbySaid bool
 	endSaid   bool // the end was said
@@ -350,18 +441,50 @@ func startNet(c *Config, network Network, clock loop.Clock, log *whoLog) (*netGa
 	if err != nil {
 		return nil, err
 	}
-	listen := n.Host
-	if listen == "" {
-		listen = ":0"
+	var (
+		conn     Conn
+		hosting  = n.Host != ""
+		host     netplay.Addr // a joiner's or spectator's host
+		hostText string       // how the log names it
+	)
+	transport := "udp"
+	if room := n.room(); room != "" {
+		flagName := "lobby"
+		if n.Lobby == "" {
+			flagName = "spectate"
+		}
+		u, _ := roomURL(room, n.Players, n.Spectate != "") // checked with the flags
+		fmt.Fprintf(log, "interpdemo: entering the room %s...\n", u)
+		r, err := network.Lobby(u, lobbyTimeout)
+		if err != nil {
+			return nil, fmt.Errorf("-%s: %v", flagName, err)
+		}
+		conn, hosting, host, hostText, transport = r.Conn, r.Host, r.HostAddr, fmt.Sprintf("the room's host (%s)", r.HostAddr), "webrtc"
+		if hosting {
+			n.Players = r.Players
+		}
+	} else {
+		listen := n.Host
+		if listen == "" {
+			listen = ":0"
+		}
+		if conn, err = network.Listen(listen, n.Cond, id); err != nil {
+			return nil, fmt.Errorf("-host: %v", err)
+		}
+		if !hosting {
+			given := n.Join
+			if n.Spectate != "" {
+				given = n.Spectate
+			}
+			host, _ = network.Resolve(given) // checked with the flags
+			hostText = hostName(given, host)
+			connect(conn, host)
+		}
 	}
-	conn, err := network.Listen(listen, n.Cond, id)
-	if err != nil {
-		return nil, fmt.Errorf("-host: %v", err)
-	}
-	g := &netGame{conn: conn, tr: conn, netcode: n.Netcode, watching: n.Spectate != ""}
+	g := &netGame{conn: conn, tr: conn, netcode: n.Netcode, watching: n.Spectate != "", transport: transport}
 	log.g = g
 	if n.Spectate != "" {
-		return g, g.watch(c, network, clock, id, log)
+		return g, g.watch(c, clock, id, host, hostText, log)
 	}
 	if n.Netcode == "rollback" {
 		g.ghosts = &ghosts{}
@@ -370,7 +493,7 @@ func startNet(c *Config, network Network, clock loop.Clock, log *whoLog) (*netGa
 		}
 	}
 	now := clock.Now()
-	if n.Host != "" {
+	if hosting {
 		// Player i moves ball i: every player has one (-balls, if given,
 		// was checked with the flags).
 		c.Settings.Balls = max(c.Settings.Balls, uint32(n.Players))
@@ -400,9 +523,7 @@ func startNet(c *Config, network Network, clock loop.Clock, log *whoLog) (*netGa
 		fmt.Fprintf(log, "interpdemo: hosting on %v, waiting for %d players\n", conn.LocalAddr(), n.Players)
 		return g, nil
 	}
-	host, _ := network.Resolve(n.Join) // checked with the flags
-	fmt.Fprintf(log, "interpdemo: connecting to %s...\n", hostName(n.Join, host))
-	connect(conn, host)
+	fmt.Fprintf(log, "interpdemo: connecting to %s...\n", hostText)
 	if g.sess, err = netplay.NewJoiner(netplay.Config{Nonce: id, InputSize: sim.InputSize, Silence: n.Timeout, EndOnDesync: true}, host, now); err != nil {
 		conn.Close()
 		return nil, err
@@ -458,10 +579,8 @@ func hostName(given string, addr netplay.Addr) string {
 
 // watch starts a spectator: it waits for the host's Welcome (which comes
 // once the game runs), whose settings replace the flags'.
-func (g *netGame) watch(c *Config, network Network, clock loop.Clock, id uint64, log io.Writer) (err error) {
-	host, _ := network.Resolve(c.Net.Spectate) // checked with the flags
-	fmt.Fprintf(log, "interpdemo: connecting to %s to watch...\n", hostName(c.Net.Spectate, host))
-	connect(g.conn, host)
+func (g *netGame) watch(c *Config, clock loop.Clock, id uint64, host netplay.Addr, hostText string, log io.Writer) (err error) {
+	fmt.Fprintf(log, "interpdemo: connecting to %s to watch...\n", hostText)
 	if g.spec, err = netplay.NewSpectator(netplay.SpectatorConfig{Nonce: id, InputSize: sim.InputSize, Silence: c.Net.Timeout, JoinTimeout: time.Minute}, host, clock.Now()); err != nil {
 		g.conn.Close()
 		return err
@@ -662,7 +781,7 @@ func (g *netGame) report(s *sim.Sim) *report.Net {
 			end = err.Error()
 		}
 		return &report.Net{
-			Role: "spectator", Players: g.spec.Players(), Player: -1, RTTMs: []float64{},
+			Role: "spectator", Players: g.spec.Players(), Player: -1, RTTMs: []float64{}, Transport: g.transport,
 			PacketsSent: st.PacketsSent, PacketsReceived: st.PacketsReceived, BadPackets: st.BadPackets, BytesSent: st.BytesSent, TicksAhead: []int64{}, Kicked: []int{}, End: end, Netcode: "-",
 			Spectator:  &report.Spectator{StartTick: st.Start, SnapshotBytes: st.SnapshotBytes, JoinMs: ms(st.JoinTime)},
 			Spectators: new(int64),
@@ -673,7 +792,7 @@ func (g *netGame) report(s *sim.Sim) *report.Net {
 		Role: st.Role.String(), Players: st.Players, Player: st.Index, InputDelay: st.Delay,
 		RTTMs: rttMs(&st), StallFrames: st.StallFrames, StallMs: ms(st.StallTime), BytesSent: st.BytesSent, TicksAhead: ticksAhead(&st),
 		PacketsSent: st.PacketsSent, PacketsReceived: st.PacketsReceived, BadPackets: st.BadPackets,
-		Desyncs: st.Desyncs, Kicked: kicked(&st), End: st.End, Netcode: g.netcode,
+		Desyncs: st.Desyncs, Kicked: kicked(&st), End: st.End, Netcode: g.netcode, Transport: g.transport,
 	}
 	var spectators int64
 	if bs, ok := s.Spectators(); ok {
@@ -777,6 +896,8 @@ func (c *Config) WindowTitle() string {
 		return "interpdemo | connecting to " + c.Net.Join + "..."
 	case c.Net.Spectate != "":
 		return "interpdemo | spectator | connecting to " + c.Net.Spectate + "..."
+	case c.Net.Lobby != "":
+		return "interpdemo | entering " + c.Net.Lobby + "..."
 	}
 	return "interpdemo"
 }
@@ -793,6 +914,8 @@ func (c *Config) LogName() string {
 		return "interpdemo (joining)"
 	case c.Net.Spectate != "":
 		return "interpdemo (spectator)"
+	case c.Net.Lobby != "":
+		return "interpdemo (entering a room)"
 	}
 	return "interpdemo"
 }

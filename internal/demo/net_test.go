@@ -327,3 +327,89 @@ func TestDisconnectPolicyInProcess(t *testing.T) {
 		})
 	}
 }
+
+// Through a lobby's room (simNet's, in this process): the first demo to
+// enter hosts, the second joins it, both with the same flags, and a
+// third watches the room's game; all end with the same state hash and
+// say that they went through a room.
+func TestLobbyRoomInProcess(t *testing.T) {
+	for _, netcode := range []string{"lockstep", "rollback"} {
+		t.Run(netcode, func(t *testing.T) {
+			clock := loop.NewManualClock(time.Second)
+			net := newSimNet(t, clock, netplay.Conditions{})
+			args := func(bot string) []string {
+				return []string{"-lobby", "ws://127.0.0.1:1/r1", "-bot", bot, "-netcode", netcode, "-ticks", "150", "-balls", "30", "-stats", "-net-timeout", "1m"}
+			}
+			first := newFront(t, clock, net, args("1")...)
+			first.stepAt(clock.Now())
+			second := newFront(t, clock, net, args("2")...)
+			peers := []*front{first, second}
+			var watcher *front
+			for i := 0; i < 100000 && !(first.d.Done() && second.d.Done() && (watcher == nil || watcher.d.Done())); i++ {
+				if i == 500 {
+					watcher = newFront(t, clock, net, "-spectate", "ws://127.0.0.1:1/r1", "-stats", "-net-timeout", "1m")
+					peers = append(peers, watcher)
+				}
+				for _, f := range peers {
+					if !f.d.Done() {
+						f.frame = 0
+						f.stepAt(clock.Now())
+					}
+				}
+				clock.Advance(2 * time.Millisecond)
+			}
+			var reports []*report.Stats
+			for i, f := range peers {
+				if !f.d.Done() {
+					t.Fatalf("peer %d not done", i)
+				}
+				out, err := f.finish()
+				if err != nil {
+					t.Fatalf("peer %d: %v\n%s", i, err, f.log.String())
+				}
+				r, err := report.Parse([]byte(strings.TrimSpace(out)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				reports = append(reports, r)
+			}
+			if len(reports) != 3 {
+				t.Fatalf("%d peers", len(reports))
+			}
+			for i, want := range []string{"host", "join", "spectator"} {
+				r := reports[i]
+				if r.Net == nil || r.Net.Role != want || r.Net.Transport != "webrtc" {
+					t.Fatalf("peer %d: %+v, want the %s, through a room", i, r.Net, want)
+				}
+				if r.StateHash != reports[0].StateHash || r.WorldTicks != 150 {
+					t.Errorf("peer %d at tick %d, hash %s; the host's %s", i, r.WorldTicks, r.StateHash, reports[0].StateHash)
+				}
+			}
+		})
+	}
+}
+
+// A room's URL is checked with the flags: one line naming the flag, no
+// socket opened.
+func TestLobbyFlagErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-lobby", "http://127.0.0.1:1/r1"}, "-lobby: "},
+		{[]string{"-lobby", "ws://127.0.0.1:1/"}, "-lobby: "},
+		{[]string{"-lobby", "ws:///r1"}, "-lobby: "},
+		{[]string{"-lobby", "ws://127.0.0.1:1/r1", "-host", ":7777"}, "-lobby: "},
+		{[]string{"-lobby", "ws://127.0.0.1:1/r1", "-net-delay", "10ms"}, "-net-delay: "},
+		{[]string{"-spectate", "ws://127.0.0.1:1/a/b"}, "-spectate: "},
+	} {
+		net := newSimNet(t, loop.NewManualClock(0), netplay.Conditions{})
+		_, err := Parse(c.args, io.Discard, Platform{Network: net})
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v: %v, want a one-line error starting %q", c.args, err, c.want)
+		}
+		if len(net.conns) != 0 {
+			t.Errorf("%v: a socket was opened", c.args)
+		}
+	}
+}

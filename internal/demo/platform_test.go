@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/netip"
+	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -110,6 +112,13 @@ type simNet struct {
 	sim   *netplay.NetSim
 	conns []*simConn
 	nonce uint64
+	rooms map[string]*simRoom // the lobby's, by the room's URL path
+}
+
+// simRoom is a room of simNet's lobby: its host's socket and players.
+type simRoom struct {
+	host    *simConn
+	players int
 }
 
 func newSimNet(t *testing.T, clock *loop.ManualClock, c netplay.Conditions) *simNet {
@@ -160,6 +169,39 @@ func (n *simNet) bind(d *Demo) {
 			c.demo = d
 		}
 	}
+}
+
+// Lobby is a lobby in the same process: the first to enter a room
+// hosts it, with the players its URL asks for; the others join its host,
+// who must be there; a room's URL that asks for other players is refused,
+// as the lobby does.
+func (n *simNet) Lobby(rawURL string, timeout time.Duration) (Room, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return Room{}, err
+	}
+	q := u.Query()
+	_, spectate := q["spectate"]
+	players, _ := strconv.Atoi(q.Get("players"))
+	if n.rooms == nil {
+		n.rooms = map[string]*simRoom{}
+	}
+	r := n.rooms[u.Path]
+	if r != nil && !spectate && players != r.players {
+		return Room{}, fmt.Errorf("lobby: room %q plays with %d players, not %d", u.Path, r.players, players)
+	}
+	if r == nil && spectate {
+		return Room{}, fmt.Errorf("lobby: room %q has no game to watch", u.Path)
+	}
+	conn, err := n.Listen(":0", netplay.Conditions{}, 0)
+	if err != nil {
+		return Room{}, err
+	}
+	if r == nil {
+		n.rooms[u.Path] = &simRoom{host: conn.(*simConn), players: players}
+		return Room{Conn: conn, Host: true, Players: players}, nil
+	}
+	return Room{Conn: conn, HostAddr: r.host.addr, Players: r.players}, nil
 }
 
 func (n *simNet) Nonce() (uint64, error) {

@@ -3,6 +3,8 @@ package desktop
 import (
 	"crypto/rand"
 	"encoding/binary"
+	"errors"
+	"time"
 
 	"github.com/interpdemo/interpdemo/internal/demo"
 	"github.com/interpdemo/interpdemo/netplay"
@@ -23,6 +25,11 @@ func (udpNetwork) Listen(address string, cond netplay.Conditions, seed uint64) (
 }
 
 func (udpNetwork) Resolve(hostport string) (netplay.Addr, error) { return udp.Resolve(hostport) }
+
+// Lobby is not built yet.
+func (udpNetwork) Lobby(string, time.Duration) (demo.Room, error) {
+	return demo.Room{}, errors.New("lobbies are not supported yet")
+}
 
 // Nonce returns 64 random bits, never 0.
 func (udpNetwork) Nonce() (uint64, error) {

@@ -148,7 +148,7 @@ type Net struct {
 	Desyncs         int       `json:"net_desyncs"`
 	Kicked          []int     `json:"net_kicked"` // players kicked
 	End             string    `json:"net_end,omitempty"`
-	Netcode         string    `json:"net_netcode"` // lockstep or rollback
+	Netcode         string    `json:"net_netcode"`   // lockstep or rollback
 	Transport       string    `json:"net_transport"` // udp, or webrtc (through a lobby)
 	// FrameAdvantage is how many ticks this peer's game was ahead of the
 	// game furthest behind at the end, as it estimated it (negative:

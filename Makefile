@@ -12,15 +12,20 @@ PURE := ./physics/... ./input/... ./replay/... ./internal/sim/... ./internal/rep
 # this repository so that a game importing them gets none of the demo's
 # dependencies: pure Go too, tested each in its folder, every step that
 # PURE goes through.
-LIBS := loop netplay
+LIBS := loop netplay netplay/webrtc
 # inlibs runs a command in each of LIBS' folders, stopping at a failure.
 inlibs = for m in $(LIBS); do (cd $$m && echo "($$m) $(1)" && $(1)) || exit 1; done
+# The 386 tests run loop's and netplay's; netplay/webrtc (WebRTC and a
+# WebSocket lobby over real sockets, too slow and timing-bound under
+# qemu-i386's emulation) is built for 386 and vetted there, not run.
+LIBS386 := loop netplay
+inlibs386 = for m in $(LIBS386); do (cd $$m && echo "($$m) $(1)" && $(1)) || exit 1; done
 # The demo's core and what it stands on, as the web page builds them
 # (GOOS=js GOARCH=wasm): make test vets them there, with the page itself
 # (internal/web, cmd/web), whose tests run it in Chromium.
 WASM := ./physics/... ./input/... ./replay/... ./internal/sim/... \
 	./internal/demo/... ./internal/hud/... ./internal/report/... ./internal/trace/... ./internal/stats/... ./render/positions/... ./render/letterbox/... \
-	./render/occlusion/... ./render/adaptive/...
+	./render/occlusion/... ./render/adaptive/... ./internal/room/...
 # The oldest Go the module supports (go.mod's go line): the pure packages
 # are tested with that toolchain too, fetched through the module proxy.
 GOMIN := $(shell sed -n 's/^go //p' go.mod)
@@ -116,7 +121,7 @@ test-386:
 	@if $(T386)/probe.test -test.run '^$$' >/dev/null 2>&1; then \
 		echo "GOARCH=386 $(GO) test -short -count=1 $(PURE)"; \
 		GOARCH=386 $(GO) test -short -count=1 $(PURE) || exit 1; \
-		$(call inlibs,GOARCH=386 $(GO) test -short -count=1 ./...); \
+		$(call inlibs386,GOARCH=386 $(GO) test -short -count=1 ./...); \
 	else \
 		command -v qemu-i386 >/dev/null || { \
 			echo "make: installing qemu-user (this kernel cannot run 32-bit programs: the 386 tests run under qemu-i386)"; \
@@ -126,12 +131,13 @@ test-386:
 		run=$$(GOARCH=386 $(GO) list $(PURE) | grep -v -x -F "$$(GOARCH=386 $(GO) list $(PURE386_SIGNALS))"); \
 		echo "make: NOTE: this kernel cannot run 32-bit (386) programs: the 386 tests run under qemu-i386"; \
 		GOARCH=386 $(GO) test -exec $(CURDIR)/.ci/qemu-386-exec -short -count=1 $$run || exit 1; \
-		$(call inlibs,GOARCH=386 $(GO) test -exec $(CURDIR)/.ci/qemu-386-exec -short -count=1 ./...); \
+		$(call inlibs386,GOARCH=386 $(GO) test -exec $(CURDIR)/.ci/qemu-386-exec -short -count=1 ./...); \
 		echo "make: NOTE: the 386 tests of $(PURE386_SIGNALS) raise signals QEMU cannot deliver: compiled and linked for 386, not run"; \
 		for p in $$(GOARCH=386 $(GO) list $(PURE386_SIGNALS)); do \
 			GOARCH=386 $(GO) test -c -o $(T386)/$$(echo $$p | tr / _).test $$p || exit 1; \
 		done; \
 	fi
+	@cd netplay/webrtc && echo "(netplay/webrtc) GOARCH=386 $(GO) vet ./..." && GOARCH=386 $(GO) vet ./...
 	@rm -rf $(T386)
 
 # The Ebitengine example is a module of its own, so that this one does not
@@ -166,8 +172,8 @@ lint: deps
 # Each fuzz target for 30 s (FUZZTIME=… to change).
 FUZZTIME ?= 30s
 fuzz:
-	@for pkg in loop physics input replay netplay; do \
-		dir=.; case $$pkg in loop|netplay) dir=$$pkg; pkg=. ;; *) pkg=./$$pkg ;; esac; \
+	@for pkg in loop physics input replay netplay lobby; do \
+		dir=.; case $$pkg in loop|netplay) dir=$$pkg; pkg=. ;; lobby) dir=netplay/webrtc; pkg=./lobby ;; *) pkg=./$$pkg ;; esac; \
 		for f in $$(cd $$dir && $(GO) test -list '^Fuzz' $$pkg | grep ^Fuzz); do \
 			echo "== $$dir $$pkg $$f"; \
 			(cd $$dir && $(GO) test $$pkg -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME)) || exit 1; \

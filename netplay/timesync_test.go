@@ -396,7 +396,7 @@ func TestSlowdownCurveInNumbers(t *testing.T) {
 	}{
 		{-3, 0}, {0, 0}, {0.25, 0}, {0.3, 0}, {0.45, 0}, {0.5, 0},
 		{0.625, 1500 * time.Microsecond}, // half of 3 % of 100 ms
-		{0.75, 3 * ms}, {2, 3 * ms}, // 3 % of the frame
+		{0.75, 3 * ms}, {2, 3 * ms},      // 3 % of the frame
 	} {
 		if got := slowdown(c.lead, frame, tick); got < c.want-time.Microsecond || got > c.want+time.Microsecond {
 			t.Errorf("lead %v ticks: slowdown %v, want %v", c.lead, got, c.want)

@@ -3,10 +3,10 @@ package desktop
 import (
 	"crypto/rand"
 	"encoding/binary"
-	"errors"
 	"time"
 
 	"github.com/interpdemo/interpdemo/internal/demo"
+	"github.com/interpdemo/interpdemo/internal/room"
 	"github.com/interpdemo/interpdemo/netplay"
 	"github.com/interpdemo/interpdemo/netplay/udp"
 )
@@ -26,9 +26,9 @@ func (udpNetwork) Listen(address string, cond netplay.Conditions, seed uint64) (
 
 func (udpNetwork) Resolve(hostport string) (netplay.Addr, error) { return udp.Resolve(hostport) }
 
-// Lobby is not built yet.
-func (udpNetwork) Lobby(string, time.Duration) (demo.Room, error) {
-	return demo.Room{}, errors.New("lobbies are not supported yet")
+// Lobby enters a lobby's room: WebRTC data channels (package room).
+func (udpNetwork) Lobby(url string, timeout time.Duration) (demo.Room, error) {
+	return room.Enter(url, timeout)
 }
 
 // Nonce returns 64 random bits, never 0.

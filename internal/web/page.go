@@ -110,7 +110,7 @@ func (p *page) start() error {
 	}
 	platform := demo.Platform{
 		Clock: &p.clock, Display: (*display)(p), Files: files, Log: &p.log,
-		Load: p.busy,
+		Load: p.busy, Network: pageNetwork{},
 	}
 	var usage bytes.Buffer
 	cfg, err := demo.Parse(args, &usage, platform)
@@ -177,8 +177,8 @@ func checkPage(c *demo.Config) error {
 		return demo.UsageError{Msg: "-headless: a page always draws; the native demo runs headless"}
 	case c.VsyncSim > 0:
 		return demo.UsageError{Msg: "-vsync-sim: a page has a real display: its animation frames (-vsync on)"}
-	case c.Net.On():
-		return demo.UsageError{Msg: "-host, -join, -spectate: a page has no UDP; network games run in the native demo"}
+	case c.Net.UDP():
+		return demo.UsageError{Msg: "-host, -join, -spectate HOST:PORT: a page has no UDP; play through a lobby's room: ?lobby=ws://HOST:PORT/ROOM (&spectate to watch)"}
 	case c.CPUProfile != "" || c.MemProfile != "":
 		return demo.UsageError{Msg: "-cpuprofile, -memprofile: no profiles in a page; use the browser's profiler"}
 	}

@@ -36,7 +36,38 @@ func Args(query string) ([]string, error) {
 		}
 		pairs = append(pairs, [2]string{name, value})
 	}
-	return demo.ArgsFromQuery(pairs, demo.IsBoolFlag), nil
+	return demo.ArgsFromQuery(roomSpectator(pairs), demo.IsBoolFlag), nil
+}
+
+// roomSpectator turns ?lobby=URL&spectate into -spectate=URL: a page
+// watches a room's game as the command line's -spectate URL does.
+func roomSpectator(pairs [][2]string) [][2]string {
+	lobby, bare := "", false
+	for _, p := range pairs {
+		switch {
+		case p[0] == "lobby":
+			lobby = p[1]
+		case p[0] == "spectate" && p[1] == "":
+			bare = true
+		}
+	}
+	if !bare || lobby == "" {
+		return pairs
+	}
+	out := pairs[:0:0]
+	for _, p := range pairs {
+		switch p[0] {
+		case "lobby":
+		case "spectate":
+			if p[1] == "" {
+				p[1] = lobby
+			}
+			out = append(out, p)
+		default:
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // ReplayURL is the recording a command line asks to replay (-replay), or

@@ -25,6 +25,10 @@ func TestArgsMirrorTheFlags(t *testing.T) {
 		{"balls=10&&balls=20", []string{"-balls=10", "-balls=20"}},
 		{"?replay=rec%20one.bin&speed=0.5", []string{"-replay=rec one.bin", "-speed=0.5"}},
 		{"?balls", []string{"-balls="}}, // a flag that takes a value, given none: Parse says so
+		// A room's game: played, or watched (&spectate is -spectate URL).
+		{"?lobby=ws://127.0.0.1:9/r2&ticks=300&stats&bot=2", []string{"-lobby=ws://127.0.0.1:9/r2", "-ticks=300", "-stats", "-bot=2"}},
+		{"?lobby=ws://127.0.0.1:9/r2&spectate&stats", []string{"-spectate=ws://127.0.0.1:9/r2", "-stats"}},
+		{"?spectate&lobby=ws%3A%2F%2Fh%3A9%2Fr", []string{"-spectate=ws://h:9/r"}},
 	} {
 		got, err := Args(c.query)
 		if err != nil {

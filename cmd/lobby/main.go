@@ -1,0 +1,176 @@
+// Command lobby runs the signaling lobby of netplay over WebRTC (package
+// netplay/webrtc/lobby): peers that connect to ws://ADDR/ROOM?players=N
+// are put in rooms and trade their WebRTC offers, answers and candidates
+// through it. GET /health answers its counters as JSON.
+//
+// It prints "lobby: listening on HOST:PORT" as its first line of
+// standard output (with -addr 127.0.0.1:0 the system picks the port),
+// logs one line per refusal on standard error, and shuts down gracefully
+// on SIGINT or SIGTERM, exiting 0. A bad flag exits 2 with a one-line
+// error.
+//
+//	lobby -addr :8780 -rooms 200
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+	"unicode"
+
+	"github.com/interpdemo/interpdemo/netplay/webrtc/lobby"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// defaultAddr is the lobby's address unless -addr says otherwise: the
+// loopback interface, so that a lobby started to try things is not open
+// to the network (-addr :8780 opens it).
+const defaultAddr = "127.0.0.1:8780"
+
+// run runs the lobby until ctx ends and returns the exit status: 0 after
+// a graceful shutdown, 1 when it cannot serve, 2 for a bad flag.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("lobby", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are printed on one line below
+	addr := fs.String("addr", defaultAddr, "`HOST:PORT` to listen on (port 0 picks one)")
+	origins := fs.String("origins", "", "comma-separated host `PATTERNS` of the web pages allowed to connect (empty: any)")
+	grace := fs.Duration("grace", 5*time.Second, "how long shutdown waits for peers to say goodbye")
+	var limits lobby.Limits
+	limitFlags(fs, &limits)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+			fmt.Fprintln(stdout, "Usage: lobby [flags]")
+			fs.PrintDefaults()
+			return 0
+		}
+		fmt.Fprintf(stderr, "lobby: %v (lobby -h lists the flags)\n", err)
+		return 2
+	}
+	if err := check(fs, *addr, *grace, limits); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	srv, err := lobby.NewServer(lobby.Config{Limits: limits, Log: log, Origins: splitList(*origins)})
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "lobby: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "lobby: listening on %s\n", ln.Addr())
+	hs := &http.Server{
+		Handler:           srv,
+		ReadHeaderTimeout: srv.Limits().Handshake,
+		IdleTimeout:       srv.Limits().Idle,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		fmt.Fprintf(stderr, "lobby: %v\n", err)
+		srv.Close()
+		return 1
+	case <-ctx.Done():
+	}
+	log.Info("lobby: shutting down", "grace", *grace)
+	sctx, cancel := context.WithTimeout(context.Background(), *grace)
+	defer cancel()
+	err = errors.Join(hs.Shutdown(sctx), srv.Shutdown(sctx))
+	<-served // ErrServerClosed, at once after Shutdown
+	if err != nil {
+		log.Warn("lobby: shutdown cut short", "err", err)
+	}
+	st := srv.Stats()
+	log.Info("lobby: stopped", "relayed", st.Relayed, "dropped", st.Dropped)
+	return 0
+}
+
+// limitFlags defines a flag for each field of lobby.Limits, named after
+// the field in kebab case (MessageSize: -message-size), its default the
+// default limit.
+func limitFlags(fs *flag.FlagSet, l *lobby.Limits) {
+	*l = lobby.DefaultLimits()
+	n := func(field string, p *int, usage string) { fs.IntVar(p, kebab(field), *p, usage) }
+	d := func(field string, p *time.Duration, usage string) { fs.DurationVar(p, kebab(field), *p, usage) }
+	n("Rooms", &l.Rooms, "the most rooms open at once")
+	n("Spectators", &l.Spectators, "the most spectators in one room")
+	n("Conns", &l.Conns, "the most WebSocket connections open at once")
+	n("MessageSize", &l.MessageSize, "the most `BYTES` in one message from a peer")
+	n("Rate", &l.Rate, "messages a second a peer may send, on average")
+	n("Burst", &l.Burst, "messages a peer may send at once")
+	n("Queue", &l.Queue, "messages waiting for a peer before it is dropped as slow")
+	d("Handshake", &l.Handshake, "the longest from a request to its welcome, or its refusal")
+	d("Idle", &l.Idle, "a peer that answers no ping for this long is dropped")
+}
+
+// kebab writes a Go field name as a flag name: MessageSize, message-size.
+func kebab(field string) string {
+	var b strings.Builder
+	for i, r := range field {
+		if unicode.IsUpper(r) {
+			if i > 0 {
+				b.WriteByte('-')
+			}
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// check returns a one-line error for the first bad flag, naming it.
+func check(fs *flag.FlagSet, addr string, grace time.Duration, limits lobby.Limits) error {
+	if fs.NArg() > 0 {
+		return fmt.Errorf("lobby: unexpected argument %q (lobby -h lists the flags)", fs.Arg(0))
+	}
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return fmt.Errorf("lobby: -addr %q: %v", addr, err)
+	}
+	if grace <= 0 {
+		return fmt.Errorf("lobby: -grace %v: want more than 0", grace)
+	}
+	var le *lobby.LimitError
+	if err := limits.Validate(); errors.As(err, &le) {
+		name := kebab(le.Field)
+		if f := fs.Lookup(name); f != nil {
+			return fmt.Errorf("lobby: -%s %s: %s", name, f.Value, le.Want())
+		}
+		return err
+	} else if err != nil {
+		return err
+	}
+	return nil
+}
+
+// splitList splits a comma-separated list, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
+}

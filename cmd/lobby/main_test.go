@@ -1,0 +1,224 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/interpdemo/interpdemo/netplay/webrtc/lobby"
+)
+
+const testTimeout = 60 * time.Second
+
+// Bad flags: exit 2, one line on stderr that names the flag.
+func TestFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-rooms", "-1"}, "lobby: -rooms -1: want 1 to 1000000 (0 for the default)"},
+		{[]string{"-spectators", "1001"}, "lobby: -spectators 1001: want 1 to 1000 (0 for the default)"},
+		{[]string{"-conns", "-5"}, "lobby: -conns -5: want 1 to 1000000 (0 for the default)"},
+		{[]string{"-message-size", "99999"}, "lobby: -message-size 99999: want 256 to 16896 (0 for the default)"},
+		{[]string{"-rate", "-1"}, "lobby: -rate -1: want 1 to 1000000 (0 for the default)"},
+		{[]string{"-burst", "-1"}, "lobby: -burst -1: want 1 to 1000000 (0 for the default)"},
+		{[]string{"-queue", "2"}, "lobby: -queue 2: want 4 to 10000 (0 for the default)"},
+		{[]string{"-handshake", "1ms"}, "lobby: -handshake 1ms: want 10ms to 1h0m0s (0 for the default)"},
+		{[]string{"-idle", "-1s"}, "lobby: -idle -1s: want 30ms to 24h0m0s (0 for the default)"},
+		{[]string{"-grace", "0s"}, "lobby: -grace 0s: want more than 0"},
+		{[]string{"-addr", "nonsense"}, `lobby: -addr "nonsense": address nonsense: missing port in address`},
+		{[]string{"-rooms", "x"}, `lobby: invalid value "x" for flag -rooms: parse error (lobby -h lists the flags)`},
+		{[]string{"-bogus"}, "lobby: flag provided but not defined: -bogus (lobby -h lists the flags)"},
+		{[]string{"extra"}, `lobby: unexpected argument "extra" (lobby -h lists the flags)`},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), tc.args, &stdout, &stderr)
+		if code != 2 || stderr.String() != tc.want+"\n" || stdout.Len() != 0 {
+			t.Errorf("%q: exit %d, stderr %q, stdout %q; want 2 and %q", tc.args, code, stderr.String(), stdout.String(), tc.want)
+		}
+	}
+}
+
+// Every limit has its flag, and -h lists them with their defaults.
+func TestHelp(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"-h"}, &stdout, &stderr); code != 0 || stderr.Len() != 0 {
+		t.Fatalf("-h: exit %d, stderr %q", code, stderr.String())
+	}
+	fs := flag.NewFlagSet("", flag.ContinueOnError)
+	var l lobby.Limits
+	limitFlags(fs, &l)
+	if l != lobby.DefaultLimits() {
+		t.Fatalf("flag defaults %+v, want %+v", l, lobby.DefaultLimits())
+	}
+	n := 0
+	fs.VisitAll(func(f *flag.Flag) {
+		n++
+		if !strings.Contains(stdout.String(), "-"+f.Name) {
+			t.Errorf("-h does not list -%s", f.Name)
+		}
+		// Each flag names a field: an out-of-range value is reported
+		// against the flag.
+		bad := "-1"
+		if _, ok := f.Value.(interface{ Get() any }).Get().(time.Duration); ok {
+			bad = "-1s"
+		}
+		var stderr bytes.Buffer
+		if code := run(context.Background(), []string{"-" + f.Name, bad}, io.Discard, &stderr); code != 2 || !strings.HasPrefix(stderr.String(), "lobby: -"+f.Name+" "+bad+": want ") {
+			t.Errorf("-%s %s: exit %d, %q", f.Name, bad, code, stderr.String())
+		}
+	})
+	if n != 9 {
+		t.Errorf("%d limit flags, want one per field of lobby.Limits (9)", n)
+	}
+}
+
+// In the process: serve, join two peers, relay, stop when ctx ends.
+func TestRun(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	out, w := io.Pipe()
+	var stderr syncBuffer
+	exit := make(chan int, 1)
+	go func() {
+		exit <- run(runCtx, []string{"-addr", "127.0.0.1:0", "-grace", "2s"}, w, &stderr)
+		w.Close()
+	}()
+	addr := listeningOn(t, ctx, out)
+	go io.Copy(io.Discard, out)
+	joinPair(t, ctx, "ws://"+addr+"/run")
+	stop()
+	select {
+	case code := <-exit:
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr.String())
+		}
+	case <-ctx.Done():
+		t.Fatal("run did not return after its ctx ended")
+	}
+	if log := stderr.String(); !strings.Contains(log, "refused=full") || !strings.Contains(log, "lobby: shutting down") {
+		t.Errorf("log:\n%s", log)
+	}
+}
+
+// The binary: built, started on a port the system picks, two peers
+// joined, stopped by SIGTERM, exits 0.
+func TestBinary(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go tool to build the binary: %v", err)
+	}
+	bin := filepath.Join(t.TempDir(), "lobby")
+	if out, err := exec.CommandContext(ctx, goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.CommandContext(ctx, bin, "-addr", "127.0.0.1:0", "-grace", "2s")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	addr := listeningOn(t, ctx, stdout)
+	joinPair(t, ctx, "ws://"+addr+"/bin")
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("after SIGTERM: %v (ctx %v)\n%s", err, ctx.Err(), stderr.String())
+	}
+	if log := stderr.String(); !strings.Contains(log, "lobby: shutting down") || !strings.Contains(log, "lobby: stopped") {
+		t.Errorf("log:\n%s", log)
+	}
+}
+
+// listeningOn reads the first line of the lobby's output, and returns
+// the address it names.
+func listeningOn(t testing.TB, ctx context.Context, out io.Reader) string {
+	t.Helper()
+	line := make(chan string, 1)
+	go func() {
+		s, _ := bufio.NewReader(out).ReadString('\n')
+		line <- s
+	}()
+	select {
+	case s := <-line:
+		addr, ok := strings.CutPrefix(strings.TrimSpace(s), "lobby: listening on ")
+		if !ok {
+			t.Fatalf("first line %q", s)
+		}
+		return addr
+	case <-ctx.Done():
+		t.Fatal("no first line")
+	}
+	return ""
+}
+
+// joinPair joins a host and a joiner to room, relays one signal each
+// way, and sees a third peer refused.
+func joinPair(t *testing.T, ctx context.Context, room string) {
+	t.Helper()
+	host, err := lobby.Join(ctx, room)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Close()
+	joiner, err := lobby.Join(ctx, room)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer joiner.Close()
+	if err := joiner.Send(host.ID(), []byte(`{"kind":"offer","sdp":"x"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if from, _, err := host.Recv(ctx); err != nil || from != joiner.ID() {
+		t.Fatalf("host: %s %v", from, err)
+	}
+	if err := host.Send(joiner.ID(), []byte(`{"kind":"answer","sdp":"y"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if from, _, err := joiner.Recv(ctx); err != nil || from != host.ID() {
+		t.Fatalf("joiner: %s %v", from, err)
+	}
+	_, err = lobby.Join(ctx, room)
+	if want := fmt.Sprintf("lobby: room %q is full (2 of 2 players)", strings.TrimPrefix(room[strings.LastIndex(room, "/"):], "/")); err == nil || err.Error() != want {
+		t.Fatalf("third peer: %v, want %s", err, want)
+	}
+}
+
+// syncBuffer is a bytes.Buffer written by a process's or a logger's
+// goroutines and read by the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}

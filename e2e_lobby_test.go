@@ -1,0 +1,210 @@
+package main
+
+// Network games through a lobby's room, end to end: the lobby (cmd/lobby,
+// a real process on 127.0.0.1, on a port the system picks), native demos
+// and the page in headless Chromium, joined by real WebRTC data channels
+// (pion natively, the browser's own in the page). Every test bounds its
+// own duration.
+
+import (
+	"bufio"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/interpdemo/interpdemo/internal/report"
+)
+
+// lobbyBin is cmd/lobby, built once for the tests.
+var lobbyBin struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// lobbyProc is a running lobby.
+type lobbyProc struct {
+	cmd  *exec.Cmd
+	addr string // 127.0.0.1:PORT
+	done chan struct{}
+}
+
+var lobbyListening = regexp.MustCompile(`^lobby: listening on (127\.0\.0\.1:\d+)$`)
+
+// startLobby starts a lobby on 127.0.0.1 and returns it once it listens.
+func startLobby(t *testing.T) *lobbyProc {
+	t.Helper()
+	lobbyBin.once.Do(func() {
+		lobbyBin.path = filepath.Join(filepath.Dir(binPath), "lobby")
+		if out, err := exec.Command("go", "build", "-o", lobbyBin.path, "./cmd/lobby").CombinedOutput(); err != nil {
+			lobbyBin.err = fmt.Errorf("building cmd/lobby: %v\n%s", err, out)
+		}
+	})
+	if lobbyBin.err != nil {
+		t.Fatal(lobbyBin.err)
+	}
+	l := &lobbyProc{cmd: exec.Command(lobbyBin.path, "-addr", "127.0.0.1:0"), done: make(chan struct{})}
+	out, err := l.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		l.cmd.Wait()
+		close(l.done)
+	}()
+	t.Cleanup(func() { l.stop(t) })
+	first := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		if sc.Scan() {
+			first <- sc.Text()
+		}
+		close(first)
+		for sc.Scan() { // the rest of its log, unread
+		}
+	}()
+	select {
+	case line := <-first:
+		m := lobbyListening.FindStringSubmatch(line)
+		if m == nil {
+			t.Fatalf("the lobby's first line %q, want %q", line, lobbyListening)
+		}
+		l.addr = m[1]
+	case <-time.After(30 * time.Second):
+		t.Fatal("the lobby did not say where it listens within 30 s")
+	}
+	return l
+}
+
+// stop ends the lobby (SIGTERM, then SIGKILL after 10 s).
+func (l *lobbyProc) stop(t *testing.T) {
+	select {
+	case <-l.done:
+		return
+	default:
+	}
+	l.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-l.done:
+	case <-time.After(10 * time.Second):
+		l.cmd.Process.Kill()
+		<-l.done
+		t.Errorf("the lobby did not end within 10 s of SIGTERM")
+	}
+}
+
+// room is the URL of a room of l.
+func (l *lobbyProc) room(name string) string { return "ws://" + l.addr + "/" + name }
+
+// roomCommon are the flags of every native peer of a room game here.
+var roomCommon = []string{"-headless", "-fps-cap", "60", "-hud=false", "-graph=false", "-stats", "-net-timeout", "30s", "-ticks", "300"}
+
+// checkRoomGame checks peers' statistics: each ended at tick 300 with
+// the first's state hash, through a room, each in its role.
+func checkRoomGame(t *testing.T, stats []*report.Stats, roles ...string) {
+	t.Helper()
+	for i, s := range stats {
+		if s.Net == nil || s.Net.Transport != "webrtc" || s.Net.Role != roles[i] {
+			t.Fatalf("peer %d: net stats %+v, want the %s, over webrtc", i, s.Net, roles[i])
+		}
+		if s.WorldTicks != 300 || s.StateHash != stats[0].StateHash {
+			t.Errorf("peer %d (%s): tick %d, hash %s; peer 0 (%s): hash %s", i, roles[i], s.WorldTicks, s.StateHash, roles[0], stats[0].StateHash)
+		}
+	}
+}
+
+// Two native demos in one room, in both netcodes: the first to arrive
+// hosts, the other joins, over WebRTC; both end with the same state hash.
+// Then the lobby is stopped while a game runs: the game plays on to its
+// end.
+func TestLobbyNativeGame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a lobby and two demos, 15 s")
+	}
+	l := startLobby(t)
+	for _, netcode := range []string{"lockstep", "rollback"} {
+		t.Run(netcode, func(t *testing.T) {
+			room := l.room("native-" + netcode)
+			args := append([]string{"-lobby", room, "-netcode", netcode}, roomCommon...)
+			first := startDemo(t, "", append(args, "-bot", "1")...)
+			first.waitStderr(regexp.MustCompile(`hosting on`), 30*time.Second)
+			second := startDemo(t, "", append(args, "-bot", "2")...)
+			first.mustSucceed(90 * time.Second)
+			second.mustSucceed(90 * time.Second)
+			checkRoomGame(t, []*report.Stats{first.stats(), second.stats()}, "host", "join")
+		})
+	}
+	t.Run("lobby stopped mid-game", func(t *testing.T) {
+		l := startLobby(t)
+		args := append([]string{"-lobby", l.room("orphans"), "-netcode", "rollback"}, roomCommon...)
+		first := startDemo(t, "", append(args, "-bot", "1")...)
+		first.waitStderr(regexp.MustCompile(`hosting on`), 30*time.Second)
+		second := startDemo(t, "", append(args, "-bot", "2")...)
+		second.waitStderr(playerRe, 30*time.Second)
+		l.stop(t)
+		first.mustSucceed(90 * time.Second)
+		second.mustSucceed(90 * time.Second)
+		checkRoomGame(t, []*report.Stats{first.stats(), second.stats()}, "host", "join")
+	})
+}
+
+// The page in headless Chromium plays a room's game against a native
+// host, in both netcodes, and both end with the same state hash; then a
+// page watches a running native game it joined late.
+func TestLobbyPageAgainstNative(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a lobby, a demo and a browser, 20 s")
+	}
+	l := startLobby(t)
+	for _, netcode := range []string{"lockstep", "rollback"} {
+		t.Run(netcode, func(t *testing.T) {
+			room := l.room("page-" + netcode)
+			host := startDemo(t, "", append([]string{"-lobby", room, "-netcode", netcode, "-bot", "1"}, roomCommon...)...)
+			host.waitStderr(regexp.MustCompile(`hosting on`), 30*time.Second)
+			page := openPage(t, 120*time.Second, fmt.Sprintf("lobby=%s&netcode=%s&bot=2&ticks=300&stats", room, netcode))
+			got := page.stats()
+			host.mustSucceed(90 * time.Second)
+			checkRoomGame(t, []*report.Stats{host.stats(), got}, "host", "join")
+		})
+	}
+	t.Run("spectator joins late", func(t *testing.T) {
+		room := l.room("page-watch")
+		args := append([]string{"-lobby", room, "-netcode", "rollback"}, roomCommon...)
+		host := startDemo(t, "", append(args, "-bot", "1")...)
+		host.waitStderr(regexp.MustCompile(`hosting on`), 30*time.Second)
+		joiner := startDemo(t, "", append(args, "-bot", "2")...)
+		joiner.waitStderr(playerRe, 30*time.Second)
+		page := openPage(t, 120*time.Second, "lobby="+room+"&spectate&stats")
+		got := page.stats()
+		host.mustSucceed(90 * time.Second)
+		joiner.mustSucceed(90 * time.Second)
+		checkRoomGame(t, []*report.Stats{host.stats(), joiner.stats(), got}, "host", "join", "spectator")
+		if got.Net.Spectator == nil || got.Net.Spectator.StartTick == 0 {
+			t.Errorf("the page's spectator started from tick 0: it did not join late (%+v)", got.Net.Spectator)
+		}
+	})
+}
+
+// A room's lobby that is not there: one line, at once, no hang.
+func TestLobbyDown(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a demo")
+	}
+	l := startLobby(t)
+	addr := l.addr
+	l.stop(t)
+	d := runDemo(t, "", 30*time.Second, "-headless", "-lobby", "ws://"+addr+"/r", "-ticks", "10")
+	msg := strings.TrimSpace(d.stderr.String())
+	if d.code() == 0 || !strings.Contains(msg, "-lobby: ") {
+		t.Errorf("a lobby that is down: exit %d, %q", d.code(), msg)
+	}
+}

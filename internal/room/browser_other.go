@@ -1,0 +1,5 @@
+//go:build !js
+
+package room
+
+const inBrowser = false

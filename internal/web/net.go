@@ -1,0 +1,46 @@
+//go:build js && wasm
+
+package web
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"time"
+
+	"github.com/interpdemo/interpdemo/internal/demo"
+	"github.com/interpdemo/interpdemo/internal/room"
+	"github.com/interpdemo/interpdemo/netplay"
+)
+
+// pageNetwork is a page's network: a lobby's rooms, over the browser's
+// WebRTC data channels (package room). A page has no UDP.
+type pageNetwork struct{}
+
+var _ demo.Network = pageNetwork{}
+
+var errNoUDP = errors.New("a page has no UDP: play through a lobby's room (?lobby=ws://HOST:PORT/ROOM)")
+
+func (pageNetwork) Listen(string, netplay.Conditions, uint64) (demo.Conn, error) {
+	return nil, errNoUDP
+}
+
+func (pageNetwork) Resolve(string) (netplay.Addr, error) { return "", errNoUDP }
+
+// Lobby enters a lobby's room.
+func (pageNetwork) Lobby(url string, timeout time.Duration) (demo.Room, error) {
+	return room.Enter(url, timeout)
+}
+
+// Nonce returns 64 random bits, never 0 (the browser's crypto).
+func (pageNetwork) Nonce() (uint64, error) {
+	var b [8]byte
+	for {
+		if _, err := rand.Read(b[:]); err != nil {
+			return 0, err
+		}
+		if v := binary.LittleEndian.Uint64(b[:]); v != 0 {
+			return v, nil
+		}
+	}
+}

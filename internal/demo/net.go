@@ -44,6 +44,10 @@ func (n *NetConfig) On() bool {
 	return n.Host != "" || n.Join != "" || n.Spectate != "" || n.Lobby != ""
 }
 
+// UDP says whether this is a network game over UDP (-host, -join,
+// -spectate HOST:PORT), not through a lobby's room.
+func (n *NetConfig) UDP() bool { return n.On() && n.room() == "" }
+
 // room is the URL of the lobby's room this game goes through (with the
 // room's players, or as a spectator), or "" for UDP.
 func (n *NetConfig) room() string {

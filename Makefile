@@ -48,7 +48,7 @@ EBITEN_PKGS := libx11-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 
-.PHONY: all build run test test-pure test-gl test-386 bench lint deps test-deps clean fuzz plot test-ebiten test-ebiten-deps web serve browser-deps
+.PHONY: all build run test test-pure test-gl test-386 bench lint deps test-deps clean fuzz plot test-ebiten test-ebiten-deps web serve browser-deps lobby
 
 all: build
 
@@ -82,6 +82,20 @@ web:
 
 serve: web
 	$(GO) run ./cmd/serve -dir $(WEB) -addr $(WEBADDR)
+
+# A lobby on 127.0.0.1 (cmd/lobby) for games over WebRTC: it prints the
+# commands of two native players and the page's URL that play one game in
+# its room ROOM (the page needs make serve running beside it).
+LOBBYADDR ?= 127.0.0.1:8780
+ROOM ?= r1
+lobby: build web
+	$(GO) build -o bin/lobby ./cmd/lobby
+	@echo "make: in other terminals, play one game in the room $(ROOM):"
+	@echo "  ./$(BIN) -lobby ws://$(LOBBYADDR)/$(ROOM)        # the first to arrive hosts"
+	@echo "  ./$(BIN) -lobby ws://$(LOBBYADDR)/$(ROOM)        # the second joins"
+	@echo "  or, with make serve running: http://$(WEBADDR)/?lobby=ws://$(LOBBYADDR)/$(ROOM)"
+	@echo "  watch it: ./$(BIN) -spectate ws://$(LOBBYADDR)/$(ROOM), or http://$(WEBADDR)/?lobby=ws://$(LOBBYADDR)/$(ROOM)&spectate"
+	./bin/lobby -addr $(LOBBYADDR)
 
 # The browser the web page's tests run in: Debian's chromium.
 browser-deps:

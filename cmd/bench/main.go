@@ -43,6 +43,7 @@ type options struct {
 	webOnly     bool
 	winOnly     bool
 	netOnly     bool
+	lobbyOnly   bool
 	cullOnly    bool
 	regressOnly bool
 	goTool      string
@@ -55,6 +56,7 @@ func run() int {
 	flag.BoolVar(&o.quick, "quick", false, "shorter runs (numbers are noisier)")
 	flag.BoolVar(&o.soakOnly, "soak-only", false, "run only the soak and print its section (the report is not written)")
 	flag.BoolVar(&o.webOnly, "web-only", false, "measure only the web page in a browser and print its section (the report is not written)")
+	flag.BoolVar(&o.lobbyOnly, "lobby-only", false, "play only the games through a lobby (WebRTC) and over UDP and print their section (the report is not written)")
 	flag.BoolVar(&o.netOnly, "net-only", false, "play only the network scenario's games and print their section (the report is not written)")
 	flag.BoolVar(&o.regressOnly, "regress-only", false, "measure only this build against commit "+regressionRef+"'s and print the section (the report is not written)")
 	flag.BoolVar(&o.cullOnly, "cull-only", false, "measure only the culling's choice (-cull auto against on and off) and print its section (the report is not written)")
@@ -107,6 +109,15 @@ func run() int {
 		}
 		return 0
 	}
+	if o.lobbyOnly {
+		r := &results{}
+		if err := lobbySection(&o, r); err != nil {
+			fmt.Fprintf(os.Stderr, "bench: lobby: %v\n", err)
+			return 1
+		}
+		r.writeLobby(func(format string, args ...any) { fmt.Printf(format, args...) })
+		return 0
+	}
 	if o.netOnly {
 		r := &results{}
 		if err := network(&o, r); err != nil {
@@ -144,6 +155,7 @@ func run() int {
 		{"scenarios", scenarios},
 		{"frame pacing", pacingStep},
 		{"network game", network},
+		{"through a lobby", lobbySection},
 		{"soak", soak},
 		{"window", window},
 		{"against " + regressionRef, regression},
@@ -205,6 +217,7 @@ type results struct {
 	window                      *windowResults // runs in a window under Xvfb
 	regress                     *regressionResults
 	net                         []*netGame   // the network scenario's games
+	lobby                       []*lobbyGame // games through a lobby and over UDP, in turn
 	cull                        []*cullScene // -cull auto against on and off
 }
 

@@ -30,6 +30,9 @@ type webResults struct {
 	pacing               *report.Stats // ?balls=1, vsync on: animation frames
 	pacingQuery          string
 	secs                 string
+	// A room's game: a native host through a lobby, the page its joiner.
+	roomHost, roomPage *report.Stats
+	roomQuery          string
 }
 
 // webRow is one ball count: the page (vsync off: frames as fast as the
@@ -147,7 +150,70 @@ func measureWeb(o *options) (*webResults, error) {
 	if res.pacing, err = page(res.pacingQuery); err != nil {
 		return nil, err
 	}
+	if err := res.roomGame(ctx, o, page); err != nil {
+		return nil, fmt.Errorf("a room's game with the page: %v", err)
+	}
 	return res, nil
+}
+
+// roomGame plays a game through a lobby's room: a native host, the page
+// its joiner.
+func (w *webResults) roomGame(ctx context.Context, o *options, page func(string) (*report.Stats, error)) error {
+	lobbyBin := filepath.Join(filepath.Dir(o.bin), "lobby")
+	if out, err := exec.Command(o.goTool, "build", "-o", lobbyBin, "./cmd/lobby").CombinedOutput(); err != nil {
+		return fmt.Errorf("building cmd/lobby: %v\n%s", err, out)
+	}
+	lb := exec.CommandContext(ctx, lobbyBin, "-addr", "127.0.0.1:0")
+	out, err := lb.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := lb.Start(); err != nil {
+		return err
+	}
+	defer func() { lb.Process.Kill(); lb.Wait() }()
+	lw := watchLines(out, lobbyAddrRe)
+	var room string
+	select {
+	case a := <-lw.hit:
+		room = "ws://" + a + "/page"
+	case <-ctx.Done():
+		return fmt.Errorf("the lobby did not say where it listens")
+	}
+	host := exec.CommandContext(ctx, o.bin, append([]string{"-lobby", room, "-bot", "1"}, lobbyArgs...)...)
+	var hostOut bytes.Buffer
+	host.Stdout, host.Env = &hostOut, benchEnv(nil)
+	hp, err := host.StderrPipe()
+	if err != nil {
+		return err
+	}
+	if err := host.Start(); err != nil {
+		return err
+	}
+	defer host.Process.Kill()
+	hw := watchLines(hp, hostingAnyRe)
+	select {
+	case <-hw.hit:
+	case <-hw.done:
+		return fmt.Errorf("the host ended before it hosted: %s", hw.String())
+	case <-ctx.Done():
+		return fmt.Errorf("the host did not host: %s", hw.String())
+	}
+	w.roomQuery = "lobby=" + room + "&bot=2&ticks=300&netcode=rollback&stats"
+	if w.roomPage, err = page(w.roomQuery); err != nil {
+		return err
+	}
+	<-hw.done
+	if err := host.Wait(); err != nil {
+		return fmt.Errorf("host: %v: %s", err, hw.String())
+	}
+	if w.roomHost, err = report.Parse(bytes.TrimSpace(hostOut.Bytes())); err != nil {
+		return fmt.Errorf("host's -stats: %v", err)
+	}
+	if w.roomHost.StateHash != w.roomPage.StateHash || w.roomPage.Net == nil || w.roomPage.Net.Transport != "webrtc" {
+		return fmt.Errorf("the page and the host disagree: %s against %s", w.roomPage.StateHash, w.roomHost.StateHash)
+	}
+	return nil
 }
 
 // nativeIn runs the native demo with args in the X display (a window), or
@@ -173,6 +239,10 @@ func (w *webResults) write(p func(string, ...any)) {
 	for _, r := range w.rows {
 		p("| %s | %.1f | %.3f | %.2f | %.1f | %.1f | %.2fx | %s | %s |\n", commas(int64(r.balls)), r.page.FPS, r.page.FrameMsP50, r.page.TPS,
 			r.window.FPS, r.headless.FPS, r.page.FPS/r.window.FPS, intOr(r.page.AllocsAfterWarmup), intOr(r.page.GCAfterWarmup))
+	}
+	if s := w.roomPage; s != nil {
+		p("\nThrough a lobby's room (see NETPLAY.md): a native host (`bin/interpdemo -lobby ws://127.0.0.1:PORT/page -bot 1 %s`) and the page its joiner (`?%s`), over WebRTC, the browser's own data channels against pion's: the page's first shared tick came %.0f ms after its program started (its WebAssembly loaded and compiled before that), the host's %.0f ms after its own; both ended at tick %d with the state hash %s; the page sent %s bytes a second of netplay's, the host %s.\n",
+			strings.Join(lobbyArgs, " "), w.roomQuery, s.Net.StartMs, w.roomHost.Net.StartMs, s.WorldTicks, s.StateHash, commas(int64(s.SendBytesPerS+0.5)), commas(int64(w.roomHost.SendBytesPerS+0.5)))
 	}
 	if s := w.pacing; s != nil {
 		p("\nFrame pacing on animation frames (`?%s`: vsync on, a frame per `requestAnimationFrame`, each frame's vblank its timestamp plus the refresh interval): refresh %s ms, display step error p99 %s ms, %.1f FPS, %.2f TPS, pacing %s.\n\n",

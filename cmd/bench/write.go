@@ -64,6 +64,7 @@ func (r *results) write(w io.Writer, o *options) error {
 	}
 	r.writeRollback(p)
 	r.writeNet(p)
+	r.writeLobby(p)
 	r.writeSoak(p)
 	r.window.write(p)
 	r.regress.write(p)

@@ -797,6 +797,7 @@ func (g *netGame) report(s *sim.Sim) *report.Net {
 		RTTMs: rttMs(&st), StallFrames: st.StallFrames, StallMs: ms(st.StallTime), BytesSent: st.BytesSent, TicksAhead: ticksAhead(&st),
 		PacketsSent: st.PacketsSent, PacketsReceived: st.PacketsReceived, BadPackets: st.BadPackets,
 		Desyncs: st.Desyncs, Kicked: kicked(&st), End: st.End, Netcode: g.netcode, Transport: g.transport,
+		StartMs: ms(g.sess.StartedAt()),
 	}
 	var spectators int64
 	if bs, ok := s.Spectators(); ok {

@@ -150,6 +150,7 @@ type Net struct {
 	End             string    `json:"net_end,omitempty"`
 	Netcode         string    `json:"net_netcode"`   // lockstep or rollback
 	Transport       string    `json:"net_transport"` // udp, or webrtc (through a lobby)
+	StartMs         float64   `json:"net_start_ms"`  // from the run's start (its clock's zero) to the game's first tick
 	// FrameAdvantage is how many ticks this peer's game was ahead of the
 	// game furthest behind at the end, as it estimated it (negative:
 	// behind); TimeSyncMs the time its loop did not count so that the

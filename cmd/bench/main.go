@@ -26,6 +26,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/interpdemo/interpdemo/internal/atomicfile"
@@ -201,8 +202,12 @@ type results struct {
 	matrix    []scenario
 	scenarios []scenario
 	startups  []float64
-	pacing    string // the frame-pacing table (pacing.go)
-	soak      []*soakRun
+	faultUs   float64 // a page fault's cost, µs
+	// startFloor is cmd/bench/startfloor's start-up, run in turn with the
+	// demo's: the same window and GL context, one point, nothing else.
+	startFloor []float64
+	pacing     string // the frame-pacing table (pacing.go)
+	soak       []*soakRun
 
 	profile     []share // where the time goes, 100k balls
 	profileRef  []share // the same, drawing with the reference (every ball)
@@ -245,7 +250,32 @@ func machine(o *options, r *results) error {
 		r.kernel = strings.TrimSpace(string(out))
 	}
 	r.goVer = runtime.Version()
+	r.faultUs = pageFaultUs()
 	return nil
+}
+
+// pageFaultUs is what a first touch of a page of fresh memory costs here,
+// in µs (the median of 5 passes over 16 MiB), or 0 where it cannot be
+// measured: a virtual machine's page faults can cost ten times a bare
+// machine's, and a program's start-up is thousands of them.
+func pageFaultUs() float64 {
+	const size = 16 << 20
+	page := os.Getpagesize()
+	var us []float64
+	for range 5 {
+		b, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+		if err != nil {
+			return 0
+		}
+		t := time.Now()
+		for i := 0; i < size; i += page {
+			b[i] = 1
+		}
+		us = append(us, float64(time.Since(t).Nanoseconds())/1e3/float64(size/page))
+		syscall.Munmap(b)
+	}
+	sort.Float64s(us)
+	return us[len(us)/2]
 }
 
 var benchLine = regexp.MustCompile(`^(Benchmark\S+?)(-\d+)?\s+(\d+)\s+(.*)$`)
@@ -385,6 +415,10 @@ func scenarios(o *options, r *results) error {
 
 // startup runs the demo for one tick several times and keeps startup_ms.
 func startup(o *options, r *results) error {
+	floor := filepath.Join(filepath.Dir(o.bin), "startfloor")
+	if out, err := exec.Command(o.goTool, "build", "-o", floor, "./cmd/bench/startfloor").CombinedOutput(); err != nil {
+		return fmt.Errorf("building cmd/bench/startfloor: %v\n%s", err, out)
+	}
 	for i := 0; i < 7; i++ {
 		// The defaults a user gets: HUD and graph on.
 		s, err := demo(o, "-ticks", "1", "-fast", "-hud=true", "-graph=true")
@@ -392,8 +426,21 @@ func startup(o *options, r *results) error {
 			return err
 		}
 		r.startups = append(r.startups, s.StartupMs)
+		// In turn, the floor: the same window and context, one point.
+		cmd := exec.Command(floor)
+		cmd.Env = benchEnv(nil)
+		out, err := cmd.Output()
+		if err != nil {
+			return fmt.Errorf("startfloor: %v", err)
+		}
+		ms, err := strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
+		if err != nil {
+			return fmt.Errorf("startfloor said %q", out)
+		}
+		r.startFloor = append(r.startFloor, ms)
 	}
 	sort.Float64s(r.startups)
+	sort.Float64s(r.startFloor)
 	return nil
 }
 

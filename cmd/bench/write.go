@@ -20,7 +20,7 @@ func (r *results) write(w io.Writer, o *options) error {
 	}
 	p("\n\n## Machine\n\n")
 	p("| | |\n|---|---|\n")
-	p("| CPU | %s |\n| cores | %d |\n| kernel | %s |\n| GL renderer | %s |\n| Go | %s |\n\n", r.cpu, r.cores, r.kernel, r.gl, r.goVer)
+	p("| CPU | %s |\n| cores | %d |\n| kernel | %s |\n| page fault (first touch of a fresh page) | %.2f µs |\n| GL renderer | %s |\n| Go | %s |\n\n", r.cpu, r.cores, r.kernel, r.faultUs, r.gl, r.goVer)
 	p("Headless runs use SDL's offscreen driver (EGL) with vsync off, no HUD and no graph unless said, a 640x480 window and balls of radius 8 units (16 px). Headless, the drawable keeps its pixels from one frame to the next, so each frame repaints only what changed (the default there; `INTERPDEMO_RENDER=redraw` paints every frame whole, as a window must).\n\n")
 
 	r.writeTargets(p)
@@ -195,7 +195,12 @@ func (r *results) writeTargets(p func(string, ...any)) {
 	if len(r.startups) > 0 {
 		med = r.startups[len(r.startups)/2]
 	}
-	row(8, "start-up, from process start to the first frame presented, headless, <= 200 ms", fmt.Sprintf("median %.0f ms of %d runs (%.0f to %.0f)", med, len(r.startups), r.startups[0], r.startups[len(r.startups)-1]), med > 0 && med <= 200)
+	startFloor := ""
+	if n := len(r.startFloor); n > 0 {
+		f := r.startFloor[n/2]
+		startFloor = fmt.Sprintf("; in turn, the floor on this machine (`cmd/bench/startfloor`: the same headless window and GL context, one point drawn, none of the demo) median %.0f ms (%.0f to %.0f): the demo adds %.0f ms", f, r.startFloor[0], r.startFloor[n-1], med-f)
+	}
+	row(8, "start-up, from process start to the first frame presented, headless, <= 200 ms", fmt.Sprintf("median %.0f ms of %d runs (%.0f to %.0f)%s", med, len(r.startups), r.startups[0], r.startups[len(r.startups)-1], startFloor), med > 0 && med <= 200)
 	r.writeRenderTargets(row)
 	r.soakTarget(row, 13)
 	r.window.targets(row, 14)

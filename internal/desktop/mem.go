@@ -89,7 +89,7 @@ func (s *memStats) frameStart(now time.Duration) {
 // frameDone counts a frame; the first one's end is the start-up time.
 func (s *memStats) frameDone() {
 	if s.frames == 0 {
-		s.firstShow = time.Since(s.mainStart) + preMain(s.mainStart)
+		s.firstShow = time.Since(s.mainStart) + platform.PreMain(s.mainStart)
 	}
 	s.frames++
 }

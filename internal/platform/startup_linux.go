@@ -1,6 +1,6 @@
 //go:build linux
 
-package desktop
+package platform
 
 import (
 	"os"
@@ -11,12 +11,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// preMain estimates how long the process ran before main: exec, the dynamic
+// PreMain estimates how long the process ran before main: exec, the dynamic
 // loader mapping SDL and its libraries, the Go runtime's start. Linux keeps
 // the process's start in clock ticks since boot (/proc/self/stat, field
 // 22); CLOCK_BOOTTIME is the same clock, in nanoseconds. A tick is 10 ms,
 // so this is accurate to 10 ms; 0 if the system does not say.
-func preMain(mainStart time.Time) time.Duration {
+func PreMain(mainStart time.Time) time.Duration {
 	b, err := os.ReadFile("/proc/self/stat")
 	if err != nil {
 		return 0

@@ -133,6 +133,7 @@ func TestLobbyNativeGame(t *testing.T) {
 	l := startLobby(t)
 	for _, netcode := range []string{"lockstep", "rollback"} {
 		t.Run(netcode, func(t *testing.T) {
+			t.Parallel()
 			room := l.room("native-" + netcode)
 			args := append([]string{"-lobby", room, "-netcode", netcode}, roomCommon...)
 			first := startDemo(t, "", append(args, "-bot", "1")...)
@@ -144,6 +145,7 @@ func TestLobbyNativeGame(t *testing.T) {
 		})
 	}
 	t.Run("lobby stopped mid-game", func(t *testing.T) {
+		t.Parallel()
 		l := startLobby(t)
 		args := append([]string{"-lobby", l.room("orphans"), "-netcode", "rollback"}, roomCommon...)
 		first := startDemo(t, "", append(args, "-bot", "1")...)
@@ -167,6 +169,7 @@ func TestLobbyPageAgainstNative(t *testing.T) {
 	l := startLobby(t)
 	for _, netcode := range []string{"lockstep", "rollback"} {
 		t.Run(netcode, func(t *testing.T) {
+			t.Parallel()
 			room := l.room("page-" + netcode)
 			host := startDemo(t, "", append([]string{"-lobby", room, "-netcode", netcode, "-bot", "1"}, roomCommon...)...)
 			host.waitStderr(regexp.MustCompile(`hosting on`), 30*time.Second)
@@ -177,6 +180,7 @@ func TestLobbyPageAgainstNative(t *testing.T) {
 		})
 	}
 	t.Run("spectator joins late", func(t *testing.T) {
+		t.Parallel()
 		room := l.room("page-watch")
 		args := append([]string{"-lobby", room, "-netcode", "rollback"}, roomCommon...)
 		host := startDemo(t, "", append(args, "-bot", "1")...)

@@ -1,21 +1,49 @@
 package webrtc
 
 import (
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/interpdemo/interpdemo/netplay"
-	"github.com/pion/webrtc/v4"
 )
 
-// peer is one connection: a peer connection with its data channel.
+// link is one peer connection with its one data channel, as the
+// platform makes it (newLink): pion's natively (link_pion.go), the
+// browser's RTCPeerConnection in a page (link_js.go). Everything else
+// (the ring, the peers, the signaling, the deadlines) is shared.
+//
+// A link reports what happens to it to its peer p, from callbacks that
+// must return at once (in a browser they run inside the JavaScript event
+// loop, which waits for them): p.opens when the data channel opens,
+// p.local for each candidate found here, p.t.lose when the connection
+// fails or closes, and p.t.enqueue (or p.t.push) for each datagram.
+type link interface {
+	// describe creates an offer or an answer (kind), sets it as the
+	// local description and returns its SDP.
+	describe(kind string) (sdp string, err error)
+	// setRemote sets the peer's offer or answer (kind).
+	setRemote(kind, sdp string) error
+	// addCandidate adds a candidate from the peer, once its description
+	// is set.
+	addCandidate(c candidate) error
+	// buffered is the number of bytes the data channel holds unsent.
+	buffered() int
+	// send sends pkt over the data channel, which copies it.
+	send(pkt []byte) error
+	// iceState is the ICE connection state, as WebRTC names it ("new",
+	// "checking", "connected", "failed", ...).
+	iceState() string
+	// close closes the connection and releases what it holds; called
+	// once.
+	close()
+}
+
+// peer is one connection: a link with the bookkeeping around it.
 type peer struct {
 	t    *Transport
 	addr netplay.Addr
-	pc   *webrtc.PeerConnection
-	dc   *webrtc.DataChannel
+	link link
 
 	open      atomic.Bool
 	opened    chan struct{} // closed when the data channel opens
@@ -23,63 +51,42 @@ type peer struct {
 	failed    chan struct{} // closed when the connection is lost
 	failOnce  sync.Once
 	closeOnce sync.Once
-	release   func() // undoes watchCandidates
 
 	mu            sync.Mutex
 	timer         *time.Timer // a host's: the connect deadline
 	described     bool        // our offer or answer has been sent
-	localPending  []webrtc.ICECandidateInit
+	localPending  []candidate
 	remoteSet     bool // the peer's offer or answer is set
-	remotePending []webrtc.ICECandidateInit
+	remotePending []candidate
 }
 
 // newPeer makes a connection to addr, not yet negotiated, with its data
 // channel: negotiated out of band (ID 0, the same at both ends), unordered
 // and never retransmitted.
 func (t *Transport) newPeer(addr netplay.Addr) (*peer, error) {
-	pc, err := t.api.NewPeerConnection(t.conf)
-	if err != nil {
-		return nil, fmt.Errorf("webrtc: new connection to %q: %v", addr, err)
-	}
-	ordered, negotiated := false, true
-	var zero uint16
-	dc, err := pc.CreateDataChannel(Label, &webrtc.DataChannelInit{
-		Ordered:        &ordered,
-		MaxRetransmits: &zero,
-		Negotiated:     &negotiated,
-		ID:             &zero,
-	})
-	if err != nil {
-		_ = pc.Close()
-		return nil, fmt.Errorf("webrtc: data channel to %q: %v", addr, err)
-	}
 	p := &peer{
 		t:      t,
 		addr:   addr,
-		pc:     pc,
-		dc:     dc,
 		opened: make(chan struct{}),
 		failed: make(chan struct{}),
 	}
-	prepareChannel(dc)
-	p.release = watchCandidates(pc, p.local)
-	dc.OnOpen(func() {
-		p.open.Store(true)
-		p.openOnce.Do(func() { close(p.opened) })
-	})
-	dc.OnClose(func() { t.lose(p) })
-	dc.OnMessage(func(msg webrtc.DataChannelMessage) { t.push(addr, msg.Data) })
-	pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
-		if s == webrtc.PeerConnectionStateFailed || s == webrtc.PeerConnectionStateClosed {
-			t.lose(p)
-		}
-	})
+	l, err := newLink(p)
+	if err != nil {
+		return nil, err
+	}
+	p.link = l // before any event: none comes until the negotiation starts
 	return p, nil
+}
+
+// opens records that the data channel is open.
+func (p *peer) opens() {
+	p.open.Store(true)
+	p.openOnce.Do(func() { close(p.opened) })
 }
 
 // local sends a candidate found here to the peer, or holds it until our
 // session description is sent.
-func (p *peer) local(c webrtc.ICECandidateInit) {
+func (p *peer) local(c candidate) {
 	p.mu.Lock()
 	if !p.described {
 		if len(p.localPending) < maxPending {
@@ -94,7 +101,7 @@ func (p *peer) local(c webrtc.ICECandidateInit) {
 
 // remote adds a candidate from the peer, or holds it until the peer's
 // session description is set.
-func (p *peer) remote(c webrtc.ICECandidateInit) {
+func (p *peer) remote(c candidate) {
 	c = normalize(c)
 	p.mu.Lock()
 	if !p.remoteSet {
@@ -105,7 +112,7 @@ func (p *peer) remote(c webrtc.ICECandidateInit) {
 		return
 	}
 	p.mu.Unlock()
-	if p.pc.AddICECandidate(c) != nil {
+	if p.link.addCandidate(c) != nil {
 		p.t.badSignals.Add(1)
 	}
 }
@@ -121,13 +128,13 @@ func (p *peer) state() string {
 	if !p.hasRemote() {
 		return "no answer"
 	}
-	return "ICE state " + p.pc.ICEConnectionState().String()
+	return "ICE state " + p.link.iceState()
 }
 
-// setRemote sets the peer's offer or answer, then the candidates that
-// came before it.
-func (p *peer) setRemote(typ webrtc.SDPType, sdp string) error {
-	if err := p.pc.SetRemoteDescription(webrtc.SessionDescription{Type: typ, SDP: sdp}); err != nil {
+// setRemote sets the peer's offer or answer (kind), then the candidates
+// that came before it.
+func (p *peer) setRemote(kind, sdp string) error {
+	if err := p.link.setRemote(kind, sdp); err != nil {
 		return err
 	}
 	p.mu.Lock()
@@ -136,7 +143,7 @@ func (p *peer) setRemote(typ webrtc.SDPType, sdp string) error {
 	p.remotePending = nil
 	p.mu.Unlock()
 	for _, c := range pending {
-		if p.pc.AddICECandidate(c) != nil {
+		if p.link.addCandidate(c) != nil {
 			p.t.badSignals.Add(1)
 		}
 	}
@@ -152,8 +159,6 @@ func (p *peer) close() {
 			p.timer.Stop()
 		}
 		p.mu.Unlock()
-		_ = p.dc.Close() // in a browser, this releases its handlers
-		_ = p.pc.Close()
-		p.release()
+		p.link.close()
 	})
 }

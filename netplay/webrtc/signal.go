@@ -3,8 +3,6 @@ package webrtc
 import (
 	"context"
 	"encoding/json"
-
-	"github.com/pion/webrtc/v4"
 )
 
 // Signaler relays signaling messages between this peer and others (a
@@ -19,9 +17,21 @@ type Signaler interface {
 // signal is a signaling message between the two ends of a connection: a
 // session description (Kind and SDP) or an ICE candidate.
 type signal struct {
-	Kind      string                   `json:"kind,omitempty"` // "offer" or "answer"
-	SDP       string                   `json:"sdp,omitempty"`
-	Candidate *webrtc.ICECandidateInit `json:"candidate,omitempty"`
+	Kind      string     `json:"kind,omitempty"` // "offer" or "answer"
+	SDP       string     `json:"sdp,omitempty"`
+	Candidate *candidate `json:"candidate,omitempty"`
+}
+
+// candidate is an ICE candidate as the signaling carries it: an
+// RTCIceCandidateInit, what a browser's RTCIceCandidate.toJSON() gives
+// and addIceCandidate takes. Its fields, their JSON names and their
+// types are those of pion's ICECandidateInit, which a native build
+// converts it to and from.
+type candidate struct {
+	Candidate        string  `json:"candidate"`
+	SDPMid           *string `json:"sdpMid"`
+	SDPMLineIndex    *uint16 `json:"sdpMLineIndex"`
+	UsernameFragment *string `json:"usernameFragment"`
 }
 
 const (
@@ -53,10 +63,11 @@ func decodeSignal(data []byte) (signal, bool) {
 }
 
 // normalize makes a candidate from any end acceptable to this one: an
-// empty sdpMid (which pion's browser wrapper produces, and which a browser
-// would look for among its media sections) is dropped, and the line index
-// defaults to the one media section a connection here has.
-func normalize(c webrtc.ICECandidateInit) webrtc.ICECandidateInit {
+// empty sdpMid (which pion's browser wrapper, in older builds of this
+// package, produced, and which a browser would look for among its media
+// sections) is dropped, and the line index defaults to the one media
+// section a connection here has.
+func normalize(c candidate) candidate {
 	if c.SDPMid != nil && *c.SDPMid == "" {
 		c.SDPMid = nil
 	}

@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"github.com/interpdemo/interpdemo/netplay"
-	"github.com/pion/stun/v4"
-	"github.com/pion/webrtc/v4"
 )
 
 const (
@@ -101,9 +99,8 @@ type Stats struct {
 type Transport struct {
 	sig  Signaler
 	cfg  Config
-	api  *webrtc.API
-	conf webrtc.Configuration
-	host string // Dial's: the host's ID; "" on the host
+	rtc  rtcConfig // the platform's, for its links
+	host string    // Dial's: the host's ID; "" on the host
 
 	ctx    context.Context // ends with Close: stops the signaling
 	cancel context.CancelFunc
@@ -199,8 +196,7 @@ func newTransport(sig Signaler, cfg Config, host string) (*Transport, error) {
 	if sig == nil {
 		return nil, errors.New("webrtc: no signaler")
 	}
-	conf, err := cfg.check()
-	if err != nil {
+	if err := cfg.check(); err != nil {
 		return nil, err
 	}
 	if cfg.Timeout == 0 {
@@ -212,11 +208,14 @@ func newTransport(sig Signaler, cfg Config, host string) (*Transport, error) {
 	if cfg.SendBuffer == 0 {
 		cfg.SendBuffer = DefaultSendBuffer
 	}
+	rtc, err := newRTCConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
 	t := &Transport{
 		sig:    sig,
 		cfg:    cfg,
-		api:    newAPI(cfg),
-		conf:   conf,
+		rtc:    rtc,
 		host:   host,
 		peers:  make(map[netplay.Addr]*peer),
 		ring:   make([]slot, cfg.Queue),
@@ -233,40 +232,32 @@ func newTransport(sig Signaler, cfg Config, host string) (*Transport, error) {
 	return t, nil
 }
 
-// check validates c and returns pion's configuration for it.
-func (c Config) check() (webrtc.Configuration, error) {
-	var conf webrtc.Configuration
+// check validates c.
+func (c Config) check() error {
 	if c.Timeout < 0 {
-		return conf, fmt.Errorf("webrtc: timeout %v is negative", c.Timeout)
+		return fmt.Errorf("webrtc: timeout %v is negative", c.Timeout)
 	}
 	if c.Queue < 0 || c.Queue > MaxQueue {
-		return conf, fmt.Errorf("webrtc: queue %d not in 1..%d", c.Queue, MaxQueue)
+		return fmt.Errorf("webrtc: queue %d not in 1..%d", c.Queue, MaxQueue)
 	}
 	if c.SendBuffer < 0 {
-		return conf, fmt.Errorf("webrtc: send buffer %d is negative", c.SendBuffer)
+		return fmt.Errorf("webrtc: send buffer %d is negative", c.SendBuffer)
 	}
 	for _, s := range c.ICEServers {
 		if len(s.URLs) == 0 {
-			return conf, errors.New("webrtc: an ICE server has no URL")
+			return errors.New("webrtc: an ICE server has no URL")
 		}
 		for _, u := range s.URLs {
-			uri, err := stun.ParseURI(u)
+			turn, err := checkICEURL(u)
 			if err != nil {
-				return conf, fmt.Errorf("webrtc: ICE server %q: %v", u, err)
+				return fmt.Errorf("webrtc: ICE server %q: %v", u, err)
 			}
-			turn := uri.Scheme == stun.SchemeTypeTURN || uri.Scheme == stun.SchemeTypeTURNS
 			if turn && (s.Username == "" || s.Credential == "") {
-				return conf, fmt.Errorf("webrtc: TURN server %q needs a username and a credential", u)
+				return fmt.Errorf("webrtc: TURN server %q needs a username and a credential", u)
 			}
 		}
-		is := webrtc.ICEServer{URLs: s.URLs, Username: s.Username}
-		if s.Credential != "" {
-			is.Credential = s.Credential
-			is.CredentialType = webrtc.ICECredentialTypePassword
-		}
-		conf.ICEServers = append(conf.ICEServers, is)
 	}
-	return conf, nil
+	return nil
 }
 
 // enter registers a goroutine of ours about to start, unless the
@@ -313,7 +304,7 @@ func (t *Transport) handle(from string, s signal) {
 	case s.Candidate != nil:
 		p.remote(*s.Candidate)
 	case s.Kind == kindAnswer && t.host != "" && !p.hasRemote():
-		if err := p.setRemote(webrtc.SDPTypeAnswer, s.SDP); err != nil {
+		if err := p.setRemote(kindAnswer, s.SDP); err != nil {
 			t.lose(p)
 		}
 	default:
@@ -362,7 +353,7 @@ func (t *Transport) accept(from, sdp string) {
 		}
 	})
 	p.mu.Unlock()
-	if err := p.setRemote(webrtc.SDPTypeOffer, sdp); err != nil {
+	if err := p.setRemote(kindOffer, sdp); err != nil {
 		t.badSignals.Add(1)
 		t.lose(p)
 		return
@@ -375,20 +366,11 @@ func (t *Transport) accept(from, sdp string) {
 // describe makes p's offer or answer, sets it, sends it to the peer, and
 // then the candidates found meanwhile.
 func (t *Transport) describe(p *peer, kind string) error {
-	var desc webrtc.SessionDescription
-	var err error
-	if kind == kindOffer {
-		desc, err = p.pc.CreateOffer(nil)
-	} else {
-		desc, err = p.pc.CreateAnswer(nil)
-	}
-	if err == nil {
-		err = p.pc.SetLocalDescription(desc)
-	}
+	sdp, err := p.link.describe(kind)
 	if err != nil {
 		return fmt.Errorf("webrtc: %s for %q: %v", kind, p.addr, err)
 	}
-	if err := t.signal(p.addr, signal{Kind: kind, SDP: desc.SDP}); err != nil {
+	if err := t.signal(p.addr, signal{Kind: kind, SDP: sdp}); err != nil {
 		return fmt.Errorf("webrtc: send %s to %q: %v", kind, p.addr, err)
 	}
 	p.mu.Lock()
@@ -438,6 +420,15 @@ func (t *Transport) lose(p *peer) {
 
 // push queues a datagram from a data channel for Recv.
 func (t *Transport) push(from netplay.Addr, data []byte) {
+	t.enqueue(from, len(data), func(dst []byte) int { return copy(dst, data) })
+}
+
+// enqueue queues a datagram of size bytes from a data channel for Recv:
+// fill copies as much of it as dst holds into dst, and returns how much
+// it copied. It does not block (beyond the ring's lock, held briefly):
+// a browser's message handler calls it, fill copying straight from the
+// message's ArrayBuffer.
+func (t *Transport) enqueue(from netplay.Addr, size int, fill func(dst []byte) int) {
 	t.rmu.Lock()
 	if t.rclosed {
 		t.rmu.Unlock()
@@ -449,11 +440,11 @@ func (t *Transport) push(from netplay.Addr, data []byte) {
 		return
 	}
 	s := &t.ring[(t.head+t.n)%len(t.ring)]
-	s.from, s.n = from, copy(s.buf, data)
+	s.from, s.n = from, fill(s.buf)
 	t.n++
 	t.rmu.Unlock()
 	t.received.Add(1)
-	t.receivedBytes.Add(int64(len(data)))
+	t.receivedBytes.Add(int64(size))
 	select {
 	case t.notify <- struct{}{}:
 	default:
@@ -468,11 +459,11 @@ func (t *Transport) Send(to netplay.Addr, pkt []byte) {
 	t.mu.RLock()
 	p := t.peers[to]
 	t.mu.RUnlock()
-	if p == nil || !p.open.Load() || p.dc.BufferedAmount() > uint64(t.cfg.SendBuffer) {
+	if p == nil || !p.open.Load() || p.link.buffered() > t.cfg.SendBuffer {
 		t.sendDropped.Add(1)
 		return
 	}
-	if err := p.dc.Send(pkt); err != nil {
+	if err := p.link.send(pkt); err != nil {
 		t.sendDropped.Add(1)
 		return
 	}

@@ -16,8 +16,8 @@ import (
 // frame still in flight reads would make the upload wait for it.
 //
 // Whether it pays is measured on the running machine (package
-// render/adaptive), on the frames a comparison measures (15 frames of
-// each option in 256 at first, in 4,096 once the choice holds): the
+// render/adaptive), on the frames a comparison measures (15 to 30 frames
+// of each option in 256 at first, in 4,096 once the choice holds): the
 // culler's time, and the frame's from its ball draw to the end of
 // EndFrame (after the swap), which holds the GPU's time wherever the GPU
 // is what the frame waits for (EndFrame waits for the frame two before,

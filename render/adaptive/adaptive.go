@@ -15,24 +15,36 @@
 // it, at the frame's end or some frames later. Plain Go, no clock: the
 // costs come in as nanoseconds.
 //
+// Frames of a few milliseconds are noisy: on a busy machine one option's
+// frames spread over three times and more, more than the options differ
+// (10,000 balls of radius 1 on llvmpipe). So a comparison whose frames
+// add up to less than MinCounted of each option, and whose answer would
+// change the option in force, goes on with more blocks, up to MaxBlocks
+// of each; and every switch is provisional: the next comparison starts
+// at once, with the new option in force, and the switch stands only where
+// it agrees. Two comparisons must agree to change the choice.
+//
 // A comparison ends early where the answer is plain, so that trying an
-// option that is far worse costs a frame or two, not dozens (at 100,000
-// balls on llvmpipe a frame takes 40 ms with culling and 540 without): a
-// frame of the other option that costs over 4 times what the option in
-// force costs ends the trial at once, and two counted frames that both
-// cost over twice as much, or under half, decide it.
+// option that is far worse costs a few frames, not dozens (at 100,000
+// balls on llvmpipe a frame takes 40 ms with culling and 540 without):
+// two frames in a row of the other option that cost over 4 times the
+// dearest counted frame of the option in force end the trial at once; two
+// counted frames that both cost over twice that, or under half its
+// cheapest, decide it. Beyond the spread of its own frames, not within
+// it: on a busy machine a frame now and then costs a tenth of the others
+// (it found the rasterizer done), or ten times as much.
 //
 //	on, measure, tag := choice.Frame(scene)
 //	... draw with the strategy on or off; if measure, time it ...
 //	choice.Measured(tag, cost) // when the cost is known, frames later
 //
 // A new Scene (another ball count, view or ball size) starts a new
-// comparison. Trials are few: TrialFrames frames of the other option at
-// most every FirstEvery frames, the interval doubling up to MaxEvery while
-// the choice holds: a machine settled on one option spends well under one
-// frame in a hundred trying the other. Hysteresis: the strategy is taken
-// up where it measures Margin cheaper than going without, and kept while
-// it measures cheaper at all.
+// comparison. Trials are few: TrialFrames frames of the other option
+// (MaxTrialFrames at most) every FirstEvery frames, the interval doubling
+// up to MaxEvery while the choice holds: a machine settled on one option
+// spends well under one frame in a hundred trying the other. Hysteresis:
+// the strategy is taken up where it measures Margin cheaper than going
+// without, twice in a row, and kept while it measures cheaper at all.
 package adaptive
 
 import (
@@ -97,11 +109,19 @@ const (
 	Settle = 2
 	Blocks = 3 // blocks of each option in a comparison
 	// TrialFrames is how many frames of the other option a comparison
-	// draws at most, Samples how many of each option it counts.
+	// draws, Samples how many of each option it counts...
 	TrialFrames = Blocks * Block
 	Samples     = Blocks * (Block - Settle)
-	FirstEvery  = 256  // frames from one comparison to the next, at first
-	MaxEvery    = 4096 // at most, the interval doubling while the choice holds
+	// ... unless its counted frames of either option add up to less
+	// than MinCounted (ns) and its answer would change the option in
+	// force (or it confirms a switch): then it goes on, a block of each
+	// at a time, up to MaxBlocks of each.
+	MinCounted     = 100_000_000
+	MaxBlocks      = 6
+	MaxTrialFrames = MaxBlocks * Block
+	MaxSamples     = MaxBlocks * (Block - Settle)
+	FirstEvery     = 256  // frames from one comparison to the next, at first
+	MaxEvery       = 4096 // at most, the interval doubling while the choice holds
 	// Margin: the strategy is taken up where it costs at most this
 	// fraction of going without (10 % cheaper), and kept while it costs
 	// less: no flapping between two options that cost the same, and no
@@ -136,6 +156,14 @@ type Choice struct {
 	frames int  // frames drawn in the phase
 	every  int  // frames from one comparison to the next
 	chosen bool // a comparison has ended since the scene changed
+	// confirm: the option in force is a switch that the comparison
+	// going on (started at once) must confirm, or it is undone.
+	confirm bool
+	held    int // the interval before a switch to confirm
+	drawn   int // frames the comparison has drawn
+	limit   int // and is to draw, both options
+	want    int // costs of each option it is to count
+	far     int // frames in a row of the other option far worse
 
 	samples [2][]Cost // this round's counted costs: [0] off, [1] on
 	typical [2]Cost   // the lower quartiles of the last comparison that measured the option
@@ -148,9 +176,9 @@ type Choice struct {
 // New makes a Choice for mode. With Auto, it starts off: nothing spent
 // until a measurement says it pays.
 func New(mode Mode) *Choice {
-	c := &Choice{mode: mode, on: mode == On, every: FirstEvery, sorted: make([]int64, 0, Samples), gpu: [2]int64{-1, -1}}
+	c := &Choice{mode: mode, on: mode == On, every: FirstEvery, sorted: make([]int64, 0, MaxSamples), gpu: [2]int64{-1, -1}}
 	for i := range c.samples {
-		c.samples[i] = make([]Cost, 0, Samples)
+		c.samples[i] = make([]Cost, 0, MaxSamples)
 	}
 	return c
 }
@@ -210,10 +238,11 @@ func (c *Choice) Frame(s Scene) (on, measure bool, tag Tag) {
 		return c.on, false, Tag{}
 	}
 	// Measuring: blocks of the option in force and of the other in turn.
-	k := c.frames - 1
+	k := c.drawn
+	c.drawn++
 	use := c.on != ((k/Block)%2 == 1)
 	settle := k%Block < Settle
-	if c.frames >= 2*TrialFrames {
+	if c.drawn >= c.limit {
 		c.phase, c.frames = waiting, 0
 	}
 	return use, true, Tag{round: c.round, on: use, settle: settle}
@@ -223,7 +252,7 @@ func (c *Choice) Frame(s Scene) (on, measure bool, tag Tag) {
 // frame, as for a new scene: when what was measured no longer holds (the
 // program's warm-up, which is no frame's cost, is over).
 func (c *Choice) Restart() {
-	c.chosen = false
+	c.chosen, c.confirm = false, false
 	c.every = FirstEvery
 	c.start()
 }
@@ -231,7 +260,8 @@ func (c *Choice) Restart() {
 // start begins a comparison: a new round, whose costs alone count.
 func (c *Choice) start() {
 	c.round++
-	c.phase, c.frames = measuring, 0
+	c.phase, c.frames, c.far = measuring, 0, 0
+	c.drawn, c.limit, c.want = 0, 2*TrialFrames, Samples
 	c.samples[0], c.samples[1] = c.samples[0][:0], c.samples[1][:0]
 }
 
@@ -243,21 +273,29 @@ func (c *Choice) Measured(tag Tag, cost Cost) {
 		return
 	}
 	cur, alt := idx(c.on), idx(!c.on)
-	if tag.on != c.on && len(c.samples[cur]) >= Block-Settle {
+	if tag.on == c.on {
+		c.far = 0
+	} else if len(c.samples[cur]) >= Block-Settle {
 		// The other option: plainly worse, or plainly better?
-		q := c.quartile(c.samples[cur], 2)
-		if cost.Total() > 4*q {
-			c.end(false) // far worse even while settling: no more of it
-			return
+		t := cost.Total()
+		lo, hi := span(c.samples[cur])
+		if t > 4*hi {
+			c.far++
+			if c.far >= 2 {
+				c.end(false) // far worse even while settling: no more of it
+				return
+			}
+		} else {
+			c.far = 0
 		}
 		if !tag.settle && len(c.samples[alt]) >= 1 {
 			prev := c.samples[alt][len(c.samples[alt])-1].Total()
 			switch {
-			case prev > 2*q && cost.Total() > 2*q:
+			case prev > 2*hi && t > 2*hi:
 				c.keep(alt, cost)
 				c.end(false)
 				return
-			case 2*prev < q && 2*cost.Total() < q:
+			case 2*prev < lo && 2*t < lo:
 				c.keep(alt, cost)
 				c.end(true)
 				return
@@ -268,14 +306,15 @@ func (c *Choice) Measured(tag Tag, cost Cost) {
 		return
 	}
 	c.keep(idx(tag.on), cost)
-	if c.phase == waiting && len(c.samples[0]) == Samples && len(c.samples[1]) == Samples {
+	if c.phase == waiting && len(c.samples[0]) == c.want && len(c.samples[1]) == c.want {
 		c.decide()
 	}
 }
 
-// keep counts a cost of option i (0 off, 1 on), up to Samples.
+// keep counts a cost of option i (0 off, 1 on), up to the comparison's
+// count.
 func (c *Choice) keep(i int, cost Cost) {
-	if s := &c.samples[i]; len(*s) < cap(*s) {
+	if s := &c.samples[i]; len(*s) < c.want {
 		*s = append(*s, cost)
 	}
 }
@@ -284,10 +323,30 @@ func (c *Choice) keep(i int, cost Cost) {
 // what was measured of each for the report.
 func (c *Choice) end(switchOver bool) {
 	c.report(1)
-	if switchOver {
-		c.on = !c.on
+	c.found(c.on != switchOver)
+}
+
+// found ends a comparison that found on the cheaper option, or off. A
+// switch is provisional: the next comparison starts at once, and the
+// switch stands only where that one agrees; else the option before is
+// back.
+func (c *Choice) found(on bool) {
+	switch {
+	case c.confirm && on == c.on: // confirmed
+		c.confirm = false
 		c.every = FirstEvery
-	} else {
+	case c.confirm: // not confirmed: undone, the choice before held
+		c.on, c.confirm = on, false
+		c.every = min(2*c.held, MaxEvery)
+	case on != c.on:
+		c.on, c.confirm = on, true
+		c.held, c.every = c.every, 1 // at once
+	case !c.chosen:
+		// The first comparison since a start or a new scene keeps the
+		// option: the next comes no later than at first, its frames
+		// may still have carried the start's work.
+		c.every = FirstEvery
+	default:
 		c.every = min(2*c.every, MaxEvery)
 	}
 	c.chosen = true
@@ -313,23 +372,49 @@ func (c *Choice) report(least int) bool {
 // decide ends a comparison, by the lower quartiles of the frames' total
 // costs: another program's load only ever adds to a frame's cost, so the
 // cheaper frames of each option say best what it costs by itself.
+//
+// A switch (or its confirmation) measured on frames too short to say much
+// (less than MinCounted of either option) is measured on: a block of each
+// option more, up to MaxBlocks.
 func (c *Choice) decide() {
 	if c.report(Samples / 2) { // else too few costs came back to decide on
 		// The strategy is taken up only where it pays by the margin, and
-		// kept while it pays at all: between the two, no flapping.
+		// kept while it pays at all: between the two, no flapping. A
+		// switch under confirmation is judged by the rule that made it.
+		was := c.on != c.confirm // the option before any provisional switch
 		on := float64(c.totals[1]) < Margin*float64(c.totals[0])
-		if c.on && c.chosen {
+		if was && c.chosen {
 			on = c.totals[1] < c.totals[0]
 		}
-		if on != c.on {
-			c.on = on
-			c.every = FirstEvery
-		} else {
-			c.every = min(2*c.every, MaxEvery)
+		if (on != c.on || c.confirm) && c.limit < 2*MaxTrialFrames &&
+			len(c.samples[0]) == c.want && len(c.samples[1]) == c.want &&
+			(sum(c.samples[0]) < MinCounted || sum(c.samples[1]) < MinCounted) {
+			c.limit += 2 * Block
+			c.want += Block - Settle
+			c.phase = measuring // from the next frame, a block of each
+			return
 		}
-		c.chosen = true
+		c.found(on)
+		return
 	}
 	c.phase, c.frames = idle, 0
+}
+
+// span is the least and the most of costs' totals.
+func span(costs []Cost) (lo, hi int64) {
+	lo, hi = costs[0].Total(), costs[0].Total()
+	for _, k := range costs[1:] {
+		lo, hi = min(lo, k.Total()), max(hi, k.Total())
+	}
+	return lo, hi
+}
+
+// sum is the total of costs' totals.
+func sum(costs []Cost) (t int64) {
+	for _, k := range costs {
+		t += k.Total()
+	}
+	return t
 }
 
 // quartile is the lower quartile of one part of costs (0: Strategy, 1:

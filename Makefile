@@ -158,15 +158,17 @@ test-386:
 # depend on Ebitengine; go test ./... above does not reach it. On Linux
 # Ebitengine connects to the X server when its package is initialised, so
 # even its display-free tests need a display: xvfb-run gives them Xvfb's.
+# examples/ebiten-netplay also builds for the browser (GOOS=js), and its
+# tests play it in headless Chromium against a native copy.
 test-ebiten-deps:
 	@{ ! command -v dpkg >/dev/null || dpkg -s $(EBITEN_PKGS) >/dev/null 2>&1; } && command -v xvfb-run >/dev/null || { \
 		echo "make: installing $(EBITEN_PKGS) (to build the Ebitengine example and test it under Xvfb)"; \
 		$(APT) update -qq && $(APT) install -y -qq $(EBITEN_PKGS); }
 
-test-ebiten: test-ebiten-deps
+test-ebiten: test-ebiten-deps browser-deps
 	cd examples/ebiten && $(GO) vet ./... && \
 		xvfb-run -a -s "-screen 0 1280x1024x24 -nolisten tcp" $(GO) test -count=1 -timeout 5m ./...
-	cd examples/ebiten-netplay && $(GO) vet ./... && \
+	cd examples/ebiten-netplay && $(GO) vet ./... && GOOS=js GOARCH=wasm $(GO) vet ./... && \
 		xvfb-run -a -s "-screen 0 1280x1024x24 -nolisten tcp" $(GO) test -count=1 -timeout 5m ./...
 
 # Go benchmarks and the headless scenario matrix -> docs/PERFORMANCE.md
@@ -181,7 +183,8 @@ lint: deps
 	$(STATICCHECK_WASM) ./internal/web/... ./cmd/web/...
 	@$(call inlibs,$(GO) vet ./... && $(STATICCHECK) ./...)
 	cd examples/ebiten && $(GO) vet ./... && $(STATICCHECK) ./...
-	cd examples/ebiten-netplay && $(GO) vet ./... && $(STATICCHECK) ./...
+	cd examples/ebiten-netplay && $(GO) vet ./... && $(STATICCHECK) ./... && \
+		GOOS=js GOARCH=wasm $(GO) vet ./... && $(STATICCHECK_WASM) ./...
 
 # Each fuzz target for 30 s (FUZZTIME=… to change).
 FUZZTIME ?= 30s

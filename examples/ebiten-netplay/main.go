@@ -1,17 +1,28 @@
 // Command ebiten-netplay is a two-player game made with Ebitengine and put
 // on the network with the interpdemo netcode library: package netplay
-// (the session and its Runner, rollback or lockstep), netplay/udp (the
-// socket) and loop (the fixed tick). The game is not the interpdemo demo's
-// ball world: it is Puck (package puck), two squares on a 320×240 field
-// pushing a puck into each other's goal. Its simulation is integer
-// fixed-point math, its per-tick input one byte of direction bits, its
-// settings (field, tick rate, netcode, seed) a 15-byte blob the host
-// sends; that is all the library needs to know of it.
+// (the session and its Runner, rollback or lockstep), a transport (UDP,
+// netplay/udp; or WebRTC data channels through a lobby's room,
+// netplay/webrtc) and loop (the fixed tick). The game is not the
+// interpdemo demo's ball world: it is Puck (package puck), two squares on
+// a 320×240 field pushing a puck into each other's goal. Its simulation
+// is integer fixed-point math, its per-tick input one byte of direction
+// bits, its settings (field, tick rate, netcode, seed) a 15-byte blob the
+// host sends; that is all the library needs to know of it.
 //
-// Two terminals on one machine:
+// Two terminals on one machine, over UDP:
 //
 //	go run . -host 127.0.0.1:7777
 //	go run . -join 127.0.0.1:7777
+//
+// or through a lobby's room (go run ./cmd/lobby -addr 127.0.0.1:8780 at
+// the repository's top), over WebRTC, where the first to arrive hosts:
+//
+//	go run . -lobby ws://127.0.0.1:8780/puck
+//	go run . -lobby ws://127.0.0.1:8780/puck
+//
+// The same program runs in a browser (GOOS=js GOARCH=wasm, index.html),
+// through a lobby's room only, its flags in the page's query:
+// index.html?lobby=ws://127.0.0.1:8780/puck&bot=2 (see browser.go).
 //
 // Arrows or WASD move your square; Space toggles interpolation; Q, Escape
 // or closing the window quits (for both players, at a tick they agree on).
@@ -31,9 +42,11 @@
 //	ticks=300 hash=840764d1b9aa76ad rollbacks=41 resimulated=120 score=1:3 netcode=rollback
 //
 // and exits with status 0 after a clean end (a player quit, the tick
-// limit), 1 after a failure (a desync, a silent peer), 2 for bad flags.
-// The host prints "hosting on ADDR" first; both print "game started" when
-// the game starts.
+// limit), 1 after a failure (a desync, a silent peer, a room it could
+// not enter), 2 for bad flags. The host prints "hosting on ADDR" (UDP)
+// or "hosting the room URL as ID" (a lobby's room) first, a room's
+// joiner "joined the room URL as ID: its host is ID"; both print "game
+// started" when the game starts.
 package main
 
 import (
@@ -44,8 +57,6 @@ import (
 	"fmt"
 	"image/color"
 	"io"
-	"net/netip"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -59,26 +70,25 @@ import (
 	"github.com/interpdemo/interpdemo/input"
 	"github.com/interpdemo/interpdemo/loop"
 	"github.com/interpdemo/interpdemo/netplay"
-	"github.com/interpdemo/interpdemo/netplay/udp"
 )
 
 const name = "ebiten-netplay"
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
-
 // options are the command line.
 type options struct {
-	host, join string
+	host, join string // a game over UDP (udp.go; not in a browser)
+	lobby      string // a lobby's room: its URL, with the players it waits for
 	bot        bool
 	botSeed    uint64
 	ticks      uint64
 	settings   puck.Settings
 	netDelay   time.Duration
+	netTimeout time.Duration
 	interp     bool
 }
 
 // hostOnly are the flags that set the host's game: a joiner plays the
-// host's.
+// host's. In a lobby's room they count if this player arrives first.
 var hostOnly = []string{"ticks", "netcode", "tps", "field", "seed"}
 
 // parse reads the command line; the error is one line naming the flag.
@@ -86,8 +96,8 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	o := options{settings: puck.DefaultSettings()}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&o.host, "host", "", "host the game on `ADDR` (e.g. :7777, or 127.0.0.1:0 for a free port) and wait for the other player")
-	fs.StringVar(&o.join, "join", "", "join the game hosted at `HOST:PORT`")
+	fs.StringVar(&o.lobby, "lobby", "", "play in the lobby's room at `URL` (ws://HOST:PORT/ROOM), over WebRTC: the first to arrive hosts, with its host flags; the other joins")
+	defineUDP(fs, &o) // -host, -join, -net-delay: not in a browser
 	fs.Func("bot", "your input comes from a deterministic bot seeded with `SEED`, not the keyboard", func(s string) error {
 		v, err := strconv.ParseUint(s, 0, 64)
 		o.bot, o.botSeed = true, v
@@ -98,12 +108,12 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.settings.TPS, "tps", o.settings.TPS, fmt.Sprintf("host: logic ticks per second, `N` from %d to %d", puck.MinTPS, puck.MaxTPS))
 	field := fs.String("field", fmt.Sprintf("%dx%d", o.settings.Width, o.settings.Height), "host: the field's `WxH` in pixels")
 	fs.Uint64Var(&o.settings.Seed, "seed", o.settings.Seed, "host: the `SEED` of the serves' directions")
-	fs.DurationVar(&o.netDelay, "net-delay", 0, "a simulated one-way `DELAY` added to every packet this player sends")
+	fs.DurationVar(&o.netTimeout, "net-timeout", netplay.DefaultSilence, "the other player silent this `DURATION` is gone: the game ends with an error")
 	fs.BoolVar(&o.interp, "interp", true, "start with interpolation on (Space toggles it)")
 	fs.Usage = func() {} // an error is one line; -h prints the usage
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(stderr, "usage: %s -host ADDR | -join HOST:PORT [flags]\n\n%s\n\n", name, helpLine())
+			fmt.Fprintf(stderr, "usage: %s %s [flags]\n%s\n%s\n\n", name, modes, usageNote, helpLine())
 			fs.PrintDefaults()
 		}
 		return o, err // the flag package printed any other
@@ -118,14 +128,27 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	switch {
 	case fs.NArg() > 0:
 		return bad("takes flags only, not arguments (got %q)", fs.Args())
-	case o.host == "" && o.join == "":
-		return bad("-host ADDR or -join HOST:PORT is needed")
+	case o.host == "" && o.join == "" && o.lobby == "":
+		return bad("%s", needed)
+	case o.lobby != "" && (o.host != "" || o.join != ""):
+		return bad("-lobby cannot be combined with -host or -join")
 	case o.host != "" && o.join != "":
 		return bad("-join cannot be combined with -host")
 	case o.ticks > netplay.MaxTick:
 		return bad("-ticks must be at most %d (got %d)", uint64(netplay.MaxTick), o.ticks)
 	case o.netDelay < 0 || o.netDelay > 10*time.Second:
 		return bad("-net-delay must be between 0 and 10s (got %v)", o.netDelay)
+	case o.netTimeout <= 0 || o.netTimeout > time.Hour:
+		return bad("-net-timeout must be more than 0 and at most 1h (got %v)", o.netTimeout)
+	case o.lobby != "" && set["net-delay"]:
+		return bad("-net-delay is for a game over UDP (-host, -join), not a lobby's room")
+	}
+	if o.lobby != "" {
+		u, err := roomURL(o.lobby)
+		if err != nil {
+			return bad("-lobby: %v", err)
+		}
+		o.lobby = u
 	}
 	if o.join != "" {
 		for _, f := range hostOnly {
@@ -133,7 +156,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 				return bad("-%s is the host's to set: a joiner plays the host's game", f)
 			}
 		}
-		if _, err := udp.Resolve(o.join); err != nil {
+		if err := checkJoin(o.join); err != nil {
 			return bad("-join: %v", err)
 		}
 	}
@@ -172,6 +195,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return 1
 	}
+	// In a browser this runs on the program's main goroutine, never in a
+	// JavaScript callback (Ebitengine returns from RunGame there too), so
+	// a Close that waits for the browser's events is safe.
 	defer a.conn.Close()
 	ebiten.SetWindowTitle("Puck over the network: " + helpLine())
 	ebiten.SetWindowSize(2*o.settings.Width, 2*o.settings.Height) // a joiner's field comes with the host's Welcome
@@ -189,44 +215,53 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// open opens the socket and the session.
+// conn is the game's transport: a UDP socket (netplay/udp) or a lobby's
+// room (WebRTC data channels, netplay/webrtc).
+type conn interface {
+	netplay.Transport
+	Close() error
+}
+
+// open opens the transport (a UDP socket, or the lobby's room once
+// entered) and the session.
 func open(o options, stdout io.Writer) (*app, error) {
 	nonce, err := newNonce()
 	if err != nil {
 		return nil, err
 	}
 	clock := loop.NewRealClock()
-	cfg := udp.Config{Outgoing: netplay.Conditions{Delay: o.netDelay}, Seed: nonce}
-	var sess *netplay.Session
-	var conn *udp.Conn
-	if o.host != "" {
-		if conn, err = udp.Listen(o.host, cfg); err != nil {
-			return nil, fmt.Errorf("-host: %v", err)
-		}
-		sess, err = netplay.NewHost(puck.HostConfig(o.settings, nonce, o.ticks), clock.Now())
-		if err == nil {
-			fmt.Fprintf(stdout, "hosting on %v\n", conn.LocalAddr())
-		}
+	var (
+		c    conn
+		sess *netplay.Session
+		host string // a joiner's word on its host, for Draw
+	)
+	if o.lobby != "" {
+		c, sess, host, err = openRoom(o, nonce, clock, stdout)
 	} else {
-		host, _ := udp.Resolve(o.join) // checked with the flags
-		listen := ":0"
-		if ap, err := netip.ParseAddrPort(string(host)); err == nil && ap.Addr().IsLoopback() {
-			listen = netip.AddrPortFrom(ap.Addr(), 0).String() // a game on this machine stays on it
-		}
-		if conn, err = udp.Listen(listen, cfg); err != nil {
-			return nil, err
-		}
-		sess, err = netplay.NewJoiner(puck.JoinConfig(nonce), host, clock.Now())
+		c, sess, host, err = openUDP(o, nonce, clock, stdout)
 	}
 	if err != nil {
-		conn.Close()
 		return nil, err
 	}
 	return &app{
-		clock: clock, conn: conn, stdout: stdout, interp: o.interp, join: o.join,
+		clock: clock, conn: c, tr: c, stdout: stdout, interp: o.interp, join: host,
 		peer:    puck.NewPeer(sess, puck.PeerConfig{Bot: o.bot, BotSeed: o.botSeed}),
 		pressed: make([]ebiten.Key, 0, 16), released: make([]ebiten.Key, 0, 16),
 	}, nil
+}
+
+// hostConfig is the session configuration of a host of the game.
+func (o options) hostConfig(nonce uint64) netplay.Config {
+	c := puck.HostConfig(o.settings, nonce, o.ticks)
+	c.Silence = o.netTimeout
+	return c
+}
+
+// joinConfig is the session configuration of a joiner.
+func (o options) joinConfig(nonce uint64) netplay.Config {
+	c := puck.JoinConfig(nonce)
+	c.Silence = o.netTimeout
+	return c
 }
 
 // newNonce is 64 random bits, not 0.
@@ -287,10 +322,11 @@ func helpLine() string {
 // changes into timestamped events, carries the datagrams, and draws.
 type app struct {
 	clock  loop.Clock
-	conn   *udp.Conn
+	conn   conn
+	tr     netplay.Transport // conn, converted once: see netplay.Read
 	peer   *puck.Peer
 	stdout io.Writer
-	join   string // the host's address, for the lobby's line
+	join   string // the host, for the line drawn while joining
 
 	interp   bool
 	quitting bool
@@ -337,9 +373,9 @@ func (a *app) frame(now time.Duration, pressed, released []ebiten.Key, focused, 
 	}
 
 	sess := a.peer.Session()
-	netplay.Read(now, a.conn, sess)
+	netplay.Read(now, a.tr, sess)
 	a.peer.Update(now) // the call's tick, unless time sync advises skipping it
-	netplay.Write(now, a.conn, sess)
+	netplay.Write(now, a.tr, sess)
 
 	if g := a.peer.Game(); g != nil && !a.sized {
 		set := g.Settings()

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"strconv"
@@ -62,6 +63,19 @@ func TestBadFlags(t *testing.T) {
 		{"-host", ":0", "-bot", "x"},
 		{"-host", ":0", "-net-delay", "-1ms"},
 		{"-host", ":0", "-nonsense"},
+		{"-host", ":0", "-net-timeout", "0s"},
+		{"-lobby", "ws://127.0.0.1:1/r", "-host", ":0"},
+		{"-lobby", "ws://127.0.0.1:1/r", "-join", "127.0.0.1:1"},
+		{"-lobby", "ws://127.0.0.1:1/r", "-net-delay", "10ms"},
+		{"-lobby", "http://127.0.0.1:1/r"},
+		{"-lobby", "127.0.0.1:1"},
+		{"-lobby", "ws:///r"},
+		{"-lobby", "ws://127.0.0.1:1"},
+		{"-lobby", "ws://127.0.0.1:1/a/b"},
+		{"-lobby", "ws://127.0.0.1:1/a b"},
+		{"-lobby", "ws://127.0.0.1:1/r?players=3"},
+		{"-lobby", "ws://127.0.0.1:1/r?spectate"},
+		{"-lobby", "ws://127.0.0.1:1/r", "-tps", "1000"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(args, &stdout, &stderr)
@@ -73,6 +87,27 @@ func TestBadFlags(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"-h"}, &stdout, &stderr); code != 0 || !strings.Contains(stderr.String(), "-join HOST:PORT") {
 		t.Errorf("-h: %d, %q", code, stderr.String())
+	}
+}
+
+// TestLobbyDown: a lobby that is not there is one line of error, at
+// once, before any window.
+func TestLobbyDown(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	var stdout, stderr bytes.Buffer
+	begin := time.Now()
+	code := run([]string{"-lobby", "ws://" + addr + "/r"}, &stdout, &stderr)
+	msg := strings.TrimSuffix(stderr.String(), "\n")
+	if code != 1 || !strings.HasPrefix(msg, name+": -lobby: ") || strings.Contains(msg, "\n") || stdout.Len() != 0 {
+		t.Errorf("a lobby that is down: %d, stderr %q, stdout %q; want 1 and one line of error", code, msg, stdout.String())
+	}
+	if d := time.Since(begin); d > 10*time.Second {
+		t.Errorf("a lobby that is down took %v to say so", d)
 	}
 }
 

@@ -130,6 +130,7 @@ func TestLobbyNativeGame(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a lobby and two demos, 15 s")
 	}
+	t.Parallel() // real-time games, light on the CPU: they overlap with the other network games
 	l := startLobby(t)
 	for _, netcode := range []string{"lockstep", "rollback"} {
 		t.Run(netcode, func(t *testing.T) {
@@ -166,6 +167,7 @@ func TestLobbyPageAgainstNative(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a lobby, a demo and a browser, 20 s")
 	}
+	t.Parallel() // real-time games, light on the CPU: they overlap with the other network games
 	l := startLobby(t)
 	for _, netcode := range []string{"lockstep", "rollback"} {
 		t.Run(netcode, func(t *testing.T) {

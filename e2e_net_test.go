@@ -178,6 +178,7 @@ func TestNetworkGamesAgree(t *testing.T) {
 	if testing.Short() {
 		t.Skip("30 s of real time")
 	}
+	t.Parallel() // real-time games, light on the CPU: they overlap with the other network games
 	cond := []string{"-net-loss", "0.1", "-net-delay", "40ms", "-net-jitter", "10ms"}
 	for _, players := range []int{2, 3} {
 		t.Run(strconv.Itoa(players)+" players", func(t *testing.T) {
@@ -540,6 +541,7 @@ func TestRollbackGameEqualsLockstepGame(t *testing.T) {
 	if testing.Short() {
 		t.Skip("30 s of real time")
 	}
+	t.Parallel() // real-time games, light on the CPU: they overlap with the other network games
 	cond := []string{"-net-delay", "60ms", "-net-jitter", "20ms", "-net-loss", "0.05"}
 	hashes := map[string][]string{}
 	var rollbackStats []*report.Stats

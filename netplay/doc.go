@@ -120,6 +120,17 @@
 // A player that stops sending altogether is not slow but silent: it is
 // found out by Silence.
 //
+// # What a first read can skip
+//
+// A game needs NewHost or NewJoiner, a Runner, a Transport, and Read and
+// Write. The rest is for other uses, and the sections below say how:
+// the session's tick calls (NeedInput, InputTick, AddLocalInput, Next,
+// Ready, Advance), for a game that drives the session without a Runner
+// (a session a Runner plays refuses them); Receive and Poll, which Read
+// and Write make; and the tools for tests, MemNet (a network in memory),
+// NetSim (one path of a simulated network, which MemNet and netplay/udp
+// use) and its Conditions.
+//
 // # The session's own loop
 //
 // A game that does not use a Runner drives the Session itself. One frame

@@ -337,7 +337,7 @@ func (c *Choice) found(on bool) {
 		c.every = FirstEvery
 	case c.confirm: // not confirmed: undone, the choice before held
 		c.on, c.confirm = on, false
-		c.every = min(2*c.held, MaxEvery)
+		c.every = c.held
 	case on != c.on:
 		c.on, c.confirm = on, true
 		c.held, c.every = c.every, 1 // at once
@@ -380,10 +380,12 @@ func (c *Choice) decide() {
 	if c.report(Samples / 2) { // else too few costs came back to decide on
 		// The strategy is taken up only where it pays by the margin, and
 		// kept while it pays at all: between the two, no flapping. A
-		// switch under confirmation is judged by the rule that made it.
+		// switch under confirmation stands where the comparison going on
+		// finds it pays at all: the margin was met once, and it takes two
+		// comparisons agreeing to change the choice.
 		was := c.on != c.confirm // the option before any provisional switch
 		on := float64(c.totals[1]) < Margin*float64(c.totals[0])
-		if was && c.chosen {
+		if (was && c.chosen) || c.confirm {
 			on = c.totals[1] < c.totals[0]
 		}
 		if (on != c.on || c.confirm) && c.limit < 2*MaxTrialFrames &&

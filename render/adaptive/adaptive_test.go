@@ -265,8 +265,8 @@ func TestEarlyEnd(t *testing.T) {
 // first, where it is, and no later one) switches it on for a comparison
 // at once, which, finding it dearer, switches it off again: two
 // comparisons must agree. Where they do, it stays on, compared again
-// soon; where they do not, the choice before holds, and its interval
-// doubles.
+// soon; where they do not, the choice before holds, at its interval
+// before the switch.
 func TestSwitchConfirmed(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -274,7 +274,7 @@ func TestSwitchConfirmed(t *testing.T) {
 		want    bool
 		every   int // frames to the next comparison
 	}{
-		{"cheaper for the first comparison only", 2 * TrialFrames, false, 2 * FirstEvery},
+		{"cheaper for the first comparison only", 2 * TrialFrames, false, FirstEvery},
 		{"cheaper throughout", 1 << 30, true, FirstEvery},
 	} {
 		s := newSim(Auto, 1)

@@ -81,14 +81,16 @@ func missingFields(s *report.Stats) (missing []string) {
 //   - -stats says "simulated N Hz", the pacing, and the refresh interval
 //     the pacer found, and has late_wakeups and missed_vblanks.
 //
-// A pair of runs that fails these checks after the machine held the demo
-// back (a frame woke up more than half an interval late in either run:
-// late_wakeups, counted by the simulated display against the wake-up it
-// asked for) measured the machine, not the pacing: the pair is run again,
-// up to three times. If the machine never leaves a pair alone the test
-// fails under INTERPDEMO_REQUIRE_GL=1, with what every attempt measured,
-// and is skipped otherwise. A pair the machine left alone must pass, and
-// a run without the fields fails at once.
+// A pair of runs that fails these checks may have measured the machine,
+// not the pacing: a frame woke up more than half an interval late
+// (late_wakeups, counted by the simulated display against the wake-up it
+// asked for), or the process lost the CPU inside a frame, which no
+// wake-up shows (a frame of 4 ticks among frames of one, under make
+// test's own load). The pair is run again, up to three times, and one
+// pair that passes is enough. If every pair fails and one of them had no
+// late wake-up, the test fails; if every pair had late wake-ups it fails
+// under INTERPDEMO_REQUIRE_GL=1, with what every attempt measured, and is
+// skipped otherwise. A run without the fields fails at once.
 func TestPacingOnSimulatedDisplay(t *testing.T) {
 	if testing.Short() {
 		t.Skip("12 s of wall time per pair of runs")
@@ -103,7 +105,7 @@ func TestPacingOnSimulatedDisplay(t *testing.T) {
 		{144, "40ms", false},
 	} {
 		t.Run(fmt.Sprintf("%dHz", c.hz), func(t *testing.T) {
-			var attempts []string
+			var attempts, clean []string
 			for attempt := 1; attempt <= pacingAttempts; attempt++ {
 				raw := pacingRun(t, c.hz, c.tick, "raw")
 				smooth := pacingRun(t, c.hz, c.tick, "smooth")
@@ -122,11 +124,17 @@ func TestPacingOnSimulatedDisplay(t *testing.T) {
 					return
 				}
 				if lateWakeups(raw) == 0 && lateWakeups(smooth) == 0 {
-					for _, p := range problems {
-						t.Error(p)
-					}
-					return
+					clean = append(clean, problems...)
 				}
+			}
+			if len(clean) > 0 {
+				// A pair the machine left alone by its wake-ups failed;
+				// so did every other attempt: the pacing's fault.
+				t.Errorf("every one of %d attempts failed, one at least with no late wake-up:\n%s", pacingAttempts, strings.Join(attempts, "\n"))
+				for _, p := range clean {
+					t.Error(p)
+				}
+				return
 			}
 			msg := fmt.Sprintf("every one of %d attempts failed while the machine woke the demo late (late_wakeups): they measured its load, not the pacing:\n%s",
 				pacingAttempts, strings.Join(attempts, "\n"))

@@ -94,6 +94,7 @@ func TestSixPlayerGamesAgree(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real time")
 	}
+	t.Parallel() // real-time games, light on the CPU: they overlap with the other network games
 	const players, ticks = 6, 150
 	joinedRe := regexp.MustCompile(`joined as player (\d+) of 6`)
 	hashes := map[string]string{}
@@ -399,6 +400,7 @@ func TestFloodOfGarbage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real time")
 	}
+	t.Parallel() // real-time games, light on the CPU: they overlap with the other network games
 	host, addr := hostGame(t, 2, "-ticks", "150")
 	joiner := joinGame(t, addr, 51)
 	joiner.waitStderr(regexp.MustCompile(`game started`), 30*time.Second)
@@ -442,6 +444,7 @@ func TestQuitEndsEveryoneAtOneTick(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real time")
 	}
+	t.Parallel() // real-time games, light on the CPU: they overlap with the other network games
 	for _, quitter := range []string{"host", "joiner"} {
 		t.Run(quitter, func(t *testing.T) {
 			t.Parallel()

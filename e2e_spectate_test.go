@@ -16,6 +16,7 @@ var watchingRe = regexp.MustCompile(`watching: 2 players, from tick (\d+)`)
 // game ends, its -stats says "spectator", and its state hash is the
 // players'.
 func TestSpectatorJoinsFiveSecondsIn(t *testing.T) {
+	t.Parallel() // real-time games, light on the CPU: they overlap with the other network games
 	for _, netcode := range []string{"lockstep", "rollback"} {
 		t.Run(netcode, func(t *testing.T) {
 			t.Parallel()

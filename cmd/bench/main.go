@@ -45,6 +45,7 @@ type options struct {
 	winOnly     bool
 	netOnly     bool
 	lobbyOnly   bool
+	roomOnly    bool
 	cullOnly    bool
 	regressOnly bool
 	goTool      string
@@ -57,6 +58,7 @@ func run() int {
 	flag.BoolVar(&o.quick, "quick", false, "shorter runs (numbers are noisier)")
 	flag.BoolVar(&o.soakOnly, "soak-only", false, "run only the soak and print its section (the report is not written)")
 	flag.BoolVar(&o.webOnly, "web-only", false, "measure only the web page in a browser and print its section (the report is not written)")
+	flag.BoolVar(&o.roomOnly, "room-only", false, "play only the page's game against a native host through a lobby and print its line (the report is not written)")
 	flag.BoolVar(&o.lobbyOnly, "lobby-only", false, "play only the games through a lobby (WebRTC) and over UDP and print their section (the report is not written)")
 	flag.BoolVar(&o.netOnly, "net-only", false, "play only the network scenario's games and print their section (the report is not written)")
 	flag.BoolVar(&o.regressOnly, "regress-only", false, "measure only this build against commit "+regressionRef+"'s and print the section (the report is not written)")
@@ -108,6 +110,15 @@ func run() int {
 			fmt.Fprintf(os.Stderr, "bench: culling: %v\n", err)
 			return 1
 		}
+		return 0
+	}
+	if o.roomOnly {
+		w, err := measureWeb(&o)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "bench: a room's game with the page: %v\n", err)
+			return 1
+		}
+		w.writeRoom(func(format string, args ...any) { fmt.Printf(format, args...) })
 		return 0
 	}
 	if o.lobbyOnly {

@@ -124,6 +124,9 @@ func measureWeb(o *options) (*webResults, error) {
 		}
 		return report.Parse([]byte(line))
 	}
+	if o.roomOnly {
+		return res, res.roomGame(ctx, o, page)
+	}
 	x, err := xvfb.Start(15 * time.Second)
 	if err != nil {
 		return nil, fmt.Errorf("%v (make test-deps installs Xvfb)", err)
@@ -240,12 +243,20 @@ func (w *webResults) write(p func(string, ...any)) {
 		p("| %s | %.1f | %.3f | %.2f | %.1f | %.1f | %.2fx | %s | %s |\n", commas(int64(r.balls)), r.page.FPS, r.page.FrameMsP50, r.page.TPS,
 			r.window.FPS, r.headless.FPS, r.page.FPS/r.window.FPS, intOr(r.page.AllocsAfterWarmup), intOr(r.page.GCAfterWarmup))
 	}
-	if s := w.roomPage; s != nil {
-		p("\nThrough a lobby's room (see NETPLAY.md): a native host (`bin/interpdemo -lobby ws://127.0.0.1:PORT/page -bot 1 %s`) and the page its joiner (`?%s`), over WebRTC, the browser's own data channels against pion's: the page's first shared tick came %.0f ms after its program started (its WebAssembly loaded and compiled before that), the host's %.0f ms after its own; both ended at tick %d with the state hash %s; the page sent %s bytes a second of netplay's, the host %s.\n",
-			strings.Join(lobbyArgs, " "), w.roomQuery, s.Net.StartMs, w.roomHost.Net.StartMs, s.WorldTicks, s.StateHash, commas(int64(s.SendBytesPerS+0.5)), commas(int64(w.roomHost.SendBytesPerS+0.5)))
-	}
+	w.writeRoom(p)
 	if s := w.pacing; s != nil {
 		p("\nFrame pacing on animation frames (`?%s`: vsync on, a frame per `requestAnimationFrame`, each frame's vblank its timestamp plus the refresh interval): refresh %s ms, display step error p99 %s ms, %.1f FPS, %.2f TPS, pacing %s.\n\n",
 			w.pacingQuery, floatOr(s.RefreshMs, "%.2f"), floatOr(s.DisplayStepErrorMsP99, "%.3f"), s.FPS, s.TPS, s.Pacing)
 	}
+}
+
+// writeRoom writes the line on the room's game, the page joining a native
+// host through a lobby.
+func (w *webResults) writeRoom(p func(string, ...any)) {
+	s := w.roomPage
+	if s == nil || s.Net == nil || w.roomHost == nil || w.roomHost.Net == nil {
+		return
+	}
+	p("\nThrough a lobby's room (see NETPLAY.md): a native host (`bin/interpdemo -lobby ws://127.0.0.1:PORT/page -bot 1 %s`) and the page its joiner (`?%s`), over WebRTC, the browser's own data channels against pion's: the page's first shared tick came %.0f ms after its program started (its WebAssembly loaded and compiled before that), the host's %.0f ms after its own; both ended at tick %d with the state hash %s; the page sent %s bytes a second of netplay's, the host %s.\n",
+		strings.Join(lobbyArgs, " "), w.roomQuery, s.Net.StartMs, w.roomHost.Net.StartMs, s.WorldTicks, s.StateHash, commas(int64(s.SendBytesPerS+0.5)), commas(int64(w.roomHost.SendBytesPerS+0.5)))
 }

@@ -318,15 +318,32 @@ type EventTimes struct {
 // CalibrateEventTimes measures the offset; it takes at most about a
 // millisecond.
 func CalibrateEventTimes(c *Clock) *EventTimes {
-	start := sdl.GetTicks64()
-	deadline := c.Now() + 5*time.Millisecond
-	for {
-		now := c.Now()
+	// A sample is an edge of SDL's millisecond count seen between two
+	// reads of the clock; the closer the two reads, the better (a thread
+	// that loses the CPU between them measures the scheduler). Up to
+	// three edges within 20 ms, the tightest kept.
+	best, bestWidth := time.Duration(0), time.Duration(-1)
+	last := sdl.GetTicks64()
+	deadline := c.Now() + 20*time.Millisecond
+	for edges := 0; edges < 3; {
+		before := c.Now()
 		t := sdl.GetTicks64()
-		if t != start || now > deadline {
-			return &EventTimes{clock: c, offset: now - time.Duration(t)*time.Millisecond}
+		after := c.Now()
+		if t != last {
+			last = t
+			edges++
+			if w := after - before; bestWidth < 0 || w < bestWidth {
+				best, bestWidth = after-time.Duration(t)*time.Millisecond, w
+			}
+		}
+		if after > deadline {
+			if bestWidth < 0 {
+				best = after - time.Duration(t)*time.Millisecond
+			}
+			break
 		}
 	}
+	return &EventTimes{clock: c, offset: best}
 }
 
 // Map converts an event timestamp to the clock's time. The 32-bit stamp is

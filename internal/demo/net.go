@@ -2,6 +2,8 @@ package demo
 
 import (
 	"bytes"
+	crand "crypto/rand"
+	"encoding/binary"
 	"flag"
 	"fmt"
 	"io"
@@ -91,6 +93,20 @@ func roomURL(raw string, players int, spectate bool) (string, error) {
 	}
 	u.RawQuery = q.Encode()
 	return u.String(), nil
+}
+
+// CryptoNonce is a Network's Nonce for a real network: 64 bits from the
+// system's (or the browser's) cryptographic random source, never 0.
+func CryptoNonce() (uint64, error) {
+	var b [8]byte
+	for {
+		if _, err := crand.Read(b[:]); err != nil {
+			return 0, err
+		}
+		if v := binary.LittleEndian.Uint64(b[:]); v != 0 {
+			return v, nil
+		}
+	}
 }
 
 // lobbyTimeout bounds the wait for a lobby's word and for the connection

@@ -1,8 +1,6 @@
 package desktop
 
 import (
-	"crypto/rand"
-	"encoding/binary"
 	"time"
 
 	"github.com/interpdemo/interpdemo/internal/demo"
@@ -32,14 +30,4 @@ func (udpNetwork) Lobby(url string, timeout time.Duration) (demo.Room, error) {
 }
 
 // Nonce returns 64 random bits, never 0.
-func (udpNetwork) Nonce() (uint64, error) {
-	var b [8]byte
-	for {
-		if _, err := rand.Read(b[:]); err != nil {
-			return 0, err
-		}
-		if v := binary.LittleEndian.Uint64(b[:]); v != 0 {
-			return v, nil
-		}
-	}
-}
+func (udpNetwork) Nonce() (uint64, error) { return demo.CryptoNonce() }

@@ -3,8 +3,6 @@
 package web
 
 import (
-	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"time"
 
@@ -33,14 +31,4 @@ func (pageNetwork) Lobby(url string, timeout time.Duration) (demo.Room, error) {
 }
 
 // Nonce returns 64 random bits, never 0 (the browser's crypto).
-func (pageNetwork) Nonce() (uint64, error) {
-	var b [8]byte
-	for {
-		if _, err := rand.Read(b[:]); err != nil {
-			return 0, err
-		}
-		if v := binary.LittleEndian.Uint64(b[:]); v != 0 {
-			return v, nil
-		}
-	}
-}
+func (pageNetwork) Nonce() (uint64, error) { return demo.CryptoNonce() }

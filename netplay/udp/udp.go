@@ -295,8 +295,12 @@ func (c *Conn) Recv() (from netplay.Addr, pkt []byte, ok bool) {
 	if c.closed {
 		return "", nil, false
 	}
+	var now time.Duration // the simulators' clock, read once a call
+	if c.out != nil || c.in != nil {
+		now = c.now()
+	}
 	if c.out != nil {
-		c.flush() // every frame's Read comes here: what is due goes out
+		c.flush(now) // every frame's Read comes here: what is due goes out
 	}
 	if c.in == nil {
 		i := c.take()
@@ -307,7 +311,6 @@ func (c *Conn) Recv() (from netplay.Addr, pkt []byte, ok bool) {
 		c.read++
 		return c.name(c.froms[i]), c.bufs[i][:c.lens[i]], true
 	}
-	now := c.now()
 	for {
 		i := c.take()
 		if i < 0 {
@@ -344,16 +347,16 @@ func (c *Conn) Send(to netplay.Addr, pkt []byte) {
 		return
 	}
 	if c.out != nil {
-		c.out.Send(c.now(), "", to, pkt)
-		c.flush()
+		now := c.now()
+		c.out.Send(now, "", to, pkt)
+		c.flush(now)
 		return
 	}
 	c.write(to, pkt)
 }
 
 // flush writes what the outgoing simulator lets out by now.
-func (c *Conn) flush() {
-	now := c.now()
+func (c *Conn) flush(now time.Duration) {
 	for {
 		_, to, pkt, ok := c.out.Next(now)
 		if !ok {

@@ -41,12 +41,43 @@ var (
 	lobbyAddrRe   = regexp.MustCompile(`^lobby: listening on (127\.0\.0\.1:\d+)$`)
 )
 
+// buildLobby builds cmd/lobby beside the demo's binary.
+func buildLobby(o *options) (string, error) {
+	bin := filepath.Join(filepath.Dir(o.bin), "lobby")
+	if out, err := exec.Command(o.goTool, "build", "-o", bin, "./cmd/lobby").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building cmd/lobby: %v\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// startLobbyProc starts a lobby on a port the system picks and returns
+// its address once it says it, and what ends it.
+func startLobbyProc(ctx context.Context, bin string) (addr string, stop func(), err error) {
+	lb := exec.CommandContext(ctx, bin, "-addr", "127.0.0.1:0")
+	out, err := lb.StdoutPipe()
+	if err != nil {
+		return "", nil, err
+	}
+	if err := lb.Start(); err != nil {
+		return "", nil, err
+	}
+	stop = func() { lb.Process.Kill(); lb.Wait() }
+	lw := watchLines(out, lobbyAddrRe)
+	select {
+	case a := <-lw.hit:
+		return a, stop, nil
+	case <-ctx.Done():
+		stop()
+		return "", nil, fmt.Errorf("the lobby did not say where it listens")
+	}
+}
+
 // lobbySection plays games of two native peers over UDP and through a
 // lobby (WebRTC), in turn, for docs/NETPLAY.md.
 func lobbySection(o *options, r *results) error {
-	lobbyBin := filepath.Join(filepath.Dir(o.bin), "lobby")
-	if out, err := exec.Command(o.goTool, "build", "-o", lobbyBin, "./cmd/lobby").CombinedOutput(); err != nil {
-		return fmt.Errorf("building cmd/lobby: %v\n%s", err, out)
+	lobbyBin, err := buildLobby(o)
+	if err != nil {
+		return err
 	}
 	for i := range lobbyGames {
 		for _, tr := range []string{"udp", "webrtc"} {
@@ -126,23 +157,13 @@ func playLobbyGame(o *options, lobbyBin, transport string, n int) (*lobbyGame, e
 	defer cancel()
 	var hostFlags, joinFlags []string
 	if transport == "webrtc" {
-		lb := exec.CommandContext(ctx, lobbyBin, "-addr", "127.0.0.1:0")
-		out, err := lb.StdoutPipe()
+		addr, stop, err := startLobbyProc(ctx, lobbyBin)
 		if err != nil {
 			return nil, err
 		}
-		if err := lb.Start(); err != nil {
-			return nil, err
-		}
-		defer func() { lb.Process.Kill(); lb.Wait() }()
-		lw := watchLines(out, lobbyAddrRe)
-		select {
-		case a := <-lw.hit:
-			room := fmt.Sprintf("ws://%s/bench%d", a, n)
-			hostFlags, joinFlags = []string{"-lobby", room}, []string{"-lobby", room}
-		case <-ctx.Done():
-			return nil, fmt.Errorf("the lobby did not say where it listens")
-		}
+		defer stop()
+		room := fmt.Sprintf("ws://%s/bench%d", addr, n)
+		hostFlags, joinFlags = []string{"-lobby", room}, []string{"-lobby", room}
 	} else {
 		hostFlags = []string{"-host", "127.0.0.1:0"}
 	}

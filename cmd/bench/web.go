@@ -162,27 +162,16 @@ func measureWeb(o *options) (*webResults, error) {
 // roomGame plays a game through a lobby's room: a native host, the page
 // its joiner.
 func (w *webResults) roomGame(ctx context.Context, o *options, page func(string) (*report.Stats, error)) error {
-	lobbyBin := filepath.Join(filepath.Dir(o.bin), "lobby")
-	if out, err := exec.Command(o.goTool, "build", "-o", lobbyBin, "./cmd/lobby").CombinedOutput(); err != nil {
-		return fmt.Errorf("building cmd/lobby: %v\n%s", err, out)
-	}
-	lb := exec.CommandContext(ctx, lobbyBin, "-addr", "127.0.0.1:0")
-	out, err := lb.StdoutPipe()
+	lobbyBin, err := buildLobby(o)
 	if err != nil {
 		return err
 	}
-	if err := lb.Start(); err != nil {
+	addr, stop, err := startLobbyProc(ctx, lobbyBin)
+	if err != nil {
 		return err
 	}
-	defer func() { lb.Process.Kill(); lb.Wait() }()
-	lw := watchLines(out, lobbyAddrRe)
-	var room string
-	select {
-	case a := <-lw.hit:
-		room = "ws://" + a + "/page"
-	case <-ctx.Done():
-		return fmt.Errorf("the lobby did not say where it listens")
-	}
+	defer stop()
+	room := "ws://" + addr + "/page"
 	host := exec.CommandContext(ctx, o.bin, append([]string{"-lobby", room, "-bot", "1"}, lobbyArgs...)...)
 	var hostOut bytes.Buffer
 	host.Stdout, host.Env = &hostOut, benchEnv(nil)

@@ -173,10 +173,10 @@ test-ebiten: test-ebiten-deps browser-deps
 
 # Go benchmarks and the headless scenario matrix -> docs/PERFORMANCE.md
 # (a few minutes). perf, if installed, adds where the CPU time goes.
-bench: build
+bench: build test-ebiten-deps
 	$(GO) run ./cmd/bench -bin $(BIN) -go $(GO)
 
-lint: deps
+lint: deps test-ebiten-deps
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
@@ -185,6 +185,9 @@ lint: deps
 	cd examples/ebiten && $(GO) vet ./... && $(STATICCHECK) ./...
 	cd examples/ebiten-netplay && $(GO) vet ./... && $(STATICCHECK) ./... && \
 		GOOS=js GOARCH=wasm $(GO) vet ./... && $(STATICCHECK_WASM) ./...
+	@# The other engines make bench runs beside the demo: modules of their own, outside the workspace.
+	for d in cmd/bench/engines/ebiten cmd/bench/engines/raylib; do \
+		(cd $$d && GOWORK=off $(GO) vet ./... && GOWORK=off $(STATICCHECK) ./...) || exit 1; done
 
 # Each fuzz target for 30 s (FUZZTIME=… to change).
 FUZZTIME ?= 30s

@@ -47,6 +47,7 @@ type options struct {
 	lobbyOnly   bool
 	roomOnly    bool
 	cullOnly    bool
+	enginesOnly bool
 	regressOnly bool
 	goTool      string
 }
@@ -63,6 +64,7 @@ func run() int {
 	flag.BoolVar(&o.netOnly, "net-only", false, "play only the network scenario's games and print their section (the report is not written)")
 	flag.BoolVar(&o.regressOnly, "regress-only", false, "measure only this build against commit "+regressionRef+"'s and print the section (the report is not written)")
 	flag.BoolVar(&o.cullOnly, "cull-only", false, "measure only the culling's choice (-cull auto against on and off) and print its section (the report is not written)")
+	flag.BoolVar(&o.enginesOnly, "engines-only", false, "measure only the demo beside Ebitengine and raylib-go in a window under Xvfb and print the section (the report is not written)")
 	flag.BoolVar(&o.winOnly, "window-only", false, "measure only the runs in a window under Xvfb and print their sections (the report is not written)")
 	flag.StringVar(&o.goTool, "go", "go", "the go command that runs the Go benchmarks (a name looked up in PATH, or a path)")
 	flag.Parse()
@@ -90,6 +92,19 @@ func run() int {
 			return 1
 		}
 		r.window.write(func(format string, args ...any) { fmt.Printf(format, args...) })
+		return 0
+	}
+	if o.enginesOnly {
+		r := &results{}
+		if err := engines(&o, r); err != nil {
+			fmt.Fprintf(os.Stderr, "bench: beside other engines: %v\n", err)
+			return 1
+		}
+		p := func(format string, args ...any) { fmt.Printf(format, args...) }
+		r.engines.write(p)
+		r.engines.targets(func(n int, target, measured string, ok bool) {
+			p("| %d | %s | %s | %s |\n", n, target, measured, map[bool]string{true: "yes", false: "**no**"}[ok])
+		}, 20)
 		return 0
 	}
 	if o.regressOnly {
@@ -170,6 +185,7 @@ func run() int {
 		{"through a lobby", lobbySection},
 		{"soak", soak},
 		{"window", window},
+		{"beside other engines", engines},
 		{"against " + regressionRef, regression},
 		{"web page", web},
 		{"start-up", startup},
@@ -232,9 +248,10 @@ type results struct {
 	web                         *webResults    // the page in a browser
 	window                      *windowResults // runs in a window under Xvfb
 	regress                     *regressionResults
-	net                         []*netGame   // the network scenario's games
-	lobby                       []*lobbyGame // games through a lobby and over UDP, in turn
-	cull                        []*cullScene // -cull auto against on and off
+	net                         []*netGame      // the network scenario's games
+	lobby                       []*lobbyGame    // games through a lobby and over UDP, in turn
+	cull                        []*cullScene    // -cull auto against on and off
+	engines                     *enginesResults // beside other engines, in a window
 }
 
 type scenario struct {

@@ -67,6 +67,7 @@ func (r *results) write(w io.Writer, o *options) error {
 	r.writeLobby(p)
 	r.writeSoak(p)
 	r.window.write(p)
+	r.engines.write(p)
 	r.regress.write(p)
 	r.web.write(p)
 
@@ -206,6 +207,7 @@ func (r *results) writeTargets(p func(string, ...any)) {
 	r.window.targets(row, 14)
 	r.regress.targets(row, 16)
 	r.cullTargets(row, 17)
+	r.engines.targets(row, 20)
 	p("\n")
 }
 

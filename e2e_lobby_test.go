@@ -8,6 +8,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 	"time"
 
 	"github.com/interpdemo/interpdemo/internal/report"
+	"github.com/interpdemo/interpdemo/netplay/webrtc/lobby"
 )
 
 // lobbyBin is cmd/lobby, built once for the tests.
@@ -213,4 +215,40 @@ func TestLobbyDown(t *testing.T) {
 	if d.code() == 0 || !strings.Contains(msg, "-lobby: ") {
 		t.Errorf("a lobby that is down: exit %d, %q", d.code(), msg)
 	}
+}
+
+// The page in a room it cannot enter: a lobby that is down, and a room
+// that is full. Each ends the page with one line in its status, as the
+// native demo's, through the browser's own WebSocket.
+func TestLobbyPageCannotEnter(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a lobby and a browser")
+	}
+	t.Parallel()
+	l := startLobby(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for range 2 { // two players fill the room
+		c, err := lobby.Join(ctx, l.room("full")+"?players=2")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+	}
+	check := func(query, want string) {
+		t.Helper()
+		w := openPage(t, 60*time.Second, query+"&stats")
+		if s := w.waitState("stopped", "error"); s != "error" {
+			t.Fatalf("?%s: state %s, want error", query, s)
+		}
+		got := w.text("status")
+		t.Logf("?%s: %s", query, got)
+		if !strings.HasPrefix(got, "interpdemo: -lobby: ") || strings.Contains(got, "\n") || !strings.Contains(got, want) {
+			t.Errorf("?%s: status %q, want one line with %q", query, got, want)
+		}
+	}
+	check("lobby="+l.room("full"), `room "full" is full`)
+	addr := l.addr
+	l.stop(t)
+	check("lobby=ws://"+addr+"/r", "no connection")
 }

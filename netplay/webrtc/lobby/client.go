@@ -8,8 +8,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/coder/websocket"
 )
 
 // Errors a Client returns. A refusal from the lobby is an error whose
@@ -66,7 +64,7 @@ func Buffer(n int) Option { return func(o *joinOptions) { o.buffer = n } }
 // goroutine. It reads from the lobby with one goroutine of its own,
 // which ends when the connection does.
 type Client struct {
-	conn    *websocket.Conn
+	conn    socket
 	welcome ServerMsg
 	signals chan signalMsg
 	events  chan Event
@@ -77,6 +75,19 @@ type Client struct {
 	err      error
 	closing  atomic.Bool
 	closeRun sync.Once
+}
+
+// socket is the client's WebSocket: coder/websocket's natively, the
+// browser's in a page (socket_native.go, socket_js.go).
+type socket interface {
+	// read returns the next message, and whether it is text.
+	read(ctx context.Context) (text bool, b []byte, err error)
+	// write sends b as a text message.
+	write(ctx context.Context, b []byte) error
+	// close closes with a normal closure, waiting a little for the answer.
+	close()
+	// closeNow closes without the closing handshake.
+	closeNow()
 }
 
 type signalMsg struct {
@@ -112,29 +123,28 @@ func Join(ctx context.Context, url string, opts ...Option) (*Client, error) {
 		ctx, cancel = context.WithTimeout(ctx, JoinTimeout)
 		defer cancel()
 	}
-	conn, _, err := websocket.Dial(ctx, url, nil)
+	conn, err := dial(ctx, url)
 	if err != nil {
 		return nil, fmt.Errorf("lobby: join %s: %w", url, err)
 	}
-	conn.SetReadLimit(MaxMessage + 1024)
-	typ, b, err := conn.Read(ctx)
+	text, b, err := conn.read(ctx)
 	if err != nil {
-		conn.CloseNow()
+		conn.closeNow()
 		return nil, fmt.Errorf("lobby: join %s: no welcome: %w", url, err)
 	}
 	m, err := DecodeServer(b)
-	if err == nil && typ != websocket.MessageText {
+	if err == nil && !text {
 		err = errors.New("lobby: a binary message")
 	}
 	switch {
 	case err != nil:
-		conn.CloseNow()
+		conn.closeNow()
 		return nil, fmt.Errorf("lobby: join %s: %s", url, strings.TrimPrefix(err.Error(), "lobby: "))
 	case m.Type == TypeError:
-		conn.CloseNow()
+		conn.closeNow()
 		return nil, refused(m.Reason)
 	case m.Type != TypeWelcome:
-		conn.CloseNow()
+		conn.closeNow()
 		return nil, fmt.Errorf("lobby: join %s: %s message before the welcome", url, m.Type)
 	}
 	life, endLife := context.WithCancel(context.Background())
@@ -193,7 +203,7 @@ func (c *Client) Send(to string, data []byte) error {
 	b := AppendClient(make([]byte, 0, len(data)+64), ClientMsg{To: to, Data: data})
 	ctx, cancel := context.WithTimeout(c.life, SendTimeout)
 	defer cancel()
-	if err := c.conn.Write(ctx, websocket.MessageText, b); err != nil {
+	if err := c.conn.write(ctx, b); err != nil {
 		if c.closing.Load() {
 			return ErrClosed
 		}
@@ -242,7 +252,7 @@ func (c *Client) Close() error {
 	c.closeRun.Do(func() {
 		c.closing.Store(true)
 		force := time.AfterFunc(closeGrace, c.endLife)
-		c.conn.Close(websocket.StatusNormalClosure, "")
+		c.conn.close()
 		force.Stop()
 		c.endLife()
 		<-c.done
@@ -257,13 +267,13 @@ func (c *Client) read() {
 	hostLeft := false
 	var end error
 	for end == nil {
-		typ, b, err := c.conn.Read(c.life)
+		text, b, err := c.conn.read(c.life)
 		if err != nil {
 			end = c.why(err, refusal, hostLeft)
 			break
 		}
 		m, err := DecodeServer(b)
-		if err == nil && typ != websocket.MessageText {
+		if err == nil && !text {
 			err = errors.New("lobby: a binary message from the lobby")
 		}
 		if err != nil {
@@ -297,7 +307,7 @@ func (c *Client) read() {
 	c.err = end
 	c.endLife()
 	if !c.closing.Load() {
-		c.conn.CloseNow() // Close, under way, closes it
+		c.conn.closeNow() // Close, under way, closes it
 	}
 	close(c.events)
 	close(c.done)
@@ -311,9 +321,8 @@ func (c *Client) why(err, refusal error, hostLeft bool) error {
 	case hostLeft && !c.IsHost():
 		return ErrHostLeft
 	}
-	var ce websocket.CloseError
-	if errors.As(err, &ce) && strings.HasPrefix(ce.Reason, "lobby: ") {
-		return errors.New(oneLine(ce.Reason))
+	if reason, ok := closeReason(err); ok && strings.HasPrefix(reason, "lobby: ") {
+		return errors.New(oneLine(reason))
 	}
 	return fmt.Errorf("lobby: connection lost: %w", err)
 }

@@ -21,7 +21,9 @@
 // the sender may not have heard of the departure yet.
 //
 // A Server is the lobby (command lobby runs one); a Client is a peer's
-// end, and it builds for GOOS=js too:
+// end. Natively the Client speaks through github.com/coder/websocket; in
+// a browser (GOOS=js) through the browser's own WebSocket, and neither
+// that library nor the Server (nor net/http) is built there:
 //
 //	c, err := lobby.Join(ctx, "ws://127.0.0.1:8780/r1?players=2")
 //	if err != nil {
@@ -34,5 +36,6 @@
 //	from, data, err := c.Recv(ctx)
 //
 // Client's Send and Recv are the Signaler that netplay/webrtc's
-// transport takes.
+// transport takes; netplay/webrtc/room joins a room and opens the
+// transport in one call.
 package lobby

@@ -3,10 +3,8 @@ package lobby
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestDecodeClient(t *testing.T) {
@@ -186,34 +184,4 @@ func FuzzDecodeServer(f *testing.F) {
 			t.Fatalf("%q: %+v re-encoded %+v %v", b, m, again, err)
 		}
 	})
-}
-
-func TestLimitsValidate(t *testing.T) {
-	if err := (Limits{}).Validate(); err != nil {
-		t.Fatal(err)
-	}
-	if err := DefaultLimits().Validate(); err != nil {
-		t.Fatal(err)
-	}
-	if (Limits{}).withDefaults() != DefaultLimits() {
-		t.Fatal("a zero Limits is not the defaults")
-	}
-	for _, tc := range []struct {
-		l    Limits
-		want string
-	}{
-		{Limits{Rooms: -1}, "lobby: Limits.Rooms is -1: want 1 to 1000000 (0 for the default)"},
-		{Limits{MessageSize: MaxMessage + 1}, "lobby: Limits.MessageSize is 16897: want 256 to 16896 (0 for the default)"},
-		{Limits{Idle: time.Millisecond}, "lobby: Limits.Idle is 1ms: want 30ms to 24h0m0s (0 for the default)"},
-		{Limits{Rate: 1, Burst: -3}, "lobby: Limits.Burst is -3"},
-	} {
-		err := tc.l.Validate()
-		var le *LimitError
-		if !errors.As(err, &le) || !strings.HasPrefix(err.Error(), tc.want) {
-			t.Errorf("%+v: %v, want %s", tc.l, err, tc.want)
-		}
-		if _, err := NewServer(Config{Limits: tc.l}); err == nil {
-			t.Errorf("%+v: NewServer took it", tc.l)
-		}
-	}
 }

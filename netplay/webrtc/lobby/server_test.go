@@ -1,3 +1,5 @@
+//go:build !js
+
 package lobby
 
 import (
@@ -662,5 +664,35 @@ func TestRoomsApart(t *testing.T) {
 	}
 	if st := l.Stats(); st.Relayed != 1 {
 		t.Fatalf("stats %+v", st)
+	}
+}
+
+func TestLimitsValidate(t *testing.T) {
+	if err := (Limits{}).Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if err := DefaultLimits().Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if (Limits{}).withDefaults() != DefaultLimits() {
+		t.Fatal("a zero Limits is not the defaults")
+	}
+	for _, tc := range []struct {
+		l    Limits
+		want string
+	}{
+		{Limits{Rooms: -1}, "lobby: Limits.Rooms is -1: want 1 to 1000000 (0 for the default)"},
+		{Limits{MessageSize: MaxMessage + 1}, "lobby: Limits.MessageSize is 16897: want 256 to 16896 (0 for the default)"},
+		{Limits{Idle: time.Millisecond}, "lobby: Limits.Idle is 1ms: want 30ms to 24h0m0s (0 for the default)"},
+		{Limits{Rate: 1, Burst: -3}, "lobby: Limits.Burst is -3"},
+	} {
+		err := tc.l.Validate()
+		var le *LimitError
+		if !errors.As(err, &le) || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want %s", tc.l, err, tc.want)
+		}
+		if _, err := NewServer(Config{Limits: tc.l}); err == nil {
+			t.Errorf("%+v: NewServer took it", tc.l)
+		}
 	}
 }

@@ -1,0 +1,102 @@
+//go:build !js
+
+package room_test
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interpdemo/interpdemo/netplay"
+	"github.com/interpdemo/interpdemo/netplay/webrtc"
+	"github.com/interpdemo/interpdemo/netplay/webrtc/lobby"
+	"github.com/interpdemo/interpdemo/netplay/webrtc/room"
+)
+
+// startLobby serves a lobby on 127.0.0.1 at a port of its choosing and
+// returns its ws:// base URL.
+func startLobby(t *testing.T) string {
+	t.Helper()
+	srv, err := lobby.NewServer(lobby.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 5 * time.Second}
+	go hs.Serve(ln)
+	t.Cleanup(func() { srv.Close(); hs.Close() })
+	return "ws://" + ln.Addr().String()
+}
+
+// Two peers enter a room: the first hosts, the second connects to it,
+// and a datagram goes each way over the data channels, named by the
+// room's IDs. A third is refused, with the lobby's reason.
+func TestEnterJoinsHostAndJoiner(t *testing.T) {
+	base := startLobby(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	url := base + "/r1?players=2"
+	host, err := room.Enter(ctx, url, webrtc.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Close()
+	if !host.IsHost() || host.Players() != 2 || host.Host() != host.LocalAddr() || host.Spectator() {
+		t.Fatalf("host: IsHost %v, Players %d, Host %q, LocalAddr %q", host.IsHost(), host.Players(), host.Host(), host.LocalAddr())
+	}
+	joiner, err := room.Enter(ctx, url, webrtc.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer joiner.Close()
+	if joiner.IsHost() || joiner.Host() != host.LocalAddr() || joiner.LocalAddr() == host.LocalAddr() {
+		t.Fatalf("joiner: IsHost %v, Host %q (the host is %q), LocalAddr %q", joiner.IsHost(), joiner.Host(), host.LocalAddr(), joiner.LocalAddr())
+	}
+
+	exchange := func(from, to *room.Room, msg string) {
+		t.Helper()
+		for tries := 0; tries < 200; tries++ { // 2 s: the host's side opens as the joiner's does
+			from.Send(to.LocalAddr(), []byte(msg))
+			time.Sleep(10 * time.Millisecond)
+			if addr, pkt, ok := to.Recv(); ok {
+				if addr != from.LocalAddr() || string(pkt) != msg {
+					t.Fatalf("got %q from %q, want %q from %q", pkt, addr, msg, from.LocalAddr())
+				}
+				return
+			}
+		}
+		t.Fatalf("%q from %q never came", msg, from.LocalAddr())
+	}
+	exchange(joiner, host, "to the host")
+	exchange(host, joiner, "to the joiner")
+
+	_, err = room.Enter(ctx, url, webrtc.Config{})
+	if !errors.Is(err, lobby.ErrRefused) || !strings.Contains(err.Error(), "full") {
+		t.Fatalf("a third player in a room of 2: %v, want the lobby's refusal", err)
+	}
+}
+
+// With no lobby there, Enter fails within its ctx, with one line.
+func TestEnterNoLobby(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there now
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err = room.Enter(ctx, "ws://"+addr+"/r1", webrtc.Config{})
+	if err == nil || strings.Contains(err.Error(), "\n") || !strings.HasPrefix(err.Error(), "lobby: ") {
+		t.Fatalf("no lobby: %v, want a one-line lobby error", err)
+	}
+}
+
+var _ netplay.Transport = (*room.Room)(nil)

@@ -199,6 +199,19 @@ func start(t *testing.T, name string, args ...string) *player {
 // the deadline.
 func (p *player) line(prefix string, deadline <-chan time.Time) string {
 	p.t.Helper()
+	l, ok := p.tryLine(prefix, deadline)
+	if !ok {
+		p.t.Fatalf("%s printed no line %q... in time; stderr:\n%s", p.name, prefix, p.stderr.String())
+	}
+	return l
+}
+
+// result waits for the player's exit, with status 0, and returns its
+// result line.
+// tryLine is line, but a deadline passed is not a failure: it returns
+// false.
+func (p *player) tryLine(prefix string, deadline <-chan time.Time) (string, bool) {
+	p.t.Helper()
 	for {
 		select {
 		case l, ok := <-p.lines:
@@ -206,19 +219,22 @@ func (p *player) line(prefix string, deadline <-chan time.Time) string {
 				p.t.Fatalf("%s ended before a line %q...; stderr:\n%s", p.name, prefix, p.stderr.String())
 			}
 			if strings.HasPrefix(l, prefix) {
-				return l
+				return l, true
 			}
 		case <-deadline:
-			p.t.Fatalf("%s printed no line %q... in time; stderr:\n%s", p.name, prefix, p.stderr.String())
+			return "", false
 		}
 	}
 }
 
-// result waits for the player's exit, with status 0, and returns its
-// result line.
 func (p *player) result(deadline <-chan time.Time) puck.Result {
 	p.t.Helper()
-	line := p.line("ticks=", deadline)
+	return p.resultOf(p.line("ticks=", deadline), deadline)
+}
+
+// resultOf is result, the "ticks=" line read already.
+func (p *player) resultOf(line string, deadline <-chan time.Time) puck.Result {
+	p.t.Helper()
 	select {
 	case err := <-p.done:
 		if err != nil {
@@ -305,9 +321,24 @@ func TestQuitKey(t *testing.T) {
 		return strings.TrimSpace(string(out))
 	}
 	win := strings.Fields(xdo("search", "--sync", "--onlyvisible", "--pid", strconv.Itoa(j.cmd.Process.Pid)))[0]
-	xdo("windowfocus", "--sync", win)
-	xdo("key", "--delay", "40", "Right", "q")
-	hr, jr := h.result(deadline), j.result(deadline)
+	// Under Xvfb with no window manager a key can be lost (once in a CI
+	// run under load: the joiner played on); a joiner still playing 8 s
+	// after Q gets the keys again, up to 5 times.
+	var quit string
+	for try := 1; ; try++ {
+		xdo("windowfocus", "--sync", win)
+		xdo("key", "--delay", "40", "Right", "q")
+		var ok bool
+		if quit, ok = j.tryLine("ticks=", time.After(8*time.Second)); ok {
+			break
+		}
+		if try == 5 {
+			t.Fatalf("the joiner played on after Q, pressed %d times; stderr:\n%s", try, j.stderr.String())
+		}
+		t.Logf("the joiner still plays 8 s after Q: pressing Right, Q again")
+	}
+	jr := j.resultOf(quit, deadline)
+	hr := h.result(deadline)
 	if hr.Ticks == 0 || hr.Ticks != jr.Ticks || hr.Hash != jr.Hash {
 		t.Errorf("host at tick %d (hash %016x), joiner at %d (%016x): want one tick and one state", hr.Ticks, hr.Hash, jr.Ticks, jr.Hash)
 	}

@@ -101,18 +101,13 @@ func runEngine(bin, display string, balls int, secs string) (float64, error) {
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.Env = benchEnv([]string{"DISPLAY=" + display})
 	if err := cmd.Run(); err != nil {
-		return 0, fmt.Errorf("%s: %v: %s", bin, err, lastLine(stderr.String()))
+		return 0, fmt.Errorf("%s: %v: %s", bin, err, lastLines(stderr.String(), 1))
 	}
 	var res scene.Result
-	if err := json.Unmarshal([]byte(lastLine(stdout.String())), &res); err != nil || res.Balls != balls || res.FPS <= 0 {
-		return 0, fmt.Errorf("%s: no result line for %d balls (%v): %q", bin, balls, err, lastLine(stdout.String()))
+	if err := json.Unmarshal([]byte(lastLines(stdout.String(), 1)), &res); err != nil || res.Balls != balls || res.FPS <= 0 {
+		return 0, fmt.Errorf("%s: no result line for %d balls (%v): %q", bin, balls, err, lastLines(stdout.String(), 1))
 	}
 	return res.FPS, nil
-}
-
-func lastLine(s string) string {
-	s = strings.TrimSpace(s)
-	return s[strings.LastIndexByte(s, '\n')+1:]
 }
 
 // med is program name's median frame rate at ball count index i.

@@ -22,7 +22,6 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"github.com/interpdemo/interpdemo/cmd/bench/engines/scene"
-	"github.com/interpdemo/interpdemo/loop"
 )
 
 const engine = "Ebitengine v2.8.8"
@@ -30,15 +29,9 @@ const engine = "Ebitengine v2.8.8"
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	o, err := scene.Parse("ebiten", args, stderr)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 2
-	}
-	s, err := scene.New(o, loop.NewRealClock())
-	if err != nil {
-		fmt.Fprintln(stderr, "ebiten:", err)
-		return 1
+	s, status := scene.Start("ebiten", args, stderr)
+	if s == nil {
+		return status
 	}
 	g := newGame(s)
 	ebiten.SetWindowSize(640, 480)
@@ -49,13 +42,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "ebiten:", err)
 		return 1
 	}
-	r, err := s.Result(engine)
-	if err != nil {
-		fmt.Fprintln(stderr, "ebiten:", err)
-		return 1
-	}
-	fmt.Fprintln(stdout, r.Line())
-	return 0
+	return s.Finish("ebiten", engine, stdout, stderr)
 }
 
 type game struct {

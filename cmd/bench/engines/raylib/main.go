@@ -17,7 +17,6 @@ import (
 	rl "github.com/gen2brain/raylib-go/raylib"
 
 	"github.com/interpdemo/interpdemo/cmd/bench/engines/scene"
-	"github.com/interpdemo/interpdemo/loop"
 )
 
 const engine = "raylib-go v0.55.1"
@@ -25,15 +24,9 @@ const engine = "raylib-go v0.55.1"
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	o, err := scene.Parse("raylib", args, stderr)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 2
-	}
-	s, err := scene.New(o, loop.NewRealClock())
-	if err != nil {
-		fmt.Fprintln(stderr, "raylib:", err)
-		return 1
+	s, status := scene.Start("raylib", args, stderr)
+	if s == nil {
+		return status
 	}
 	rl.SetTraceLogLevel(rl.LogWarning)
 	rl.SetConfigFlags(0) // no vsync hint: frames as fast as they come
@@ -66,11 +59,5 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		rl.EndDrawing()
 	}
-	r, err := s.Result(engine)
-	if err != nil {
-		fmt.Fprintln(stderr, "raylib:", err)
-		return 1
-	}
-	fmt.Fprintln(stdout, r.Line())
-	return 0
+	return s.Finish("raylib", engine, stdout, stderr)
 }

@@ -6,8 +6,8 @@
 // draw many sprites, to set the demo's frame rate beside theirs in the
 // same X server.
 //
-// An engine's program parses its flags with Parse, calls Frame once per
-// frame and draws Pos, and at the end prints Result's line.
+// An engine's program starts with Start, calls Frame once per frame and
+// draws Pos, and ends with Finish, which prints the result line.
 package scene
 
 import (
@@ -149,4 +149,33 @@ func (s *Scene) Result(engine string) (Result, error) {
 func (r Result) Line() string {
 	b, _ := json.Marshal(r) // a struct of numbers and a string: no error
 	return string(b)
+}
+
+// Start parses an engine's program's flags and makes its scene on the
+// real clock; on failure it has said why on stderr and returns the exit
+// status (2 for bad flags, 1 otherwise) with a nil Scene.
+func Start(name string, args []string, stderr io.Writer) (*Scene, int) {
+	o, err := Parse(name, args, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return nil, 2
+	}
+	s, err := New(o, loop.NewRealClock())
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return nil, 1
+	}
+	return s, 0
+}
+
+// Finish prints the run's result line, as engine, and returns the exit
+// status: 0, or 1 after saying why on stderr.
+func (s *Scene) Finish(name, engine string, stdout, stderr io.Writer) int {
+	r, err := s.Result(engine)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return 1
+	}
+	fmt.Fprintln(stdout, r.Line())
+	return 0
 }

@@ -28,6 +28,25 @@ PASS
 	}
 }
 
+// TestParseBenchRepeated: a benchmark run -count times gives, unit by
+// unit, the median of its runs, and each run is kept in order.
+func TestParseBenchRepeated(t *testing.T) {
+	out := `BenchmarkLimiter/limiter-2 600 16693746 ns/op 7.1 cpu-% 1.6 p99-err-ms
+BenchmarkLimiter/limiter-2 600 16693746 ns/op 9.3 cpu-% 0.03 p99-err-ms
+BenchmarkLimiter/limiter-2 600 16693746 ns/op 8.2 cpu-% 0.1 p99-err-ms
+`
+	r := &results{bench: map[string]map[string]float64{}}
+	r.parseBench("loop", strings.NewReader(out))
+	lim := r.bench["loop.BenchmarkLimiter/limiter"]
+	if lim["p99-err-ms"] != 0.1 || lim["cpu-%"] != 8.2 {
+		t.Errorf("medians = %v, want p99 0.1, cpu 8.2", lim)
+	}
+	runs := r.benchRuns["loop.BenchmarkLimiter/limiter"]
+	if len(runs) != 3 || runs[0]["p99-err-ms"] != 1.6 || runs[2]["p99-err-ms"] != 0.1 {
+		t.Errorf("runs = %v", runs)
+	}
+}
+
 // TestTargetsAreJudgedFromTheFigures: a figure over its bound is reported
 // as missed, not as met.
 func TestTargetsAreJudgedFromTheFigures(t *testing.T) {

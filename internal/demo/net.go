@@ -17,6 +17,7 @@ import (
 	"github.com/interpdemo/interpdemo/internal/sim"
 	"github.com/interpdemo/interpdemo/loop"
 	"github.com/interpdemo/interpdemo/netplay"
+	"github.com/interpdemo/interpdemo/netplay/webrtc"
 )
 
 // NetConfig is what the network flags set.
@@ -24,6 +25,9 @@ type NetConfig struct {
 	Host, Join string // -host ADDR, -join HOST:PORT
 	Spectate   string // -spectate HOST:PORT, or a room's URL
 	Lobby      string // -lobby ws://HOST:PORT/ROOM
+	ICE        string // -ice: a room's STUN and TURN servers, as given
+	// ICEServers are ICE's, parsed (checked with the flags).
+	ICEServers []webrtc.ICEServer
 	// MaxSpectators is the most spectators a host serves.
 	MaxSpectators int
 	Players       int
@@ -134,8 +138,9 @@ type Network interface {
 	Nonce() (uint64, error)
 	// Lobby enters the room at url (ws://HOST:PORT/ROOM?players=N, or
 	// ?spectate) through its lobby and, for a joiner or a spectator,
-	// connects to the room's host, within timeout.
-	Lobby(url string, timeout time.Duration) (Room, error)
+	// connects to the room's host, within timeout, through the STUN and
+	// TURN servers ice (none: host candidates only).
+	Lobby(url string, ice []webrtc.ICEServer, timeout time.Duration) (Room, error)
 }
 
 // Conn is a socket carrying an endpoint's datagrams (netplay/udp.Conn):
@@ -154,6 +159,7 @@ func (n *NetConfig) define(fs *flag.FlagSet) {
 	fs.StringVar(&n.Join, "join", "", "join the network game hosted at `HOST:PORT`")
 	fs.StringVar(&n.Spectate, "spectate", "", "watch the network game hosted at `HOST:PORT`, or in the lobby's room ws://HOST:PORT/ROOM: its confirmed inputs, no input of yours")
 	fs.StringVar(&n.Lobby, "lobby", "", "play a network game in the lobby's room at `URL` (ws://HOST:PORT/ROOM), over WebRTC: the first to arrive hosts -players, the others join")
+	fs.StringVar(&n.ICE, "ice", "", "a lobby's room: the STUN and TURN servers that reach peers behind home routers, `URLS` separated by commas: stun:HOST:PORT, turn:USER:PASS@HOST:PORT?transport=udp (none: peers that reach each other directly)")
 	fs.IntVar(&n.MaxSpectators, "max-spectators", netplay.MaxSpectators, fmt.Sprintf("host: serve up to `N` spectators (0 to %d)", netplay.MaxSpectators))
 	fs.IntVar(&n.Players, "players", 2, fmt.Sprintf("`N` players of a hosted game, the host included (%d to %d)", netplay.MinPlayers, netplay.MaxPlayers))
 	fs.IntVar(&n.InputDelay, "input-delay", netplay.DefaultDelay, fmt.Sprintf("network game: `TICKS` between sampling your input and running it (1 to %d; the host's is used)", netplay.MaxDelay))
@@ -186,6 +192,16 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 	}
 	if n.Netcode == "rollback" && !set["input-delay"] {
 		n.InputDelay = 0 // rollback's point: your input acts on the next tick
+	}
+	if set["ice"] {
+		if n.room() == "" {
+			return flagErr("ice", "is for a lobby's room (-lobby, or -spectate ws://HOST:PORT/ROOM)")
+		}
+		ice, err := webrtc.ParseICEServers(n.ICE)
+		if err != nil {
+			return flagErr("ice", "%v", err)
+		}
+		n.ICEServers = ice
 	}
 	if !n.On() {
 		for _, name := range []string{"players", "input-delay", "kick-after", "net-disconnect", "net-check-every", "net-timeout", "bot", "net-delay", "net-jitter", "net-loss", "net-dup", "net-reorder", "netcode", "max-prediction", "rollback-smooth", "max-spectators"} {
@@ -475,7 +491,7 @@ func startNet(c *Config, network Network, clock loop.Clock, log *whoLog) (*netGa
 		}
 		u, _ := roomURL(room, n.Players, n.Spectate != "") // checked with the flags
 		fmt.Fprintf(log, "interpdemo: entering the room %s...\n", u)
-		r, err := network.Lobby(u, lobbyTimeout)
+		r, err := network.Lobby(u, n.ICEServers, lobbyTimeout)
 		if err != nil {
 			return nil, fmt.Errorf("-%s: %v", flagName, err)
 		}

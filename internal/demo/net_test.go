@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/interpdemo/interpdemo/internal/report"
 	"github.com/interpdemo/interpdemo/loop"
 	"github.com/interpdemo/interpdemo/netplay"
+	"github.com/interpdemo/interpdemo/netplay/webrtc"
 )
 
 // lossy is the in-process network of these tests: delay, jitter, loss,
@@ -402,6 +404,10 @@ func TestLobbyFlagErrors(t *testing.T) {
 		{[]string{"-lobby", "ws://127.0.0.1:1/r1", "-host", ":7777"}, "-lobby: "},
 		{[]string{"-lobby", "ws://127.0.0.1:1/r1", "-net-delay", "10ms"}, "-net-delay: "},
 		{[]string{"-spectate", "ws://127.0.0.1:1/a/b"}, "-spectate: "},
+		{[]string{"-ice", "stun:127.0.0.1:3478"}, "-ice: is for a lobby's room"},
+		{[]string{"-host", ":7777", "-ice", "stun:127.0.0.1:3478"}, "-ice: is for a lobby's room"},
+		{[]string{"-lobby", "ws://127.0.0.1:1/r1", "-ice", "turn:127.0.0.1:3478"}, `-ice: webrtc: TURN server "turn:127.0.0.1:3478" needs a username and a credential`},
+		{[]string{"-lobby", "ws://127.0.0.1:1/r1", "-ice", "http://127.0.0.1"}, `-ice: webrtc: ICE server "http://127.0.0.1": `},
 	} {
 		net := newSimNet(t, loop.NewManualClock(0), netplay.Conditions{})
 		_, err := Parse(c.args, io.Discard, Platform{Network: net})
@@ -411,5 +417,21 @@ func TestLobbyFlagErrors(t *testing.T) {
 		if len(net.conns) != 0 {
 			t.Errorf("%v: a socket was opened", c.args)
 		}
+	}
+}
+
+// -ice's servers reach the lobby's room, parsed: a TURN server with its
+// username and credential, and a STUN server.
+func TestLobbyGetsTheICEServers(t *testing.T) {
+	clock := loop.NewManualClock(time.Second)
+	net := newSimNet(t, clock, netplay.Conditions{})
+	f := newFront(t, clock, net, "-lobby", "ws://127.0.0.1:1/r1", "-ice", "stun:127.0.0.1:3478,turn:alice:p%40ss@127.0.0.1:3479?transport=udp", "-balls", "2")
+	f.stepAt(clock.Now())
+	want := []webrtc.ICEServer{
+		{URLs: []string{"stun:127.0.0.1:3478"}},
+		{URLs: []string{"turn:127.0.0.1:3479?transport=udp"}, Username: "alice", Credential: "p@ss"},
+	}
+	if len(net.ice) != 1 || !reflect.DeepEqual(net.ice[0], want) {
+		t.Errorf("the lobby was given %+v, want %+v", net.ice, want)
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/interpdemo/interpdemo/loop"
 	"github.com/interpdemo/interpdemo/netplay"
+	"github.com/interpdemo/interpdemo/netplay/webrtc"
 	"github.com/interpdemo/interpdemo/replay"
 )
 
@@ -112,7 +113,8 @@ type simNet struct {
 	sim   *netplay.NetSim
 	conns []*simConn
 	nonce uint64
-	rooms map[string]*simRoom // the lobby's, by the room's URL path
+	rooms map[string]*simRoom  // the lobby's, by the room's URL path
+	ice   [][]webrtc.ICEServer // the ICE servers each Lobby was given
 }
 
 // simRoom is a room of simNet's lobby: its host's socket and players.
@@ -175,7 +177,8 @@ func (n *simNet) bind(d *Demo) {
 // hosts it, with the players its URL asks for; the others join its host,
 // who must be there; a room's URL that asks for other players is refused,
 // as the lobby does.
-func (n *simNet) Lobby(rawURL string, timeout time.Duration) (Room, error) {
+func (n *simNet) Lobby(rawURL string, ice []webrtc.ICEServer, timeout time.Duration) (Room, error) {
+	n.ice = append(n.ice, ice)
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return Room{}, err

@@ -7,6 +7,7 @@ import (
 	"github.com/interpdemo/interpdemo/internal/room"
 	"github.com/interpdemo/interpdemo/netplay"
 	"github.com/interpdemo/interpdemo/netplay/udp"
+	"github.com/interpdemo/interpdemo/netplay/webrtc"
 )
 
 // udpNetwork is the demo's network: UDP sockets (package netplay/udp).
@@ -25,8 +26,8 @@ func (udpNetwork) Listen(address string, cond netplay.Conditions, seed uint64) (
 func (udpNetwork) Resolve(hostport string) (netplay.Addr, error) { return udp.Resolve(hostport) }
 
 // Lobby enters a lobby's room: WebRTC data channels (package room).
-func (udpNetwork) Lobby(url string, timeout time.Duration) (demo.Room, error) {
-	return room.Enter(url, timeout)
+func (udpNetwork) Lobby(url string, ice []webrtc.ICEServer, timeout time.Duration) (demo.Room, error) {
+	return room.Enter(url, ice, timeout)
 }
 
 // Nonce returns 64 random bits, never 0.

@@ -15,11 +15,12 @@ import (
 
 // Enter enters the room at rawURL (ws://HOST:PORT/ROOM?players=N, or
 // ?spectate) within timeout: the lobby's welcome, and for a joiner or a
-// spectator the connection to the room's host.
-func Enter(rawURL string, timeout time.Duration) (demo.Room, error) {
+// spectator the connection to the room's host, through the STUN and TURN
+// servers ice.
+func Enter(rawURL string, ice []webrtc.ICEServer, timeout time.Duration) (demo.Room, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	r, err := room.Enter(ctx, rawURL, webrtc.Config{Timeout: timeout})
+	r, err := room.Enter(ctx, rawURL, webrtc.Config{Timeout: timeout, ICEServers: ice})
 	if err != nil {
 		return demo.Room{}, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/interpdemo/interpdemo/internal/demo"
 	"github.com/interpdemo/interpdemo/internal/room"
 	"github.com/interpdemo/interpdemo/netplay"
+	"github.com/interpdemo/interpdemo/netplay/webrtc"
 )
 
 // pageNetwork is a page's network: a lobby's rooms, over the browser's
@@ -26,8 +27,8 @@ func (pageNetwork) Listen(string, netplay.Conditions, uint64) (demo.Conn, error)
 func (pageNetwork) Resolve(string) (netplay.Addr, error) { return "", errNoUDP }
 
 // Lobby enters a lobby's room.
-func (pageNetwork) Lobby(url string, timeout time.Duration) (demo.Room, error) {
-	return room.Enter(url, timeout)
+func (pageNetwork) Lobby(url string, ice []webrtc.ICEServer, timeout time.Duration) (demo.Room, error) {
+	return room.Enter(url, ice, timeout)
 }
 
 // Nonce returns 64 random bits, never 0 (the browser's crypto).

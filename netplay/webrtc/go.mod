@@ -9,6 +9,7 @@ require (
 	github.com/interpdemo/interpdemo/netplay v0.0.0
 	github.com/pion/ice/v4 v4.4.8
 	github.com/pion/stun/v4 v4.0.1
+	github.com/pion/turn/v5 v5.1.3
 	github.com/pion/webrtc/v4 v4.2.26
 )
 
@@ -26,7 +27,6 @@ require (
 	github.com/pion/sdp/v3 v3.0.20 // indirect
 	github.com/pion/srtp/v3 v3.1.3 // indirect
 	github.com/pion/transport/v5 v5.1.4 // indirect
-	github.com/pion/turn/v5 v5.1.3 // indirect
 	github.com/wlynxg/anet v0.0.5 // indirect
 	golang.org/x/crypto v0.48.0 // indirect
 	golang.org/x/net v0.50.0 // indirect

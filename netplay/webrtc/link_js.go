@@ -38,8 +38,9 @@ type rtcConfig struct {
 }
 
 // newRTCConfig makes the RTCConfiguration for cfg, checked and with its
-// defaults set: its ICE servers, with their credentials. IncludeLoopback
-// does nothing here: the browser gathers its candidates as it will.
+// defaults set: its ICE servers, with their credentials, and the ICE
+// transport policy "relay" if cfg.RelayOnly. IncludeLoopback does
+// nothing here: the browser gathers its candidates as it will.
 func newRTCConfig(cfg Config) (rtcConfig, error) {
 	servers := make([]any, 0, len(cfg.ICEServers))
 	for _, s := range cfg.ICEServers {
@@ -56,7 +57,11 @@ func newRTCConfig(cfg Config) (rtcConfig, error) {
 		}
 		servers = append(servers, server)
 	}
-	return rtcConfig{conf: js.ValueOf(map[string]any{"iceServers": servers}), timeout: cfg.Timeout}, nil
+	conf := map[string]any{"iceServers": servers}
+	if cfg.RelayOnly {
+		conf["iceTransportPolicy"] = "relay"
+	}
+	return rtcConfig{conf: js.ValueOf(conf), timeout: cfg.Timeout}, nil
 }
 
 // checkICEURL parses a STUN or TURN server's URL, and reports whether it

@@ -10,7 +10,9 @@ import (
 )
 
 // checkRTCConfig checks the RTCConfiguration made for cfg, which has a
-// STUN server and then a TURN server, user "u", credential "c".
+// STUN server and then a TURN server, user "u", credential "c", and its
+// ICE transport policy: "relay" if cfg.RelayOnly, else none (the
+// browser's default, "all").
 func checkRTCConfig(t *testing.T, cfg Config) {
 	t.Helper()
 	rtc, err := newRTCConfig(cfg)
@@ -30,6 +32,10 @@ func checkRTCConfig(t *testing.T, cfg Config) {
 		s.Index(1).Get("urls").Length() != len(cfg.ICEServers[1].URLs) ||
 		str(s.Index(1).Get("username")) != "u" || str(s.Index(1).Get("credential")) != "c" {
 		t.Errorf("RTCConfiguration %s", js.Global().Get("JSON").Call("stringify", rtc.conf).String())
+	}
+	policy := rtc.conf.Get("iceTransportPolicy")
+	if cfg.RelayOnly && str(policy) != "relay" || !cfg.RelayOnly && !policy.IsUndefined() {
+		t.Errorf("RelayOnly %v: iceTransportPolicy %s", cfg.RelayOnly, str(policy))
 	}
 }
 

@@ -36,6 +36,12 @@ func newRTCConfig(cfg Config) (rtcConfig, error) {
 		}
 		conf.ICEServers = append(conf.ICEServers, is)
 	}
+	if cfg.RelayOnly {
+		conf.ICETransportPolicy = webrtc.ICETransportPolicyRelay
+		// pion waits 2 s before it settles on a relayed pair, in case a
+		// direct one comes; with relayed candidates alone none can.
+		s.SetRelayAcceptanceMinWait(0)
+	}
 	return rtcConfig{api: webrtc.NewAPI(webrtc.WithSettingEngine(s)), conf: conf}, nil
 }
 

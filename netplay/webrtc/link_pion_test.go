@@ -7,10 +7,12 @@ import (
 	"testing"
 
 	"github.com/pion/stun/v4"
+	"github.com/pion/webrtc/v4"
 )
 
 // checkRTCConfig checks the pion configuration made for cfg, which has
-// a STUN server and then a TURN server, user "u", credential "c".
+// a STUN server and then a TURN server, user "u", credential "c", and
+// its ICE transport policy: "relay" if cfg.RelayOnly, else "all".
 func checkRTCConfig(t *testing.T, cfg Config) {
 	t.Helper()
 	rtc, err := newRTCConfig(cfg)
@@ -20,6 +22,13 @@ func checkRTCConfig(t *testing.T, cfg Config) {
 	conf := rtc.conf
 	if len(conf.ICEServers) != 2 || conf.ICEServers[0].Credential != nil || conf.ICEServers[1].Credential != "c" || conf.ICEServers[1].Username != "u" {
 		t.Errorf("pion configuration %+v", conf)
+	}
+	policy := webrtc.ICETransportPolicyAll
+	if cfg.RelayOnly {
+		policy = webrtc.ICETransportPolicyRelay
+	}
+	if conf.ICETransportPolicy != policy {
+		t.Errorf("RelayOnly %v: ICE transport policy %v, want %v", cfg.RelayOnly, conf.ICETransportPolicy, policy)
 	}
 }
 

@@ -181,6 +181,8 @@ func TestConfig(t *testing.T) {
 		{Config{ICEServers: []ICEServer{{}}}, "webrtc: an ICE server has no URL"},
 		{Config{ICEServers: []ICEServer{{URLs: []string{"http://x"}}}}, `webrtc: ICE server "http://x": `},
 		{Config{ICEServers: []ICEServer{{URLs: []string{"turn:turn.example.com:3478"}}}}, `webrtc: TURN server "turn:turn.example.com:3478" needs a username and a credential`},
+		{Config{RelayOnly: true}, "webrtc: relay only needs a TURN server among the ICE servers"},
+		{Config{RelayOnly: true, ICEServers: []ICEServer{{URLs: []string{"stun:stun.example.com:3478"}}}}, "webrtc: relay only needs a TURN server among the ICE servers"},
 	} {
 		_, err := Host(context.Background(), newHub().join("h"), c.cfg)
 		if err == nil || !strings.HasPrefix(err.Error(), c.err) {
@@ -191,6 +193,11 @@ func TestConfig(t *testing.T) {
 		{URLs: []string{"stun:stun.example.com:3478"}},
 		{URLs: []string{"turn:turn.example.com:3478?transport=udp", "turns:turn.example.com:5349?transport=tcp"}, Username: "u", Credential: "c"},
 	}}
+	if err := ok.check(); err != nil {
+		t.Fatal(err)
+	}
+	checkRTCConfig(t, ok)
+	ok.RelayOnly = true
 	if err := ok.check(); err != nil {
 		t.Fatal(err)
 	}

@@ -73,6 +73,13 @@ type Config struct {
 	// then connect. Off by default: a peer on another machine cannot use
 	// them. Browsers never offer them; in a browser it does nothing.
 	IncludeLoopback bool
+	// RelayOnly makes a peer gather and use relayed candidates alone (ICE
+	// transport policy "relay"): all its traffic then goes through a TURN
+	// server, which ICEServers must have. It is what a peer needs behind
+	// a router that blocks direct paths, and how to prove that a TURN
+	// server works. Off by default: a direct path is used where one
+	// exists.
+	RelayOnly bool
 
 	// loopbackOnly (tests): gather loopback candidates alone, and no mDNS.
 	loopbackOnly bool
@@ -243,6 +250,7 @@ func (c Config) check() error {
 	if c.SendBuffer < 0 {
 		return fmt.Errorf("webrtc: send buffer %d is negative", c.SendBuffer)
 	}
+	hasTURN := false
 	for _, s := range c.ICEServers {
 		if len(s.URLs) == 0 {
 			return errors.New("webrtc: an ICE server has no URL")
@@ -255,7 +263,11 @@ func (c Config) check() error {
 			if turn && (s.Username == "" || s.Credential == "") {
 				return fmt.Errorf("webrtc: TURN server %q needs a username and a credential", u)
 			}
+			hasTURN = hasTURN || turn
 		}
+	}
+	if c.RelayOnly && !hasTURN {
+		return errors.New("webrtc: relay only needs a TURN server among the ICE servers")
 	}
 	return nil
 }

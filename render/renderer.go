@@ -128,6 +128,7 @@ type Renderer struct {
 	nFence     int
 	fenceEvery int // frames per fence (see EndFrame)
 	sinceFence int
+	keptUp     int // fence points in a row that found the oldest fence done
 
 	cells cellCuller // occlusion culling of hidden balls
 	draws int        // draws and partial clears into the window by the last Draw
@@ -546,23 +547,30 @@ func (r *Renderer) EndFrame() {
 	}
 	r.sinceFence = 0
 	// A frame that had to wait for the GPU sets a fence every frame
-	// again. One that finds the GPU done with the frame of the newest
-	// fence (fenceEvery frames before it: nothing older is queued)
-	// doubles the interval. One between (the oldest fence done, the
-	// newest not yet: a GPU whose latency is longer than a cheap frame, or
-	// one that just keeps up) keeps it. Doubling where the oldest fence
-	// was done, as first built, let the queue grow: after a stall that
-	// let the GPU catch up, the fences waited for next were all done, the
-	// interval doubled up to maxFenceEvery, and the loop raced some 30
-	// frames ahead of a GPU 5 times slower, waiting for it in stalls of
-	// 40 ms (headless, 10,000 balls of radius 1 without culling on
-	// llvmpipe, 2026-11-26: frame p50 0.98 ms, p99 41.7 ms, mean 3.5 ms).
+	// again. The interval doubles where the GPU is done with the frame of
+	// the newest fence (fenceEvery frames before: nothing older is
+	// queued), or where the oldest fence was done at two fence points in
+	// a row (a GPU that keeps up with cheap frames, though it has not
+	// finished the newest frame yet: a frame of a few microseconds ends
+	// before the GPU has even started on it). Otherwise it stays. Doubling
+	// wherever the oldest fence was done, as first built, let the queue
+	// grow: after a stall that let the GPU catch up, the fences waited for
+	// next were all done, the interval doubled up to maxFenceEvery, and
+	// the loop raced some 30 frames ahead of a GPU 5 times slower, waiting
+	// for it in stalls of 40 ms (headless, 10,000 balls of radius 1
+	// without culling on llvmpipe, 2026-11-26: frame p50 0.98 ms, p99
+	// 41.7 ms, mean 3.5 ms).
+	full := r.nFence == maxInFlight
 	easy := r.nFence > 0 && r.signalled(r.fences[r.nFence-1])
-	switch {
-	case r.nFence == maxInFlight && r.retireFence():
-		r.fenceEvery = 1 // the GPU is behind: bound the queue tightly again
+	switch waited := full && r.retireFence(); {
+	case waited:
+		r.fenceEvery, r.keptUp = 1, 0 // the GPU is behind: bound the queue tightly again
 	case easy:
-		r.fenceEvery = min(maxFenceEvery, 2*r.fenceEvery)
+		r.fenceEvery, r.keptUp = min(maxFenceEvery, 2*r.fenceEvery), 0
+	case full:
+		if r.keptUp++; r.keptUp == 2 {
+			r.fenceEvery, r.keptUp = min(maxFenceEvery, 2*r.fenceEvery), 0
+		}
 	}
 	r.fences[r.nFence] = gl.FenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0)
 	r.nFence++

@@ -8,6 +8,7 @@ require (
 	github.com/interpdemo/interpdemo/loop v0.0.0
 	github.com/interpdemo/interpdemo/netplay v0.0.0
 	github.com/interpdemo/interpdemo/netplay/webrtc v0.0.0
+	github.com/pion/turn/v5 v5.1.3
 	github.com/veandco/go-sdl2 v0.4.39
 	golang.org/x/image v0.30.0
 	golang.org/x/sys v0.41.0
@@ -37,7 +38,6 @@ require (
 	github.com/pion/srtp/v3 v3.1.3 // indirect
 	github.com/pion/stun/v4 v4.0.1 // indirect
 	github.com/pion/transport/v5 v5.1.4 // indirect
-	github.com/pion/turn/v5 v5.1.3 // indirect
 	github.com/pion/webrtc/v4 v4.2.26 // indirect
 	github.com/wlynxg/anet v0.0.5 // indirect
 	golang.org/x/crypto v0.48.0 // indirect

@@ -26,6 +26,7 @@ type NetConfig struct {
 	Spectate   string // -spectate HOST:PORT, or a room's URL
 	Lobby      string // -lobby ws://HOST:PORT/ROOM
 	ICE        string // -ice: a room's STUN and TURN servers, as given
+	ICERelay   bool   // -ice-relay: through -ice's TURN server alone
 	// ICEServers are ICE's, parsed (checked with the flags).
 	ICEServers []webrtc.ICEServer
 	// MaxSpectators is the most spectators a host serves.
@@ -138,9 +139,9 @@ type Network interface {
 	Nonce() (uint64, error)
 	// Lobby enters the room at url (ws://HOST:PORT/ROOM?players=N, or
 	// ?spectate) through its lobby and, for a joiner or a spectator,
-	// connects to the room's host, within timeout, through the STUN and
-	// TURN servers ice (none: host candidates only).
-	Lobby(url string, ice []webrtc.ICEServer, timeout time.Duration) (Room, error)
+	// connects to the room's host, within cfg.Timeout, with cfg's STUN
+	// and TURN servers (none: host candidates only).
+	Lobby(url string, cfg webrtc.Config) (Room, error)
 }
 
 // Conn is a socket carrying an endpoint's datagrams (netplay/udp.Conn):
@@ -160,6 +161,7 @@ func (n *NetConfig) define(fs *flag.FlagSet) {
 	fs.StringVar(&n.Spectate, "spectate", "", "watch the network game hosted at `HOST:PORT`, or in the lobby's room ws://HOST:PORT/ROOM: its confirmed inputs, no input of yours")
 	fs.StringVar(&n.Lobby, "lobby", "", "play a network game in the lobby's room at `URL` (ws://HOST:PORT/ROOM), over WebRTC: the first to arrive hosts -players, the others join")
 	fs.StringVar(&n.ICE, "ice", "", "a lobby's room: the STUN and TURN servers that reach peers behind home routers, `URLS` separated by commas: stun:HOST:PORT, turn:USER:PASS@HOST:PORT?transport=udp (none: peers that reach each other directly)")
+	fs.BoolVar(&n.ICERelay, "ice-relay", false, "a lobby's room: connect through -ice's TURN server alone, never directly (to check that a TURN server works, or to hide your address from the other peers)")
 	fs.IntVar(&n.MaxSpectators, "max-spectators", netplay.MaxSpectators, fmt.Sprintf("host: serve up to `N` spectators (0 to %d)", netplay.MaxSpectators))
 	fs.IntVar(&n.Players, "players", 2, fmt.Sprintf("`N` players of a hosted game, the host included (%d to %d)", netplay.MinPlayers, netplay.MaxPlayers))
 	fs.IntVar(&n.InputDelay, "input-delay", netplay.DefaultDelay, fmt.Sprintf("network game: `TICKS` between sampling your input and running it (1 to %d; the host's is used)", netplay.MaxDelay))
@@ -193,13 +195,20 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 	if n.Netcode == "rollback" && !set["input-delay"] {
 		n.InputDelay = 0 // rollback's point: your input acts on the next tick
 	}
-	if set["ice"] {
+	if set["ice"] || set["ice-relay"] {
+		name := "ice"
+		if !set["ice"] {
+			name = "ice-relay"
+		}
 		if n.room() == "" {
-			return flagErr("ice", "is for a lobby's room (-lobby, or -spectate ws://HOST:PORT/ROOM)")
+			return flagErr(name, "is for a lobby's room (-lobby, or -spectate ws://HOST:PORT/ROOM)")
 		}
 		ice, err := webrtc.ParseICEServers(n.ICE)
 		if err != nil {
 			return flagErr("ice", "%v", err)
+		}
+		if err := (webrtc.Config{ICEServers: ice, RelayOnly: n.ICERelay}).Validate(); err != nil {
+			return flagErr("ice-relay", "needs a TURN server in -ice (%v)", err)
 		}
 		n.ICEServers = ice
 	}
@@ -491,7 +500,7 @@ func startNet(c *Config, network Network, clock loop.Clock, log *whoLog) (*netGa
 		}
 		u, _ := roomURL(room, n.Players, n.Spectate != "") // checked with the flags
 		fmt.Fprintf(log, "interpdemo: entering the room %s...\n", u)
-		r, err := network.Lobby(u, n.ICEServers, lobbyTimeout)
+		r, err := network.Lobby(u, webrtc.Config{ICEServers: n.ICEServers, RelayOnly: n.ICERelay, Timeout: lobbyTimeout})
 		if err != nil {
 			return nil, fmt.Errorf("-%s: %v", flagName, err)
 		}

@@ -408,6 +408,9 @@ func TestLobbyFlagErrors(t *testing.T) {
 		{[]string{"-host", ":7777", "-ice", "stun:127.0.0.1:3478"}, "-ice: is for a lobby's room"},
 		{[]string{"-lobby", "ws://127.0.0.1:1/r1", "-ice", "turn:127.0.0.1:3478"}, `-ice: webrtc: TURN server "turn:127.0.0.1:3478" needs a username and a credential`},
 		{[]string{"-lobby", "ws://127.0.0.1:1/r1", "-ice", "http://127.0.0.1"}, `-ice: webrtc: ICE server "http://127.0.0.1": `},
+		{[]string{"-lobby", "ws://127.0.0.1:1/r1", "-ice-relay"}, "-ice-relay: needs a TURN server in -ice"},
+		{[]string{"-lobby", "ws://127.0.0.1:1/r1", "-ice", "stun:127.0.0.1:3478", "-ice-relay"}, "-ice-relay: needs a TURN server in -ice"},
+		{[]string{"-host", ":7777", "-ice-relay"}, "-ice-relay: is for a lobby's room"},
 	} {
 		net := newSimNet(t, loop.NewManualClock(0), netplay.Conditions{})
 		_, err := Parse(c.args, io.Discard, Platform{Network: net})
@@ -421,17 +424,27 @@ func TestLobbyFlagErrors(t *testing.T) {
 }
 
 // -ice's servers reach the lobby's room, parsed: a TURN server with its
-// username and credential, and a STUN server.
+// username and credential, and a STUN server; -ice-relay too.
 func TestLobbyGetsTheICEServers(t *testing.T) {
-	clock := loop.NewManualClock(time.Second)
-	net := newSimNet(t, clock, netplay.Conditions{})
-	f := newFront(t, clock, net, "-lobby", "ws://127.0.0.1:1/r1", "-ice", "stun:127.0.0.1:3478,turn:alice:p%40ss@127.0.0.1:3479?transport=udp", "-balls", "2")
-	f.stepAt(clock.Now())
 	want := []webrtc.ICEServer{
 		{URLs: []string{"stun:127.0.0.1:3478"}},
 		{URLs: []string{"turn:127.0.0.1:3479?transport=udp"}, Username: "alice", Credential: "p@ss"},
 	}
-	if len(net.ice) != 1 || !reflect.DeepEqual(net.ice[0], want) {
-		t.Errorf("the lobby was given %+v, want %+v", net.ice, want)
+	for _, relay := range []bool{false, true} {
+		clock := loop.NewManualClock(time.Second)
+		net := newSimNet(t, clock, netplay.Conditions{})
+		args := []string{"-lobby", "ws://127.0.0.1:1/r1", "-ice", "stun:127.0.0.1:3478,turn:alice:p%40ss@127.0.0.1:3479?transport=udp", "-balls", "2"}
+		if relay {
+			args = append(args, "-ice-relay")
+		}
+		f := newFront(t, clock, net, args...)
+		f.stepAt(clock.Now())
+		if len(net.lobbies) != 1 {
+			t.Fatalf("-ice-relay %v: %d lobbies entered, want 1", relay, len(net.lobbies))
+		}
+		got := net.lobbies[0]
+		if !reflect.DeepEqual(got.ICEServers, want) || got.RelayOnly != relay || got.Timeout <= 0 {
+			t.Errorf("-ice-relay %v: the lobby was given %+v, want the servers %+v, relay only %v and a timeout", relay, got, want, relay)
+		}
 	}
 }

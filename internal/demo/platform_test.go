@@ -108,13 +108,13 @@ func (f *memFile) Abort() { f.done = true }
 // (a joiner waiting for the host's welcome), the network runs the other
 // peers' sessions, as their own processes would.
 type simNet struct {
-	t     *testing.T
-	clock *loop.ManualClock
-	sim   *netplay.NetSim
-	conns []*simConn
-	nonce uint64
-	rooms map[string]*simRoom  // the lobby's, by the room's URL path
-	ice   [][]webrtc.ICEServer // the ICE servers each Lobby was given
+	t       *testing.T
+	clock   *loop.ManualClock
+	sim     *netplay.NetSim
+	conns   []*simConn
+	nonce   uint64
+	rooms   map[string]*simRoom // the lobby's, by the room's URL path
+	lobbies []webrtc.Config     // what each Lobby was given
 }
 
 // simRoom is a room of simNet's lobby: its host's socket and players.
@@ -177,8 +177,8 @@ func (n *simNet) bind(d *Demo) {
 // hosts it, with the players its URL asks for; the others join its host,
 // who must be there; a room's URL that asks for other players is refused,
 // as the lobby does.
-func (n *simNet) Lobby(rawURL string, ice []webrtc.ICEServer, timeout time.Duration) (Room, error) {
-	n.ice = append(n.ice, ice)
+func (n *simNet) Lobby(rawURL string, cfg webrtc.Config) (Room, error) {
+	n.lobbies = append(n.lobbies, cfg)
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return Room{}, err

@@ -1,8 +1,6 @@
 package desktop
 
 import (
-	"time"
-
 	"github.com/interpdemo/interpdemo/internal/demo"
 	"github.com/interpdemo/interpdemo/internal/room"
 	"github.com/interpdemo/interpdemo/netplay"
@@ -26,8 +24,8 @@ func (udpNetwork) Listen(address string, cond netplay.Conditions, seed uint64) (
 func (udpNetwork) Resolve(hostport string) (netplay.Addr, error) { return udp.Resolve(hostport) }
 
 // Lobby enters a lobby's room: WebRTC data channels (package room).
-func (udpNetwork) Lobby(url string, ice []webrtc.ICEServer, timeout time.Duration) (demo.Room, error) {
-	return room.Enter(url, ice, timeout)
+func (udpNetwork) Lobby(url string, cfg webrtc.Config) (demo.Room, error) {
+	return room.Enter(url, cfg)
 }
 
 // Nonce returns 64 random bits, never 0.

@@ -6,7 +6,6 @@ package room
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/interpdemo/interpdemo/internal/demo"
 	"github.com/interpdemo/interpdemo/netplay/webrtc"
@@ -15,12 +14,11 @@ import (
 
 // Enter enters the room at rawURL (ws://HOST:PORT/ROOM?players=N, or
 // ?spectate) within timeout: the lobby's welcome, and for a joiner or a
-// spectator the connection to the room's host, through the STUN and TURN
-// servers ice.
-func Enter(rawURL string, ice []webrtc.ICEServer, timeout time.Duration) (demo.Room, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+// spectator the connection to the room's host, within cfg.Timeout.
+func Enter(rawURL string, cfg webrtc.Config) (demo.Room, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.Timeout)
 	defer cancel()
-	r, err := room.Enter(ctx, rawURL, webrtc.Config{Timeout: timeout, ICEServers: ice})
+	r, err := room.Enter(ctx, rawURL, cfg)
 	if err != nil {
 		return demo.Room{}, err
 	}

@@ -4,7 +4,6 @@ package web
 
 import (
 	"errors"
-	"time"
 
 	"github.com/interpdemo/interpdemo/internal/demo"
 	"github.com/interpdemo/interpdemo/internal/room"
@@ -27,8 +26,8 @@ func (pageNetwork) Listen(string, netplay.Conditions, uint64) (demo.Conn, error)
 func (pageNetwork) Resolve(string) (netplay.Addr, error) { return "", errNoUDP }
 
 // Lobby enters a lobby's room.
-func (pageNetwork) Lobby(url string, ice []webrtc.ICEServer, timeout time.Duration) (demo.Room, error) {
-	return room.Enter(url, ice, timeout)
+func (pageNetwork) Lobby(url string, cfg webrtc.Config) (demo.Room, error) {
+	return room.Enter(url, cfg)
 }
 
 // Nonce returns 64 random bits, never 0 (the browser's crypto).

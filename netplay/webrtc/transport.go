@@ -239,6 +239,12 @@ func newTransport(sig Signaler, cfg Config, host string) (*Transport, error) {
 	return t, nil
 }
 
+// Validate reports what is wrong with c, as Host and Dial would: a
+// negative timeout, queue or send buffer, an ICE server's URL that does
+// not parse, a TURN server without its username and credential,
+// RelayOnly without a TURN server. One line, starting "webrtc: ".
+func (c Config) Validate() error { return c.check() }
+
 // check validates c.
 func (c Config) check() error {
 	if c.Timeout < 0 {

@@ -1,0 +1,159 @@
+// Command turn runs a small TURN server (RFC 8656, pion/turn) with one
+// long-term credential: the relay a lobby's peers fall back on where no
+// direct path joins them, to try -ice and -ice-relay on one machine or a
+// LAN. Production relays are coturn's (see docs/NETPLAY.md).
+//
+// It prints "turn: listening on HOST:PORT" as its first line of standard
+// output (with -addr 127.0.0.1:0 the system picks the port), then one
+// line per allocation made ("turn: allocation for USER ...") and per
+// request refused for its credential; on SIGINT or SIGTERM it says how
+// many bytes it relayed ("turn: relayed N bytes to peers, M from them")
+// and exits 0. A bad flag exits 2 with a one-line error.
+//
+//	turn -addr 127.0.0.1:3478 -user alice -pass s3cret
+//	interpdemo -lobby ws://127.0.0.1:8780/r1 -ice 'turn:alice:s3cret@127.0.0.1:3478?transport=udp' -ice-relay
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"sync"
+	"sync/atomic"
+	"syscall"
+
+	"github.com/pion/turn/v5"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run serves until ctx ends and returns the exit status: 0 after a
+// shutdown, 1 when it cannot serve, 2 for a bad flag.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("turn", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are printed on one line below
+	addr := fs.String("addr", "127.0.0.1:3478", "UDP `HOST:PORT` to listen on (port 0 picks one); HOST is also the address relayed on")
+	user := fs.String("user", "", "the credential's `USER` (required)")
+	pass := fs.String("pass", "", "the credential's `PASSWORD` (required)")
+	realm := fs.String("realm", "interpdemo", "the `REALM` of the credential")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+			fmt.Fprintln(stdout, "Usage: turn [flags]")
+			fs.PrintDefaults()
+			return 0
+		}
+		fmt.Fprintf(stderr, "turn: %v (turn -h lists the flags)\n", err)
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "turn: unexpected argument %q (turn -h lists the flags)\n", fs.Arg(0))
+		return 2
+	}
+	if *user == "" || *pass == "" {
+		fmt.Fprintln(stderr, "turn: -user and -pass are required")
+		return 2
+	}
+	host, _, err := net.SplitHostPort(*addr)
+	ip := net.ParseIP(host)
+	if err != nil || ip == nil || ip.IsUnspecified() {
+		fmt.Fprintf(stderr, "turn: -addr %q: want IP:PORT, an address the peers reach (it is relayed on)\n", *addr)
+		return 2
+	}
+	conn, err := net.ListenPacket("udp", *addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "turn: %v\n", err)
+		return 1
+	}
+	var mu sync.Mutex // one line at a time on stdout
+	say := func(format string, a ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(stdout, format+"\n", a...)
+	}
+	var bytes [2]atomic.Int64 // relayed to peers, from peers
+	key := turn.GenerateAuthKey(*user, *realm, *pass)
+	srv, err := turn.NewServer(turn.ServerConfig{
+		Realm: *realm,
+		AuthHandler: func(ra *turn.RequestAttributes) (string, []byte, bool) {
+			if ra.Username != *user || ra.Realm != *realm {
+				return "", nil, false
+			}
+			return ra.Username, key, true
+		},
+		EventHandler: turn.EventHandler{
+			OnAuth: func(src, _ net.Addr, _, username, _, method string, verdict bool) {
+				if !verdict {
+					say("turn: %s from %s refused: user %q, or its password, is not this server's", method, src, username)
+				}
+			},
+			OnAllocationCreated: func(src, _ net.Addr, _, username, _ string, relay net.Addr, _ int) {
+				say("turn: allocation for %s from %s, relayed on %s", username, src, relay)
+			},
+		},
+		PacketConnConfigs: []turn.PacketConnConfig{{
+			PacketConn: conn,
+			RelayAddressGenerator: &countingRelays{
+				RelayAddressGeneratorStatic: turn.RelayAddressGeneratorStatic{RelayAddress: ip, Address: host},
+				bytes:                       &bytes,
+			},
+		}},
+	})
+	if err != nil {
+		conn.Close()
+		fmt.Fprintf(stderr, "turn: %v\n", err)
+		return 1
+	}
+	say("turn: listening on %s", conn.LocalAddr())
+	<-ctx.Done()
+	err = srv.Close()
+	say("turn: relayed %d bytes to peers, %d from them", bytes[0].Load(), bytes[1].Load())
+	if err != nil {
+		fmt.Fprintf(stderr, "turn: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// countingRelays makes the allocations' relay sockets, which count the
+// bytes they carry.
+type countingRelays struct {
+	turn.RelayAddressGeneratorStatic
+	bytes *[2]atomic.Int64
+}
+
+func (r *countingRelays) AllocatePacketConn(conf turn.AllocateListenerConfig) (net.PacketConn, net.Addr, error) {
+	conn, addr, err := r.RelayAddressGeneratorStatic.AllocatePacketConn(conf)
+	if err != nil {
+		return nil, nil, err
+	}
+	return countingConn{PacketConn: conn, bytes: r.bytes}, addr, nil
+}
+
+// countingConn is a relay socket: to peers, and from them.
+type countingConn struct {
+	net.PacketConn
+	bytes *[2]atomic.Int64
+}
+
+func (c countingConn) WriteTo(b []byte, addr net.Addr) (int, error) {
+	n, err := c.PacketConn.WriteTo(b, addr)
+	c.bytes[0].Add(int64(n))
+	return n, err
+}
+
+func (c countingConn) ReadFrom(b []byte) (int, net.Addr, error) {
+	n, addr, err := c.PacketConn.ReadFrom(b)
+	c.bytes[1].Add(int64(n))
+	return n, addr, err
+}

@@ -10,6 +10,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"net/url"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -364,35 +365,59 @@ func (p *turnProc) lines(re *regexp.Regexp) []string {
 
 var turnRelayed = regexp.MustCompile(`^turn: relayed (\d+) bytes to peers, (\d+) from them$`)
 
-// Two native demos in a room through a TURN server alone (-ice with the
-// server's credential, -ice-relay): the game plays to its end with one
-// state hash, the server made an allocation for each peer, and its relay
-// sockets carried at least every byte of netplay's the two sent (with
+// A native host and a joiner, native or the page in Chromium, in a room
+// through a TURN server alone (-ice with the server's credential,
+// -ice-relay; the page's &ice=...&ice-relay): the game plays to its end
+// with one state hash, the server made an allocation for each peer, and
+// its relay sockets carried at least every byte of netplay's the two sent (with
 // DTLS's and SCTP's own on top): the game went through the relay. (With
 // direct paths allowed, they carry ICE's checks alone, some hundred
 // bytes.)
 func TestLobbyThroughTURN(t *testing.T) {
 	if testing.Short() {
-		t.Skip("a TURN server, a lobby and two demos, 15 s")
+		t.Skip("TURN servers, lobbies, demos and a browser, 20 s")
 	}
 	t.Parallel() // real-time games, light on the CPU: they overlap with the other network games
-	turn := startTURN(t, "alice", "s3:cr@t")
-	l := startLobby(t)
-	ice := "turn:alice:s3%3Acr%40t@" + turn.addr + "?transport=udp"
-	args := append([]string{"-lobby", l.room("relayed"), "-netcode", "rollback", "-ice", ice, "-ice-relay"}, roomCommon...)
-	first := startDemo(t, "", append(args, "-bot", "1")...)
-	first.waitStderr(regexp.MustCompile(`hosting on`), 30*time.Second)
-	second := startDemo(t, "", append(args, "-bot", "2")...)
-	first.mustSucceed(90 * time.Second)
-	second.mustSucceed(90 * time.Second)
-	stats := []*report.Stats{first.stats(), second.stats()}
-	checkRoomGame(t, stats, "host", "join")
+	for _, joiner := range []string{"native", "page"} {
+		t.Run(joiner, func(t *testing.T) {
+			t.Parallel()
+			turn := startTURN(t, "alice", "s3:cr@t")
+			l := startLobby(t)
+			ice := "turn:alice:s3%3Acr%40t@" + turn.addr + "?transport=udp"
+			room := l.room("relayed-" + joiner)
+			args := append([]string{"-lobby", room, "-netcode", "rollback", "-ice", ice, "-ice-relay"}, roomCommon...)
+			first := startDemo(t, "", append(args, "-bot", "1")...)
+			first.waitStderr(regexp.MustCompile(`hosting on`), 30*time.Second)
+			var got *report.Stats
+			if joiner == "page" {
+				page := openPage(t, 120*time.Second, fmt.Sprintf("lobby=%s&netcode=rollback&bot=2&ticks=300&stats&ice=%s&ice-relay", room, url.QueryEscape(ice)))
+				got = page.stats()
+			} else {
+				second := startDemo(t, "", append(args, "-bot", "2")...)
+				second.mustSucceed(90 * time.Second)
+				got = second.stats()
+			}
+			first.mustSucceed(90 * time.Second)
+			stats := []*report.Stats{first.stats(), got}
+			checkRoomGame(t, stats, "host", "join")
+			checkRelayed(t, turn, stats)
+		})
+	}
+}
+
+// checkRelayed stops turn and checks that it made an allocation for each
+// of the peers at least and carried every byte of netplay's they sent.
+func checkRelayed(t *testing.T, turn *turnProc, stats []*report.Stats) {
+	t.Helper()
 	turn.stop(t)
 	all := strings.Join(turn.lines(regexp.MustCompile(``)), "\n")
-	if got := turn.lines(regexp.MustCompile(`^turn: allocation for alice from 127\.0\.0\.1:\d+, relayed on 127\.0\.0\.1:\d+$`)); len(got) < 2 {
-		t.Errorf("the TURN server made %d allocations for alice, want one for each peer at least:\n%s", len(got), all)
+	if got := turn.lines(regexp.MustCompile(`^turn: allocation for alice from 127\.0\.0\.1:\d+, relayed on 127\.0\.0\.1:\d+$`)); len(got) < len(stats) {
+		t.Errorf("the TURN server made %d allocations for alice, want one for each of the %d peers at least:\n%s", len(got), len(stats), all)
 	}
-	sent := stats[0].Net.BytesSent + stats[1].Net.BytesSent
+	var sent int64
+	for _, st := range stats {
+		sent += st.Net.BytesSent
+	}
 	last := turn.lines(turnRelayed)
 	if len(last) != 1 {
 		t.Fatalf("the TURN server did not say what it relayed:\n%s", all)

@@ -25,85 +25,124 @@ import (
 	"github.com/interpdemo/interpdemo/netplay/webrtc/lobby"
 )
 
-// lobbyBin is cmd/lobby, built once for the tests.
-var lobbyBin struct {
+// serverProc is a server the tests run as a process (cmd/lobby,
+// cmd/turn): built once, started on 127.0.0.1, its address read from its
+// first line of output and the lines after it kept.
+type serverProc struct {
+	cmd  *exec.Cmd
+	done chan struct{} // closed when it has exited
+	addr string        // 127.0.0.1:PORT
+	mu   sync.Mutex
+	log  []string // its lines of standard output after the first
+}
+
+// serverBins are the commands built for the tests, by package.
+var serverBins sync.Map // "./cmd/NAME" -> *serverBin
+
+type serverBin struct {
 	once sync.Once
 	path string
 	err  error
 }
 
-// lobbyProc is a running lobby.
-type lobbyProc struct {
-	cmd  *exec.Cmd
-	addr string // 127.0.0.1:PORT
-	done chan struct{}
+// startServer builds pkg once, starts it with args and returns it once
+// its first line, matching listening, says where it listens (the
+// address is listening's first group). It is stopped when the test ends.
+func startServer(t *testing.T, pkg string, listening *regexp.Regexp, args ...string) *serverProc {
+	t.Helper()
+	v, _ := serverBins.LoadOrStore(pkg, &serverBin{})
+	bin := v.(*serverBin)
+	bin.once.Do(func() {
+		bin.path = filepath.Join(filepath.Dir(binPath), filepath.Base(pkg))
+		if out, err := exec.Command("go", "build", "-o", bin.path, pkg).CombinedOutput(); err != nil {
+			bin.err = fmt.Errorf("building %s: %v\n%s", pkg, err, out)
+		}
+	})
+	if bin.err != nil {
+		t.Fatal(bin.err)
+	}
+	p := &serverProc{cmd: exec.Command(bin.path, args...), done: make(chan struct{})}
+	out, err := p.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	first := make(chan string, 1)
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		sc := bufio.NewScanner(out)
+		if sc.Scan() {
+			first <- sc.Text()
+		}
+		close(first)
+		for sc.Scan() {
+			p.mu.Lock()
+			p.log = append(p.log, sc.Text())
+			p.mu.Unlock()
+		}
+	}()
+	go func() {
+		<-read // Wait closes the pipe: read it to its end first
+		p.cmd.Wait()
+		close(p.done)
+	}()
+	t.Cleanup(func() { p.stop(t) })
+	select {
+	case line := <-first:
+		m := listening.FindStringSubmatch(line)
+		if m == nil {
+			t.Fatalf("%s's first line %q, want %q", pkg, line, listening)
+		}
+		p.addr = m[1]
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%s did not say where it listens within 30 s", pkg)
+	}
+	return p
 }
+
+// stop ends it (SIGTERM, then SIGKILL after 10 s) and waits for its
+// last line.
+func (p *serverProc) stop(t *testing.T) {
+	select {
+	case <-p.done:
+		return
+	default:
+	}
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-p.done:
+	case <-time.After(10 * time.Second):
+		p.cmd.Process.Kill()
+		<-p.done
+		t.Errorf("%s did not end within 10 s of SIGTERM", filepath.Base(p.cmd.Path))
+	}
+}
+
+// lines returns the lines it printed after its first that match re.
+func (p *serverProc) lines(re *regexp.Regexp) []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var got []string
+	for _, l := range p.log {
+		if re.MatchString(l) {
+			got = append(got, l)
+		}
+	}
+	return got
+}
+
+// lobbyProc is a running lobby.
+type lobbyProc struct{ *serverProc }
 
 var lobbyListening = regexp.MustCompile(`^lobby: listening on (127\.0\.0\.1:\d+)$`)
 
 // startLobby starts a lobby on 127.0.0.1 and returns it once it listens.
 func startLobby(t *testing.T) *lobbyProc {
 	t.Helper()
-	lobbyBin.once.Do(func() {
-		lobbyBin.path = filepath.Join(filepath.Dir(binPath), "lobby")
-		if out, err := exec.Command("go", "build", "-o", lobbyBin.path, "./cmd/lobby").CombinedOutput(); err != nil {
-			lobbyBin.err = fmt.Errorf("building cmd/lobby: %v\n%s", err, out)
-		}
-	})
-	if lobbyBin.err != nil {
-		t.Fatal(lobbyBin.err)
-	}
-	l := &lobbyProc{cmd: exec.Command(lobbyBin.path, "-addr", "127.0.0.1:0"), done: make(chan struct{})}
-	out, err := l.cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := l.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		l.cmd.Wait()
-		close(l.done)
-	}()
-	t.Cleanup(func() { l.stop(t) })
-	first := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		if sc.Scan() {
-			first <- sc.Text()
-		}
-		close(first)
-		for sc.Scan() { // the rest of its log, unread
-		}
-	}()
-	select {
-	case line := <-first:
-		m := lobbyListening.FindStringSubmatch(line)
-		if m == nil {
-			t.Fatalf("the lobby's first line %q, want %q", line, lobbyListening)
-		}
-		l.addr = m[1]
-	case <-time.After(30 * time.Second):
-		t.Fatal("the lobby did not say where it listens within 30 s")
-	}
-	return l
-}
-
-// stop ends the lobby (SIGTERM, then SIGKILL after 10 s).
-func (l *lobbyProc) stop(t *testing.T) {
-	select {
-	case <-l.done:
-		return
-	default:
-	}
-	l.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-l.done:
-	case <-time.After(10 * time.Second):
-		l.cmd.Process.Kill()
-		<-l.done
-		t.Errorf("the lobby did not end within 10 s of SIGTERM")
-	}
+	return &lobbyProc{startServer(t, "./cmd/lobby", lobbyListening, "-addr", "127.0.0.1:0")}
 }
 
 // room is the URL of a room of l.
@@ -255,112 +294,13 @@ func TestLobbyPageCannotEnter(t *testing.T) {
 	check("lobby=ws://"+addr+"/r", "no connection")
 }
 
-// turnProc is a running cmd/turn, and the lines it printed after its
-// first.
-type turnProc struct {
-	cmd  *exec.Cmd
-	done chan struct{}
-	addr string // 127.0.0.1:PORT
-	mu   sync.Mutex
-	log  []string
-	read chan struct{} // closed when its output is read to the end
-}
-
-var turnBin struct {
-	once sync.Once
-	path string
-	err  error
-}
-
 var turnListening = regexp.MustCompile(`^turn: listening on (127\.0\.0\.1:\d+)$`)
 
 // startTURN starts cmd/turn on 127.0.0.1 with the credential user, pass
-// and returns it once it listens; it is stopped when the test ends.
-func startTURN(t *testing.T, user, pass string) *turnProc {
+// and returns it once it listens.
+func startTURN(t *testing.T, user, pass string) *serverProc {
 	t.Helper()
-	turnBin.once.Do(func() {
-		turnBin.path = filepath.Join(filepath.Dir(binPath), "turn")
-		if out, err := exec.Command("go", "build", "-o", turnBin.path, "./cmd/turn").CombinedOutput(); err != nil {
-			turnBin.err = fmt.Errorf("building cmd/turn: %v\n%s", err, out)
-		}
-	})
-	if turnBin.err != nil {
-		t.Fatal(turnBin.err)
-	}
-	p := &turnProc{
-		cmd:  exec.Command(turnBin.path, "-addr", "127.0.0.1:0", "-user", user, "-pass", pass),
-		done: make(chan struct{}),
-		read: make(chan struct{}),
-	}
-	out, err := p.cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	first := make(chan string, 1)
-	go func() {
-		defer close(p.read)
-		sc := bufio.NewScanner(out)
-		if sc.Scan() {
-			first <- sc.Text()
-		}
-		close(first)
-		for sc.Scan() {
-			p.mu.Lock()
-			p.log = append(p.log, sc.Text())
-			p.mu.Unlock()
-		}
-	}()
-	go func() {
-		<-p.read // Wait closes the pipe: read it to its end first
-		p.cmd.Wait()
-		close(p.done)
-	}()
-	t.Cleanup(func() { p.stop(t) })
-	select {
-	case line := <-first:
-		m := turnListening.FindStringSubmatch(line)
-		if m == nil {
-			t.Fatalf("cmd/turn's first line %q, want %q", line, turnListening)
-		}
-		p.addr = m[1]
-	case <-time.After(30 * time.Second):
-		t.Fatal("cmd/turn did not say where it listens within 30 s")
-	}
-	return p
-}
-
-// stop ends it (SIGTERM, then SIGKILL after 10 s) and waits for its
-// last line.
-func (p *turnProc) stop(t *testing.T) {
-	select {
-	case <-p.done:
-		return
-	default:
-	}
-	p.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-p.done:
-	case <-time.After(10 * time.Second):
-		p.cmd.Process.Kill()
-		<-p.done
-		t.Errorf("cmd/turn did not end within 10 s of SIGTERM")
-	}
-}
-
-// lines returns the lines it printed after its first that match re.
-func (p *turnProc) lines(re *regexp.Regexp) []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var got []string
-	for _, l := range p.log {
-		if re.MatchString(l) {
-			got = append(got, l)
-		}
-	}
-	return got
+	return startServer(t, "./cmd/turn", turnListening, "-addr", "127.0.0.1:0", "-user", user, "-pass", pass)
 }
 
 var turnRelayed = regexp.MustCompile(`^turn: relayed (\d+) bytes to peers, (\d+) from them$`)
@@ -407,7 +347,7 @@ func TestLobbyThroughTURN(t *testing.T) {
 
 // checkRelayed stops turn and checks that it made an allocation for each
 // of the peers at least and carried every byte of netplay's they sent.
-func checkRelayed(t *testing.T, turn *turnProc, stats []*report.Stats) {
+func checkRelayed(t *testing.T, turn *serverProc, stats []*report.Stats) {
 	t.Helper()
 	turn.stop(t)
 	all := strings.Join(turn.lines(regexp.MustCompile(``)), "\n")

@@ -523,8 +523,8 @@ func (r *Renderer) ReadPixels() *image.RGBA {
 //
 // A fence ends every frame while the GPU is the bottleneck (waiting for
 // one had to block), and, while it keeps up easily (the frame of the
-// newest fence done when the next is due), every 2, 4, ... up to
-// maxFenceEvery frames:
+// newest fence done when the next is due, or the oldest fence done at two
+// fence points in a row), every 2, 4, ... up to maxFenceEvery frames:
 // at thousands of frames a second, Mesa 22.3's llvmpipe, made to create
 // and wait for a fence every frame, now and then corrupts its own memory
 // and crashes a few seconds into the run (also before this renderer drew

@@ -17,7 +17,7 @@ import (
 //
 // Whether it pays is measured on the running machine (package
 // render/adaptive), on the frames a comparison measures (15 to 30 frames
-// of each option in 256 at first, in 4,096 once the choice holds): the
+// of each option in 512 at first, in 4,096 once the choice holds): the
 // culler's time, and the frame's from its ball draw to the end of
 // EndFrame (after the swap), which holds the GPU's time wherever the GPU
 // is what the frame waits for (EndFrame waits for the frame two before,
@@ -87,6 +87,9 @@ type CullStats struct {
 	// with and without culling; and the ball draw's GPU time (a timer
 	// query) of the last frame measured with and without.
 	WalkNs, GPUOnNs, GPUOffNs, CostOnNs, CostOffNs int64
+	// Compared counts the frames the comparisons drew, Tried those of
+	// them drawn with the option not in force (adaptive.Choice.Compared).
+	Compared, Tried int
 }
 
 // CullStats reports the culling's choice and costs.
@@ -100,6 +103,7 @@ func (r *Renderer) CullStats() CullStats {
 		s.CostOffNs = offTotal
 	}
 	s.GPUOffNs, s.GPUOnNs = r.cells.choice.GPU()
+	s.Compared, s.Tried = r.cells.choice.Compared()
 	return s
 }
 

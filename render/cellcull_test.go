@@ -249,7 +249,7 @@ func TestAutoCullingMeasuresBoth(t *testing.T) {
 		}
 		last, next := randomBalls(10_000, 7)
 		r.Sync(last, next, 1, 1)
-		frames := 2*adaptive.TrialFrames + 4 + adaptive.FirstEvery/2 // a comparison and its late results
+		frames := 2*adaptive.TrialFrames + 4 + 128 // a comparison and its late results, then the choice
 		on := 0
 		for i := range frames {
 			r.Clear()
@@ -265,6 +265,9 @@ func TestAutoCullingMeasuresBoth(t *testing.T) {
 			radius, on, frames, float64(s.WalkNs)/1e6, float64(s.GPUOnNs)/1e6, float64(s.GPUOffNs)/1e6, float64(s.CostOnNs)/1e6, float64(s.CostOffNs)/1e6)
 		if s.WalkNs <= 0 || s.CostOnNs <= 0 || s.CostOffNs <= 0 || s.GPUOnNs <= 0 || s.GPUOffNs <= 0 {
 			t.Errorf("radius %d: a cost not measured: %+v", radius, s)
+		}
+		if s.Compared < 2*adaptive.TrialFrames || s.Tried < adaptive.TrialFrames || s.Tried > s.Compared {
+			t.Errorf("radius %d: the comparisons drew %d frames, %d of them the other option; want at least %d and %d", radius, s.Compared, s.Tried, 2*adaptive.TrialFrames, adaptive.TrialFrames)
 		}
 		if s.CostOnNs < s.WalkNs {
 			t.Errorf("radius %d: a frame with culling measured %d ns, less than its walk's %d", radius, s.CostOnNs, s.WalkNs)

@@ -292,7 +292,7 @@ func TestStatsHasTheDocumentedKeys(t *testing.T) {
 	frontEnd := map[string]bool{"overlay_upload_bytes": true, "cpu_fraction": true, "startup_ms": true, "video_driver": true, "gl_renderer": true, "present": true,
 		"allocs_after_warmup": true, "gc_after_warmup": true, "threads_after_warmup": true, "rss_mb_start": true, "rss_mb_end": true, "rss_mb_peak": true,
 		"replay": true, "replay_ok": true, "late_wakeups": true,
-		"cull": true, "cull_mode": true, "cull_hidden": true, "cull_walk_ms": true, "cull_gpu_on_ms": true, "cull_gpu_off_ms": true, "cull_cost_on_ms": true, "cull_cost_off_ms": true}
+		"cull": true, "cull_mode": true, "cull_hidden": true, "cull_walk_ms": true, "cull_gpu_on_ms": true, "cull_gpu_off_ms": true, "cull_cost_on_ms": true, "cull_cost_off_ms": true, "cull_compared_frames": true, "cull_tried_frames": true}
 	var missing []string
 	for k := range doc {
 		if !seen[k] && !frontEnd[k] && !netKeys[k] {

@@ -355,7 +355,8 @@ func (a *app) report(r *report.Stats) {
 // reportCull adds the occlusion culling's choice and costs to -stats.
 func reportCull(r *report.Stats, s render.CullStats, hidden int) {
 	r.SetCull(report.Cull{Mode: s.Mode.String(), On: s.On, Hidden: hidden, WalkNs: s.WalkNs,
-		GPUOnNs: s.GPUOnNs, GPUOffNs: s.GPUOffNs, CostOnNs: s.CostOnNs, CostOffNs: s.CostOffNs})
+		GPUOnNs: s.GPUOnNs, GPUOffNs: s.GPUOffNs, CostOnNs: s.CostOnNs, CostOffNs: s.CostOffNs,
+		Compared: s.Compared, Tried: s.Tried})
 }
 
 // hudCull is the culling's line of the HUD's long form.

@@ -89,7 +89,7 @@ type Stats struct {
 	// balls the last culled frame hid. With auto, the lower quartiles of the last
 	// comparison, where measured: the culler's CPU time, the ball draw's
 	// GPU time with and without culling, and what a frame cost with and
-	// without (the process's CPU time, every thread, and the GPU's).
+	// without (its wall time from the ball draw to the end of the frame).
 	Cull          string   `json:"cull,omitempty"`
 	CullMode      string   `json:"cull_mode,omitempty"`
 	CullHidden    *int     `json:"cull_hidden,omitempty"`
@@ -98,6 +98,10 @@ type Stats struct {
 	CullGPUOffMs  *float64 `json:"cull_gpu_off_ms,omitempty"`
 	CullCostOnMs  *float64 `json:"cull_cost_on_ms,omitempty"`
 	CullCostOffMs *float64 `json:"cull_cost_off_ms,omitempty"`
+	// With auto: the frames its comparisons drew, both options, and
+	// those of them that tried the option not in force.
+	CullComparedFrames *int `json:"cull_compared_frames,omitempty"`
+	CullTriedFrames    *int `json:"cull_tried_frames,omitempty"`
 
 	// Heap allocations and GC cycles from the end of the first second to
 	// the end of the loop, counted exactly (runtime.ReadMemStats). The GC
@@ -232,6 +236,7 @@ type Cull struct {
 	Hidden                    int
 	WalkNs, GPUOnNs, GPUOffNs int64
 	CostOnNs, CostOffNs       int64
+	Compared, Tried           int // frames the comparisons drew, and of them with the option not in force
 }
 
 // SetCull sets the culling's keys, the same from a window and a page.
@@ -252,4 +257,8 @@ func (r *Stats) SetCull(c Cull) {
 	r.CullWalkMs = ms(c.WalkNs)
 	r.CullGPUOnMs, r.CullGPUOffMs = ms(c.GPUOnNs), ms(c.GPUOffNs)
 	r.CullCostOnMs, r.CullCostOffMs = ms(c.CostOnNs), ms(c.CostOffNs)
+	if c.Mode == "auto" {
+		compared, tried := c.Compared, c.Tried
+		r.CullComparedFrames, r.CullTriedFrames = &compared, &tried
+	}
 }

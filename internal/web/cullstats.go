@@ -26,6 +26,9 @@ type cullStats struct {
 	// with and without culling; a frame's whole cost with and without
 	// (the Go frame's wall time and the draw's GPU time: cull.go).
 	WalkNs, GPUOnNs, GPUOffNs, CostOnNs, CostOffNs int64
+	// Compared and Tried count the comparisons' frames, and those of
+	// them with the option not in force (adaptive.Choice.Compared).
+	Compared, Tried int
 }
 
 // newCullStats reads choice's costs into the stats of a page asked for
@@ -46,13 +49,15 @@ func newCullStats(mode adaptive.Mode, on, timer bool, hidden int, choice *adapti
 		s.CostOffNs = offTotal
 	}
 	s.GPUOffNs, s.GPUOnNs = choice.GPU()
+	s.Compared, s.Tried = choice.Compared()
 	return s
 }
 
 // report adds the culling to -stats, with the window's keys.
 func (s cullStats) report(r *report.Stats) {
 	r.SetCull(report.Cull{Mode: s.Mode.String(), On: s.On, Hidden: s.Hidden, WalkNs: s.WalkNs,
-		GPUOnNs: s.GPUOnNs, GPUOffNs: s.GPUOffNs, CostOnNs: s.CostOnNs, CostOffNs: s.CostOffNs})
+		GPUOnNs: s.GPUOnNs, GPUOffNs: s.GPUOffNs, CostOnNs: s.CostOnNs, CostOffNs: s.CostOffNs,
+		Compared: s.Compared, Tried: s.Tried})
 }
 
 // noTimerMode is the HUD's word for auto in a browser without a GPU

@@ -120,7 +120,7 @@ const (
 	MaxBlocks      = 6
 	MaxTrialFrames = MaxBlocks * Block
 	MaxSamples     = MaxBlocks * (Block - Settle)
-	FirstEvery     = 256  // frames from one comparison to the next, at first
+	FirstEvery     = 512  // frames from one comparison to the next, at first
 	MaxEvery       = 4096 // at most, the interval doubling while the choice holds
 	// Margin: the strategy is taken up where it costs at most this
 	// fraction of going without (10 % cheaper), and kept while it costs
@@ -170,7 +170,10 @@ type Choice struct {
 	totals  [2]int64  // and of its frames' totals
 	known   [2]bool
 	gpu     [2]int64 // the last GPU time reported of each option, -1 for none
-	sorted  []int64
+	// compared counts the frames comparisons drew, both options, and
+	// tried those of the option not in force.
+	compared, tried int
+	sorted          []int64
 }
 
 // New makes a Choice for mode. With Auto, it starts off: nothing spent
@@ -195,6 +198,11 @@ func (c *Choice) On() bool { return c.on }
 func (c *Choice) Costs() (off, on Cost, offTotal, onTotal int64, offKnown, onKnown bool) {
 	return c.typical[0], c.typical[1], c.totals[0], c.totals[1], c.known[0], c.known[1]
 }
+
+// Compared returns how many frames the comparisons drew since New, both
+// options, and how many of those tried the option not in force: what
+// deciding by measurement cost.
+func (c *Choice) Compared() (frames, tried int) { return c.compared, c.tried }
 
 // GPU returns the last GPU times reported (MeasuredGPU) of each option,
 // off and on: -1 for none.
@@ -244,6 +252,10 @@ func (c *Choice) Frame(s Scene) (on, measure bool, tag Tag) {
 	settle := k%Block < Settle
 	if c.drawn >= c.limit {
 		c.phase, c.frames = waiting, 0
+	}
+	c.compared++
+	if use != c.on {
+		c.tried++
 	}
 	return use, true, Tag{round: c.round, on: use, settle: settle}
 }
@@ -341,16 +353,24 @@ func (c *Choice) found(on bool) {
 	case on != c.on:
 		c.on, c.confirm = on, true
 		c.held, c.every = c.every, 1 // at once
-	case !c.chosen:
+	case !c.chosen && !c.otherDearer():
 		// The first comparison since a start or a new scene keeps the
-		// option: the next comes no later than at first, its frames
-		// may still have carried the start's work.
+		// option, though the other measured cheaper (not by the margin):
+		// the next comes no later than at first, its frames may still
+		// have carried the start's work.
 		c.every = FirstEvery
 	default:
 		c.every = min(2*c.every, MaxEvery)
 	}
 	c.chosen = true
 	c.phase, c.frames = idle, 0
+}
+
+// otherDearer reports whether the last comparison measured the option
+// not in force dearer than the one in force.
+func (c *Choice) otherDearer() bool {
+	cur, alt := idx(c.on), idx(!c.on)
+	return c.known[cur] && c.known[alt] && c.totals[alt] > c.totals[cur]
 }
 
 // report keeps the typical costs of the options with at least least

@@ -353,3 +353,34 @@ func TestNoAllocation(t *testing.T) {
 		t.Errorf("%v allocations a frame", a)
 	}
 }
+
+// TestFirstComparisonInterval: the first comparison after a start that
+// keeps the option in force sets the next FirstEvery frames later where
+// the other option measured cheaper (by less than the margin: the start's
+// work may have weighed on it), and twice that where it measured dearer,
+// as every comparison after it that keeps the choice does: at 10,000
+// balls of radius 1 on llvmpipe, frames of a comparison are a twentieth
+// of the first second's, and each is fenced. Compared counts what it
+// drew.
+func TestFirstComparisonInterval(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		on, off int64
+		every   int
+	}{
+		{"culling dearer", 33_000_000, 30_000_000, 2 * FirstEvery},
+		{"culling cheaper, not by the margin", 28_500_000, 30_000_000, FirstEvery},
+	} {
+		s := newSim(Auto, 1)
+		s.run(2*TrialFrames+2, scene10k, costs(500_000, tc.on, tc.off))
+		if s.c.On() || s.c.phase != idle {
+			t.Fatalf("%s: after the first comparison on %v, phase %d; want off, idle", tc.name, s.c.On(), s.c.phase)
+		}
+		if s.c.every != tc.every {
+			t.Errorf("%s: next comparison in %d frames, want %d", tc.name, s.c.every, tc.every)
+		}
+		if frames, tried := s.c.Compared(); frames != 2*TrialFrames || tried != TrialFrames || tried != s.trials {
+			t.Errorf("%s: Compared() = %d, %d; want %d frames, %d tried (the sim counted %d)", tc.name, frames, tried, 2*TrialFrames, TrialFrames, s.trials)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -140,9 +141,9 @@ type lobbyProc struct{ *serverProc }
 var lobbyListening = regexp.MustCompile(`^lobby: listening on (127\.0\.0\.1:\d+)$`)
 
 // startLobby starts a lobby on 127.0.0.1 and returns it once it listens.
-func startLobby(t *testing.T) *lobbyProc {
+func startLobby(t *testing.T, args ...string) *lobbyProc {
 	t.Helper()
-	return &lobbyProc{startServer(t, "./cmd/lobby", lobbyListening, "-addr", "127.0.0.1:0")}
+	return &lobbyProc{startServer(t, "./cmd/lobby", lobbyListening, append([]string{"-addr", "127.0.0.1:0"}, args...)...)}
 }
 
 // room is the URL of a room of l.
@@ -296,23 +297,27 @@ func TestLobbyPageCannotEnter(t *testing.T) {
 
 var turnListening = regexp.MustCompile(`^turn: listening on (127\.0\.0\.1:\d+)$`)
 
-// startTURN starts cmd/turn on 127.0.0.1 with the credential user, pass
-// and returns it once it listens.
-func startTURN(t *testing.T, user, pass string) *serverProc {
+// startTURN starts cmd/turn on 127.0.0.1 with its credential's flags
+// (-user and -pass, or -secret-file) and returns it once it listens.
+func startTURN(t *testing.T, credential ...string) *serverProc {
 	t.Helper()
-	return startServer(t, "./cmd/turn", turnListening, "-addr", "127.0.0.1:0", "-user", user, "-pass", pass)
+	return startServer(t, "./cmd/turn", turnListening, append([]string{"-addr", "127.0.0.1:0"}, credential...)...)
 }
 
 var turnRelayed = regexp.MustCompile(`^turn: relayed (\d+) bytes to peers, (\d+) from them$`)
 
 // A native host and a joiner, native or the page in Chromium, in a room
-// through a TURN server alone (-ice with the server's credential,
-// -ice-relay; the page's &ice=...&ice-relay): the game plays to its end
-// with one state hash, the server made an allocation for each peer, and
-// its relay sockets carried at least every byte of netplay's the two sent (with
-// DTLS's and SCTP's own on top): the game went through the relay. (With
-// direct paths allowed, they carry ICE's checks alone, some hundred
-// bytes.)
+// through a TURN server alone, -ice-relay (the page's &ice-relay): the
+// game plays to its end with one state hash, the server made an
+// allocation for each peer, and its relay sockets carried at least every
+// byte of netplay's the two sent (with DTLS's and SCTP's own on top): the
+// game went through the relay. (With direct paths allowed, they carry
+// ICE's checks alone, some hundred bytes.)
+//
+// The two natives name no server: the lobby's welcome hands each a
+// credential of its own, made from the secret it shares with the TURN
+// server (cmd/lobby -ice ... -turn-secret-file, cmd/turn -secret-file).
+// The page names the server with its one credential (&ice=).
 func TestLobbyThroughTURN(t *testing.T) {
 	if testing.Short() {
 		t.Skip("TURN servers, lobbies, demos and a browser, 20 s")
@@ -321,11 +326,27 @@ func TestLobbyThroughTURN(t *testing.T) {
 	for _, joiner := range []string{"native", "page"} {
 		t.Run(joiner, func(t *testing.T) {
 			t.Parallel()
-			turn := startTURN(t, "alice", "s3:cr@t")
-			l := startLobby(t)
-			ice := "turn:alice:s3%3Acr%40t@" + turn.addr + "?transport=udp"
+			var turn *serverProc
+			var l *lobbyProc
+			args := []string{"-netcode", "rollback", "-ice-relay"}
+			user := `alice`
+			ice := ""
+			if joiner == "native" {
+				secret := filepath.Join(t.TempDir(), "turn-secret")
+				if err := os.WriteFile(secret, []byte("a shared s3cret\n"), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				turn = startTURN(t, "-secret-file", secret)
+				l = startLobby(t, "-ice", "turn:"+turn.addr+"?transport=udp", "-turn-secret-file", secret, "-turn-ttl", "10m")
+				user = `relayed-native\.p\d+` // ROOM.ID of the lobby's EXPIRY:ROOM.ID
+			} else {
+				turn = startTURN(t, "-user", "alice", "-pass", "s3:cr@t")
+				l = startLobby(t)
+				ice = "turn:alice:s3%3Acr%40t@" + turn.addr + "?transport=udp"
+				args = append(args, "-ice", ice)
+			}
 			room := l.room("relayed-" + joiner)
-			args := append([]string{"-lobby", room, "-netcode", "rollback", "-ice", ice, "-ice-relay"}, roomCommon...)
+			args = append(append([]string{"-lobby", room}, args...), roomCommon...)
 			first := startDemo(t, "", append(args, "-bot", "1")...)
 			first.waitStderr(regexp.MustCompile(`hosting on`), 30*time.Second)
 			var got *report.Stats
@@ -340,19 +361,20 @@ func TestLobbyThroughTURN(t *testing.T) {
 			first.mustSucceed(90 * time.Second)
 			stats := []*report.Stats{first.stats(), got}
 			checkRoomGame(t, stats, "host", "join")
-			checkRelayed(t, turn, stats)
+			checkRelayed(t, turn, user, stats)
 		})
 	}
 }
 
 // checkRelayed stops turn and checks that it made an allocation for each
-// of the peers at least and carried every byte of netplay's they sent.
-func checkRelayed(t *testing.T, turn *serverProc, stats []*report.Stats) {
+// of the peers at least, for users matching user, and carried every byte
+// of netplay's they sent.
+func checkRelayed(t *testing.T, turn *serverProc, user string, stats []*report.Stats) {
 	t.Helper()
 	turn.stop(t)
 	all := strings.Join(turn.lines(regexp.MustCompile(``)), "\n")
-	if got := turn.lines(regexp.MustCompile(`^turn: allocation for alice from 127\.0\.0\.1:\d+, relayed on 127\.0\.0\.1:\d+$`)); len(got) < len(stats) {
-		t.Errorf("the TURN server made %d allocations for alice, want one for each of the %d peers at least:\n%s", len(got), len(stats), all)
+	if got := turn.lines(regexp.MustCompile(`^turn: allocation for ` + user + ` from 127\.0\.0\.1:\d+, relayed on 127\.0\.0\.1:\d+$`)); len(got) < len(stats) {
+		t.Errorf("the TURN server made %d allocations for %s, want one for each of the %d peers at least:\n%s", len(got), user, len(stats), all)
 	}
 	var sent int64
 	for _, st := range stats {

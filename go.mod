@@ -8,6 +8,7 @@ require (
 	github.com/interpdemo/interpdemo/loop v0.0.0
 	github.com/interpdemo/interpdemo/netplay v0.0.0
 	github.com/interpdemo/interpdemo/netplay/webrtc v0.0.0
+	github.com/pion/logging v0.2.4
 	github.com/pion/turn/v5 v5.1.3
 	github.com/veandco/go-sdl2 v0.4.39
 	golang.org/x/image v0.30.0
@@ -28,7 +29,6 @@ require (
 	github.com/pion/dtls/v3 v3.1.15 // indirect
 	github.com/pion/ice/v4 v4.4.8 // indirect
 	github.com/pion/interceptor v0.1.51 // indirect
-	github.com/pion/logging v0.2.4 // indirect
 	github.com/pion/mdns/v2 v2.2.2 // indirect
 	github.com/pion/randutil v0.1.0 // indirect
 	github.com/pion/rtcp v1.2.20 // indirect

@@ -9,7 +9,16 @@
 // on SIGINT or SIGTERM, exiting 0. A bad flag exits 2 with a one-line
 // error.
 //
+// With -ice it hands every peer STUN and TURN servers in its welcome, for
+// play across home routers without a flag on the players' side. A TURN
+// server given without a credential gets, for each peer, a credential of
+// its own made from -turn-secret-file's secret, which the TURN server
+// shares (coturn's use-auth-secret and static-auth-secret, command turn's
+// -secret-file) and which is good for -turn-ttl: no password is handed
+// to everyone, nor good for ever.
+//
 //	lobby -addr :8780 -rooms 200
+//	lobby -addr :8780 -ice turn:turn.example.com:3478?transport=udp -turn-secret-file /etc/lobby/turn-secret
 package main
 
 import (
@@ -51,6 +60,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("addr", defaultAddr, "`HOST:PORT` to listen on (port 0 picks one)")
 	origins := fs.String("origins", "", "comma-separated host `PATTERNS` of the web pages allowed to connect (empty: any)")
 	grace := fs.Duration("grace", 5*time.Second, "how long shutdown waits for peers to say goodbye")
+	ice := fs.String("ice", "", "STUN and TURN servers handed to every peer in its welcome, `URLS` separated by commas: stun:HOST:PORT, turn:HOST:PORT?transport=udp (a credential made for each peer from -turn-secret-file), turn:USER:PASS@HOST:PORT (that one credential, for everyone)")
+	secretFile := fs.String("turn-secret-file", "", "the `FILE` whose first line is the secret shared with -ice's TURN servers that have no credential (coturn's static-auth-secret)")
+	ttl := fs.Duration("turn-ttl", lobby.DefaultTURNTTL, "how long a TURN credential made from -turn-secret-file is good for: longer than a game")
 	var limits lobby.Limits
 	limitFlags(fs, &limits)
 	if err := fs.Parse(args); err != nil {
@@ -67,10 +79,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
-	log := slog.New(slog.NewTextHandler(stderr, nil))
-	srv, err := lobby.NewServer(lobby.Config{Limits: limits, Log: log, Origins: splitList(*origins)})
-	if err != nil {
+	cfg := lobby.Config{Limits: limits, Origins: splitList(*origins), TURNTTL: *ttl}
+	if err := iceFlags(*ice, *secretFile, &cfg); err != nil {
 		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	cfg.Log = log
+	srv, err := lobby.NewServer(cfg)
+	if err != nil { // the limits were checked: -ice, with the secret or without
+		name := "ice"
+		if strings.Contains(err.Error(), "a TURN secret, but") {
+			name = "turn-secret-file"
+		}
+		fmt.Fprintf(stderr, "lobby: -%s: %s\n", name, strings.TrimPrefix(err.Error(), "lobby: "))
 		return 2
 	}
 	ln, err := net.Listen("tcp", *addr)
@@ -160,6 +182,31 @@ func check(fs *flag.FlagSet, addr string, grace time.Duration, limits lobby.Limi
 		return err
 	} else if err != nil {
 		return err
+	}
+	return nil
+}
+
+// iceFlags reads -ice and the secret of -turn-secret-file into cfg: a
+// one-line error names the flag at fault (and never shows a credential
+// nor the secret). NewServer checks the servers against the secret.
+func iceFlags(list, secretFile string, cfg *lobby.Config) error {
+	servers, err := lobby.ParseICEServers(list)
+	if err != nil {
+		return fmt.Errorf("lobby: -ice: %s", strings.TrimPrefix(err.Error(), "lobby: "))
+	}
+	cfg.ICE = servers
+	if secretFile != "" {
+		b, err := os.ReadFile(secretFile)
+		if err != nil {
+			return fmt.Errorf("lobby: -turn-secret-file: %v", err)
+		}
+		secret, _, _ := strings.Cut(string(b), "\n")
+		if cfg.TURNSecret = strings.TrimSpace(secret); cfg.TURNSecret == "" {
+			return fmt.Errorf("lobby: -turn-secret-file %s: its first line is empty", secretFile)
+		}
+	}
+	if cfg.TURNTTL < time.Second {
+		return fmt.Errorf("lobby: -turn-ttl %v: want at least 1s", cfg.TURNTTL)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -40,6 +41,36 @@ func TestFlags(t *testing.T) {
 		{[]string{"-rooms", "x"}, `lobby: invalid value "x" for flag -rooms: parse error (lobby -h lists the flags)`},
 		{[]string{"-bogus"}, "lobby: flag provided but not defined: -bogus (lobby -h lists the flags)"},
 		{[]string{"extra"}, `lobby: unexpected argument "extra" (lobby -h lists the flags)`},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), tc.args, &stdout, &stderr)
+		if code != 2 || stderr.String() != tc.want+"\n" || stdout.Len() != 0 {
+			t.Errorf("%q: exit %d, stderr %q, stdout %q; want 2 and %q", tc.args, code, stderr.String(), stdout.String(), tc.want)
+		}
+	}
+}
+
+// -ice, -turn-secret-file and -turn-ttl: exit 2 and one line that names
+// the flag, never with a credential nor the secret.
+func TestICEFlags(t *testing.T) {
+	dir := t.TempDir()
+	secret, empty := filepath.Join(dir, "secret"), filepath.Join(dir, "empty")
+	if os.WriteFile(secret, []byte("hunter2\n"), 0o600) != nil || os.WriteFile(empty, []byte(" \nhunter2\n"), 0o600) != nil {
+		t.Fatal("cannot write the test's files")
+	}
+	turn := "turn:127.0.0.1:3478?transport=udp"
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-ice", turn}, `lobby: -ice: TURN server "` + turn + `" has no credential, and the lobby no TURN secret to make them`},
+		{[]string{"-ice", "http://x"}, `lobby: -ice: ICE server "http://x": unknown scheme type`},
+		{[]string{"-ice", "stun:u:hunter2@127.0.0.1"}, `lobby: -ice: ICE server "stun:127.0.0.1": only a TURN server takes a username and a credential`},
+		{[]string{"-ice", turn, "-turn-secret-file", filepath.Join(dir, "none")}, "lobby: -turn-secret-file: open " + filepath.Join(dir, "none") + ": no such file or directory"},
+		{[]string{"-ice", turn, "-turn-secret-file", empty}, "lobby: -turn-secret-file " + empty + ": its first line is empty"},
+		{[]string{"-turn-secret-file", secret}, "lobby: -turn-secret-file: a TURN secret, but no TURN server without a credential of its own to use it for"},
+		{[]string{"-ice", "turn:u:hunter2@127.0.0.1", "-turn-secret-file", secret}, "lobby: -turn-secret-file: a TURN secret, but no TURN server without a credential of its own to use it for"},
+		{[]string{"-ice", turn, "-turn-secret-file", secret, "-turn-ttl", "0s"}, "lobby: -turn-ttl 0s: want at least 1s"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(context.Background(), tc.args, &stdout, &stderr)

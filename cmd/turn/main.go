@@ -1,7 +1,10 @@
-// Command turn runs a small TURN server (RFC 8656, pion/turn) with one
-// long-term credential: the relay a lobby's peers fall back on where no
-// direct path joins them, to try -ice and -ice-relay on one machine or a
-// LAN. Production relays are coturn's (see docs/NETPLAY.md).
+// Command turn runs a small TURN server (RFC 8656, pion/turn): the relay
+// a lobby's peers fall back on where no direct path joins them, to try
+// -ice and -ice-relay on one machine or a LAN. It takes one long-term
+// credential (-user, -pass), or the credentials a lobby makes for each
+// peer from a secret they share (-secret-file; the lobby's
+// -turn-secret-file: the TURN REST API's, as coturn's use-auth-secret).
+// Production relays are coturn's (see docs/NETPLAY.md).
 //
 // It prints "turn: listening on HOST:PORT" as its first line of standard
 // output (with -addr 127.0.0.1:0 the system picks the port), then one
@@ -12,6 +15,10 @@
 //
 //	turn -addr 127.0.0.1:3478 -user alice -pass s3cret
 //	interpdemo -lobby ws://127.0.0.1:8780/r1 -ice 'turn:alice:s3cret@127.0.0.1:3478?transport=udp' -ice-relay
+//
+//	turn -addr 127.0.0.1:3478 -secret-file secret
+//	lobby -ice 'turn:127.0.0.1:3478?transport=udp' -turn-secret-file secret
+//	interpdemo -lobby ws://127.0.0.1:8780/r1 -ice-relay
 package main
 
 import (
@@ -23,10 +30,12 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 
+	"github.com/pion/logging"
 	"github.com/pion/turn/v5"
 )
 
@@ -43,8 +52,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("turn", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are printed on one line below
 	addr := fs.String("addr", "127.0.0.1:3478", "UDP `HOST:PORT` to listen on (port 0 picks one); HOST is also the address relayed on")
-	user := fs.String("user", "", "the credential's `USER` (required)")
-	pass := fs.String("pass", "", "the credential's `PASSWORD` (required)")
+	user := fs.String("user", "", "the credential's `USER` (with -pass)")
+	pass := fs.String("pass", "", "the credential's `PASSWORD` (with -user)")
+	secretFile := fs.String("secret-file", "", "instead of -user and -pass: the `FILE` whose first line is the secret shared with a lobby (its -turn-secret-file), which makes each peer a credential of its own, good until the time it names")
 	realm := fs.String("realm", "interpdemo", "the `REALM` of the credential")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -60,8 +70,24 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "turn: unexpected argument %q (turn -h lists the flags)\n", fs.Arg(0))
 		return 2
 	}
-	if *user == "" || *pass == "" {
-		fmt.Fprintln(stderr, "turn: -user and -pass are required")
+	var secret string
+	switch {
+	case *secretFile != "" && (*user != "" || *pass != ""):
+		fmt.Fprintln(stderr, "turn: -secret-file, or -user and -pass: not both")
+		return 2
+	case *secretFile != "":
+		b, err := os.ReadFile(*secretFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "turn: -secret-file: %v\n", err)
+			return 2
+		}
+		line, _, _ := strings.Cut(string(b), "\n")
+		if secret = strings.TrimSpace(line); secret == "" {
+			fmt.Fprintf(stderr, "turn: -secret-file %s: its first line is empty\n", *secretFile)
+			return 2
+		}
+	case *user == "" || *pass == "":
+		fmt.Fprintln(stderr, "turn: -user and -pass are required (or -secret-file)")
 		return 2
 	}
 	host, _, err := net.SplitHostPort(*addr)
@@ -83,18 +109,24 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var bytes [2]atomic.Int64 // relayed to peers, from peers
 	key := turn.GenerateAuthKey(*user, *realm, *pass)
+	auth := func(ra *turn.RequestAttributes) (string, []byte, bool) {
+		if ra.Username != *user || ra.Realm != *realm {
+			return "", nil, false
+		}
+		return ra.Username, key, true
+	}
+	refused := "user %q, or its password, is not this server's"
+	if secret != "" {
+		auth = turn.LongTermTURNRESTAuthHandler(secret, logging.NewDefaultLeveledLoggerForScope("turn", logging.LogLevelDisabled, io.Discard))
+		refused = "user %q has expired, or its credential was not made with this server's secret"
+	}
 	srv, err := turn.NewServer(turn.ServerConfig{
-		Realm: *realm,
-		AuthHandler: func(ra *turn.RequestAttributes) (string, []byte, bool) {
-			if ra.Username != *user || ra.Realm != *realm {
-				return "", nil, false
-			}
-			return ra.Username, key, true
-		},
+		Realm:       *realm,
+		AuthHandler: auth,
 		EventHandler: turn.EventHandler{
 			OnAuth: func(src, _ net.Addr, _, username, _, method string, verdict bool) {
 				if !verdict {
-					say("turn: %s from %s refused: user %q, or its password, is not this server's", method, src, username)
+					say("turn: %s from %s refused: "+refused, method, src, username)
 				}
 			},
 			OnAllocationCreated: func(src, _ net.Addr, _, username, _ string, relay net.Addr, _ int) {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"net"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -11,6 +13,11 @@ import (
 
 // Bad flags: exit 2 and one line, before anything listens.
 func TestBadFlags(t *testing.T) {
+	dir := t.TempDir()
+	secret, empty := filepath.Join(dir, "secret"), filepath.Join(dir, "empty")
+	if os.WriteFile(secret, []byte("s3cret\n"), 0o600) != nil || os.WriteFile(empty, []byte("\nsecond line\n"), 0o600) != nil {
+		t.Fatal("cannot write the test's files")
+	}
 	for _, c := range []struct {
 		args []string
 		want string
@@ -21,6 +28,10 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-user", "a", "-pass", "b", "-addr", "localhost:0"}, `turn: -addr "localhost:0": want IP:PORT`},
 		{[]string{"-user", "a", "-pass", "b", "x"}, `turn: unexpected argument "x"`},
 		{[]string{"-nope"}, "turn: flag provided but not defined: -nope"},
+		{[]string{"-secret-file", secret, "-user", "a"}, "turn: -secret-file, or -user and -pass: not both"},
+		{[]string{"-secret-file", filepath.Join(dir, "none")}, "turn: -secret-file: open "},
+		{[]string{"-secret-file", empty}, "turn: -secret-file " + empty + ": its first line is empty"},
+		{[]string{"-secret-file", secret, "-addr", "0.0.0.0:0"}, `turn: -addr "0.0.0.0:0": want IP:PORT`},
 	} {
 		var out, errs bytes.Buffer
 		code := run(context.Background(), c.args, &out, &errs)

@@ -408,8 +408,6 @@ func TestLobbyFlagErrors(t *testing.T) {
 		{[]string{"-host", ":7777", "-ice", "stun:127.0.0.1:3478"}, "-ice: is for a lobby's room"},
 		{[]string{"-lobby", "ws://127.0.0.1:1/r1", "-ice", "turn:127.0.0.1:3478"}, `-ice: webrtc: TURN server "turn:127.0.0.1:3478" needs a username and a credential`},
 		{[]string{"-lobby", "ws://127.0.0.1:1/r1", "-ice", "http://127.0.0.1"}, `-ice: webrtc: ICE server "http://127.0.0.1": `},
-		{[]string{"-lobby", "ws://127.0.0.1:1/r1", "-ice-relay"}, "-ice-relay: needs a TURN server in -ice"},
-		{[]string{"-lobby", "ws://127.0.0.1:1/r1", "-ice", "stun:127.0.0.1:3478", "-ice-relay"}, "-ice-relay: needs a TURN server in -ice"},
 		{[]string{"-host", ":7777", "-ice-relay"}, "-ice-relay: is for a lobby's room"},
 	} {
 		net := newSimNet(t, loop.NewManualClock(0), netplay.Conditions{})
@@ -445,6 +443,25 @@ func TestLobbyGetsTheICEServers(t *testing.T) {
 		got := net.lobbies[0]
 		if !reflect.DeepEqual(got.ICEServers, want) || got.RelayOnly != relay || got.Timeout <= 0 {
 			t.Errorf("-ice-relay %v: the lobby was given %+v, want the servers %+v, relay only %v and a timeout", relay, got, want, relay)
+		}
+	}
+}
+
+// -ice-relay with no TURN server in -ice, or no -ice at all, is for the
+// lobby's welcome to supply one (netplay/webrtc/room checks it there):
+// the flags pass, and the room is entered relay only.
+func TestICERelayWithoutTURNInICE(t *testing.T) {
+	for _, ice := range []string{"", "stun:127.0.0.1:3478"} {
+		clock := loop.NewManualClock(time.Second)
+		net := newSimNet(t, clock, netplay.Conditions{})
+		args := []string{"-lobby", "ws://127.0.0.1:1/r1", "-ice-relay", "-balls", "2"}
+		if ice != "" {
+			args = append(args, "-ice", ice)
+		}
+		f := newFront(t, clock, net, args...)
+		f.stepAt(clock.Now())
+		if len(net.lobbies) != 1 || !net.lobbies[0].RelayOnly || len(net.lobbies[0].ICEServers) != min(len(ice), 1) {
+			t.Errorf("-ice %q -ice-relay: lobbies entered %+v, want one, relay only, with %d servers", ice, net.lobbies, min(len(ice), 1))
 		}
 	}
 }

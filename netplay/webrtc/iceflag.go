@@ -2,8 +2,8 @@ package webrtc
 
 import (
 	"fmt"
-	"net/url"
-	"strings"
+
+	"github.com/interpdemo/interpdemo/netplay/webrtc/internal/iceurl"
 )
 
 // ParseICEServers parses the STUN and TURN servers of a command line's
@@ -19,62 +19,17 @@ import (
 // TURN server without both its username and credential, is an error that
 // names it; a credential is never part of an error.
 func ParseICEServers(list string) ([]ICEServer, error) {
-	if strings.TrimSpace(list) == "" {
-		return nil, nil
+	items, err := iceurl.ParseList(list)
+	if err != nil {
+		return nil, fmt.Errorf("webrtc: %v", err)
 	}
 	var servers []ICEServer
-	for _, raw := range strings.Split(list, ",") {
-		raw = strings.TrimSpace(raw)
-		if raw == "" {
-			return nil, fmt.Errorf("webrtc: an empty ICE server in %q", redact(list))
-		}
-		s, err := parseICEServer(raw)
-		if err != nil {
-			return nil, err
-		}
+	for _, it := range items {
+		s := ICEServer{URLs: []string{it.URL}, Username: it.Username, Credential: it.Credential}
 		if err := (Config{ICEServers: []ICEServer{s}}).check(); err != nil {
 			return nil, err
 		}
 		servers = append(servers, s)
 	}
 	return servers, nil
-}
-
-// parseICEServer splits one URL's username and credential off, if it
-// has them.
-func parseICEServer(raw string) (ICEServer, error) {
-	scheme, rest, ok := strings.Cut(raw, ":")
-	at := strings.LastIndex(rest, "@")
-	if !ok || at < 0 {
-		return ICEServer{URLs: []string{raw}}, nil
-	}
-	bare := scheme + ":" + rest[at+1:]
-	switch scheme {
-	case "turn", "turns":
-	default:
-		return ICEServer{}, fmt.Errorf("webrtc: ICE server %q: only a TURN server takes a username and a credential", bare)
-	}
-	user, cred, ok := strings.Cut(rest[:at], ":")
-	if !ok {
-		return ICEServer{}, fmt.Errorf("webrtc: TURN server %q: want USER:CREDENTIAL@ before its host", bare)
-	}
-	u, err1 := url.PathUnescape(user)
-	c, err2 := url.PathUnescape(cred)
-	if err1 != nil || err2 != nil {
-		return ICEServer{}, fmt.Errorf("webrtc: TURN server %q: a bad %%-escape in its username or credential", bare)
-	}
-	return ICEServer{URLs: []string{bare}, Username: u, Credential: c}, nil
-}
-
-// redact hides the credentials of list's TURN servers, for an error.
-func redact(list string) string {
-	parts := strings.Split(list, ",")
-	for i, p := range parts {
-		if scheme, rest, ok := strings.Cut(strings.TrimSpace(p), ":"); ok {
-			if at := strings.LastIndex(rest, "@"); at >= 0 {
-				parts[i] = scheme + ":…@" + rest[at+1:]
-			}
-		}
-	}
-	return strings.Join(parts, ",")
 }

@@ -176,6 +176,22 @@ func (c *Client) Players() int { return c.welcome.Players }
 // Spectator reports whether this peer joined as a spectator.
 func (c *Client) Spectator() bool { return c.welcome.Spectator }
 
+// ICEServers returns the STUN and TURN servers the lobby handed this
+// peer in its welcome (a TURN server's credential may be this peer's
+// own, and expire: see Config.TURNSecret); nil where it handed none.
+// netplay/webrtc/room adds them to the peer's own.
+func (c *Client) ICEServers() []ICEServer {
+	out := make([]ICEServer, len(c.welcome.ICE))
+	for i, s := range c.welcome.ICE {
+		out[i] = s
+		out[i].URLs = append([]string(nil), s.URLs...)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
 // Events returns the room's news: for the host, each peer that joins
 // or leaves; for a joiner, the host's leaving. The channel closes when
 // the client ends. Events not taken are dropped past the buffer, never

@@ -10,10 +10,14 @@
 //
 //	{"type":"welcome","id":"p2","host":"p1","players":2,"spectator":false}
 //
-// and then relays each {"type":"signal","to":"p1","data":{...}} to its
-// recipient as {"type":"signal","from":"p2","data":{...}}. The host
-// hears {"type":"joined",...} and {"type":"left",...} of each peer; when
-// the host leaves, every other peer hears that it left and the room
+// (where the lobby has STUN and TURN servers to hand out, Config.ICE,
+// the welcome carries them too, "ice":[{"urls":[...],"username":"...",
+// "credential":"..."}], a TURN server's credential possibly made for that
+// peer alone and good for a while: Config.TURNSecret) and then relays
+// each {"type":"signal","to":"p1","data":{...}} to its recipient as
+// {"type":"signal","from":"p2","data":{...}}. The host hears
+// {"type":"joined",...} and {"type":"left",...} of each peer; when the
+// host leaves, every other peer hears that it left and the room
 // closes. Anything the lobby will not do (a full room, a bad message,
 // too many messages...) gets {"type":"error","reason":"lobby: ..."} and
 // the connection closes. A signal to an ID the room never gave is such

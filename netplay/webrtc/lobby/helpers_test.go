@@ -49,8 +49,16 @@ func (b *syncBuffer) String() string {
 // startLobby starts a lobby with limits; the test's end closes it.
 func startLobby(t testing.TB, limits Limits) *testLobby {
 	t.Helper()
+	return startLobbyConfig(t, Config{Limits: limits})
+}
+
+// startLobbyConfig starts a lobby with cfg, logging into the testLobby's
+// log; the test's end closes it.
+func startLobbyConfig(t testing.TB, cfg Config) *testLobby {
+	t.Helper()
 	log := &syncBuffer{}
-	s, err := NewServer(Config{Limits: limits, Log: slog.New(slog.NewTextHandler(log, nil))})
+	cfg.Log = slog.New(slog.NewTextHandler(log, nil))
+	s, err := NewServer(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

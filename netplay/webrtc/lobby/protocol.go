@@ -18,6 +18,9 @@ const (
 	// MaxMessage is the most bytes of one message a client sends: a
 	// signal of MaxData bytes and its envelope.
 	MaxMessage = MaxData + 512
+	// MaxServerMessage is the most bytes of one message from the lobby:
+	// a relayed signal, or a welcome with MaxICEServers servers.
+	MaxServerMessage = MaxMessage + 1024 + MaxICEServers*(MaxICEURLs+2)*(MaxICEField*6+64)
 	// MaxRoomName is the longest room name.
 	MaxRoomName = 64
 	// MaxID is the longest peer ID.
@@ -50,8 +53,9 @@ type ClientMsg struct {
 }
 
 // ServerMsg is one message from the lobby. Type says which fields are
-// set: welcome (ID, Host, Players, Spectator), joined (ID, Spectator),
-// left (ID), signal (From, Data), error (Reason).
+// set: welcome (ID, Host, Players, Spectator, and ICE where the lobby
+// has servers to hand out), joined (ID, Spectator), left (ID), signal
+// (From, Data), error (Reason).
 type ServerMsg struct {
 	Type      MsgType
 	ID        string
@@ -61,6 +65,7 @@ type ServerMsg struct {
 	From      string
 	Data      json.RawMessage
 	Reason    string
+	ICE       []ICEServer
 }
 
 // ValidRoom reports whether name is a room name: 1 to MaxRoomName
@@ -161,7 +166,7 @@ func DecodeClient(b []byte) (ClientMsg, error) {
 
 // serverFields are the fields of the lobby's messages, in the order of
 // ServerMsg: DecodeServer's indexes.
-var serverFields = [...]string{"type", "id", "host", "players", "spectator", "from", "data", "reason"}
+var serverFields = [...]string{"type", "id", "host", "players", "spectator", "from", "data", "reason", "ice"}
 
 // DecodeServer decodes a message from the lobby: one JSON object with a
 // known type and that type's fields, each once and well formed. It
@@ -169,7 +174,7 @@ var serverFields = [...]string{"type", "id", "host", "players", "spectator", "fr
 // The message's Data is a slice of b.
 func DecodeServer(b []byte) (ServerMsg, error) {
 	var m ServerMsg
-	if len(b) > MaxMessage+1024 {
+	if len(b) > MaxServerMessage {
 		return m, fmt.Errorf("lobby: message of %d bytes from the lobby", len(b))
 	}
 	var fields [len(serverFields)][]byte
@@ -225,6 +230,9 @@ func DecodeServer(b []byte) (ServerMsg, error) {
 				err = fmt.Errorf("lobby: welcome message with bad players %s", clip(raw))
 			}
 			m.Players = n
+		}
+		if raw := fields[8]; err == nil && raw != nil {
+			m.ICE, err = decodeICE(raw)
 		}
 	case TypeJoined:
 		err = firstErr(str(1, &m.ID, ValidID), spectator())
@@ -423,6 +431,7 @@ func AppendServer(b []byte, m ServerMsg) []byte {
 		b = strconv.AppendInt(b, int64(m.Players), 10)
 		b = append(b, `,"spectator":`...)
 		b = strconv.AppendBool(b, m.Spectator)
+		b = appendICE(b, m.ICE)
 	case TypeJoined:
 		str("id", m.ID)
 		b = append(b, `,"spectator":`...)

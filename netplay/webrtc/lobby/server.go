@@ -36,6 +36,23 @@ type Config struct {
 	// could steal, and a game's page is seldom served from the lobby's
 	// host.
 	Origins []string
+	// ICE are the STUN and TURN servers handed to every peer in its
+	// welcome (ServerMsg.ICE), at most MaxICEServers; netplay/webrtc/room
+	// adds them to the peer's own. A TURN server with a Username and
+	// Credential hands those to everyone; one without gets, for each
+	// peer, a credential of its own made from TURNSecret.
+	ICE []ICEServer
+	// TURNSecret is the secret the lobby shares with the TURN servers of
+	// ICE that have no credential (coturn's static-auth-secret with
+	// use-auth-secret; command turn's -secret-file): each peer gets the
+	// username EXPIRY:ROOM.ID, EXPIRY the Unix time TURNTTL after its
+	// welcome, and the credential base64(HMAC-SHA1(TURNSecret,
+	// username)), which such a server checks by itself. No password is
+	// then handed to everyone, nor good for ever.
+	TURNSecret string
+	// TURNTTL is how long a credential made from TURNSecret is good for
+	// (DefaultTURNTTL if zero, at least a second).
+	TURNTTL time.Duration
 }
 
 // Server is a lobby: an http.Handler that puts the WebSocket connections
@@ -47,6 +64,7 @@ type Config struct {
 // both end when the connection does. Shutdown and Close end them all.
 type Server struct {
 	limits Limits
+	ice    iceConfig
 	log    *slog.Logger
 	accept websocket.AcceptOptions
 	start  time.Time // the rate limiter's clock is time.Since(start)
@@ -175,14 +193,20 @@ type Stats struct {
 	Refused map[string]uint64 `json:"refused"`
 }
 
-// NewServer returns a lobby with cfg's limits, or the error of
-// cfg.Limits.Validate.
+// NewServer returns a lobby with cfg's limits and ICE servers, or a
+// one-line error: cfg.Limits.Validate's, or one that names the ICE
+// server at fault (never its credential).
 func NewServer(cfg Config) (*Server, error) {
 	if err := cfg.Limits.Validate(); err != nil {
 		return nil, err
 	}
+	ice, err := newICEConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
 	s := &Server{
 		limits: cfg.Limits.withDefaults(),
+		ice:    ice,
 		log:    cfg.Log,
 		accept: websocket.AcceptOptions{
 			InsecureSkipVerify: len(cfg.Origins) == 0,
@@ -421,7 +445,8 @@ func (s *Server) join(c *pending, j joinReq) (*peer, refusal, string) {
 		rm.joined++
 		s.players++
 	}
-	s.queueLocked(p, outMsg{b: AppendServer(nil, ServerMsg{Type: TypeWelcome, ID: p.id, Host: rm.host.id, Players: rm.players, Spectator: p.spectator})})
+	s.queueLocked(p, outMsg{b: AppendServer(nil, ServerMsg{Type: TypeWelcome, ID: p.id, Host: rm.host.id, Players: rm.players, Spectator: p.spectator,
+		ICE: s.ice.forPeer(rm.name, p.id)})})
 	if p != rm.host {
 		s.queueLocked(rm.host, outMsg{b: AppendServer(nil, ServerMsg{Type: TypeJoined, ID: p.id, Spectator: p.spectator})})
 	}

@@ -73,15 +73,15 @@ func (j *jsSocket) onMessage(d js.Value) {
 		m = jsMsg{text: true, b: []byte(d.String())}
 	} else {
 		a := js.Global().Get("Uint8Array").New(d)
-		if a.Length() > MaxMessage+1024 {
-			j.end(fmt.Errorf("a message of %d bytes, over %d", a.Length(), MaxMessage+1024))
+		if a.Length() > MaxServerMessage {
+			j.end(fmt.Errorf("a message of %d bytes, over %d", a.Length(), MaxServerMessage))
 			return
 		}
 		m.b = make([]byte, a.Length())
 		js.CopyBytesToGo(m.b, a)
 	}
-	if len(m.b) > MaxMessage+1024 {
-		j.end(fmt.Errorf("a message of %d bytes, over %d", len(m.b), MaxMessage+1024))
+	if len(m.b) > MaxServerMessage {
+		j.end(fmt.Errorf("a message of %d bytes, over %d", len(m.b), MaxServerMessage))
 		return
 	}
 	select {

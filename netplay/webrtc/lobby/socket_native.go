@@ -15,7 +15,7 @@ func dial(ctx context.Context, url string) (socket, error) {
 	if err != nil {
 		return nil, err
 	}
-	conn.SetReadLimit(MaxMessage + 1024)
+	conn.SetReadLimit(MaxServerMessage)
 	return nativeSocket{conn}, nil
 }
 

@@ -24,6 +24,7 @@ package room
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/url"
 
@@ -43,16 +44,23 @@ type Room struct {
 // Enter joins the room at rawURL (lobby.Join's ws://HOST:PORT/ROOM?players=N
 // or ?spectate) and, for a joiner or a spectator, opens the connection to
 // the room's host, before ctx ends (lobby.JoinTimeout bounds the join
-// where ctx has no deadline, and cfg.Timeout the connection). A lobby at a loopback address
-// (127.0.0.1, ::1, localhost) means peers on this machine: Enter sets
-// cfg.IncludeLoopback. An error is one line: the lobby's refusal (which
-// matches lobby.ErrRefused), or what failed.
+// where ctx has no deadline, and cfg.Timeout the connection). A lobby at
+// a loopback address (127.0.0.1, ::1, localhost) means peers on this
+// machine: Enter sets cfg.IncludeLoopback. The STUN and TURN servers the
+// lobby's welcome names (lobby.Client.ICEServers: a TURN credential of
+// this peer's own, say) come after cfg.ICEServers; with cfg.RelayOnly,
+// one of them all must be a TURN server. An error is one line: the
+// lobby's refusal (which matches lobby.ErrRefused), or what failed.
 func Enter(ctx context.Context, rawURL string, cfg webrtc.Config) (*Room, error) {
 	c, err := lobby.Join(ctx, rawURL)
 	if err != nil {
 		return nil, err
 	}
 	cfg.IncludeLoopback = cfg.IncludeLoopback || loopback(rawURL)
+	if err := withLobbyServers(&cfg, c.ICEServers()); err != nil {
+		c.Close()
+		return nil, err
+	}
 	var t *webrtc.Transport
 	if c.IsHost() {
 		t, err = webrtc.Host(ctx, c, cfg)
@@ -64,6 +72,29 @@ func Enter(ctx context.Context, rawURL string, cfg webrtc.Config) (*Room, error)
 		return nil, err
 	}
 	return &Room{Transport: t, lobby: c}, nil
+}
+
+// withLobbyServers appends the lobby's servers to cfg's (never into the
+// caller's array) and checks the whole: the lobby's servers were checked
+// only for their shape.
+func withLobbyServers(cfg *webrtc.Config, servers []lobby.ICEServer) error {
+	mine := len(cfg.ICEServers)
+	all := make([]webrtc.ICEServer, 0, mine+len(servers))
+	all = append(all, cfg.ICEServers...)
+	for _, s := range servers {
+		all = append(all, webrtc.ICEServer{URLs: s.URLs, Username: s.Username, Credential: s.Credential})
+	}
+	cfg.ICEServers = all
+	if err := cfg.Validate(); err != nil {
+		if cfg.RelayOnly && (webrtc.Config{ICEServers: all}).Validate() == nil {
+			return fmt.Errorf("room: relay only, but neither the ICE servers given (%d) nor the lobby's (%d) has a TURN server", mine, len(servers))
+		}
+		if len(servers) > 0 && (webrtc.Config{ICEServers: all[:mine]}).Validate() == nil {
+			return fmt.Errorf("room: the lobby's ICE servers: %v", err)
+		}
+		return fmt.Errorf("room: %v", err)
+	}
+	return nil
 }
 
 // loopback says whether the lobby at rawURL is on a loopback address.

@@ -21,7 +21,13 @@ import (
 // returns its ws:// base URL.
 func startLobby(t *testing.T) string {
 	t.Helper()
-	srv, err := lobby.NewServer(lobby.Config{})
+	return startLobbyConfig(t, lobby.Config{})
+}
+
+// startLobbyConfig is startLobby with cfg.
+func startLobbyConfig(t *testing.T, cfg lobby.Config) string {
+	t.Helper()
+	srv, err := lobby.NewServer(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,6 +103,29 @@ func TestEnterNoLobby(t *testing.T) {
 	if err == nil || strings.Contains(err.Error(), "\n") || !strings.HasPrefix(err.Error(), "lobby: ") {
 		t.Fatalf("no lobby: %v, want a one-line lobby error", err)
 	}
+}
+
+// Relay only with no TURN server, neither the caller's nor the lobby's:
+// Enter says so at once, after the welcome. With the lobby's TURN server
+// (and a credential it made for this peer) the first to enter hosts the
+// room, its TURN server not asked until a joiner comes.
+func TestEnterRelayOnlyNeedsATURNServer(t *testing.T) {
+	base := startLobbyConfig(t, lobby.Config{ICE: []lobby.ICEServer{{URLs: []string{"stun:127.0.0.1:9"}}}})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := room.Enter(ctx, base+"/r1", webrtc.Config{RelayOnly: true})
+	want := "room: relay only, but neither the ICE servers given (0) nor the lobby's (1) has a TURN server"
+	if err == nil || err.Error() != want {
+		t.Fatalf("relay only, a lobby with a STUN server alone: %v, want %q", err, want)
+	}
+	withTURN := startLobbyConfig(t, lobby.Config{ICE: []lobby.ICEServer{{URLs: []string{"turn:127.0.0.1:9?transport=udp"}}}, TURNSecret: "s"})
+	short, cancelShort := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancelShort()
+	r, err := room.Enter(short, withTURN+"/r1", webrtc.Config{RelayOnly: true, Timeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatalf("relay only, the lobby's TURN server: %v, want a host waiting", err)
+	}
+	r.Close()
 }
 
 var _ netplay.Transport = (*room.Room)(nil)

@@ -37,6 +37,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/interpdemo/interpdemo/internal/cmdline"
 	"github.com/interpdemo/interpdemo/netplay/webrtc/lobby"
 )
 
@@ -56,7 +57,6 @@ const defaultAddr = "127.0.0.1:8780"
 // a graceful shutdown, 1 when it cannot serve, 2 for a bad flag.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("lobby", flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // errors are printed on one line below
 	addr := fs.String("addr", defaultAddr, "`HOST:PORT` to listen on (port 0 picks one)")
 	origins := fs.String("origins", "", "comma-separated host `PATTERNS` of the web pages allowed to connect (empty: any)")
 	grace := fs.Duration("grace", 5*time.Second, "how long shutdown waits for peers to say goodbye")
@@ -65,15 +65,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	ttl := fs.Duration("turn-ttl", lobby.DefaultTURNTTL, "how long a TURN credential made from -turn-secret-file is good for: longer than a game")
 	var limits lobby.Limits
 	limitFlags(fs, &limits)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fmt.Fprintln(stdout, "Usage: lobby [flags]")
-			fs.PrintDefaults()
-			return 0
-		}
-		fmt.Fprintf(stderr, "lobby: %v (lobby -h lists the flags)\n", err)
-		return 2
+	if code, ok := cmdline.Parse(fs, args, stdout, stderr); !ok {
+		return code
 	}
 	if err := check(fs, *addr, *grace, limits); err != nil {
 		fmt.Fprintln(stderr, err)
@@ -89,7 +82,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	srv, err := lobby.NewServer(cfg)
 	if err != nil { // the limits were checked: -ice, with the secret or without
 		name := "ice"
-		if strings.Contains(err.Error(), "a TURN secret, but") {
+		if errors.Is(err, lobby.ErrUnusedTURNSecret) {
 			name = "turn-secret-file"
 		}
 		fmt.Fprintf(stderr, "lobby: -%s: %s\n", name, strings.TrimPrefix(err.Error(), "lobby: "))
@@ -164,9 +157,6 @@ func kebab(field string) string {
 
 // check returns a one-line error for the first bad flag, naming it.
 func check(fs *flag.FlagSet, addr string, grace time.Duration, limits lobby.Limits) error {
-	if fs.NArg() > 0 {
-		return fmt.Errorf("lobby: unexpected argument %q (lobby -h lists the flags)", fs.Arg(0))
-	}
 	if _, _, err := net.SplitHostPort(addr); err != nil {
 		return fmt.Errorf("lobby: -addr %q: %v", addr, err)
 	}
@@ -196,13 +186,8 @@ func iceFlags(list, secretFile string, cfg *lobby.Config) error {
 	}
 	cfg.ICE = servers
 	if secretFile != "" {
-		b, err := os.ReadFile(secretFile)
-		if err != nil {
-			return fmt.Errorf("lobby: -turn-secret-file: %v", err)
-		}
-		secret, _, _ := strings.Cut(string(b), "\n")
-		if cfg.TURNSecret = strings.TrimSpace(secret); cfg.TURNSecret == "" {
-			return fmt.Errorf("lobby: -turn-secret-file %s: its first line is empty", secretFile)
+		if cfg.TURNSecret, err = cmdline.ReadSecret("turn-secret-file", secretFile); err != nil {
+			return fmt.Errorf("lobby: %v", err)
 		}
 	}
 	if cfg.TURNTTL < time.Second {

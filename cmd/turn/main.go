@@ -23,18 +23,17 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"os/signal"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 
+	"github.com/interpdemo/interpdemo/internal/cmdline"
 	"github.com/pion/logging"
 	"github.com/pion/turn/v5"
 )
@@ -50,25 +49,13 @@ func main() {
 // shutdown, 1 when it cannot serve, 2 for a bad flag.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("turn", flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // errors are printed on one line below
 	addr := fs.String("addr", "127.0.0.1:3478", "UDP `HOST:PORT` to listen on (port 0 picks one); HOST is also the address relayed on")
 	user := fs.String("user", "", "the credential's `USER` (with -pass)")
 	pass := fs.String("pass", "", "the credential's `PASSWORD` (with -user)")
 	secretFile := fs.String("secret-file", "", "instead of -user and -pass: the `FILE` whose first line is the secret shared with a lobby (its -turn-secret-file), which makes each peer a credential of its own, good until the time it names")
 	realm := fs.String("realm", "interpdemo", "the `REALM` of the credential")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fmt.Fprintln(stdout, "Usage: turn [flags]")
-			fs.PrintDefaults()
-			return 0
-		}
-		fmt.Fprintf(stderr, "turn: %v (turn -h lists the flags)\n", err)
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "turn: unexpected argument %q (turn -h lists the flags)\n", fs.Arg(0))
-		return 2
+	if code, ok := cmdline.Parse(fs, args, stdout, stderr); !ok {
+		return code
 	}
 	var secret string
 	switch {
@@ -76,14 +63,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "turn: -secret-file, or -user and -pass: not both")
 		return 2
 	case *secretFile != "":
-		b, err := os.ReadFile(*secretFile)
-		if err != nil {
-			fmt.Fprintf(stderr, "turn: -secret-file: %v\n", err)
-			return 2
-		}
-		line, _, _ := strings.Cut(string(b), "\n")
-		if secret = strings.TrimSpace(line); secret == "" {
-			fmt.Fprintf(stderr, "turn: -secret-file %s: its first line is empty\n", *secretFile)
+		var err error
+		if secret, err = cmdline.ReadSecret("secret-file", *secretFile); err != nil {
+			fmt.Fprintf(stderr, "turn: %v\n", err)
 			return 2
 		}
 	case *user == "" || *pass == "":

@@ -26,7 +26,7 @@ type NetConfig struct {
 	Spectate   string // -spectate HOST:PORT, or a room's URL
 	Lobby      string // -lobby ws://HOST:PORT/ROOM
 	ICE        string // -ice: a room's STUN and TURN servers, as given
-	ICERelay   bool   // -ice-relay: through -ice's TURN server alone
+	ICERelay   bool   // -ice-relay: through a TURN server alone, -ice's or the lobby's
 	// ICEServers are ICE's, parsed (checked with the flags).
 	ICEServers []webrtc.ICEServer
 	// MaxSpectators is the most spectators a host serves.

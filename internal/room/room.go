@@ -13,8 +13,8 @@ import (
 )
 
 // Enter enters the room at rawURL (ws://HOST:PORT/ROOM?players=N, or
-// ?spectate) within timeout: the lobby's welcome, and for a joiner or a
-// spectator the connection to the room's host, within cfg.Timeout.
+// ?spectate) within cfg.Timeout: the lobby's welcome, and for a joiner or
+// a spectator the connection to the room's host.
 func Enter(rawURL string, cfg webrtc.Config) (demo.Room, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.Timeout)
 	defer cancel()

@@ -14,6 +14,10 @@ import (
 	"github.com/interpdemo/interpdemo/netplay/webrtc/internal/iceurl"
 )
 
+// ErrUnusedTURNSecret is NewServer's error for a Config with a TURNSecret
+// and no TURN server in ICE without a credential of its own.
+var ErrUnusedTURNSecret = errors.New("lobby: a TURN secret, but no TURN server without a credential of its own to use it for")
+
 // iceConfig is what a Server hands out: the servers, and which of them
 // get a credential made for each peer.
 type iceConfig struct {
@@ -63,7 +67,7 @@ func newICEConfig(cfg Config) (iceConfig, error) {
 		ic.mint = append(ic.mint, mint)
 	}
 	if cfg.TURNSecret != "" && !minted {
-		return iceConfig{}, errors.New("lobby: a TURN secret, but no TURN server without a credential of its own to use it for")
+		return iceConfig{}, ErrUnusedTURNSecret
 	}
 	return ic, nil
 }

@@ -1,0 +1,53 @@
+// Package cmdline is what the project's servers (cmd/lobby, cmd/turn)
+// share on their command lines: flags whose errors are one line, and a
+// secret read from a file rather than given where ps shows it.
+package cmdline
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Parse parses args into fs, a flag set named after the command, made
+// with flag.ContinueOnError. With -h it prints the usage on stdout; a bad
+// flag, or an argument that is not a flag, is one line on stderr that
+// ends by pointing at -h. ok says to go on; otherwise the command exits
+// with code (0 after -h, 2 for a bad command line).
+func Parse(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code int, ok bool) {
+	name := fs.Name()
+	fs.SetOutput(io.Discard) // errors are printed on one line below
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fs.SetOutput(stdout)
+		fmt.Fprintf(stdout, "Usage: %s [flags]\n", name)
+		fs.PrintDefaults()
+		return 0, false
+	case err != nil:
+		fmt.Fprintf(stderr, "%s: %v (%s -h lists the flags)\n", name, err, name)
+		return 2, false
+	case fs.NArg() > 0:
+		fmt.Fprintf(stderr, "%s: unexpected argument %q (%s -h lists the flags)\n", name, fs.Arg(0), name)
+		return 2, false
+	}
+	return 0, true
+}
+
+// ReadSecret returns the first line of the file at path, trimmed: a
+// secret that a command takes from a file named by its flag -name. An
+// error is one line that names the flag and never holds the secret.
+func ReadSecret(name, path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("-%s: %v", name, err)
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	if line = strings.TrimSpace(line); line == "" {
+		return "", fmt.Errorf("-%s %s: its first line is empty", name, path)
+	}
+	return line, nil
+}

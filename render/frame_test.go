@@ -442,9 +442,14 @@ func TestFencesFollowTheLoad(t *testing.T) {
 	// Big balls: each frame is some 20 million fragments, the
 	// rasterizer's work, not the binning's on this thread.
 	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 120, FracBits: fracBits})
+	// Frames of 10 µs by the renderer's clock, a fence point 1 µs: fences
+	// that would weigh, so that only the GPU decides how often they come.
+	clk := &testClock{step: 1000}
+	r.clock = clk.read
 	for i := 0; i < 400; i++ {
 		r.Clear()
 		win.Swap()
+		clk.now += 10_000
 		r.EndFrame()
 		r.Finish() // the GPU always done before the next wait
 	}
@@ -457,6 +462,7 @@ func TestFencesFollowTheLoad(t *testing.T) {
 		r.Clear()
 		r.DrawBalls(0.5)
 		win.Swap()
+		clk.now += 10_000
 		r.EndFrame()
 	}
 	if r.fenceEvery != 1 {
@@ -474,11 +480,55 @@ func TestFencesFollowTheLoad(t *testing.T) {
 		r.Clear()
 		r.DrawBalls(0.5)
 		win.Swap()
+		clk.now += 10_000
 		r.EndFrame()
 		most = max(most, r.fenceEvery)
 	}
 	if most > 2 {
 		t.Errorf("frames of 20 million fragments, the GPU caught up every 8: a fence every %d frames at most, want 2", most)
+	}
+}
+
+// testClock is a renderer's clock (Renderer.clock) driven by a test: each
+// reading moves it on by step, what a fence point costs, and the test
+// moves it on by what a frame takes.
+type testClock struct{ now, step int64 }
+
+func (c *testClock) read() int64 { c.now += c.step; return c.now }
+
+// TestFencesEveryFrameWhereTheyCostLittle: frames that a fence point costs
+// under a hundredth of keep a fence every frame, though the GPU keeps up
+// (done with every frame before the next): a fence a frame costs them
+// nothing, and more frames between fences let the loop run ahead of a GPU
+// that falls behind later (10,000 balls of radius 1 on llvmpipe, where a
+// tick's upload then waited for 30 frames and more). Frames so cheap that
+// fences weigh space them out; dearer frames again bring them back to
+// every frame.
+func TestFencesEveryFrameWhereTheyCostLittle(t *testing.T) {
+	win := withGL(t, 320, 240)
+	r := newRendererConfig(t, win, Config{WorldW: 320, WorldH: 240, Radius: 8, FracBits: fracBits})
+	clk := &testClock{step: 2000} // a fence point: 2 µs
+	r.clock = clk.read
+	frames := func(n int, ns int64) (most int) {
+		for i := 0; i < n; i++ {
+			r.Clear()
+			win.Swap()
+			clk.now += ns
+			r.EndFrame()
+			r.Finish() // the GPU done before the next frame's fence point
+			most = max(most, r.fenceEvery)
+		}
+		return most
+	}
+	if most := frames(200, 2_000_000); most != 1 {
+		t.Errorf("frames of 2 ms, fence points of 2 µs: a fence every %d frames at most, want every frame", most)
+	}
+	if frames(200, 20_000); r.fenceEvery != maxFenceEvery {
+		t.Errorf("frames of 20 µs: a fence every %d frames, want %d", r.fenceEvery, maxFenceEvery)
+	}
+	frames(31, 2_000_000) // halving: after 16 frames, 8, 4, 2, 1
+	if r.fenceEvery != 1 {
+		t.Errorf("frames of 2 ms again: a fence every %d frames after 31, want every frame", r.fenceEvery)
 	}
 }
 

@@ -128,7 +128,10 @@ type Renderer struct {
 	nFence     int
 	fenceEvery int // frames per fence (see EndFrame)
 	sinceFence int
-	keptUp     int // fence points in a row that found the oldest fence done
+	keptUp     int          // fence points in a row that found the oldest fence done
+	fencedAt   int64        // when the last fence point ended (clock)
+	fenceCost  int64        // what a fence point costs, waiting aside (ns)
+	clock      func() int64 // wallNow; a test's clock in tests
 
 	cells cellCuller // occlusion culling of hidden balls
 	draws int        // draws and partial clears into the window by the last Draw
@@ -160,7 +163,7 @@ func New(cfg Config) (*Renderer, error) {
 	if major < 3 || (major == 3 && minor < 3) {
 		return nil, fmt.Errorf("render: OpenGL 3.3 needed, context is %d.%d", major, minor)
 	}
-	r := &Renderer{cfg: cfg, fenceEvery: 1, highlight: -1} // the uniforms start at 0: none
+	r := &Renderer{cfg: cfg, fenceEvery: 1, highlight: -1, clock: wallNow} // the uniforms start at 0: none
 	r.cells.choice = adaptive.New(cfg.Cull)
 	r.debug.init(major, minor)
 	if cfg.LayersOnly {
@@ -522,14 +525,26 @@ func (r *Renderer) ReadPixels() *image.RGBA {
 // the oldest one to complete.
 //
 // A fence ends every frame while the GPU is the bottleneck (waiting for
-// one had to block), and, while it keeps up easily (the frame of the
-// newest fence done when the next is due, or the oldest fence done at two
-// fence points in a row), every 2, 4, ... up to maxFenceEvery frames:
-// at thousands of frames a second, Mesa 22.3's llvmpipe, made to create
-// and wait for a fence every frame, now and then corrupts its own memory
-// and crashes a few seconds into the run (also before this renderer drew
-// only what changed, with a small window). Frames that cheap cost the
-// queue nothing.
+// one had to block), and wherever a fence point costs under a hundredth of
+// a frame (fenceShare): a fence a frame is then next to free, and it keeps
+// the GPU at most two frames behind. Only frames so cheap that their
+// fences would weigh (thousands a second) space them out, every 2, 4, ...
+// up to maxFenceEvery frames, while the GPU keeps up easily (the frame of
+// the newest fence done when the next is due, or the oldest fence done at
+// two fence points in a row): at thousands of frames a second, Mesa
+// 22.3's llvmpipe, made to create and wait for a fence every frame, now
+// and then corrupts its own memory and crashes a few seconds into the run
+// (also before this renderer drew only what changed, with a small
+// window). Frames that cheap cost the queue nothing.
+//
+// Spacing fences wherever the GPU kept up, as first built, let frames of
+// a few milliseconds run far ahead: at 10,000 balls of radius 1 on
+// llvmpipe, drawing every ball, the GPU kept up at two fence points now
+// and then, the interval doubled to 16, the loop drew frames of 0.7 ms
+// 30 and more frames ahead of the rasterizer, and the next tick's upload
+// (a buffer those frames read) waited 10 to 40 ms for all of them: 278
+// frames a second and a frame p99 of 31 ms, against 325 and 9.3 ms with
+// this rule (medians of alternating 3 s runs, 2026-11-27; DESIGN.md).
 func (r *Renderer) EndFrame() {
 	defer r.cells.timers.endFrame(r.cells.choice) // after any wait for the GPU
 	r.sinceFence++
@@ -560,11 +575,30 @@ func (r *Renderer) EndFrame() {
 	// for it in stalls of 40 ms (headless, 10,000 balls of radius 1
 	// without culling on llvmpipe, 2026-11-26: frame p50 0.98 ms, p99
 	// 41.7 ms, mean 3.5 ms).
+	start := r.clock()
+	frame := (start - r.fencedAt) / int64(r.fenceEvery) // the frames' mean since the last fence point
 	full := r.nFence == maxInFlight
 	easy := r.nFence > 0 && r.signalled(r.fences[r.nFence-1])
-	switch waited := full && r.retireFence(); {
+	waited := full && r.retireFence()
+	r.fences[r.nFence] = gl.FenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0)
+	r.nFence++
+	end := r.clock()
+	r.fencedAt = end
+	if cost := end - start; !waited {
+		// What a fence point costs, waiting aside: the cheapest point
+		// lately, creeping up over some eight points to a dearer cost
+		// that lasts, so that one point delayed by the scheduler does not
+		// count for a fence's cost.
+		if r.fenceCost == 0 {
+			r.fenceCost = cost
+		}
+		r.fenceCost = min(cost, r.fenceCost+(cost-r.fenceCost)/8)
+	}
+	switch {
 	case waited:
 		r.fenceEvery, r.keptUp = 1, 0 // the GPU is behind: bound the queue tightly again
+	case r.fenceCost < frame/fenceShare:
+		r.fenceEvery, r.keptUp = max(1, r.fenceEvery/2), 0 // fences next to free: closer
 	case easy:
 		r.fenceEvery, r.keptUp = min(maxFenceEvery, 2*r.fenceEvery), 0
 	case full:
@@ -572,8 +606,6 @@ func (r *Renderer) EndFrame() {
 			r.fenceEvery, r.keptUp = min(maxFenceEvery, 2*r.fenceEvery), 0
 		}
 	}
-	r.fences[r.nFence] = gl.FenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0)
-	r.nFence++
 }
 
 // signalled reports, without waiting, whether fence f is signalled.
@@ -584,6 +616,11 @@ func (r *Renderer) signalled(f uintptr) bool {
 	}
 	return false
 }
+
+// fenceShare: fences are spaced out only where a fence point costs over a
+// frame's 1/fenceShare. A bound on what fences may cost, not a measure of
+// a machine: both costs are measured as the frames go.
+const fenceShare = 100
 
 // maxFenceEvery is the most frames between two fences.
 const maxFenceEvery = 16

@@ -19,6 +19,7 @@ type Overlay struct {
 	w, h     int
 	uploaded int64
 	version  uint64 // counts uploads: a retained layer is repainted when it changes
+	defined  bool   // the texels have values (define): an upload or a draw came
 	// What the uploads changed since the overlay was last drawn, in
 	// texels: at most maxDamage rectangles (more are merged), so that a
 	// retained frame repaints only those parts of the layer.
@@ -101,23 +102,49 @@ func (r *Renderer) NewOverlay(w, h int) *Overlay {
 	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE)
 	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE)
 	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, int32(w), int32(h), 0, gl.RGBA, gl.UNSIGNED_BYTE, nil)
-	blank := make([]byte, w*h*4)
-	gl.TexSubImage2D(gl.TEXTURE_2D, 0, 0, 0, int32(w), int32(h), gl.RGBA, gl.UNSIGNED_BYTE, unsafe.Pointer(&blank[0]))
 	r.overlayList = append(r.overlayList, o)
 	return o
+}
+
+// define gives every texel of the texture, undefined since NewOverlay, a
+// value: the first upload's image where it covers the whole overlay (the
+// demo's panels do), else transparent. Not in NewOverlay: a blank upload
+// there, from a fresh buffer into fresh texture memory, cost 15 ms of the
+// demo's start-up for its two overlays on llvmpipe (DESIGN.md, "Where
+// start-up goes"), for texels the first picture then wrote again. It
+// reports whether it uploaded the whole image.
+func (o *Overlay) define(img *image.RGBA) (whole bool) {
+	o.defined = true
+	gl.BindTexture(gl.TEXTURE_2D, o.tex)
+	if img != nil && img.Rect.Min == (image.Point{}) && img.Rect.Dx() >= o.w && img.Rect.Dy() >= o.h {
+		o.upload(img, image.Rect(0, 0, o.w, o.h))
+		return true
+	}
+	blank := make([]byte, o.w*o.h*4)
+	gl.TexSubImage2D(gl.TEXTURE_2D, 0, 0, 0, int32(o.w), int32(o.h), gl.RGBA, gl.UNSIGNED_BYTE, unsafe.Pointer(&blank[0]))
+	return false
 }
 
 // Size is the overlay's size in texels.
 func (o *Overlay) Size() (w, h int) { return o.w, o.h }
 
 // Upload copies the part rect of img (which has the overlay's size) into
-// the texture.
+// the texture. The first upload copies the whole of img, where it covers
+// the overlay: the texture has no picture before it (see define).
 func (o *Overlay) Upload(img *image.RGBA, rect image.Rectangle) {
 	rect = rect.Intersect(image.Rect(0, 0, o.w, o.h)).Intersect(img.Bounds())
 	if rect.Empty() {
 		return
 	}
+	if !o.defined && o.define(img) {
+		return // the whole image is up
+	}
 	gl.BindTexture(gl.TEXTURE_2D, o.tex)
+	o.upload(img, rect)
+}
+
+// upload copies the part rect of img into the bound texture.
+func (o *Overlay) upload(img *image.RGBA, rect image.Rectangle) {
 	gl.PixelStorei(gl.UNPACK_ROW_LENGTH, int32(img.Stride/4))
 	gl.TexSubImage2D(gl.TEXTURE_2D, 0, int32(rect.Min.X), int32(rect.Min.Y), int32(rect.Dx()), int32(rect.Dy()),
 		gl.RGBA, gl.UNSIGNED_BYTE, unsafe.Pointer(&img.Pix[img.PixOffset(rect.Min.X, rect.Min.Y)]))
@@ -152,6 +179,9 @@ func (r *Renderer) drawLayer(l Layer, clip Rect) {
 	ov.prog.Use()
 	gl.BindVertexArray(ov.vao)
 	gl.ActiveTexture(gl.TEXTURE0)
+	if !o.defined {
+		o.define(nil) // drawn before any upload: transparent
+	}
 	gl.BindTexture(gl.TEXTURE_2D, o.tex)
 	gl.Uniform4f(ov.uRect, float32(l.X), float32(l.Y), float32(l.W), float32(l.H))
 	gl.Uniform2f(ov.uWindow, float32(r.winW), float32(r.winH))

@@ -561,20 +561,19 @@ func (r *Renderer) EndFrame() {
 		return
 	}
 	r.sinceFence = 0
-	// A frame that had to wait for the GPU sets a fence every frame
-	// again. The interval doubles where the GPU is done with the frame of
-	// the newest fence (fenceEvery frames before: nothing older is
-	// queued), or where the oldest fence was done at two fence points in
-	// a row (a GPU that keeps up with cheap frames, though it has not
-	// finished the newest frame yet: a frame of a few microseconds ends
-	// before the GPU has even started on it). Otherwise it stays. Doubling
-	// wherever the oldest fence was done, as first built, let the queue
-	// grow: after a stall that let the GPU catch up, the fences waited for
-	// next were all done, the interval doubled up to maxFenceEvery, and
-	// the loop raced some 30 frames ahead of a GPU 5 times slower, waiting
-	// for it in stalls of 40 ms (headless, 10,000 balls of radius 1
-	// without culling on llvmpipe, 2026-11-26: frame p50 0.98 ms, p99
-	// 41.7 ms, mean 3.5 ms).
+	// In order: a frame that had to wait for the GPU sets a fence every
+	// frame again; fences that cost under a frame's 1/fenceShare come
+	// closer, halving the interval; else it doubles where the GPU is done
+	// with the frame of the newest fence (fenceEvery frames before:
+	// nothing older is queued), or where the oldest fence was done at two
+	// fence points in a row (a GPU that keeps up with cheap frames, though
+	// it has not finished the newest yet: a frame of a few microseconds
+	// ends before the GPU has even started on it); otherwise it stays.
+	// (Doubling wherever the oldest fence was done, as first built, let
+	// the loop race some 30 frames ahead of a GPU 5 times slower after a
+	// stall that let it catch up: 2026-11-26, frame p99 41.7 ms at 10,000
+	// balls of radius 1 without culling. The doubling rules alone still
+	// did, now and then: see above.)
 	start := r.clock()
 	frame := (start - r.fencedAt) / int64(r.fenceEvery) // the frames' mean since the last fence point
 	full := r.nFence == maxInFlight

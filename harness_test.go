@@ -175,9 +175,16 @@ func env(display string) []string {
 // running then.
 func startDemo(t *testing.T, display string, args ...string) *demo {
 	t.Helper()
+	return startDemoEnv(t, display, nil, args...)
+}
+
+// startDemoEnv is startDemo with the variables extra (KEY=VALUE) added to
+// the environment.
+func startDemoEnv(t *testing.T, display string, extra []string, args ...string) *demo {
+	t.Helper()
 	d := &demo{t: t, args: args, display: display, done: make(chan struct{})}
 	d.cmd = exec.Command(binPath, args...)
-	d.cmd.Env = env(display)
+	d.cmd.Env = append(env(display), extra...)
 	d.cmd.Stdout, d.cmd.Stderr = &d.stdout, &d.stderr
 	if err := d.cmd.Start(); err != nil {
 		t.Fatal(err)

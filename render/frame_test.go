@@ -707,7 +707,16 @@ func retainedWorldAreaMatchesWhole(t *testing.T, win *platform.Window) {
 // from the X server, shows exactly the whole frame one renderer draws in
 // one drawable: the balls cross the world's edges, the layers get new
 // contents in parts, and the window is covered and exposed once.
-func TestSplitWindowShowsWholeFrames(t *testing.T) {
+func TestSplitWindowShowsWholeFrames(t *testing.T) { splitWindowFrames(t, false) }
+
+// The same by swaps alone, as where GLX cannot present parts (NVIDIA's):
+// the world's window swapped every frame, drawn whole, and the window
+// around it swapped, drawn whole, only in the frames where the layers
+// change or were lost. Between those, the X server keeps what the
+// window showed, and the world's window's swaps leave it alone.
+func TestSplitWindowBySwapsShowsWholeFrames(t *testing.T) { splitWindowFrames(t, true) }
+
+func splitWindowFrames(t *testing.T, swaps bool) {
 	const winW, winH = 900, 600
 	win := withWindowGL(t, winW, winH)
 	display := os.Getenv("DISPLAY")
@@ -726,7 +735,8 @@ func TestSplitWindowShowsWholeFrames(t *testing.T) {
 		}
 		return r
 	}
-	world := mk(Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: true, PaintedOnly: true})
+	parts := !swaps // the renderers keep and present only what changed
+	world := mk(Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: parts, PaintedOnly: parts})
 	world.Resize(area.W, area.H)
 	hud, graph := world.NewOverlay(250, 600), world.NewOverlay(640, 100)
 	// The layers' renderer, and the reference (whole frames, one
@@ -735,7 +745,7 @@ func TestSplitWindowShowsWholeFrames(t *testing.T) {
 	if err := win.UseLayers(); err != nil {
 		t.Fatal(err)
 	}
-	lay := mk(Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, LayersOnly: true, Retained: true, PaintedOnly: true})
+	lay := mk(Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, LayersOnly: true, Retained: parts, PaintedOnly: parts})
 	lay.ResizeArea(winW, winH, area)
 	ref := mk(Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits})
 	ref.ResizeArea(winW, winH, area)
@@ -779,15 +789,20 @@ func TestSplitWindowShowsWholeFrames(t *testing.T) {
 		}
 		step := uint64(1 + f/4)
 		alpha := float32(f%4) / 4
+		// Where swaps present, the layers are drawn where they change
+		// or were lost, as the demo does.
+		changed := f == 0 || f == 17
 		upload := func() {
 			if f%5 == 0 {
 				stripesAlpha(hudImg, f, true)
 				hud.Upload(hudImg, image.Rect(0, 0, 250, 60))
+				changed = true
 			}
 			if f%3 == 1 {
 				stripesAlpha(graphImg, f, true)
 				x := f * 41 % 620
 				graph.Upload(graphImg, image.Rect(x, 0, x+20, 100))
+				changed = true
 			}
 		}
 		if f == 17 {
@@ -803,28 +818,35 @@ func TestSplitWindowShowsWholeFrames(t *testing.T) {
 		win.UseWorld()
 		world.Sync(last, next, step, 1)
 		world.Draw(&Frame{Alpha: alpha})
-		var parts []image.Rectangle
+		var rects []image.Rectangle
 		for _, p := range world.Painted() {
-			parts = append(parts, image.Rect(p.X, p.Y, p.X+p.W, p.Y+p.H))
+			rects = append(rects, image.Rect(p.X, p.Y, p.X+p.W, p.Y+p.H))
 		}
-		if f == 0 {
+		if f == 0 || swaps {
 			win.SwapWorld()
 		} else {
-			win.PresentWorldParts(parts)
+			win.PresentWorldParts(rects)
 		}
 		if err := win.UseLayers(); err != nil {
 			t.Fatal(err)
 		}
 		upload()
-		lay.Draw(&Frame{Layers: layers})
-		if len(lay.Painted()) > 0 {
+		switch {
+		case swaps && changed:
+			lay.Draw(&Frame{Layers: layers})
+			win.Swap()
 			layerFrames++
+		case !swaps:
+			lay.Draw(&Frame{Layers: layers})
+			if len(lay.Painted()) > 0 {
+				layerFrames++
+			}
+			rects = rects[:0]
+			for _, p := range lay.Painted() {
+				rects = append(rects, image.Rect(p.X, p.Y, p.X+p.W, p.Y+p.H))
+			}
+			win.PresentParts(rects)
 		}
-		parts = parts[:0]
-		for _, p := range lay.Painted() {
-			parts = append(parts, image.Rect(p.X, p.Y, p.X+p.W, p.Y+p.H))
-		}
-		win.PresentParts(parts)
 
 		ref.Sync(last, next, step, 1)
 		ref.Draw(&Frame{Alpha: alpha, Layers: layers})

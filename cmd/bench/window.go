@@ -19,7 +19,17 @@ type windowResults struct {
 	// overlays: HUD and graph on (a) against off (b), vsync off,
 	// alternating, at 0, 1, 1,000 and 10,000 balls.
 	overlays []pair
+	// swaps: presenting by swaps alone, as where GLX cannot present
+	// parts (NVIDIA's): the world in a window of its own (a) against the
+	// whole window swapped (b), the defaults otherwise.
+	swaps []pair
 }
+
+// windowSwapBalls are the ball counts of the swaps' window runs.
+var windowSwapBalls = []int{1, 1000}
+
+// windowSwapRuns is how many pairs each count runs.
+const windowSwapRuns = 5
 
 // windowOverlayBalls are the ball counts of the overlays' window runs.
 var windowOverlayBalls = []int{0, 1, 1000, 10_000}
@@ -60,6 +70,22 @@ func window(o *options, r *results) error {
 		}
 		w.overlays = append(w.overlays, p...)
 	}
+	for _, n := range windowSwapBalls {
+		run := func(how string) func() (*report.Stats, error) {
+			env := []string{"DISPLAY=" + x.Display, "INTERPDEMO_RENDER=" + how}
+			if n <= 64 {
+				env = append(env, "LP_NUM_THREADS=0") // as the demo asks itself, but not with redraw
+			}
+			return func() (*report.Stats, error) {
+				return runStats(o, env, []string{"-vsync", "off", "-stats", "-balls", strconv.Itoa(n), "-duration", d})
+			}
+		}
+		p, err := pairs(windowSwapRuns, commas(int64(n))+" balls", run("swap"), run("redraw"))
+		if err != nil {
+			return err
+		}
+		w.swaps = append(w.swaps, p...)
+	}
 	r.window = w
 	return nil
 }
@@ -99,6 +125,27 @@ func (w *windowResults) write(p func(string, ...any)) {
 		sort.Strings(present)
 		_, each := ratio(ps, fps)
 		p("| %s | %s | %s | %.2fx | %s | %s |\n", commas(int64(n)), strings.Join(on, ", "), strings.Join(off, ", "), median(each), strings.Join(cpu, ", "), strings.Join(present, ", "))
+	}
+	p("\n")
+	p("## Presenting by swaps, in a window\n\n")
+	p("Where GLX cannot present parts of a back buffer (NVIDIA's has no `GLX_MESA_copy_sub_buffer`), a frame is swapped. `INTERPDEMO_RENDER=swap bin/interpdemo -vsync off -stats -balls N -duration %s` in a window under Xvfb makes the demo present so here: the world in a window of its own, swapped whole every frame, and the window around it swapped only where the overlays change (`present` split-swap); against `INTERPDEMO_RENDER=redraw`, the whole window painted and swapped every frame, as the demo did where it could not present parts. HUD and graph on (the defaults), alternating, %d pairs each; at 1 ball both with `LP_NUM_THREADS=0`, which the demo sets itself up to 64 balls but not with redraw.\n\n", w.runLen, windowSwapRuns)
+	p("| balls | FPS, world's window swapped | FPS, whole window swapped | world's / whole (median pair) | present |\n|---:|---|---|---:|---|\n")
+	for _, n := range windowSwapBalls {
+		ps := named(w.swaps, commas(int64(n))+" balls")
+		var a, b []string
+		presents := map[string]bool{}
+		for _, q := range ps {
+			a = append(a, fmt.Sprintf("%.0f", q.a.FPS))
+			b = append(b, fmt.Sprintf("%.0f", q.b.FPS))
+			presents[q.a.Present+" / "+q.b.Present] = true
+		}
+		var present []string
+		for k := range presents {
+			present = append(present, k)
+		}
+		sort.Strings(present)
+		_, each := ratio(ps, fps)
+		p("| %s | %s | %s | %.2fx | %s |\n", commas(int64(n)), strings.Join(a, ", "), strings.Join(b, ", "), median(each), strings.Join(present, ", "))
 	}
 	p("\n")
 }

@@ -128,9 +128,12 @@ type app struct {
 	winW, winH int           // the window's drawable
 	// The world in a window of its own (platform's SplitWorld): lay
 	// draws the layers around it, in the window; split says the last
-	// frame was drawn so.
+	// frame was drawn so. layShown: the window, presented by swaps,
+	// shows the layers lay drew last (the X server keeps a window's
+	// pixels until it is covered).
 	lay         *render.Renderer
 	split       bool
+	layShown    bool
 	splitFailed bool   // the layers' context or renderer could not be made
 	presented   string // how the last frame reached the screen (presentSwap, ...)
 }
@@ -232,6 +235,7 @@ func openWindow(cfg demo.Config, w *window, choice renderChoice, balls int) (err
 	w.Window, err = platform.Open(platform.Options{
 		Title: cfg.WindowTitle(), Width: ww, Height: wh, Offset: cfg.WindowOffset(), Headless: cfg.Headless,
 		SerialRaster: !choice.redraw && balls <= serialRasterMaxBalls,
+		SwapOnly:     choice.swap,
 	})
 	return err
 }

@@ -156,11 +156,13 @@ func (o *overlays) layer(i int, p *demo.Panel, tex *render.Overlay) int {
 //	          pixels
 //	retained  where the drawable keeps its pixels (headless), repaint only
 //	          what changed (the default)
+//	swap      in a window, present by swaps alone, as where GLX cannot
+//	          present parts of the back buffer (NVIDIA's)
 const renderEnv = "INTERPDEMO_RENDER"
 
 // renderChoice is what renderEnv asks for.
 type renderChoice struct {
-	painter, redraw bool
+	painter, redraw, swap bool
 }
 
 // renderChoiceFromEnv reads renderEnv.
@@ -174,6 +176,8 @@ func renderChoiceFromEnv() renderChoice {
 			c.redraw = true
 		case "retained":
 			c.redraw = false
+		case "swap":
+			c.swap = true
 		}
 	}
 	return c

@@ -13,6 +13,10 @@ const (
 	presentSwap  = "swap"  // the whole frame, swapped
 	presentParts = "parts" // what changed, presented (GLX_MESA_copy_sub_buffer)
 	presentSplit = "split" // the same, the world in a window of its own
+	// The world in a window of its own, swapped whole every frame, and
+	// the window around it swapped where the overlays change: where GLX
+	// cannot present parts (NVIDIA's).
+	presentSplitSwap = "split-swap"
 )
 
 // show draws the frame's scene and puts it on the screen: swapped whole,
@@ -27,7 +31,7 @@ func (a *app) show(sc *demo.Scene, now time.Duration) {
 	resized := a.resized
 	a.resized = false
 	parts := a.presentsParts()
-	if parts && a.splits() && a.showSplit(sc, resized) {
+	if a.splits() && a.showSplit(sc, resized, parts) {
 		return
 	}
 	inParts := parts && !resized
@@ -79,17 +83,24 @@ func (a *app) presentsParts() bool {
 // -gif): they need the whole frame in one drawable.
 func (a *app) captures() bool { return a.cfg.Screenshot != "" || a.capture.gif != nil }
 
-// splits says whether the world gets a window of its own, where frames
-// are presented in parts: where the platform can (X11), unless pictures
-// are taken of the drawable.
-func (a *app) splits() bool { return a.win.CanSplitWorld() && !a.captures() && !a.splitFailed }
+// splits says whether the world gets a window of its own: where the
+// platform can (X11 with GLX), unless pictures are taken of the drawable.
+// Not where the display's vsync is in force (a frame's one swap waits for
+// the vblank; two would wait twice), nor with INTERPDEMO_RENDER=redraw.
+func (a *app) splits() bool {
+	return a.win.CanSplitWorld() && !a.captures() && !a.splitFailed && !a.redraw && !a.d.DisplayVsync()
+}
 
 // showSplit draws and presents a frame with the world in a window of its
 // own: the world, drawn by the renderer as in a window of the world's
 // size, and the layers, drawn around it in the window by a renderer of
-// their own, only when they change. It returns false, having drawn
-// nothing, where the world cannot have its window.
-func (a *app) showSplit(sc *demo.Scene, resized bool) bool {
+// their own, only when they change. Where the window presents parts,
+// each presents only what it repainted; elsewhere (NVIDIA's GLX) the
+// world's window is swapped every frame, whole, and the window where
+// the layers change, whole: a frame's present is the world's pixels, not
+// the window's, which the overlays make twice as many. It returns false,
+// having drawn nothing, where the world cannot have its window.
+func (a *app) showSplit(sc *demo.Scene, resized, parts bool) bool {
 	w := sc.World
 	area := image.Rect(w.X, w.Y, w.X+w.W, w.Y+w.H)
 	fresh, err := a.win.SplitWorld(area)
@@ -107,7 +118,7 @@ func (a *app) showSplit(sc *demo.Scene, resized bool) bool {
 			return false
 		}
 		cfg := renderConfig(a.d.World().Config(), a.win.Window, renderChoice{})
-		cfg.LayersOnly, cfg.Retained, cfg.PaintedOnly = true, true, true
+		cfg.LayersOnly, cfg.Retained, cfg.PaintedOnly = true, parts, parts
 		a.lay, err = render.New(cfg)
 		if err != nil {
 			a.lay, a.splitFailed = nil, true
@@ -124,8 +135,8 @@ func (a *app) showSplit(sc *demo.Scene, resized bool) bool {
 	if fresh {
 		a.rend.Invalidate()
 	}
-	a.rend.SetRetained(true)
-	a.rend.SetPaintedOnly(true)
+	a.rend.SetRetained(parts)
+	a.rend.SetPaintedOnly(parts)
 	if err := a.ov.drawWorld(a.rend, sc, w.W, w.H, render.Rect{W: w.W, H: w.H}, nil); err != nil {
 		a.drawErr = err
 		a.d.Stop()
@@ -133,33 +144,45 @@ func (a *app) showSplit(sc *demo.Scene, resized bool) bool {
 	lf := a.ov.layerFrame(sc)
 	a.lay.ResizeArea(a.winW, a.winH, render.Rect(sc.World))
 	a.drawn()
-	if fresh {
-		a.win.SwapWorld() // the driver learns the world's window's size
+	if fresh || !parts {
+		a.win.SwapWorld() // fresh: the driver learns the world's window's size
 	} else {
 		a.win.PresentWorldParts(a.partsOf(a.rend.Painted()))
 	}
 	// The layers, where they changed: new contents (uploaded in the
 	// layers' context, which draws them), moved, or lost. A resized
-	// window's are drawn whole and swapped (see show); the swap leaves
-	// the world's window alone.
+	// window's are drawn whole and swapped (see show), as are all where
+	// the window presents no parts; a swap leaves the world's window
+	// alone.
 	if resized {
 		a.lay.Invalidate()
+		a.layShown = false
 	}
-	if (a.ov.changed(sc) || a.ov.moved || !a.lay.Holds()) && a.win.UseLayers() == nil {
+	a.lay.SetRetained(parts)
+	a.lay.SetPaintedOnly(parts)
+	shown := a.lay.Holds()
+	if !parts {
+		shown = a.layShown // a swapped frame is whole: it holds nothing for the next
+	}
+	if (a.ov.changed(sc) || a.ov.moved || !shown) && a.win.UseLayers() == nil {
 		a.ov.moved = false
 		a.ov.upload(sc)
 		a.lay.Draw(lf)
 		if err := a.lay.DebugErr(); err != nil {
 			a.d.Stop()
 		}
-		if resized {
+		if resized || !parts {
 			a.win.Swap()
 		} else {
 			a.win.PresentParts(a.partsOf(a.lay.Painted()))
 		}
+		a.layShown = true
 		a.win.UseWorld()
 	}
 	a.presented = presentSplit
+	if !parts {
+		a.presented = presentSplitSwap
+	}
 	return true
 }
 
@@ -169,7 +192,7 @@ func (a *app) leaveSplit() {
 	if !a.split {
 		return
 	}
-	a.split = false
+	a.split, a.layShown = false, false
 	a.win.UnsplitWorld()
 	a.rend.Invalidate()
 }
@@ -181,6 +204,7 @@ func (a *app) exposed() {
 	if a.lay != nil {
 		a.lay.Invalidate()
 	}
+	a.layShown = false
 }
 
 // partsOf converts the renderer's rectangles into the platform's, in a

@@ -40,6 +40,11 @@ type Options struct {
 	// tiny frames at tens of thousands a second crash within minutes;
 	// with the rasterizing done by the drawing thread there is no race.
 	SerialRaster bool
+	// SwapOnly presents by swaps alone, even where the window's GLX
+	// could present parts of its back buffer (GLX_MESA_copy_sub_buffer):
+	// the path of a GLX without it (NVIDIA's), for measuring and testing
+	// it on Mesa's.
+	SwapOnly bool
 }
 
 // serialRaster sets LP_NUM_THREADS=0 if on and the user has not set it.
@@ -62,8 +67,9 @@ type Window struct {
 	ctx      sdl.GLContext
 	driver   string
 	headless bool
-	sub      *subBuffer   // GLX_MESA_copy_sub_buffer, or nil
+	glx      *glxWindow   // the window's GLX, or nil (not X11)
 	world    *worldWindow // the world's own window (SplitWorld), or nil
+	interval int          // the swap interval in force (SetVsync)
 	drawH    int          // the drawable's height when DrawableSize last read it
 }
 
@@ -137,7 +143,7 @@ func Open(o Options) (*Window, error) {
 	w := &Window{win: win, ctx: ctx, driver: driver, headless: o.Headless}
 	w.DrawableSize()
 	if !o.Headless {
-		w.sub = newSubBuffer(driver)
+		w.glx = newGLXWindow(driver, o.SwapOnly)
 	}
 	return w, nil
 }
@@ -154,7 +160,7 @@ func (w *Window) Preserved() bool { return w.headless && w.driver == "offscreen"
 // (Mesa's GLX, Xvfb's included). A window presented only that way keeps
 // its back buffer's pixels from one frame to the next, as a pbuffer does.
 // It does not wait for the display's vblank: with vsync on, swap.
-func (w *Window) CanPresentParts() bool { return w.sub != nil }
+func (w *Window) CanPresentParts() bool { return w.glx != nil && w.glx.copy != nil }
 
 // PresentParts shows the rectangles rects (window pixels, origin at the
 // top left, in the drawable's size as DrawableSize last read it) of the
@@ -164,18 +170,18 @@ func (w *Window) PresentParts(rects []image.Rectangle) {
 	h := w.drawH
 	for _, r := range rects {
 		if !r.Empty() {
-			w.sub.present(r.Min.X, h-r.Max.Y, r.Dx(), r.Dy())
+			w.glx.present(r.Min.X, h-r.Max.Y, r.Dx(), r.Dy())
 		}
 	}
 }
 
-// XWindow is the window's X11 id where it presents parts (its GLX
-// drawable), for tests that read what the X server shows; 0 otherwise.
+// XWindow is the window's X11 id where it has GLX (its GLX drawable),
+// for tests that read what the X server shows; 0 otherwise.
 func (w *Window) XWindow() uint64 {
-	if w.sub == nil {
+	if w.glx == nil {
 		return 0
 	}
-	return uint64(w.sub.drawable)
+	return uint64(w.glx.drawable)
 }
 
 // Driver is SDL's video driver ("x11", "wayland", "offscreen", ...).
@@ -226,6 +232,10 @@ func (w *Window) SetVsync(interval int) (actual string, err error) {
 	}
 	if w.headless {
 		return "offscreen", nil
+	}
+	w.interval = got
+	if w.world != nil {
+		w.glx.setInterval(w.world.win, got)
 	}
 	switch {
 	case got > 0:

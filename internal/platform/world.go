@@ -93,11 +93,15 @@ import (
 // part of the window, with a GL drawable of its own (the same context,
 // made current on it), in which every frame is the frame a window of the
 // world's size would draw; the overlays are drawn into the window's own
-// drawable, around it, only when they change. Both present parts
-// (GLX_MESA_copy_sub_buffer): the X server keeps what each showed.
+// drawable, around it, only when they change. Both present parts where
+// GLX can (GLX_MESA_copy_sub_buffer), and the X server keeps what each
+// showed; elsewhere (NVIDIA's GLX) the world's window swaps every frame,
+// whole, as a window of the world's size would, and the window swaps
+// only in the frames where the overlays change: a frame presents the
+// world's pixels, not the whole window's.
 
 // errNoSplit: the world cannot have a window of its own here.
-var errNoSplit = errors.New("the world cannot have a window of its own here (X11 windows presenting parts only)")
+var errNoSplit = errors.New("the world cannot have a window of its own here (X11 windows with GLX only)")
 
 // worldWindow is the world's child window, once made, and the second
 // context that draws around it. Each context keeps its drawable: Mesa's
@@ -132,8 +136,8 @@ const (
 )
 
 // CanSplitWorld reports whether the world can have a window of its own
-// (SplitWorld): X11 windows that present parts of their back buffer.
-func (w *Window) CanSplitWorld() bool { return w.sub != nil && w.sub.ctx != nil }
+// (SplitWorld): X11 windows with GLX.
+func (w *Window) CanSplitWorld() bool { return w.glx != nil && w.glx.ctx != nil }
 
 // SplitWorld gives the world a child window over area (window pixels,
 // origin top left), making it if need be, moving it if area moved, and
@@ -145,7 +149,7 @@ func (w *Window) SplitWorld(area image.Rectangle) (fresh bool, err error) {
 	if !w.CanSplitWorld() {
 		return false, errNoSplit
 	}
-	s := w.sub
+	s := w.glx
 	if area.Empty() {
 		return false, errNoSplit
 	}
@@ -165,6 +169,10 @@ func (w *Window) SplitWorld(area image.Rectangle) (fresh bool, err error) {
 		ww.watch = C.world_watch(s.dpy, ww.win)
 		ww.area, ww.mapped = area, true
 		w.world = ww
+		// A drawable of its own has an interval of its own where GLX
+		// keeps one a drawable (GLX_EXT_swap_control: 1 until set), and
+		// the world's window swaps where parts cannot be presented.
+		s.setInterval(ww.win, w.interval)
 		return true, nil
 	}
 	if area != ww.area {
@@ -190,7 +198,7 @@ func (w *Window) UnsplitWorld() {
 		return
 	}
 	w.UseWindow()
-	C.world_map(w.sub.dpy, ww.win, 0)
+	C.world_map(w.glx.dpy, ww.win, 0)
 	ww.mapped = false
 }
 
@@ -206,10 +214,10 @@ func (w *Window) UseWorld() {
 		return
 	}
 	if ww.resized {
-		C.call_make_current(ww.makeCurrent, w.sub.dpy, w.sub.drawable, w.sub.ctx)
+		C.call_make_current(ww.makeCurrent, w.glx.dpy, w.glx.drawable, w.glx.ctx)
 		ww.resized = false
 	}
-	C.call_make_current(ww.makeCurrent, w.sub.dpy, ww.win, w.sub.ctx)
+	C.call_make_current(ww.makeCurrent, w.glx.dpy, ww.win, w.glx.ctx)
 	ww.current = onWorld
 }
 
@@ -245,7 +253,7 @@ func (w *Window) UseLayers() error {
 			return err
 		}
 	}
-	C.call_make_current(ww.makeCurrent, w.sub.dpy, w.sub.drawable, unsafe.Pointer(ww.layers))
+	C.call_make_current(ww.makeCurrent, w.glx.dpy, w.glx.drawable, unsafe.Pointer(ww.layers))
 	ww.current = onLayers
 	return nil
 }
@@ -253,7 +261,7 @@ func (w *Window) UseLayers() error {
 // UseWindow makes the window's context current on the window itself.
 func (w *Window) UseWindow() {
 	if ww := w.world; ww != nil && ww.current != onWindow {
-		C.call_make_current(ww.makeCurrent, w.sub.dpy, w.sub.drawable, w.sub.ctx)
+		C.call_make_current(ww.makeCurrent, w.glx.dpy, w.glx.drawable, w.glx.ctx)
 		ww.current = onWindow
 	}
 }
@@ -266,7 +274,7 @@ func (w *Window) PresentWorldParts(rects []image.Rectangle) {
 	h := ww.area.Dy()
 	for _, r := range rects {
 		if !r.Empty() {
-			w.sub.presentOn(ww.win, r.Min.X, h-r.Max.Y, r.Dx(), r.Dy())
+			w.glx.presentOn(ww.win, r.Min.X, h-r.Max.Y, r.Dx(), r.Dy())
 		}
 	}
 }
@@ -274,7 +282,7 @@ func (w *Window) PresentWorldParts(rects []image.Rectangle) {
 // SwapWorld shows the world's whole back buffer (after SplitWorld said
 // fresh). Call it with the world's window current.
 func (w *Window) SwapWorld() {
-	C.call_swap(w.world.swap, w.sub.dpy, w.world.win)
+	C.call_swap(w.world.swap, w.glx.dpy, w.world.win)
 }
 
 // WorldExposed reports whether the world's window lost what it showed
@@ -307,7 +315,7 @@ func (w *Window) closeWorld() {
 	if ww.layers != nil {
 		sdl.GLDeleteContext(ww.layers)
 	}
-	C.world_destroy(w.sub.dpy, ww.win)
+	C.world_destroy(w.glx.dpy, ww.win)
 	if ww.watch != nil {
 		C.world_unwatch(ww.watch)
 	}

@@ -78,8 +78,10 @@ type Stats struct {
 	StartupMs   float64 `json:"startup_ms"`
 	VideoDriver string  `json:"video_driver"`
 	// Present is how the last frame reached the screen: "swap" (whole),
-	// "parts" (only what changed: GLX_MESA_copy_sub_buffer) or "split"
-	// (the same, the world in a window of its own). None from a page.
+	// "parts" (only what changed: GLX_MESA_copy_sub_buffer), "split"
+	// (the same, the world in a window of its own) or "split-swap" (the
+	// world in a window of its own, swapped; where GLX cannot present
+	// parts). None from a page.
 	Present    string `json:"present,omitempty"`
 	GLRenderer string `json:"gl_renderer"`
 

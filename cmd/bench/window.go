@@ -110,21 +110,13 @@ func (w *windowResults) write(p func(string, ...any)) {
 	p("| balls | FPS, overlays on | FPS, overlays off | on / off (median pair) | CPU on / off (cores) | present on / off |\n|---:|---|---|---:|---|---|\n")
 	for _, n := range windowOverlayBalls {
 		ps := named(w.overlays, commas(int64(n))+" balls")
-		var on, off, cpu []string
-		presents := map[string]bool{}
+		var cpu []string
 		for _, q := range ps {
-			on = append(on, fmt.Sprintf("%.0f", q.a.FPS))
-			off = append(off, fmt.Sprintf("%.0f", q.b.FPS))
 			cpu = append(cpu, fmt.Sprintf("%.2f/%.2f", q.a.CPUFraction, q.b.CPUFraction))
-			presents[q.a.Present+" / "+q.b.Present] = true
 		}
-		var present []string
-		for k := range presents {
-			present = append(present, k)
-		}
-		sort.Strings(present)
+		on, off, present := pairColumns(ps)
 		_, each := ratio(ps, fps)
-		p("| %s | %s | %s | %.2fx | %s | %s |\n", commas(int64(n)), strings.Join(on, ", "), strings.Join(off, ", "), median(each), strings.Join(cpu, ", "), strings.Join(present, ", "))
+		p("| %s | %s | %s | %.2fx | %s | %s |\n", commas(int64(n)), on, off, median(each), strings.Join(cpu, ", "), present)
 	}
 	p("\n")
 	p("## Presenting by swaps, in a window\n\n")
@@ -132,22 +124,29 @@ func (w *windowResults) write(p func(string, ...any)) {
 	p("| balls | FPS, world's window swapped | FPS, whole window swapped | world's / whole (median pair) | present |\n|---:|---|---|---:|---|\n")
 	for _, n := range windowSwapBalls {
 		ps := named(w.swaps, commas(int64(n))+" balls")
-		var a, b []string
-		presents := map[string]bool{}
-		for _, q := range ps {
-			a = append(a, fmt.Sprintf("%.0f", q.a.FPS))
-			b = append(b, fmt.Sprintf("%.0f", q.b.FPS))
-			presents[q.a.Present+" / "+q.b.Present] = true
-		}
-		var present []string
-		for k := range presents {
-			present = append(present, k)
-		}
-		sort.Strings(present)
+		a, b, present := pairColumns(ps)
 		_, each := ratio(ps, fps)
-		p("| %s | %s | %s | %.2fx | %s |\n", commas(int64(n)), strings.Join(a, ", "), strings.Join(b, ", "), median(each), strings.Join(present, ", "))
+		p("| %s | %s | %s | %.2fx | %s |\n", commas(int64(n)), a, b, median(each), present)
 	}
 	p("\n")
+}
+
+// pairColumns is a table's cells for the pairs ps: each side's FPS, run
+// by run, and the distinct ways the two sides presented ("a / b").
+func pairColumns(ps []pair) (a, b, presents string) {
+	var fa, fb []string
+	seen := map[string]bool{}
+	var how []string
+	for _, q := range ps {
+		fa = append(fa, fmt.Sprintf("%.0f", q.a.FPS))
+		fb = append(fb, fmt.Sprintf("%.0f", q.b.FPS))
+		if k := q.a.Present + " / " + q.b.Present; !seen[k] {
+			seen[k] = true
+			how = append(how, k)
+		}
+	}
+	sort.Strings(how)
+	return strings.Join(fa, ", "), strings.Join(fb, ", "), strings.Join(how, ", ")
 }
 
 // targets adds the window's rows to the targets table, from n on.

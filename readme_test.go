@@ -97,3 +97,113 @@ func TestREADMEProgramBuildsInANewModule(t *testing.T) {
 		prev = x
 	}
 }
+
+// clonedLibraryProgram is a game of the library's packages that live in
+// the demo's module (input) on a loop.Driver: a 5 ms tap of Right at
+// 245 ms, polled in GatherInput once the clock has passed it, at 1000 and
+// at 5 frames a second. It prints the tick that acted on it each time.
+const clonedLibraryProgram = `package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/interpdemo/interpdemo/input"
+	"github.com/interpdemo/interpdemo/loop"
+)
+
+type game struct {
+	clock  *loop.ManualClock
+	events []input.Event // the platform's queue, in time order
+	s      input.Sampler
+	prev   input.Record
+	ticks  int
+	acted  []int
+}
+
+func (g *game) GatherInput(fr loop.FixedFrame) {
+	for len(g.events) > 0 && g.events[0].Time <= fr.Now {
+		g.s.Push(g.events[0])
+		g.events = g.events[1:]
+	}
+}
+
+func (g *game) Tick(span loop.TickSpan) {
+	rec := g.s.Tick(span.End)
+	if rec.Down(g.prev).Has(input.Right) {
+		g.acted = append(g.acted, g.ticks)
+	}
+	g.prev = rec
+	g.ticks++
+}
+
+func (g *game) Independent(loop.FixedFrame) {}
+func (g *game) Draw(float64)               {}
+
+func main() {
+	for _, frame := range []time.Duration{time.Millisecond, 200 * time.Millisecond} {
+		clock := loop.NewManualClock(0)
+		fixed, err := loop.NewFixed(loop.FixedConfig{}, 0)
+		if err != nil {
+			panic(err)
+		}
+		g := &game{clock: clock, events: []input.Event{
+			{Time: 245 * time.Millisecond, Button: input.Right, Down: true},
+			{Time: 250 * time.Millisecond, Button: input.Right},
+		}}
+		d := &loop.Driver{Clock: clock, Loop: fixed, Game: g}
+		for g.ticks < 12 {
+			if _, err := d.Frame(); err != nil {
+				panic(err)
+			}
+			clock.Advance(frame)
+		}
+		fmt.Printf("frames of %v: the tap acted on ticks %v\n", frame, g.acted)
+	}
+}
+`
+
+// TestLibraryFromAClone: a game outside the repository uses input, which
+// lives in the demo's module, and loop, as README.md says: a new module
+// and a workspace with the clone (go work init . CLONE; the demo's module
+// finds loop's in the clone through its replace directives). The tap acts
+// on its own tick, tick 6 ([240 ms, 280 ms)), at 1000 and at 5 frames a
+// second: input gathered before the ticks (loop.InputGatherer).
+func TestLibraryFromAClone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a module")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go tool on PATH")
+	}
+	root, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/taps\n\ngo 1.24\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(clonedLibraryProgram), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	gocmd := func(args ...string) string {
+		cmd := exec.CommandContext(ctx, goTool, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOWORK=", "GOFLAGS=")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	gocmd("work", "init", ".", root)
+	out := gocmd("run", ".")
+	want := "frames of 1ms: the tap acted on ticks [6]\nframes of 200ms: the tap acted on ticks [6]\n"
+	if out != want {
+		t.Errorf("the program printed\n%s\nwant\n%s", out, want)
+	}
+}

@@ -37,17 +37,18 @@
 // of the same button waits for the next tick rather than merging with the
 // first.
 //
-// In a loop (tick is the tick length; spanStart is the loop's time0):
+// In a loop (fixed is a loop.Fixed on clock; fr.Span(j) is the span of
+// the loop's clock that tick j of the frame stands for):
 //
 //	s := input.NewSampler()
 //	var prev input.Record
 //	for running {
-//		now := clock.Now()
-//		for _, e := range platformEvents() { // stamped on the loop's clock
+//		fr := fixed.Step(clock.Now())
+//		for _, e := range platformEvents() { // stamped on clock; before the ticks
 //			s.Push(e)
 //		}
-//		for j := 0; j < ticksThisFrame; j++ {
-//			rec := s.Tick(spanStart + time.Duration(j+1)*tick)
+//		for j := 0; j < fr.Ticks; j++ {
+//			rec := s.Tick(fr.Span(j).End)
 //			down := rec.Down(prev)
 //			world.Step(input.Axis(down, input.Left, input.Right),
 //				input.Axis(down, input.Up, input.Down))

@@ -10,8 +10,8 @@ import (
 // spans with).
 type Event struct {
 	Time   time.Duration // when it happened, on the loop's clock
-	Button Button
-	Down   bool // true for a press, false for a release
+	Button Button        // which button
+	Down   bool          // true for a press, false for a release
 }
 
 // String formats e as "12ms +Left" (press) or "52ms -Left" (release).

@@ -16,7 +16,7 @@
 //
 //	for now-time0 > Tick && ticks < MaxLoops { tick(); ticks++; time0 += Tick }
 //	if !Lockstep && now-time0 > Tick { time0 = now - Tick } // discard the debt
-//	independent(ticks * Tick)                               // input, UI: not logic
+//	independent(ticks * Tick)                               // UI (the article: input too)
 //	percentWithinTick := min(1, (now-time0)/Tick)
 //	draw(percentWithinTick) // at last + percentWithinTick*(next-last)
 //
@@ -41,7 +41,10 @@
 //
 // Fixed.Step plans one frame and leaves the calls to the caller; a Driver
 // makes them, in the classic order Tick(span) × n, Independent(frame),
-// Draw(percentWithinTick). Each tick j of a frame stands for the span
+// Draw(percentWithinTick), and first GatherInput(frame) where the game is
+// an InputGatherer. The article gathers input in independent(), after the
+// ticks: an event that happened before a frame's ticks then reaches a later
+// tick, one that depends on the frame rate. Gather it before the ticks. Each tick j of a frame stands for the span
 // FixedFrame.Span(j) = [SpanStart+j×Tick, SpanStart+(j+1)×Tick) of the
 // loop's clock, which input code uses to give each tick the events that
 // happened before its end. The per-frame work gets FixedFrame.LogicTime,
@@ -59,6 +62,7 @@
 //	last, next := 0.0, 16.0
 //	for !quit {
 //		fr := fixed.Step(clock.Now()) // the frame's one clock read
+//		pollInput()                   // events stamped on clock, queued
 //		for j := 0; j < fr.Ticks; j++ {
 //			// One logic tick, fed the input events stamped before fr.Span(j).End.
 //			last, next = next, next+16
@@ -164,11 +168,17 @@
 // NewPacer) validate their settings and return an error wrapping
 // ErrInvalid; setters (SetTick, SetMaxLoops, SetStabilize, SetSpeed,
 // SetMaxDelta, SetInterval, SetRefresh) validate and return such an
-// error, changing nothing. Nothing is clamped silently. In
-// a setting, zero means the default, and a duration limit that can be off
-// (a clamp, a minimum frame, a frame cap) is turned off with NoLimit; any
+// error, changing nothing. Nothing is clamped silently. In a config
+// (FixedConfig, VirtualConfig, ...), zero means the default; the setters
+// of a limit or a window (SetStabilize, SetMaxDelta, SetInterval,
+// SetRefresh) read zero as their config field does, while SetTick,
+// SetMaxLoops and SetSpeed, where zero would stop the game, take only
+// positive values (SetPaused pauses). A duration limit that can be off (a
+// clamp, a minimum frame, a frame cap) is turned off with NoLimit; any
 // other negative value is an error. Driver.Frame and Driver.Run return
-// ErrIncompleteDriver (which wraps ErrInvalid) when a field is missing.
+// ErrIncompleteDriver (which wraps ErrInvalid) when a field is missing (a
+// nil pointer in a field of interface type, a (*RealClock)(nil) Clock, is
+// not missing: the Driver calls its methods, as Go code would).
 // The per-frame calls (Step, Advance, Map, Wait, Add, Rate) take any value
 // and have no error to check: times saturate at the ends of time.Duration
 // instead of wrapping, a clock going backwards counts as standing still (a

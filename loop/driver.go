@@ -11,15 +11,35 @@ type Game interface {
 	// call back into the Driver.
 	Tick(span TickSpan)
 	// Independent does the per-frame work that must not change the logic
-	// (IndependentTickRun in the interp_demo game-loop article): input
-	// gathering, UI, HUD clocks. fr is the frame's plan: fr.LogicTime is
-	// the logic time the frame's ticks stood for (the article's
-	// frametime, for clocks that follow the game logic), fr.Elapsed the
-	// clock time since the last frame (for animating UI smoothly).
+	// (IndependentTickRun in the interp_demo game-loop article): UI, HUD
+	// clocks, and keys that change only how the game is shown. It runs
+	// after the frame's ticks, so input the logic needs is gathered
+	// before them, in GatherInput (see InputGatherer): gathered here, an
+	// event that happened before this frame's ticks ran would reach a
+	// later tick, one that depends on the frame rate. fr is the frame's
+	// plan: fr.LogicTime is the logic time the frame's ticks stood for
+	// (the article's frametime, for clocks that follow the game logic),
+	// fr.Elapsed the clock time since the last frame (for animating UI
+	// smoothly).
 	Independent(fr FixedFrame)
 	// Draw draws the world at percentWithinTick between the last tick's
 	// state and the next's.
 	Draw(percentWithinTick float64)
+}
+
+// InputGatherer is a Game that gathers its input before the frame's
+// ticks: a Driver calls GatherInput once a frame, after reading the clock
+// and planning the frame, before Tick. There the game polls its platform's
+// events and queues them, stamped with when they happened on the Driver's
+// clock (an input.Sampler, say); each Tick then takes the events stamped
+// before its span's end. So an event acts on the tick whose span it
+// happened in, at 5 frames a second as at 1000, and a recording of the
+// ticks' input replays the same game whatever the frame rate was.
+type InputGatherer interface {
+	Game
+	// GatherInput gathers the input of the frame planned by fr, whose
+	// ticks (fr.Ticks of them, fr.Span(j) each) run next.
+	GatherInput(fr FixedFrame)
 }
 
 // ErrIncompleteDriver is returned by Driver.Frame and Driver.Run when a
@@ -29,7 +49,8 @@ var ErrIncompleteDriver = fmt.Errorf("%w: incomplete Driver", ErrInvalid)
 // Driver runs a Fixed loop on a clock and calls a Game in the classic order,
 // on the caller's goroutine (SDL and OpenGL need the main thread): Tick(span)
 // n times, then Independent(frame), then Draw(percentWithinTick), then, with
-// a Limiter, the wait for the next frame.
+// a Limiter, the wait for the next frame. A Game that is an InputGatherer
+// gathers its input first, GatherInput(frame) before the ticks.
 //
 // A Driver needs Clock, Loop and Game (and, with a Limiter, a Clock that is
 // a Sleeper); one that lacks any of them runs nothing and returns
@@ -40,9 +61,9 @@ var ErrIncompleteDriver = fmt.Errorf("%w: incomplete Driver", ErrInvalid)
 // the first frame (loading) is not a burst of ticks, and the first frame
 // is paced like the others.
 type Driver struct {
-	Clock Clock
-	Loop  *Fixed
-	Game  Game
+	Clock Clock  // read once a frame
+	Loop  *Fixed // plans each frame
+	Game  Game   // called in the frame's order
 	// Limiter, when not nil, caps the frame rate: each frame ends with a
 	// Wait on it. Clock must then be a Sleeper.
 	Limiter *Limiter
@@ -101,6 +122,9 @@ func (d *Driver) Frame() (FixedFrame, error) {
 		}
 	}
 	fr := d.Loop.Step(now)
+	if g, ok := d.Game.(InputGatherer); ok {
+		g.GatherInput(fr)
+	}
 	for j := 0; j < fr.Ticks; j++ {
 		d.Game.Tick(fr.Span(j))
 	}

@@ -81,6 +81,82 @@ func TestDriverOrder(t *testing.T) {
 	}
 }
 
+// gatherGame is a recGame that gathers its input before the ticks.
+type gatherGame struct{ recGame }
+
+func (g *gatherGame) GatherInput(fr FixedFrame) {
+	g.log = append(g.log, fmt.Sprintf("G%d", fr.Ticks))
+}
+
+// TestDriverGathersInputFirst: an InputGatherer's GatherInput is called
+// once a frame, given the frame's plan, before its ticks.
+func TestDriverGathersInputFirst(t *testing.T) {
+	clock := NewManualClock(0)
+	g := &gatherGame{recGame{clock: clock}}
+	d := &Driver{Clock: clock, Loop: mustFixed(t, FixedConfig{}, 0), Game: g}
+	want := []string{"G0 I0s D0.00", "G0 I0s D0.75", "G1 T I40ms D0.25", "G2 T T I80ms D0.25"}
+	for i, at := range []time.Duration{0, 30 * ms, 50 * ms, 130 * ms} {
+		clock.Set(at)
+		g.log = g.log[:0]
+		if _, err := d.Frame(); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(g.log, " "); got != want[i] {
+			t.Errorf("frame %d: calls %q, want %q", i, got, want[i])
+		}
+	}
+}
+
+// tapGame has one key event, at tap on the clock. GatherInput polls it
+// once the clock has passed it, as a platform's event queue delivers an
+// event after it happened; a tick takes the polled events stamped before
+// its span's end, and notes which tick acted on the tap.
+type tapGame struct {
+	tap     time.Duration
+	polled  bool // the event is in the game's queue
+	taken   bool
+	ticks   int
+	actedOn int // the tick (from 0) that took the tap; -1 before
+}
+
+func (g *tapGame) GatherInput(fr FixedFrame) {
+	if !g.polled && !g.taken && fr.Now >= g.tap {
+		g.polled = true
+	}
+}
+
+func (g *tapGame) Tick(span TickSpan) {
+	if g.polled && g.tap < span.End {
+		g.polled, g.taken, g.actedOn = false, true, g.ticks
+	}
+	g.ticks++
+}
+
+func (g *tapGame) Independent(FixedFrame) {}
+func (g *tapGame) Draw(float64)           {}
+
+// TestDriverInputIndependentOfFrameRate: a tap at 245 ms acts on the tick
+// whose span holds it, tick 6 ([240 ms, 280 ms)), whatever the frame rate:
+// at 1000, 100, 7.7 and 5 frames a second. Gathered after the ticks (in
+// Independent, as the article's loop does), the 200 ms frame at 400 ms
+// would run ticks 4 to 8 before polling the tap, which would reach tick 9.
+func TestDriverInputIndependentOfFrameRate(t *testing.T) {
+	for _, step := range []time.Duration{ms, 10 * ms, 130 * ms, 200 * ms} {
+		clock := NewManualClock(0)
+		g := &tapGame{tap: 245 * ms, actedOn: -1}
+		d := &Driver{Clock: clock, Loop: mustFixed(t, FixedConfig{}, 0), Game: g}
+		for g.ticks < 12 {
+			if _, err := d.Frame(); err != nil {
+				t.Fatal(err)
+			}
+			clock.Advance(step)
+		}
+		if g.actedOn != 6 {
+			t.Errorf("frames of %v: the tap at 245 ms acted on tick %d, want 6", step, g.actedOn)
+		}
+	}
+}
+
 // TestDriverFirstFrameResets: the loop was made at 0 and the first frame
 // comes after 5 s of loading; the Driver's first Frame resets the loop,
 // so the loading time is no burst of ticks, and the ticks count from it.

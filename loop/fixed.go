@@ -170,7 +170,7 @@ func (f FixedFrame) DrawTime() time.Duration {
 // own time (the Allegro FAQ answer in Pixelate #11: at 5 frames per second
 // a quick tap belongs to one of the frame's ticks, not to all of them).
 type TickSpan struct {
-	Start, End time.Duration
+	Start, End time.Duration // on the loop's clock; End - Start is one tick
 }
 
 // Span returns the span of tick j of this frame: [SpanStart+j*Tick,

@@ -256,8 +256,8 @@ func (v *Virtual) Reset(rawNow time.Duration) {
 // VirtualClock missing a field reads 0, and a Driver refuses it with
 // ErrIncompleteDriver. It is not a Sleeper: pace frames on the raw clock.
 type VirtualClock struct {
-	Raw     Clock
-	Virtual *Virtual
+	Raw     Clock    // the clock of real time, read once a Now
+	Virtual *Virtual // advanced to Raw's time by each Now
 }
 
 // Now advances the virtual clock and returns its time.

@@ -248,7 +248,7 @@ func TestJoinTimeout(t *testing.T) {
 			t.Fatal("no timeout")
 		}
 	}
-	want := "no answer from host 10.0.0.1:7000 in 1s (not running, full, or unreachable)"
+	want := "no answer from host 10.0.0.1:7000 in 1s (not running, or unreachable)"
 	if j.Err() == nil || j.Err().Error() != want || hellos != 4 {
 		t.Errorf("%v after %d Hellos; want %q after 4", j.Err(), hellos, want)
 	}

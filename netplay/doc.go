@@ -145,7 +145,8 @@
 //				break // the window is full: stall
 //			}
 //		}
-//		inputs, ok := sess.Next(now, inputs[:0])
+//		var ok bool
+//		inputs, ok = sess.Next(now, inputs[:0]) // the buffer, reused
 //		if !ok {
 //			break // an input is missing: stall, the debt is kept
 //		}
@@ -256,8 +257,11 @@
 // well-formed packet of this version and session from a player's address:
 // the decoder accepts exactly one encoding per packet, never allocates,
 // never panics, and bounds every count (FuzzDecode). Nothing is sent to an
-// address that is not a player's, except the host's Welcome or Reject to a
-// Hello in the lobby while a slot is free.
+// address that is not a player's, except the host's answer to a Hello: a
+// Welcome in the lobby while a slot is free, a Reject of another version
+// there, and a Reject of a game that takes no more players otherwise (so
+// that such a joiner ends at once, not after JoinTimeout). A Reject is
+// smaller than the Hello, and a host sends one a Poll at most.
 //
 // # Wire format
 //
@@ -277,7 +281,7 @@
 //	Welcome  host    u64 token (the Hello's), u8 player index, u8 players, u8 input delay,
 //	                 uv tick limit, uv desync check interval (0: none), u8 input size (1..32), uv settings length (0..1024),
 //	                 the settings
-//	Reject   host    u8 reason (1: protocol version); the header carries the host's version
+//	Reject   host    u8 reason (1: protocol version, 2: the game takes no more players); the header carries the host's version
 //	Lobby    both    link, u8 players present (host; 0 from a joiner)
 //	Game     both    link, uv head, u8 n (players), n × uv have,
 //	                 [host] uv low,

@@ -122,24 +122,31 @@ func (e *SettingsTooLargeError) Error() string {
 	return fmt.Sprintf("the host's settings are %d bytes, more than the %d this game accepts", e.Size, e.Max)
 }
 
-// A RejectedError is the end of a joiner whose Hello the host rejected.
+// A RejectedError is the end of a joiner whose Hello the host rejected:
+// the host speaks another protocol version, or its game takes no more
+// players (Full).
 type RejectedError struct {
-	HostVersion int
+	HostVersion int  // the host's protocol version
+	Full        bool // every player's slot is taken, or the game has started
 }
 
 func (e *RejectedError) Error() string {
+	if e.Full {
+		return "host rejected the join: its game has all its players"
+	}
 	return fmt.Sprintf("host rejected the join: it speaks protocol version %d, this is version %d", e.HostVersion, ProtocolVersion)
 }
 
 // A JoinTimeoutError is the end of a joiner that got no Welcome in time:
-// the host is not running, full, or unreachable.
+// the host is not running or unreachable (or speaks a protocol too old to
+// say that its game is full).
 type JoinTimeoutError struct {
 	Host Addr
 	For  time.Duration
 }
 
 func (e *JoinTimeoutError) Error() string {
-	return fmt.Sprintf("no answer from host %v in %v (not running, full, or unreachable)", e.Host, e.For)
+	return fmt.Sprintf("no answer from host %v in %v (not running, or unreachable)", e.Host, e.For)
 }
 
 // An UnreachableError is the end of a joiner or a spectator whose host's

@@ -24,8 +24,9 @@ type harness struct {
 	maxPackets int64
 	// strays counts packets sent to an address that is no peer.
 	strays int
-	// sentTo counts the packets sent to each address.
-	sentTo map[Addr]int
+	// sentTo counts the packets sent to each address; rejectsTo those of
+	// them that are a Reject of a full game.
+	sentTo, rejectsTo map[Addr]int
 	// drop, if set, drops the packets it reports true for on arrival.
 	drop func(from, to Addr, pkt []byte) bool
 }
@@ -73,7 +74,7 @@ func newHarness(t *testing.T, c Conditions, seed uint64) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &harness{t: t, net: n, tick: 40 * ms, maxPackets: 200000, sentTo: map[Addr]int{}}
+	return &harness{t: t, net: n, tick: 40 * ms, maxPackets: 200000, sentTo: map[Addr]int{}, rejectsTo: map[Addr]int{}}
 }
 
 func addr(i int) Addr {
@@ -110,6 +111,9 @@ func (h *harness) add(name string, s *Session, a Addr) *tpeer {
 			h.strays++
 		}
 		h.sentTo[to]++
+		if len(pkt) == headerSize+1 && msgType(pkt[3]) == msgReject && pkt[headerSize] == rejectFull {
+			h.rejectsTo[to]++
+		}
 		h.net.Send(h.now, p.addr, to, pkt)
 	}
 	p.reported = map[uint64]uint64{}

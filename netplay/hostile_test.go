@@ -120,19 +120,23 @@ func TestHostilePacketsDroppedAndCounted(t *testing.T) {
 			if i < 500 {
 				t.Errorf("only %d hostile rounds", i)
 			}
-			if n := h.sentTo[stranger]; n != 0 {
-				t.Errorf("%d packets sent to the stranger", n)
+			// The stranger's well-formed Hellos, one a round, get a
+			// Reject (the game has all its players) at most once a Poll
+			// of the host's; nothing else goes to it.
+			if n, r := h.sentTo[stranger], h.rejectsTo[stranger]; r == 0 || n != r || r > i || h.strays != n {
+				t.Errorf("%d packets sent to the stranger, %d of them Rejects of a full game, after %d rounds; %d to addresses of no player", n, r, i, h.strays)
 			}
+			h.strays -= h.sentTo[stranger]
 			h.checkHistories(200)
 			h.checkNoStrays()
 		})
 	}
 }
 
-// A well-formed Hello from a stranger gets an answer only in the lobby
-// while a slot is free: a third joiner of a two-player game times out, and
-// is never sent anything.
-func TestGameFullNoAnswer(t *testing.T) {
+// A well-formed Hello from a stranger gets a Welcome only in the lobby
+// while a slot is free: a third joiner of a two-player game is rejected at
+// once (one Reject, smaller than its Hello), and the game goes on.
+func TestGameFullRejected(t *testing.T) {
 	h := newHarness(t, Conditions{Delay: 5 * ms}, 5)
 	h.game(Config{TickLimit: 300, Delay: DefaultDelay}, 2) // 12 s: it runs while the late one tries
 	late, err := NewJoiner(Config{InputSize: testInputSize, Nonce: 777}, addr(0), 0)
@@ -142,15 +146,15 @@ func TestGameFullNoAnswer(t *testing.T) {
 	lp := h.add("late", late, addr(5))
 	lp.next = 30 * ms // after the first joiner took the slot
 	h.run(30 * time.Second)
-	var je *JoinTimeoutError
-	if !errors.As(late.Err(), &je) || je.Host != addr(0) || je.For != DefaultJoinTimeout {
-		t.Errorf("late joiner: %v, want a join timeout", late.Err())
+	var re *RejectedError
+	if !errors.As(late.Err(), &re) || !re.Full || re.Error() != "host rejected the join: its game has all its players" {
+		t.Errorf("late joiner: %v, want the game's Reject", late.Err())
 	}
-	if n := h.sentTo[addr(5)]; n != 0 {
-		t.Errorf("%d packets sent to the late joiner", n)
+	if n, r := h.sentTo[addr(5)], h.rejectsTo[addr(5)]; n != 1 || r != 1 {
+		t.Errorf("%d packets sent to the late joiner, %d of them Rejects; want the one Reject", n, r)
 	}
-	if st := late.Stats(); st.PacketsSent < 30 {
-		t.Errorf("late joiner sent %d Hellos in 10 s, want one every 250 ms", st.PacketsSent)
+	if st := late.Stats(); st.PacketsSent > 2 || st.State != StateEnded {
+		t.Errorf("late joiner sent %d Hellos, state %s; want it ended after the first Reject", st.PacketsSent, st.State)
 	}
 	host := h.peers[0].s
 	if st := host.Stats(); st.BadPackets != late.Stats().PacketsSent {

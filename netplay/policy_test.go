@@ -336,6 +336,9 @@ func TestDesyncErrAndEndOnDesync(t *testing.T) {
 				if end && p.s.NextTick() >= limit || !end && p.s.NextTick() != limit {
 					t.Errorf("%s: ended at tick %d (end on desync %v)", p.name, p.s.NextTick(), end)
 				}
+				if got := p.s.Stats().End; end && (de == nil || got != de.Error()) || !end && got != "tick limit reached" {
+					t.Errorf("%s: Stats.End %q (end on desync %v)", p.name, got, end)
+				}
 				if ref == nil {
 					ref = p
 				} else if p.s.NextTick() != ref.s.NextTick() || p.state != ref.state {

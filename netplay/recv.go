@@ -43,14 +43,21 @@ func (s *Session) hostReceive(now time.Duration, from Addr, pkt []byte, err erro
 	if j < 0 {
 		// Strangers get an answer only to a Hello, only in the lobby,
 		// only while a slot is free.
+		// A joiner of this version that finds no room is told so at
+		// once, rather than left to wait JoinTimeout.
 		free := s.freeSlot()
 		switch {
+		case err == nil && p.typ == msgHello && (s.state != StateLobby || free < 0):
+			s.bad++
+			if !s.rejectDue {
+				s.reject, s.rejectDue, s.rejectWhy = from, true, rejectFull
+			}
 		case s.state != StateLobby || free < 0:
 			s.bad++
 		case err == errVersion && p.typ == msgHello && (len(pkt) == HelloSize || len(pkt) == helloSizeV1):
 			s.bad++ // not ours, but answered so that the joiner knows why
 			if !s.rejectDue {
-				s.reject, s.rejectDue = from, true
+				s.reject, s.rejectDue, s.rejectWhy = from, true, rejectVersion
 			}
 		case err != nil || p.typ != msgHello:
 			s.bad++
@@ -171,7 +178,7 @@ func (s *Session) joinerReceive(now time.Duration, from Addr, err error) {
 	if s.state == StateJoining {
 		switch {
 		case p.typ == msgReject:
-			s.finish(0, 0, &RejectedError{HostVersion: int(p.version)}, "")
+			s.finish(0, 0, &RejectedError{HostVersion: int(p.version), Full: p.reason == rejectFull}, "")
 			s.state = StateEnded
 		case p.typ == msgWelcome && p.token == s.cfg.Nonce:
 			s.welcome(now)

@@ -51,7 +51,9 @@ type LocalInput interface {
 	// LocalInput writes the local player's input for tick into dst
 	// (InputSize bytes, zeroed). n counts the new ticks the frame has run
 	// before it: a game that samples its input per tick gives it the
-	// n-th tick span of the frame.
+	// n-th tick span of the frame. The local player's index is the
+	// session's Index(), known from the Welcome on: a joiner's is 0
+	// before, so read it here, not when the Runner is made.
 	LocalInput(tick uint64, n int, dst []byte)
 }
 
@@ -234,7 +236,7 @@ func NewRunner(s *Session, g Game, local LocalInput, c RunnerConfig) (*Runner, e
 			return nil, fmt.Errorf("%w: RunnerConfig.MaxPrediction %d not in 1..%d", ErrInvalid, c.MaxPrediction, MaxMaxPrediction)
 		}
 	default:
-		return nil, fmt.Errorf("%w: RunnerConfig.Netcode %v", ErrInvalid, c.Netcode)
+		return nil, fmt.Errorf("%w: RunnerConfig.Netcode %v, want Lockstep or Rollback", ErrInvalid, c.Netcode)
 	}
 	r.alloc(r.maxPred + 2)
 	s.driven = true

@@ -5,7 +5,7 @@ import (
 )
 
 // Poll does the session's timed work at now and sends what is due through
-// send (to a player's address; pkt is only valid during the call): new
+// out (to a player's address; pkt is only valid during the call): new
 // input at once, unacknowledged data again every Resend, a keepalive every
 // KeepAlive, the Hello of a joiner, the Welcome of a host. It detects
 // silent peers, decides kicks (host), and moves an ended session to
@@ -262,7 +262,7 @@ func (s *Session) doKick(now time.Duration, j int, why uint8, held time.Duration
 func (s *Session) hostSend(now time.Duration, out Sender) {
 	if s.rejectDue {
 		p := &s.out
-		p.typ, p.version, p.session, p.reason = msgReject, ProtocolVersion, 0, rejectVersion
+		p.typ, p.version, p.session, p.reason = msgReject, ProtocolVersion, 0, s.rejectWhy
 		// A Reject speaks the host's version; encode writes p.version.
 		s.emit(out, s.reject, p)
 		s.rejectDue = false

@@ -66,8 +66,8 @@ const (
 type Role uint8
 
 const (
-	Host Role = 1 + iota
-	Joiner
+	Host   Role = 1 + iota // NewHost's: player 0, which the others join
+	Joiner                 // NewJoiner's
 )
 
 func (r Role) String() string {
@@ -167,14 +167,16 @@ type Config struct {
 
 	// MaxSettings bounds the settings a joiner accepts from a host, in
 	// bytes (default MaxSettingsSize): a Welcome with more fails the
-	// join with ErrSettingsTooLarge instead of holding them.
+	// join with a *SettingsTooLargeError instead of holding them.
 	MaxSettings int
 
 	// Both.
 
 	// EndOnDesync ends the game for everyone when this peer finds a
 	// desync, at one agreed tick as a quit does (Quit); Err then returns
-	// the DesyncError. Without it the game goes on, an EventDesync says
+	// the DesyncError, and Stats.End says it. (A peer without
+	// EndOnDesync, or that found no desync itself, sees the end as that
+	// player's quit.) Without it the game goes on, an EventDesync says
 	// so, and Err returns the first desync once the game is over.
 	EndOnDesync bool
 	// Interrupt is how long a peer may send nothing before an
@@ -463,6 +465,7 @@ type Session struct {
 	newer     bool // the packet being received is newer than any before from its peer
 	reject    Addr // host: a Reject is due to this address
 	rejectDue bool
+	rejectWhy uint8 // rejectVersion or rejectFull
 	// host without a Broadcast: a spectator's Reject is due (it serves
 	// none).
 	specReject    Addr
@@ -479,7 +482,10 @@ type Session struct {
 
 // NewHost starts hosting a game at now: the session waits in the lobby
 // for cfg.Players-1 joiners, then starts. The caller sends and receives on
-// the host's socket (Receive, Poll).
+// the host's socket (Receive, Poll). The lobby has no deadline of its own
+// (a game may wait for its players as long as a player lets it): a game
+// that wants one calls Quit when it passes, which ends the lobby at once.
+// A welcomed joiner waits for the others the same way.
 func NewHost(cfg Config, now time.Duration) (*Session, error) {
 	cfg, err := cfg.normalize(true)
 	if err != nil {
@@ -914,6 +920,9 @@ func (s *Session) finishAtEnd() {
 		note := "quit"
 		if p != s.index {
 			note = playerNote(p, " quit")
+		}
+		if s.cfg.EndOnDesync && s.desync != nil {
+			note = s.desync.Error() // the quit was the desync's, here or at p
 		}
 		s.finish(endQuit, s.quit.player, nil, note)
 		s.end = s.quit

@@ -761,9 +761,15 @@ func (sp *Spectator) Err() error { return sp.err }
 
 // Players, InputSize, Settings and TickLimit are the game's, from the
 // Welcome.
-func (sp *Spectator) Players() int      { return sp.players }
-func (sp *Spectator) InputSize() int    { return sp.inputSize }
-func (sp *Spectator) Settings() []byte  { return sp.settings }
+func (sp *Spectator) Players() int { return sp.players }
+
+// InputSize is the size of a player's input for a tick, from the Welcome.
+func (sp *Spectator) InputSize() int { return sp.inputSize }
+
+// Settings are the game's settings, from the Welcome.
+func (sp *Spectator) Settings() []byte { return sp.settings }
+
+// TickLimit is the game's tick limit (0: none), from the Welcome.
 func (sp *Spectator) TickLimit() uint64 { return sp.tickLimit }
 
 // Stats returns the spectator's figures.

@@ -49,7 +49,7 @@ type msgType uint8
 const (
 	msgHello   msgType = 1 // joiner to host: let me in
 	msgWelcome msgType = 2 // host to joiner: your index and the game's settings
-	msgReject  msgType = 3 // host to joiner: another protocol version
+	msgReject  msgType = 3 // host to joiner: another protocol version, or no room
 	msgLobby   msgType = 4 // both ways before the start: keepalive, RTT
 	msgGame    msgType = 5 // both ways from the start: inputs, acks, hashes, status
 )
@@ -62,8 +62,12 @@ const (
 	flagsAll  = flagEnded | flagEnd | flagHost
 )
 
-// rejectVersion is the only reason a host rejects a Hello.
-const rejectVersion = 1
+// Why a host rejects a Hello. A Reject is smaller than the Hello it
+// answers, and a host sends one a Poll at most.
+const (
+	rejectVersion = 1 // it speaks another protocol version (the Reject's)
+	rejectFull    = 2 // its game takes no more players: every slot is taken, or it started
+)
 
 // Why a game ended, in the end section of a packet.
 const (
@@ -373,7 +377,12 @@ func (p *packet) decode(b []byte) error {
 			return errShort
 		}
 		p.reason = b[headerSize]
-		if p.reason != rejectVersion || p.session != 0 || p.version == ProtocolVersion {
+		switch {
+		case p.session != 0:
+			return errRange
+		case p.reason == rejectVersion && p.version != ProtocolVersion:
+		case p.reason == rejectFull && p.version == ProtocolVersion:
+		default:
 			return errRange
 		}
 		return nil

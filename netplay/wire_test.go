@@ -73,6 +73,9 @@ func (g *gen) packet(typ msgType) *packet {
 		}
 	case msgReject:
 		p.session, p.version, p.reason = 0, ProtocolVersion+1+uint8(g.num(200)), rejectVersion
+		if g.num(2) == 0 {
+			p.version, p.reason = ProtocolVersion, rejectFull
+		}
 	case msgLobby:
 		g.link(p, MaxPlayers)
 		p.flags &= flagEnded
@@ -478,7 +481,9 @@ func TestWireRejects(t *testing.T) {
 		{"hello with session", mod(hello, at(4, 1)), errRange},
 		{"lobby with end flag", mod(lobby, at(26, flagEnd)), errRange},
 		{"reject of our version", []byte{'N', 'P', ProtocolVersion, 3, 0, 0, 0, 0, 0, 0, 0, 0, 1}, errRange},
-		{"reject reason", []byte{'N', 'P', 9, 3, 0, 0, 0, 0, 0, 0, 0, 0, 2}, errRange},
+		{"full from another version", []byte{'N', 'P', 9, 3, 0, 0, 0, 0, 0, 0, 0, 0, 2}, errRange},
+		{"reject reason", []byte{'N', 'P', ProtocolVersion, 3, 0, 0, 0, 0, 0, 0, 0, 0, 3}, errRange},
+		{"full with a session", []byte{'N', 'P', ProtocolVersion, 3, 1, 0, 0, 0, 0, 0, 0, 0, 2}, errRange},
 	}
 	// A block whose runs are not maximal (two runs of the same record).
 	nm := *game

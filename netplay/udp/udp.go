@@ -15,6 +15,9 @@
 //
 //	conn, err := udp.Listen(":7777", udp.Config{})
 //	sess, err := netplay.NewHost(cfg, clock.Now())
+//	// A joiner: udp.Listen(":0", ...), then conn.Connect(hostAddr) (a
+//	// host that is not there ends the join at once, not after
+//	// JoinTimeout) and netplay.NewJoiner(cfg, hostAddr, clock.Now()).
 //	for !sess.Done() {
 //		now := clock.Now()
 //		netplay.Read(now, conn, sess)

@@ -131,6 +131,9 @@ type Transport struct {
 	sent, sentBytes, sendDropped     atomic.Int64
 	received, receivedBytes, dropped atomic.Int64
 	badSignals                       atomic.Int64
+
+	sigEnded chan struct{} // closed when the signaling ends, sigErr set before
+	sigErr   error         // why the Signaler's Recv failed
 }
 
 var _ netplay.Transport = (*Transport)(nil)
@@ -185,15 +188,26 @@ func Dial(ctx context.Context, sig Signaler, host string, cfg Config) (*Transpor
 	}
 	timer := time.NewTimer(t.cfg.Timeout)
 	defer timer.Stop()
-	select {
-	case <-p.opened:
-		return t, nil
-	case <-p.failed:
-		err = fmt.Errorf("webrtc: no connection to host %q: lost after %v (%s)", host, time.Since(start).Round(time.Millisecond), p.state())
-	case <-timer.C:
-		err = fmt.Errorf("webrtc: no connection to host %q within %v (%s)", host, t.cfg.Timeout, p.state())
-	case <-ctx.Done():
-		err = fmt.Errorf("webrtc: no connection to host %q: %v (%s)", host, ctx.Err(), p.state())
+	sigEnded := t.sigEnded
+	for err == nil {
+		select {
+		case <-p.opened:
+			return t, nil
+		case <-p.failed:
+			err = fmt.Errorf("webrtc: no connection to host %q: lost after %v (%s)", host, time.Since(start).Round(time.Millisecond), p.state())
+		case <-timer.C:
+			err = fmt.Errorf("webrtc: no connection to host %q within %v (%s)", host, t.cfg.Timeout, p.state())
+		case <-ctx.Done():
+			err = fmt.Errorf("webrtc: no connection to host %q: %v (%s)", host, ctx.Err(), p.state())
+		case <-sigEnded:
+			// No answer can come now (the host left the lobby, say):
+			// the Signaler's reason, at once. With the answer in, the
+			// connection may still open on the candidates it has.
+			if !p.hasRemote() {
+				err = fmt.Errorf("webrtc: no connection to host %q: the signaling ended before its answer: %w", host, t.sigErr)
+			}
+			sigEnded = nil
+		}
 	}
 	_ = t.Close()
 	return nil, err
@@ -220,16 +234,17 @@ func newTransport(sig Signaler, cfg Config, host string) (*Transport, error) {
 		return nil, err
 	}
 	t := &Transport{
-		sig:    sig,
-		cfg:    cfg,
-		rtc:    rtc,
-		host:   host,
-		peers:  make(map[netplay.Addr]*peer),
-		ring:   make([]slot, cfg.Queue),
-		cur:    make([]byte, netplay.MaxPacketSize+1),
-		notify: make(chan struct{}, 1),
-		done:   make(chan struct{}),
-		timer:  time.NewTimer(time.Hour),
+		sig:      sig,
+		cfg:      cfg,
+		rtc:      rtc,
+		host:     host,
+		peers:    make(map[netplay.Addr]*peer),
+		ring:     make([]slot, cfg.Queue),
+		cur:      make([]byte, netplay.MaxPacketSize+1),
+		notify:   make(chan struct{}, 1),
+		done:     make(chan struct{}),
+		sigEnded: make(chan struct{}),
+		timer:    time.NewTimer(time.Hour),
 	}
 	t.timer.Stop()
 	for i := range t.ring {
@@ -291,12 +306,15 @@ func (t *Transport) enter() bool {
 }
 
 // signaling reads the Signaler until Close (or until it fails: then no
-// new connection is made, and those open go on).
+// new connection is made, and those open go on). It closes sigEnded when
+// it returns, with sigErr set.
 func (t *Transport) signaling() {
 	defer t.wg.Done()
 	for {
 		from, data, err := t.sig.Recv(t.ctx)
 		if err != nil {
+			t.sigErr = err
+			close(t.sigEnded)
 			return
 		}
 		s, ok := decodeSignal(data)

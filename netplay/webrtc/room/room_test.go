@@ -129,3 +129,46 @@ func TestEnterRelayOnlyNeedsATURNServer(t *testing.T) {
 }
 
 var _ netplay.Transport = (*room.Room)(nil)
+
+// A host that leaves the room before answering: the joiner's Enter fails
+// at once with the lobby's reason, not after its timeout with "no answer".
+func TestEnterHostLeavesBeforeAnswering(t *testing.T) {
+	base := startLobby(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	url := base + "/r1?players=2"
+	host, err := lobby.Join(ctx, url) // a host that reads the offer and answers nothing
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Close()
+	type result struct {
+		err  error
+		took time.Duration
+	}
+	done := make(chan result, 1)
+	go func() {
+		start := time.Now()
+		r, err := room.Enter(ctx, url, webrtc.Config{Timeout: 15 * time.Second})
+		if err == nil {
+			r.Close()
+		}
+		done <- result{err, time.Since(start)}
+	}()
+	if _, _, err := host.Recv(ctx); err != nil { // the joiner's offer: its Dial waits for the answer
+		t.Fatal(err)
+	}
+	host.Close()
+	select {
+	case r := <-done:
+		if !errors.Is(r.err, lobby.ErrHostLeft) || strings.Contains(r.err.Error(), "\n") {
+			t.Fatalf("Enter: %v, want the lobby's ErrHostLeft in one line", r.err)
+		}
+		if r.took > 10*time.Second {
+			t.Fatalf("Enter took %v, its timeout 15 s", r.took)
+		}
+		t.Logf("%v after %v", r.err, r.took.Round(time.Millisecond))
+	case <-ctx.Done():
+		t.Fatal("Enter did not return")
+	}
+}

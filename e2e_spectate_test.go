@@ -50,12 +50,13 @@ func TestSpectatorJoinsFiveSecondsIn(t *testing.T) {
 	}
 }
 
-// TestSpectatorRefusedAtOnce: a spectator of a host started with
-// -max-spectators 0 (in the lobby, and with the game running), and one of
-// an address where nothing listens, end at once with status 1 and one
-// line that says why: not after the minute a spectator waits for a host
-// that answers and has not started yet.
-func TestSpectatorRefusedAtOnce(t *testing.T) {
+// TestRefusedAtOnce: a spectator of a host started with -max-spectators 0
+// (in the lobby, and with the game running), one of an address where
+// nothing listens, and a third player of a running game of two, end at
+// once with status 1 and one line that says why: not after the minute a
+// spectator waits for a host that answers and has not started yet, nor
+// after a joiner's 10 s of Hellos.
+func TestRefusedAtOnce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real time")
 	}
@@ -86,6 +87,18 @@ func TestSpectatorRefusedAtOnce(t *testing.T) {
 	join := joinGame(t, addr, 2)
 	join.playerIndex()
 	watch(addr, "spectator: the host takes no spectators") // in the game
+	start := time.Now()
+	third := startDemo(t, "", append([]string{"-join", addr, "-bot", "3"}, netCommon...)...)
+	code := third.mustExit(30 * time.Second)
+	took := time.Since(start)
+	lines := strings.Split(strings.TrimSpace(third.stderr.String()), "\n")
+	if want := "interpdemo (joining): host rejected the join: its game has all its players"; code != 1 || lines[len(lines)-1] != want {
+		t.Errorf("a third player: exit %d, stderr:\n%s\nwant the last line %q", code, third.stderr.String(), want)
+	}
+	if took > 5*time.Second {
+		t.Errorf("a third player: said after %v, want at once", took)
+	}
+	t.Logf("a third player: %q after %v", lines[len(lines)-1], took.Round(time.Millisecond))
 	host.mustSucceed(60 * time.Second)
 	join.mustSucceed(60 * time.Second)
 }

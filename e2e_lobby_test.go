@@ -259,6 +259,27 @@ func TestLobbyDown(t *testing.T) {
 	}
 }
 
+// A room's host waiting for its players when the lobby goes away: nobody
+// can join it any more, so it ends with one line and status 1, rather
+// than wait on.
+func TestLobbyGoesAwayFromAWaitingHost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a demo")
+	}
+	l := startLobby(t)
+	host := startDemo(t, "", "-headless", "-hud=false", "-graph=false", "-fps-cap", "30", "-lobby", l.room("r"), "-ticks", "10")
+	host.waitStderr(regexp.MustCompile(`(hosting on .*)`), 30*time.Second)
+	l.stop(t)
+	start := time.Now()
+	code := host.mustExit(30 * time.Second)
+	lines := strings.Split(strings.TrimSpace(host.stderr.String()), "\n")
+	last := lines[len(lines)-1]
+	if code != 1 || !strings.HasPrefix(last, "interpdemo (host, player 0 of 2): the lobby went away (") || !strings.HasSuffix(last, "): nobody can join this game") {
+		t.Errorf("exit %d, stderr:\n%s\nwant status 1 and the lobby's going in the last line", code, host.stderr.String())
+	}
+	t.Logf("%q, %v after the lobby stopped", last, time.Since(start).Round(time.Millisecond))
+}
+
 // The page in a room it cannot enter: a lobby that is down, and a room
 // that is full. Each ends the page with one line in its status, as the
 // native demo's, through the browser's own WebSocket.

@@ -524,7 +524,7 @@ func TestNetworkFlagErrors(t *testing.T) {
 		{[]string{"-join", "nowhere"}, "-join:"},
 		{[]string{"-join", "127.0.0.1:1", "-kick-after", "1s"}, "-kick-after: is the host's to set"},
 		{[]string{"-host", ":0", "-bot", "x"}, "-bot"},
-		{[]string{"-host", ":0", "-net-timeout", "0s"}, "-net-timeout: must be more than 0"},
+		{[]string{"-host", ":0", "-net-timeout", "0s"}, "-net-timeout: must be at least 400ms"},
 		{[]string{"-net-timeout", "5s"}, "-net-timeout: needs -host or -join"},
 	} {
 		d := runDemo(t, "", 10*time.Second, append([]string{"-headless"}, c.args...)...)

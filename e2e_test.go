@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -419,4 +420,27 @@ func TestResizeLetterboxes(t *testing.T) {
 			t.Errorf("pixel %d,5 = %v, want the world's %v", x, img.At(x, 5), world)
 		}
 	}
+}
+
+// TestStatsNotWrittenFails: -stats whose line cannot be written (stdout
+// on a full device) ends the run with status 1 and one line that says so,
+// not status 0 with the figures lost.
+func TestStatsNotWrittenFails(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a demo")
+	}
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full here")
+	}
+	defer full.Close()
+	var stderr bytes.Buffer
+	cmd := exec.Command(binPath, "-headless", "-hud=false", "-graph=false", "-ticks", "3", "-stats")
+	cmd.Env, cmd.Stdout, cmd.Stderr = env(""), full, &stderr
+	err = cmd.Run()
+	msg := strings.TrimSpace(stderr.String())
+	if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 1 || strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "interpdemo: -stats: ") || !strings.Contains(msg, "no space left on device") {
+		t.Fatalf("stdout on /dev/full: %v, stderr %q; want status 1 and one line", err, msg)
+	}
+	t.Log(msg)
 }

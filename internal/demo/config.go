@@ -107,6 +107,11 @@ type Files interface {
 	// ReadRecording reads the recording at path (a file name, a URL),
 	// with an error of one line naming it.
 	ReadRecording(path string) (*replay.Recording, error)
+	// SameFile reports whether a and b name one file that writing one of
+	// them would replace: the same regular file, or the same path not
+	// made yet. A device or a FIFO (/dev/stdout) is never the same file:
+	// writing it replaces nothing.
+	SameFile(a, b string) bool
 }
 
 // File is a file being written: Commit puts it in place, Abort leaves
@@ -416,6 +421,30 @@ func Parse(args []string, usageOut io.Writer, p Platform) (Config, error) {
 		return c, flagErr("synctest", "must be between 0 and %d ticks (got %d)", sim.MaxSyncTest, c.SyncTest)
 	case c.SyncTest > 0 && (c.Net.On() || c.Mode != sim.ModeFixed):
 		return c, flagErr("synctest", "runs the fixed loop on one machine")
+	}
+	for _, f := range append(c.outputs(), output{"replay", c.ReplayFile}) {
+		if set[f.flag] && f.path == "" {
+			return c, flagErr(f.flag, "needs a file name")
+		}
+	}
+	if files != nil {
+		// Two flags that name one file would lose what one of them
+		// wrote; an output that names the recording read would destroy
+		// it.
+		outs := c.outputs()
+		for i, a := range outs {
+			for _, b := range outs[i+1:] {
+				if a.path != "" && b.path != "" && files.SameFile(a.path, b.path) {
+					return c, flagErr(b.flag, "names the file -%s writes: one would replace the other", a.flag)
+				}
+			}
+			if a.path != "" && c.ReplayFile != "" && files.SameFile(a.path, c.ReplayFile) {
+				return c, flagErr(a.flag, "names the recording -replay reads: writing it would destroy it")
+			}
+		}
+	}
+	if c.Paused && c.Headless && c.Duration == 0 {
+		return c, flagErr("paused", "with -headless no key can resume the game: add -duration")
 	}
 	for _, f := range c.outputs() {
 		if f.path == "" {

@@ -294,6 +294,7 @@ func (d *Demo) Update(now time.Duration) (presentAt time.Duration, ok bool) {
 	d.last = info
 	if g := d.net; g != nil {
 		g.write(now) // new input goes out at once
+		g.lobbyWatch(now, d.sim)
 		g.announce(d.p.Log)
 		if g.smooth != nil {
 			g.smooth.update(d.sim, g.sess.Index(), now)

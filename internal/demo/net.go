@@ -4,6 +4,7 @@ import (
 	"bytes"
 	crand "crypto/rand"
 	"encoding/binary"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -89,6 +90,11 @@ func roomURL(raw string, players int, spectate bool) (string, error) {
 	case room == "" || strings.Contains(room, "/"):
 		return "", fmt.Errorf("%q names no room: want ws://HOST:PORT/ROOM, the room a name of its own", raw)
 	}
+	if p := u.Port(); p != "" {
+		if v, err := strconv.Atoi(p); err != nil || v < 1 || v > 65535 {
+			return "", fmt.Errorf("%q: the lobby's port must be a number from 1 to 65535", raw)
+		}
+	}
 	q := u.Query()
 	if spectate {
 		q.Del("players")
@@ -171,8 +177,11 @@ func (n *NetConfig) define(fs *flag.FlagSet) {
 	fs.IntVar(&n.CheckEvery, "net-check-every", netplay.HashEvery, "host: compare the players' state hashes every `TICKS` (0: never)")
 	fs.Func("bot", "network game: this player's input comes from a deterministic generator seeded with `SEED`, not the keyboard", func(s string) error {
 		v, err := strconv.ParseUint(s, 0, 64)
+		if err != nil {
+			return errors.New("want a seed from 0 to 18446744073709551615")
+		}
 		n.Bot, n.BotSeed = true, v
-		return err
+		return nil
 	})
 	fs.StringVar(&n.Netcode, "netcode", "lockstep", "network game: the `NETCODE`, lockstep (wait for every input, with -input-delay) or rollback (predict, correct, no input delay)")
 	fs.IntVar(&n.MaxPrediction, "max-prediction", sim.DefaultMaxPrediction, fmt.Sprintf("rollback: most `TICKS` run ahead of the known inputs (1 to %d)", sim.MaxMaxPrediction))
@@ -212,6 +221,11 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 		}
 		n.ICEServers = ice
 	}
+	for _, name := range []string{"host", "join", "spectate", "lobby"} {
+		if set[name] && n.address(name) == "" {
+			return flagErr(name, "needs an address")
+		}
+	}
 	if !n.On() {
 		for _, name := range []string{"players", "input-delay", "kick-after", "net-disconnect", "net-check-every", "net-timeout", "bot", "net-delay", "net-jitter", "net-loss", "net-dup", "net-reorder", "netcode", "max-prediction", "rollback-smooth", "max-spectators"} {
 			if set[name] {
@@ -234,7 +248,12 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 		}
 	}
 	if n.room() != "" && !n.Cond.Perfect() {
-		return flagErr("net-delay", "simulated network conditions are for UDP games (-host, -join), not a lobby's room")
+		return flagErr(n.condFlag(set, false), "simulated network conditions are for UDP games (-host, -join), not a lobby's room")
+	}
+	if n.Host != "" {
+		if err := checkHostPort(n.Host); err != nil {
+			return flagErr("host", "%v", err)
+		}
 	}
 	if n.Spectate != "" {
 		if n.Host != "" || n.Join != "" {
@@ -253,7 +272,7 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 		return flagErr("max-spectators", "is the host's to set")
 	}
 	if err := n.Cond.Validate(); err != nil {
-		return flagErr("net-loss", "%v", err)
+		return flagErr(n.condFlag(set, true), "%v", err)
 	}
 	switch {
 	case n.Host != "" && n.Join != "":
@@ -268,10 +287,14 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 		return flagErr("input-delay", "must be between 0 and %d ticks (got %d)", netplay.MaxDelay, n.InputDelay)
 	case n.MaxPrediction < 1 || n.MaxPrediction > sim.MaxMaxPrediction:
 		return flagErr("max-prediction", "must be between 1 and %d ticks (got %d)", sim.MaxMaxPrediction, n.MaxPrediction)
-	case n.Netcode != "rollback" && (set["max-prediction"] || set["rollback-smooth"]):
+	case n.Netcode != "rollback" && set["max-prediction"]:
 		return flagErr("max-prediction", "needs -netcode rollback")
-	case n.Timeout <= 0 || n.Timeout > time.Hour:
-		return flagErr("net-timeout", "must be more than 0 and at most 1h (got %v)", n.Timeout)
+	case n.Netcode != "rollback" && set["rollback-smooth"]:
+		return flagErr("rollback-smooth", "needs -netcode rollback")
+	case n.Timeout < minNetTimeout || n.Timeout > time.Hour:
+		return flagErr("net-timeout", "must be at least %v (%d keepalives) and at most 1h (got %v)", minNetTimeout, minNetTimeout/netplay.DefaultKeepAlive, n.Timeout)
+	case 2*(n.Cond.Delay+n.Cond.Jitter) >= n.Timeout:
+		return flagErr(n.condFlag(set, false), "a round trip of up to %v (twice -net-delay and -net-jitter) must be shorter than -net-timeout, %v: every peer would seem silent", 2*(n.Cond.Delay+n.Cond.Jitter), n.Timeout)
 	case n.KickAfter < 0:
 		return flagErr("kick-after", "must not be negative (got %v)", n.KickAfter)
 	case n.Join != "" && set["kick-after"]:
@@ -294,6 +317,59 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 		return flagErr("speed", "a network game runs in real time")
 	case c.Paused:
 		return flagErr("paused", "a network game cannot pause")
+	}
+	return nil
+}
+
+// minNetTimeout is the least -net-timeout: a few keepalive intervals, so
+// that a peer is not taken for silent between two of its packets.
+const minNetTimeout = 4 * netplay.DefaultKeepAlive
+
+// address is the value of the address flag name (host, join, spectate or
+// lobby).
+func (n *NetConfig) address(name string) string {
+	switch name {
+	case "host":
+		return n.Host
+	case "join":
+		return n.Join
+	case "spectate":
+		return n.Spectate
+	}
+	return n.Lobby
+}
+
+// condFlag names the simulated network's flag to blame: with invalid, the
+// first whose value alone is out of range; otherwise the first set.
+func (n *NetConfig) condFlag(set map[string]bool, invalid bool) string {
+	c := n.Cond
+	for _, f := range []struct {
+		name string
+		only netplay.Conditions
+	}{
+		{"net-delay", netplay.Conditions{Delay: c.Delay}},
+		{"net-jitter", netplay.Conditions{Jitter: c.Jitter}},
+		{"net-loss", netplay.Conditions{Loss: c.Loss}},
+		{"net-dup", netplay.Conditions{Duplicate: c.Duplicate}},
+		{"net-reorder", netplay.Conditions{Reorder: c.Reorder}},
+	} {
+		if invalid && f.only.Validate() != nil || !invalid && set[f.name] {
+			return f.name
+		}
+	}
+	return "net-delay"
+}
+
+// checkHostPort checks a -host address: HOST:PORT (HOST may be empty,
+// or an IPv6 address in brackets), the port a number from 0 (the system
+// picks one) to 65535.
+func checkHostPort(addr string) error {
+	i := strings.LastIndexByte(addr, ':')
+	if i < 0 {
+		return fmt.Errorf("%q is not HOST:PORT", addr)
+	}
+	if p, err := strconv.Atoi(addr[i+1:]); err != nil || p < 0 || p > 65535 {
+		return fmt.Errorf("%q: the port must be a number from 0 to 65535", addr)
 	}
 	return nil
 }
@@ -338,6 +414,9 @@ type netGame struct {
 	// lobbySaid: a joiner said its player index in the lobby.
 	lobbySaid bool
 	endSaid   bool // the end was said
+	// lobbyGone: the lobby's room of a host waiting for its players went
+	// away, so nobody can join: the run ends with it.
+	lobbyGone error
 	// watching says this is a spectator (before spec is made).
 	watching bool
 	// kickedSaid are the players whose kick was said, a bit each.
@@ -376,6 +455,25 @@ func (g *netGame) write(now time.Duration) {
 	netplay.Write(now, g.tr, g.ep)
 }
 
+// signalingConn is a room's transport, which says when its lobby went
+// away (webrtc.Transport.SignalingErr).
+type signalingConn interface{ SignalingErr() error }
+
+// lobbyWatch ends the game of a room's host still waiting for its players
+// when the lobby went away: nobody can join it any more, and waiting on
+// would be a hang. A game already running plays on without the lobby.
+func (g *netGame) lobbyWatch(now time.Duration, s *sim.Sim) {
+	if g.lobbyGone != nil || g.sess == nil || g.sess.Role() != netplay.Host || g.sess.State() != netplay.StateLobby {
+		return
+	}
+	if c, ok := g.conn.(signalingConn); ok {
+		if err := c.SignalingErr(); err != nil {
+			g.lobbyGone = fmt.Errorf("the lobby went away (%v): nobody can join this game", err)
+			s.Quit(now)
+		}
+	}
+}
+
 // announce says on the log when the game starts and how it ended: lines
 // a person or a script can wait for. A game that ends with an error (a
 // silent peer, a kick, a desync) is said by the error the run ends with.
@@ -412,6 +510,7 @@ func (g *netGame) announce(log io.Writer) {
 	}
 	g.endSaid = true
 	switch st := g.sess.Stats(); {
+	case g.lobbyGone != nil: // the run's error says it
 	case !g.started:
 		fmt.Fprintf(log, "interpdemo: the game never started: %s with %d of %d players there\n", endWords(st.End), st.Joined, st.Players)
 	case g.sess.Err() == nil:

@@ -24,6 +24,9 @@ func (d *Demo) Finish(now time.Duration, stdout io.Writer, fill func(*report.Sta
 		d.net.announce(d.p.Log) // an end the last frame did not see
 	}
 	var errs []error
+	if d.net != nil && d.net.lobbyGone != nil {
+		errs = append(errs, d.net.lobbyGone)
+	}
 	if err := d.sim.Err(); err != nil {
 		if d.sim.Replaying() {
 			err = fmt.Errorf("%s: %v", d.cfg.ReplayFile, err)
@@ -49,7 +52,9 @@ func (d *Demo) Finish(now time.Duration, stdout io.Writer, fill func(*report.Sta
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "%s\n", b)
+		if _, err := fmt.Fprintf(stdout, "%s\n", b); err != nil {
+			errs = append(errs, fmt.Errorf("-stats: %v", err))
+		}
 	}
 	for _, err := range errs {
 		if err != nil {

@@ -51,6 +51,8 @@ func newMemFiles() *memFiles {
 
 func (m *memFiles) CheckWritable(path string) error { return m.fail[path] }
 
+func (m *memFiles) SameFile(a, b string) bool { return a == b }
+
 func (m *memFiles) Create(path string) (File, error) {
 	if err := m.fail[path]; err != nil {
 		return nil, err

@@ -1,7 +1,11 @@
 package desktop
 
 import (
+	"errors"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 
 	"github.com/interpdemo/interpdemo/internal/atomicfile"
 	"github.com/interpdemo/interpdemo/internal/demo"
@@ -30,4 +34,20 @@ func (diskFiles) WriteFile(path string, write func(io.Writer) error) error {
 
 func (diskFiles) ReadRecording(path string) (*replay.Recording, error) {
 	return replay.ReadFile(path)
+}
+
+// SameFile: one regular file (hard or symbolic links to it included), or
+// one path where nothing is yet.
+func (diskFiles) SameFile(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	switch {
+	case errA == nil && errB == nil:
+		return sa.Mode().IsRegular() && os.SameFile(sa, sb)
+	case errors.Is(errA, fs.ErrNotExist) && errors.Is(errB, fs.ErrNotExist):
+		pa, errA := filepath.Abs(a)
+		pb, errB := filepath.Abs(b)
+		return errA == nil && errB == nil && pa == pb
+	}
+	return false
 }

@@ -59,7 +59,10 @@ func CheckSettings(s Settings) error {
 		return settingErr("radius", "must be between 1 and %d units (got %d)", MaxRadius, s.Radius)
 	}
 	if err := physicsConfig(s, 0).Validate(); err != nil {
-		return settingErr("radius", "%v", err)
+		if d := DefaultSettings(); s.Width == d.Width && s.Height == d.Height && s.Speed == d.Speed {
+			return settingErr("radius", "%v", err) // the one of them a flag sets
+		}
+		return err // a recording's world: the error names the field
 	}
 	return nil
 }

@@ -547,12 +547,22 @@ func TestCheckSettings(t *testing.T) {
 		{func(s *Settings) { s.MaxLoops = 0 }, "max-loops"},
 		{func(s *Settings) { s.Balls = physics.MaxBalls + 1 }, "balls"},
 		{func(s *Settings) { s.Radius = 0 }, "radius"},
-		{func(s *Settings) { s.Radius = 200; s.Height = 300 }, "radius"},
+		{func(s *Settings) { s.Radius = 200; s.Height = 300 }, ""},
+		{func(s *Settings) { s.Width = -640 }, ""},
+		{func(s *Settings) { s.Speed = -16 }, ""},
 	} {
 		s := ok
 		c.change(&s)
 		var se *SettingError
-		if err := CheckSettings(s); !errors.As(err, &se) || se.Name != c.flag {
+		err := CheckSettings(s)
+		if c.flag == "" {
+			// A world no flag sets (a recording's): not blamed on a flag.
+			if err == nil || errors.As(err, &se) || !strings.HasPrefix(err.Error(), "physics: ") {
+				t.Errorf("%+v: err %v, want physics' own", s, err)
+			}
+			continue
+		}
+		if !errors.As(err, &se) || se.Name != c.flag {
 			t.Errorf("%+v: err %v, want one about -%s", s, err, c.flag)
 		}
 	}

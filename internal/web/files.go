@@ -26,6 +26,7 @@ var _ demo.Files = (*pageFiles)(nil)
 func (*pageFiles) CheckWritable(string) error                    { return errNoFiles }
 func (*pageFiles) Create(string) (demo.File, error)              { return nil, errNoFiles }
 func (*pageFiles) WriteFile(string, func(io.Writer) error) error { return errNoFiles }
+func (*pageFiles) SameFile(string, string) bool                  { return false } // none is written
 
 // ReadRecording decodes the fetched recording, with the errors the
 // native demo gives for a file.

@@ -293,6 +293,20 @@ func (c Config) check() error {
 	return nil
 }
 
+// SignalingErr returns why the signaling ended (the Signaler's Recv
+// failed: for a lobby's client, the lobby went away or closed the room),
+// or nil while it goes on. Once it has ended no new peer can connect (a
+// host waiting for its players waits in vain); the connections open go
+// on. It does not block.
+func (t *Transport) SignalingErr() error {
+	select {
+	case <-t.sigEnded:
+		return t.sigErr
+	default:
+		return nil
+	}
+}
+
 // enter registers a goroutine of ours about to start, unless the
 // Transport is closed; the goroutine calls t.wg.Done when it ends.
 func (t *Transport) enter() bool {

@@ -172,3 +172,39 @@ func TestEnterHostLeavesBeforeAnswering(t *testing.T) {
 		t.Fatal("Enter did not return")
 	}
 }
+
+// A host waiting for its players hears when the lobby goes away: nobody
+// can join it any more, and SignalingErr says why.
+func TestHostHearsTheLobbyGo(t *testing.T) {
+	srv, err := lobby.NewServer(lobby.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 5 * time.Second}
+	go hs.Serve(ln)
+	defer hs.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	host, err := room.Enter(ctx, "ws://"+ln.Addr().String()+"/r1?players=2", webrtc.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Close()
+	if err := host.SignalingErr(); err != nil {
+		t.Fatalf("SignalingErr %v with the lobby there", err)
+	}
+	srv.Close()
+	hs.Close()
+	for host.SignalingErr() == nil {
+		select {
+		case <-ctx.Done():
+			t.Fatal("the host never heard that the lobby went away")
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	t.Log(host.SignalingErr())
+}

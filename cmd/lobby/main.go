@@ -32,6 +32,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path"
 	"strings"
 	"syscall"
 	"time"
@@ -73,6 +74,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg := lobby.Config{Limits: limits, Origins: splitList(*origins), TURNTTL: *ttl}
+	if err := checkOrigins(cfg.Origins); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
 	if err := iceFlags(*ice, *secretFile, &cfg); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2
@@ -157,7 +162,7 @@ func kebab(field string) string {
 
 // check returns a one-line error for the first bad flag, naming it.
 func check(fs *flag.FlagSet, addr string, grace time.Duration, limits lobby.Limits) error {
-	if _, _, err := net.SplitHostPort(addr); err != nil {
+	if err := cmdline.CheckListenAddr(addr); err != nil {
 		return fmt.Errorf("lobby: -addr %q: %v", addr, err)
 	}
 	if grace <= 0 {
@@ -172,6 +177,20 @@ func check(fs *flag.FlagSet, addr string, grace time.Duration, limits lobby.Limi
 		return err
 	} else if err != nil {
 		return err
+	}
+	return nil
+}
+
+// checkOrigins returns a one-line error for the first pattern of -origins
+// that the WebSocket library could not match a page's origin against: it
+// matches them with path.Match, lowercased, and refuses every page from
+// another host, with only a line in the log, when a pattern is malformed.
+func checkOrigins(patterns []string) error {
+	for _, p := range patterns {
+		// path.Match checks the whole pattern, even when it does not match.
+		if _, err := path.Match(strings.ToLower(p), ""); err != nil {
+			return fmt.Errorf("lobby: -origins %q: %v", p, err)
+		}
 	}
 	return nil
 }

@@ -21,8 +21,11 @@ import (
 
 const testTimeout = 60 * time.Second
 
-// Bad flags: exit 2, one line on stderr that names the flag.
+// Bad flags: exit 2, one line on stderr that names the flag. Its ctx has
+// ended: a command line taken by mistake returns at once, after serving.
 func TestFlags(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -38,15 +41,31 @@ func TestFlags(t *testing.T) {
 		{[]string{"-idle", "-1s"}, "lobby: -idle -1s: want 30ms to 24h0m0s (0 for the default)"},
 		{[]string{"-grace", "0s"}, "lobby: -grace 0s: want more than 0"},
 		{[]string{"-addr", "nonsense"}, `lobby: -addr "nonsense": address nonsense: missing port in address`},
+		{[]string{"-addr", ""}, `lobby: -addr "": missing port in address`},
+		{[]string{"-addr", "127.0.0.1:"}, `lobby: -addr "127.0.0.1:": missing port (port 0 picks one)`},
+		{[]string{"-addr", ":abc"}, `lobby: -addr ":abc": port "abc": want 0 to 65535 or a service name`},
+		{[]string{"-addr", "127.0.0.1:65536"}, `lobby: -addr "127.0.0.1:65536": port "65536": want 0 to 65535 or a service name`},
+		{[]string{"-addr", "127.0.0.1:-1"}, `lobby: -addr "127.0.0.1:-1": port "-1": want 0 to 65535 or a service name`},
+		{[]string{"-addr", "127.0.0.1:0", "-origins", "["}, `lobby: -origins "[": syntax error in pattern`},
+		{[]string{"-addr", "127.0.0.1:0", "-origins", "example.com, *.example.com,a\\"}, `lobby: -origins "a\\": syntax error in pattern`},
 		{[]string{"-rooms", "x"}, `lobby: invalid value "x" for flag -rooms: parse error (lobby -h lists the flags)`},
 		{[]string{"-bogus"}, "lobby: flag provided but not defined: -bogus (lobby -h lists the flags)"},
 		{[]string{"extra"}, `lobby: unexpected argument "extra" (lobby -h lists the flags)`},
 	} {
 		var stdout, stderr bytes.Buffer
-		code := run(context.Background(), tc.args, &stdout, &stderr)
+		code := run(ctx, tc.args, &stdout, &stderr)
 		if code != 2 || stderr.String() != tc.want+"\n" || stdout.Len() != 0 {
 			t.Errorf("%q: exit %d, stderr %q, stdout %q; want 2 and %q", tc.args, code, stderr.String(), stdout.String(), tc.want)
 		}
+	}
+}
+
+// What the check of -origins lets through: what the WebSocket library's
+// origin matching takes (-addr's: internal/cmdline's tests).
+func TestGoodOrigins(t *testing.T) {
+	origins := splitList("example.com, *.EXAMPLE.com,localhost:*,https://game.example.com,[a-z]*.example.org,x\\*y")
+	if err := checkOrigins(origins); err != nil {
+		t.Errorf("-origins %q: %v", origins, err)
 	}
 }
 

@@ -1,30 +1,55 @@
 // Command serve serves a folder over HTTP on the loopback interface: make
 // serve uses it to open the demo's web page (bin/web). It prints the URL
-// and serves until interrupted.
+// and serves until interrupted (SIGINT or SIGTERM: it exits 0). A bad
+// flag exits 2 with a one-line error.
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 	"time"
+
+	"github.com/interpdemo/interpdemo/internal/cmdline"
 )
 
 func main() {
-	addr := flag.String("addr", "127.0.0.1:8080", "`ADDR` to listen on (host:port; port 0 picks one)")
-	dir := flag.String("dir", "bin/web", "the `DIR` to serve")
-	flag.Parse()
-	if err := run(*addr, *dir); err != nil {
-		fmt.Fprintf(os.Stderr, "serve: %v\n", err)
-		os.Exit(1)
-	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
-func run(addr, dir string) error {
+// run serves until ctx ends and returns the exit status: 0 when ctx
+// ends, 1 when it cannot serve, 2 for a bad flag.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	addr := fs.String("addr", "127.0.0.1:8080", "`ADDR` to listen on (host:port; port 0 picks one)")
+	dir := fs.String("dir", "bin/web", "the `DIR` to serve")
+	if code, ok := cmdline.Parse(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	if err := cmdline.CheckListenAddr(*addr); err != nil {
+		fmt.Fprintf(stderr, "serve: -addr %q: %v\n", *addr, err)
+		return 2
+	}
+	if err := serve(ctx, *addr, *dir, stdout); err != nil {
+		fmt.Fprintf(stderr, "serve: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// serve serves dir on addr until ctx ends.
+func serve(ctx context.Context, addr, dir string, stdout io.Writer) error {
 	h, err := handler(dir)
 	if err != nil {
 		return err
@@ -33,8 +58,10 @@ func run(addr, dir string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("serving %s at http://%s/ (Ctrl-C to stop)\n", dir, ln.Addr())
+	fmt.Fprintf(stdout, "serving %s at http://%s/ (Ctrl-C to stop)\n", dir, ln.Addr())
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	stop := context.AfterFunc(ctx, func() { srv.Close() })
+	defer stop()
 	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}

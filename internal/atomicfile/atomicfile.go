@@ -18,11 +18,13 @@
 //     with no temporary file and no rename. Such a target cannot be updated
 //     atomically, and replacing it would destroy it: renaming a file over
 //     /dev/null would turn the system's null device into a text file.
-//     Opening a FIFO waits for a reader, as FIFOs do. One of this
-//     process's own descriptors (/dev/stdout is /proc/self/fd/1 on Linux)
-//     is written through a duplicate of it, so that what is written there
-//     lands in order with what the process prints, even when its output
-//     is a file.
+//     A FIFO takes a writer only while a reader has it open: writing one
+//     waits for a reader to open it, but only for FIFOWait (10 seconds),
+//     and then fails ("cannot write fifo: no reader opened the FIFO within
+//     10s") rather than hang. One of this process's own descriptors
+//     (/dev/stdout is /proc/self/fd/1 on Linux) is written through a
+//     duplicate of it, so that what is written there lands in order with
+//     what the process prints, even when its output is a file.
 //
 // Every write, sync or close error is returned, as one line naming the file
 // ("cannot write /dev/full: no space left on device"), and where a regular
@@ -53,6 +55,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
+	"time"
 )
 
 // File is a file being written. Write to it, then Commit to finish, or
@@ -74,9 +77,14 @@ type File struct {
 // bufSize is the size of a File's write buffer.
 const bufSize = 64 << 10
 
+// FIFOWait is how long writing a FIFO waits for a reader to open it
+// before it fails. Zero or less fails at once when no reader has it open.
+// Set it before writing starts, not while a write may be under way.
+var FIFOWait = 10 * time.Second
+
 // Create starts writing name. For a regular file or a new one it creates
 // the temporary file; for a device or FIFO it opens the target for writing
-// (which, for a FIFO, waits until a reader opens it).
+// (for a FIFO, waiting up to FIFOWait for a reader to open it).
 func Create(name string) (*File, error) {
 	t, err := resolve(name)
 	if err != nil {
@@ -86,6 +94,8 @@ func Create(name string) (*File, error) {
 	switch {
 	case t.fd >= 0:
 		f, err = dupFile(t.fd, t.path)
+	case t.fifo:
+		f, err = openFIFO(t.path, t.openFlags(), FIFOWait)
 	case t.direct:
 		f, err = os.OpenFile(t.path, t.openFlags(), 0)
 	default:
@@ -239,8 +249,9 @@ func WriteFile(name string, write func(w io.Writer) error) error {
 // that it opens for writing (without blocking); for one of this process's
 // descriptors (/dev/stdout), that it is open for writing; for a FIFO, that
 // its permissions allow writing. A FIFO is not opened: that would wait for
-// a reader or, if one is waiting, hand it an early end of file. Flags
-// naming output files are checked with it before any window opens.
+// a reader (see FIFOWait) or, if one is waiting, hand it an early end of
+// file. Flags naming output files are checked with it before any window
+// opens.
 //
 // A device that opens but fails every write (/dev/full) passes the check;
 // the write reports the error.
@@ -291,6 +302,73 @@ func createTemp(path, infix string) (*os.File, error) {
 		}
 	}
 	return nil, err
+}
+
+// sleep waits between tries to open a FIFO; tests replace it to see the
+// tries.
+var sleep = time.Sleep
+
+// openFIFO opens the FIFO path for writing with flags, waiting up to wait
+// for a reader. A plain open would wait as long as it takes, with no way
+// to give up, in a system call that no signal ends: it is opened without
+// blocking instead, which fails at once while no reader has it open, and
+// tried again, the waits between tries growing from a millisecond to 20,
+// until one is or wait has passed.
+//
+// Once open, its writes block as they would have: where the runtime polls
+// the FIFO (epoll on Linux), a full pipe parks the writing goroutine until
+// the reader makes room; where it does not (kqueue on Darwin), the
+// descriptor is made blocking again, as a write that found the pipe full
+// would otherwise fail with EAGAIN.
+func openFIFO(path string, flags int, wait time.Duration) (*os.File, error) {
+	end := time.Now().Add(wait)
+	pause := time.Millisecond
+	for {
+		f, err := os.OpenFile(path, flags|nonBlock, 0)
+		if err == nil {
+			if err = blockUnpolled(f); err != nil {
+				f.Close()
+				return nil, err
+			}
+			return f, nil
+		}
+		if !noReader(err) {
+			return nil, err
+		}
+		left := time.Until(end)
+		if left <= 0 {
+			return nil, noReaderError{wait: max(wait, 0)}
+		}
+		sleep(min(pause, left))
+		pause = min(2*pause, 20*time.Millisecond)
+	}
+}
+
+// noReaderError is the error of a FIFO that no reader opened within wait.
+// It is an os.ErrDeadlineExceeded.
+type noReaderError struct{ wait time.Duration }
+
+func (e noReaderError) Error() string {
+	return "no reader opened the FIFO within " + e.wait.String()
+}
+
+func (noReaderError) Is(target error) bool { return target == os.ErrDeadlineExceeded }
+
+// blockUnpolled makes f's descriptor, opened without blocking, blocking
+// again if the runtime does not poll it; a polled one (for which setting a
+// deadline works) stays as it is, and its writes wait in the poller.
+func blockUnpolled(f *os.File) error {
+	if err := f.SetWriteDeadline(time.Time{}); !errors.Is(err, os.ErrNoDeadline) {
+		return nil
+	}
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	if cerr := rc.Control(func(fd uintptr) { err = setBlocking(fd) }); cerr != nil {
+		return cerr
+	}
+	return err
 }
 
 // cannotSync reports whether err is a device's refusal to sync, not a

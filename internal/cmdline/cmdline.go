@@ -1,5 +1,6 @@
-// Package cmdline is what the project's servers (cmd/lobby, cmd/turn)
-// share on their command lines: flags whose errors are one line, and a
+// Package cmdline is what the project's servers (cmd/lobby, cmd/turn,
+// cmd/serve) share on their command lines: flags whose errors are one
+// line, an address to listen on checked before anything starts, and a
 // secret read from a file rather than given where ps shows it.
 package cmdline
 
@@ -8,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"strings"
 )
@@ -50,4 +52,22 @@ func ReadSecret(name, path string) (string, error) {
 		return "", fmt.Errorf("-%s %s: its first line is empty", name, path)
 	}
 	return line, nil
+}
+
+// CheckListenAddr checks an address to listen on as net.Listen("tcp")
+// takes it: HOST:PORT, the port a number from 0 (the system picks one) to
+// 65535 or a service name, so that a bad one is a flag error before
+// anything starts.
+func CheckListenAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return err
+	}
+	if port == "" {
+		return errors.New("missing port (port 0 picks one)")
+	}
+	if _, err := net.LookupPort("tcp", port); err != nil {
+		return fmt.Errorf("port %q: want 0 to 65535 or a service name", port)
+	}
+	return nil
 }

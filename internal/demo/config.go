@@ -70,6 +70,9 @@ const (
 	MaxLoad     = 2 * time.Second
 	MaxFPSCap   = 1000
 	MaxVsyncSim = 1000 // Hz
+	// maxGIFBytes bounds the memory -gif's frames take, the world's part
+	// of them: a byte a pixel a frame.
+	maxGIFBytes = 1 << 30
 	// MaxGIFFrames bounds what -gif keeps: 300 frames, 10 s at 30 FPS.
 	MaxGIFFrames = 300
 )
@@ -442,6 +445,10 @@ func Parse(args []string, usageOut io.Writer, p Platform) (Config, error) {
 				return c, flagErr(a.flag, "names the recording -replay reads: writing it would destroy it")
 			}
 		}
+	}
+	if c.GIFFile != "" && int64(c.Width)*int64(c.Height)*MaxGIFFrames > maxGIFBytes {
+		return c, flagErr("gif", "keeps up to %d frames, a byte a pixel: a world of %dx%d pixels would take %.1f GiB, more than %d GiB (use a smaller -width and -height)",
+			MaxGIFFrames, c.Width, c.Height, float64(int64(c.Width)*int64(c.Height)*MaxGIFFrames)/(1<<30), maxGIFBytes>>30)
 	}
 	if c.Paused && c.Headless && c.Duration == 0 {
 		return c, flagErr("paused", "with -headless no key can resume the game: add -duration")

@@ -165,6 +165,7 @@ func TestBadFlagsGiveOneLine(t *testing.T) {
 		{[]string{"-join", "nowhere"}, "-join", false},
 		{[]string{"-host", ":7777", "-paused"}, "-paused", false},
 		{[]string{"-headless", "-paused"}, "-paused", false},
+		{[]string{"-gif", "big.gif", "-width", "16384", "-height", "16384"}, "-gif", false},
 		{[]string{"-state", "a.out", "-trace", "a.out"}, "-trace", false},
 		{[]string{"-screenshot", "p.png", "-gif", "p.png"}, "-gif", false},
 		{[]string{"-state", ""}, "-state", false},

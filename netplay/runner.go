@@ -76,7 +76,8 @@ type Inputs struct {
 // Players is the number of players.
 func (in *Inputs) Players() int { return in.players }
 
-// Input is player p's input: InputSize bytes, valid during the call.
+// Input is player p's input, p in [0, Players()): InputSize bytes, valid
+// during the call.
 func (in *Inputs) Input(p int) []byte { return in.in[p][:in.size] }
 
 // Predicted reports whether player p's input is a prediction (its last

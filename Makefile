@@ -104,7 +104,11 @@ browser-deps:
 		$(APT) update -qq && $(APT) install -y -qq chromium; }
 
 # Every test. INTERPDEMO_REQUIRE_GL=1 turns "no display / no GL context"
-# skips into failures: here the tests must really run.
+# skips into failures: here the tests must really run. -parallel 6: the
+# root package's network games (t.Parallel) wait on real time, not on the
+# CPU (about 1.2 cores busy with 6 at once), and with go test's default of
+# one a core they ran 2 at a time: 239 s for those tests alone against 134
+# with 6 (2026-11-27, this 2-core machine).
 test: test-deps browser-deps
 	$(GO) vet ./...
 	@$(call inlibs,$(GO) vet ./...)
@@ -116,7 +120,7 @@ test: test-deps browser-deps
 	GOTOOLCHAIN=go$(GOMIN) $(GO) test -short -count=1 $(PURE)
 	@$(call inlibs,GOTOOLCHAIN=go$(GOMIN) $(GO) test -short -count=1 ./...)
 	@$(call inlibs,$(GO) test -count=1 ./...)
-	INTERPDEMO_REQUIRE_GL=1 $(GO) test -count=1 -timeout 20m ./...
+	INTERPDEMO_REQUIRE_GL=1 $(GO) test -count=1 -parallel 6 -timeout 20m ./...
 	$(MAKE) --no-print-directory test-ebiten
 
 # The pure packages as 32-bit code. An amd64 kernel with IA32 emulation

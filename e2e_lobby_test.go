@@ -149,6 +149,12 @@ func startLobby(t *testing.T, args ...string) *lobbyProc {
 // room is the URL of a room of l.
 func (l *lobbyProc) room(name string) string { return "ws://" + l.addr + "/" + name }
 
+// pageNetTimeout is roomCommon's -net-timeout for a page: a page in
+// headless Chromium, drawing with SwiftShader on a machine busy with the
+// other tests, stalls for seconds at times (its first frame took 410 ms
+// in one run), and the default of 2 s took the host for gone.
+const pageNetTimeout = "net-timeout=30s"
+
 // roomCommon are the flags of every native peer of a room game here.
 var roomCommon = []string{"-headless", "-fps-cap", "60", "-hud=false", "-graph=false", "-stats", "-net-timeout", "30s", "-ticks", "300"}
 
@@ -219,7 +225,7 @@ func TestLobbyPageAgainstNative(t *testing.T) {
 			room := l.room("page-" + netcode)
 			host := startDemo(t, "", append([]string{"-lobby", room, "-netcode", netcode, "-bot", "1"}, roomCommon...)...)
 			host.waitStderr(regexp.MustCompile(`hosting on`), 30*time.Second)
-			page := openPage(t, 120*time.Second, fmt.Sprintf("lobby=%s&netcode=%s&bot=2&ticks=300&stats", room, netcode))
+			page := openPage(t, 120*time.Second, fmt.Sprintf("lobby=%s&netcode=%s&bot=2&ticks=300&stats&%s", room, netcode, pageNetTimeout))
 			got := page.stats()
 			host.mustSucceed(90 * time.Second)
 			checkRoomGame(t, []*report.Stats{host.stats(), got}, "host", "join")
@@ -233,7 +239,7 @@ func TestLobbyPageAgainstNative(t *testing.T) {
 		host.waitStderr(regexp.MustCompile(`hosting on`), 30*time.Second)
 		joiner := startDemo(t, "", append(args, "-bot", "2")...)
 		joiner.waitStderr(playerRe, 30*time.Second)
-		page := openPage(t, 120*time.Second, "lobby="+room+"&spectate&stats")
+		page := openPage(t, 120*time.Second, "lobby="+room+"&spectate&stats&"+pageNetTimeout)
 		got := page.stats()
 		host.mustSucceed(90 * time.Second)
 		joiner.mustSucceed(90 * time.Second)
@@ -372,7 +378,7 @@ func TestLobbyThroughTURN(t *testing.T) {
 			first.waitStderr(regexp.MustCompile(`hosting on`), 30*time.Second)
 			var got *report.Stats
 			if joiner == "page" {
-				page := openPage(t, 120*time.Second, fmt.Sprintf("lobby=%s&netcode=rollback&bot=2&ticks=300&stats&ice=%s&ice-relay", room, url.QueryEscape(ice)))
+				page := openPage(t, 120*time.Second, fmt.Sprintf("lobby=%s&netcode=rollback&bot=2&ticks=300&stats&ice=%s&ice-relay&%s", room, url.QueryEscape(ice), pageNetTimeout))
 				got = page.stats()
 			} else {
 				second := startDemo(t, "", append(args, "-bot", "2")...)

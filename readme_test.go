@@ -33,6 +33,38 @@ func readmeProgram(t *testing.T) string {
 	return s[start+6 : start+6+end+1]
 }
 
+// newModule writes a module of its own (gomod, and main as main.go) in a
+// new folder, and returns the folder and a function that runs the go
+// command there, with env added to the environment, within 3 minutes in
+// all, and returns its output (a failure fails the test).
+func newModule(t *testing.T, gomod, main string, env ...string) (dir string, gocmd func(args ...string) string) {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go tool on PATH")
+	}
+	dir = t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(main), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	t.Cleanup(cancel)
+	return dir, func(args ...string) string {
+		t.Helper()
+		cmd := exec.CommandContext(ctx, goTool, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), env...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+}
+
 // TestREADMEProgramBuildsInANewModule: the README's library program, as
 // it stands, in a new module that only requires the loop's module
 // (replaced by the working tree's, as the README says), builds and runs:
@@ -42,34 +74,12 @@ func TestREADMEProgramBuildsInANewModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a module")
 	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go tool on PATH")
-	}
 	root, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
 	mod := "module example.com/ball\n\ngo 1.24\n\nrequire github.com/interpdemo/interpdemo/loop v0.0.0\n\nreplace github.com/interpdemo/interpdemo/loop => " + filepath.Join(root, "loop") + "\n"
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(readmeProgram(t)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	gorun := func(args ...string) string {
-		cmd := exec.CommandContext(ctx, goTool, args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("go %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
+	_, gorun := newModule(t, mod, readmeProgram(t), "GOFLAGS=-mod=mod")
 	gorun("mod", "tidy")
 	for _, line := range strings.Split(strings.TrimSpace(gorun("mod", "graph")), "\n") {
 		for _, m := range strings.Fields(line) {
@@ -78,13 +88,9 @@ func TestREADMEProgramBuildsInANewModule(t *testing.T) {
 			}
 		}
 	}
-	gorun("build", "-o", "ball", ".")
-	out, err := exec.CommandContext(ctx, filepath.Join(dir, "ball")).Output()
-	if err != nil {
-		t.Fatalf("running the program: %v\n%s", err, out)
-	}
+	out := gorun("run", ".")
 	re := regexp.MustCompile(`(?m)^frame +(\d+): (\d+) ticks, percentWithinTick ([0-9.]+), ball drawn at x = +([0-9.]+)$`)
-	m := re.FindAllStringSubmatch(string(out), -1)
+	m := re.FindAllStringSubmatch(out, -1)
 	if len(m) != 6 {
 		t.Fatalf("want 6 lines of output, got:\n%s", out)
 	}
@@ -173,33 +179,11 @@ func TestLibraryFromAClone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a module")
 	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go tool on PATH")
-	}
 	root, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/taps\n\ngo 1.24\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(clonedLibraryProgram), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	gocmd := func(args ...string) string {
-		cmd := exec.CommandContext(ctx, goTool, args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOWORK=", "GOFLAGS=")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("go %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
+	_, gocmd := newModule(t, "module example.com/taps\n\ngo 1.24\n", clonedLibraryProgram, "GOWORK=", "GOFLAGS=")
 	gocmd("work", "init", ".", root)
 	out := gocmd("run", ".")
 	want := "frames of 1ms: the tap acted on ticks [6]\nframes of 200ms: the tap acted on ticks [6]\n"

@@ -27,6 +27,14 @@ func startLobby(t *testing.T) string {
 // startLobbyConfig is startLobby with cfg.
 func startLobbyConfig(t *testing.T, cfg lobby.Config) string {
 	t.Helper()
+	base, _ := serveLobby(t, cfg)
+	return base
+}
+
+// serveLobby is startLobbyConfig that also returns a stop, which closes
+// the lobby and its server (the test's cleanup does too).
+func serveLobby(t *testing.T, cfg lobby.Config) (base string, stop func()) {
+	t.Helper()
 	srv, err := lobby.NewServer(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -37,8 +45,9 @@ func startLobbyConfig(t *testing.T, cfg lobby.Config) string {
 	}
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 5 * time.Second}
 	go hs.Serve(ln)
-	t.Cleanup(func() { srv.Close(); hs.Close() })
-	return "ws://" + ln.Addr().String()
+	stop = func() { srv.Close(); hs.Close() }
+	t.Cleanup(stop)
+	return "ws://" + ln.Addr().String(), stop
 }
 
 // Two peers enter a room: the first hosts, the second connects to it,
@@ -176,20 +185,10 @@ func TestEnterHostLeavesBeforeAnswering(t *testing.T) {
 // A host waiting for its players hears when the lobby goes away: nobody
 // can join it any more, and SignalingErr says why.
 func TestHostHearsTheLobbyGo(t *testing.T) {
-	srv, err := lobby.NewServer(lobby.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 5 * time.Second}
-	go hs.Serve(ln)
-	defer hs.Close()
+	base, stop := serveLobby(t, lobby.Config{})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	host, err := room.Enter(ctx, "ws://"+ln.Addr().String()+"/r1?players=2", webrtc.Config{})
+	host, err := room.Enter(ctx, base+"/r1?players=2", webrtc.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,8 +196,7 @@ func TestHostHearsTheLobbyGo(t *testing.T) {
 	if err := host.SignalingErr(); err != nil {
 		t.Fatalf("SignalingErr %v with the lobby there", err)
 	}
-	srv.Close()
-	hs.Close()
+	stop()
 	for host.SignalingErr() == nil {
 		select {
 		case <-ctx.Done():

@@ -41,10 +41,10 @@ func (s *Session) hostReceive(now time.Duration, from Addr, pkt []byte, err erro
 		return
 	}
 	if j < 0 {
-		// Strangers get an answer only to a Hello, only in the lobby,
-		// only while a slot is free.
-		// A joiner of this version that finds no room is told so at
-		// once, rather than left to wait JoinTimeout.
+		// Strangers get an answer only to a Hello: a Welcome in the
+		// lobby while a slot is free; else a Reject, so that a joiner
+		// that finds no room, or speaks another version, knows at once
+		// rather than wait JoinTimeout.
 		free := s.freeSlot()
 		switch {
 		case err == nil && p.typ == msgHello && (s.state != StateLobby || free < 0):

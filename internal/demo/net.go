@@ -221,9 +221,9 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 		}
 		n.ICEServers = ice
 	}
-	for _, name := range []string{"host", "join", "spectate", "lobby"} {
-		if set[name] && n.address(name) == "" {
-			return flagErr(name, "needs an address")
+	for _, a := range [...]struct{ flag, addr string }{{"host", n.Host}, {"join", n.Join}, {"spectate", n.Spectate}, {"lobby", n.Lobby}} {
+		if set[a.flag] && a.addr == "" {
+			return flagErr(a.flag, "needs an address")
 		}
 	}
 	if !n.On() {
@@ -324,20 +324,6 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 // minNetTimeout is the least -net-timeout: a few keepalive intervals, so
 // that a peer is not taken for silent between two of its packets.
 const minNetTimeout = 4 * netplay.DefaultKeepAlive
-
-// address is the value of the address flag name (host, join, spectate or
-// lobby).
-func (n *NetConfig) address(name string) string {
-	switch name {
-	case "host":
-		return n.Host
-	case "join":
-		return n.Join
-	case "spectate":
-		return n.Spectate
-	}
-	return n.Lobby
-}
 
 // condFlag names the simulated network's flag to blame: with invalid, the
 // first whose value alone is out of range; otherwise the first set.

@@ -49,6 +49,7 @@ type options struct {
 	cullOnly    bool
 	enginesOnly bool
 	regressOnly bool
+	gpuOnly     bool
 	goTool      string
 }
 
@@ -63,6 +64,7 @@ func run() int {
 	flag.BoolVar(&o.lobbyOnly, "lobby-only", false, "play only the games through a lobby (WebRTC) and over UDP and print their section (the report is not written)")
 	flag.BoolVar(&o.netOnly, "net-only", false, "play only the network scenario's games and print their section (the report is not written)")
 	flag.BoolVar(&o.regressOnly, "regress-only", false, "measure only this build against commit "+regressionRef+"'s and print the section (the report is not written)")
+	flag.BoolVar(&o.gpuOnly, "gpu-only", false, "print only the section of the runs recorded on a GPU (docs/gpu beside the report) and its target's row; measures nothing")
 	flag.BoolVar(&o.cullOnly, "cull-only", false, "measure only the culling's choice (-cull auto against on and off) and print its section (the report is not written)")
 	flag.BoolVar(&o.enginesOnly, "engines-only", false, "measure only the demo beside Ebitengine and raylib-go in a window under Xvfb and print the section (the report is not written)")
 	flag.BoolVar(&o.winOnly, "window-only", false, "measure only the runs in a window under Xvfb and print their sections (the report is not written)")
@@ -77,6 +79,19 @@ func run() int {
 	if _, err := os.Stat(o.bin); err != nil {
 		fmt.Fprintf(os.Stderr, "bench: %v (run make build first)\n", err)
 		return 2
+	}
+	recs, err := readGPURecordings(filepath.Join(filepath.Dir(o.out), "gpu"))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "bench: the GPU recordings: %v\n", err)
+		return 1
+	}
+	if o.gpuOnly {
+		p := func(format string, args ...any) { fmt.Printf(format, args...) }
+		writeGPU(p, recs)
+		gpuTarget(func(n int, target, measured string, ok bool) {
+			p("| %d | %s | %s | %s |\n", n, target, measured, map[bool]string{true: "yes", false: "**no**"}[ok])
+		}, 21, recs)
+		return 0
 	}
 	if o.soakOnly {
 		if err := runSoakOnly(&o, os.Stdout); err != nil {
@@ -167,7 +182,7 @@ func run() int {
 		fmt.Fprintf(os.Stderr, "bench: -o: %v\n", err)
 		return 2
 	}
-	r := &results{started: time.Now()}
+	r := &results{started: time.Now(), gpu: recs}
 	steps := []struct {
 		name string
 		f    func(*options, *results) error
@@ -249,6 +264,7 @@ type results struct {
 	web                         *webResults    // the page in a browser
 	window                      *windowResults // runs in a window under Xvfb
 	regress                     *regressionResults
+	gpu                         []gpuRecording // recorded on a GPU, not measured by the run
 	net                         []*netGame      // the network scenario's games
 	lobby                       []*lobbyGame    // games through a lobby and over UDP, in turn
 	cull                        []*cullScene    // -cull auto against on and off

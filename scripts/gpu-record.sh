@@ -1,0 +1,50 @@
+#!/bin/bash
+# Records the demo's headless ball matrix on a GPU machine, in the format of
+# docs/gpu/*.jsonl (a header line, then one line a run), which
+# `go run ./cmd/bench` shows in PERFORMANCE.md's section of recordings.
+#
+# Here: make build; build the reference (git worktree add ../ref 4222101 &&
+# make -C ../ref build); bash ../shared/gpu/pack.sh bin/interpdemo
+# ../ref/bin/interpdemo (fills .gpu/: this build as .gpu/bin/interpdemo, the
+# reference as .gpu/bin/interpdemo-XXXXXX, their libraries, glvnd). Then one
+# device run, carrying .gpu, with the commits named:
+#   BUILD=$(git rev-parse --short HEAD) REF=4222101 bash scripts/gpu-record.sh
+# and copy $OUT/gpu.jsonl to docs/gpu/DATE-GPU.jsonl.
+# Env: NS (ball counts), S (seconds a run), ROUNDS, FORCED (ball counts also
+# run with -cull on and off), GPU_DIR (default .gpu).
+set -u
+cd "$(dirname "$0")/.." || exit 1
+G=${GPU_DIR:-.gpu}
+this=$G/bin/interpdemo
+ref=$(ls "$G"/bin/interpdemo-* 2>/dev/null | head -1)
+[ -x "$this" ] && [ -x "$ref" ] || { echo "gpu-record: want $G/bin/interpdemo and $G/bin/interpdemo-* (pack.sh)"; exit 1; }
+[ -n "${BUILD:-}" ] && [ -n "${REF:-}" ] || { echo "gpu-record: name the commits: BUILD=... REF=..."; exit 1; }
+if [ -d "$G/deb" ]; then for f in "$G"/deb/*.deb; do dpkg -x "$f" /; done; ldconfig; fi
+v=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+[ -f $v ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$v
+export LD_LIBRARY_PATH=$PWD/$G/lib SDL_VIDEODRIVER=offscreen
+out=${OUT:-/tmp}/gpu.jsonl; runs=$(mktemp)
+gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
+recorded=$(date -u '+%Y-%m-%d %H:%M UTC')
+args="-headless -vsync off -hud=false -graph=false -stats -duration ${S:-4}s"
+renderer=
+one() { # build balls cull round binary [flags]
+  local b=$1 n=$2 c=$3 r=$4 bin=$5; shift 5
+  local s; s=$(timeout 120 "$bin" $args -balls "$n" "$@" 2>/tmp/gpu-record-err.txt | tail -1)
+  case "$s" in \{*) ;; *) echo "gpu-record: $b $n balls failed: $(tail -1 /tmp/gpu-record-err.txt)"; s=null;; esac
+  [ -z "$renderer" ] && [ "$s" != null ] && renderer=$(printf '%s' "$s" | sed -n 's/.*"gl_renderer":"\([^"]*\)".*/\1/p')
+  printf '{"build":"%s","balls":%d,"cull":"%s","round":%d,"stats":%s}\n' "$b" "$n" "$c" "$r" "$s" >>"$runs"
+  echo "$b $n ${c:+-cull $c }round $r: $(printf '%s' "$s" | grep -o '"fps":[0-9.]*')"
+}
+for r in $(seq "${ROUNDS:-2}"); do
+  for n in ${NS:-1 1000 10000 100000 1000000}; do
+    one this "$n" "" "$r" "$this"
+    one ref "$n" "" "$r" "$ref"
+  done
+done
+for n in ${FORCED:-10000 100000}; do for c in on off; do one this "$n" "$c" 1 "$this" -cull "$c"; done; done
+cmd="SDL_VIDEODRIVER=offscreen BIN $args -balls N [-cull on|off]"
+printf '{"header":{"recorded":"%s","gpu":"%s","gl_renderer":"%s","build":"%s","ref":"%s","command":"%s","order":"per round, at each ball count in turn, this build then %s'"'"'s; the runs with -cull forced after the rounds","window":"not measured by this script"}}\n' \
+  "$recorded" "${gpu:-unknown GPU}" "$renderer" "$BUILD" "$REF" "$cmd" "$REF" >"$out"
+cat "$runs" >>"$out"; rm -f "$runs"
+echo "gpu-record: wrote $out"

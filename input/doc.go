@@ -91,6 +91,9 @@
 //   - When the window loses keyboard focus, call ReleaseAll: the releases
 //     that happen in another window are never reported.
 //   - Call Tick once per logic tick, with the end of that tick's span, in
-//     order. In replay mode the simulation takes its records from the
-//     recording (package replay) instead, and the keys go nowhere but quit.
+//     order. An end earlier than the one before it is taken as that one, so
+//     a clock that steps back delays no input; call Reset if the loop's
+//     clock restarts. In replay mode the simulation takes its records from
+//     the recording (package replay) instead, and the keys go nowhere but
+//     quit.
 package input

@@ -21,9 +21,11 @@ type Sampler struct {
 	head   int     // index of the oldest pending event
 	n      int     // number of pending events
 	latest time.Duration
-	seen   bool    // whether latest is set
-	pushed Buttons // buttons down after every pushed event
-	held   Buttons // buttons down at the end of the last tick
+	seen   bool          // whether latest is set
+	end    time.Duration // span end of the last tick
+	ticked bool          // whether end is set
+	pushed Buttons       // buttons down after every pushed event
+	held   Buttons       // buttons down at the end of the last tick
 }
 
 // NewSampler returns an empty Sampler with its queue allocated.
@@ -92,7 +94,19 @@ func (s *Sampler) grow() {
 // the tick's share of the queue, and it and every later event go to the
 // next tick. So every press shows up as Pressed in exactly one tick; none
 // is merged with another.
+//
+// A span end earlier than the previous tick's (a loop clock that stepped
+// back, or a caller's off-by-one) is treated as the previous tick's end, as
+// Push treats an event stamped out of order: time never runs backwards
+// inside the Sampler. Taken literally, such an end would hold back events
+// that were already due, such as a late event whose tick had run, which
+// belongs to the next tick. After a Reset any span end is accepted again;
+// call Reset when the loop's clock restarts.
 func (s *Sampler) Tick(spanEnd time.Duration) Record {
+	if s.ticked && spanEnd < s.end {
+		spanEnd = s.end
+	}
+	s.end, s.ticked = spanEnd, true
 	r := Record{}
 	held := s.held
 	mask := len(s.q) - 1
@@ -145,5 +159,6 @@ func (s *Sampler) Pending() int { return s.n }
 func (s *Sampler) Reset() {
 	s.head, s.n = 0, 0
 	s.latest, s.seen = 0, false
+	s.end, s.ticked = 0, false
 	s.pushed, s.held = 0, 0
 }

@@ -2,6 +2,7 @@ package input
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
@@ -295,6 +296,100 @@ func TestLateEventGoesToNextTick(t *testing.T) {
 	s.Push(release(35*ms, Left))
 	if got, want := s.Tick(80*ms), (Record{Pressed: L, Released: L}); got != want {
 		t.Fatalf("got %v, want %v", got, want)
+	}
+}
+
+// TestTickClampsBackwardsSpanEnd ticks with span ends that go backwards:
+// each is taken as the previous tick's end, so events already due (late
+// events whose tick had run) still go to the next tick instead of being
+// held back, and the ticks after it carry on as usual. Reset forgets the
+// last end.
+func TestTickClampsBackwardsSpanEnd(t *testing.T) {
+	s := NewSampler()
+	s.Push(press(10*ms, Left))
+	if got, want := s.Tick(40*ms), (Record{Held: L, Pressed: L}); got != want {
+		t.Fatalf("tick [0,40): got %v, want %v", got, want)
+	}
+	// Late events of tick [0, 40), pushed after it ran, and a tick whose
+	// end went back to 20 ms: taken as 40 ms, it takes them all.
+	s.Push(release(30*ms, Left))
+	s.Push(press(35*ms, Right))
+	s.Push(release(38*ms, Right))
+	s.Push(press(40*ms, Up)) // at the previous end: for the span after it
+	want := Record{Pressed: R, Released: L | R}
+	if got := s.Tick(20 * ms); got != want {
+		t.Fatalf("tick ending at 20 ms after 40 ms: got %v, want %v", got, want)
+	}
+	if got, want := s.Held(), Buttons(0); got != want {
+		t.Fatalf("Held = %v, want %v", got, want)
+	}
+	// A press still pending waits for a span that really moves on.
+	if got := s.Tick(-time.Hour); !got.IsZero() {
+		t.Fatalf("tick ending at -1h: got %v, want nothing", got)
+	}
+	if got, want := s.Tick(80*ms), (Record{Held: U, Pressed: U}); got != want {
+		t.Fatalf("tick [40,80): got %v, want %v", got, want)
+	}
+	// After a Reset the clock may start again from anywhere.
+	s.Reset()
+	s.Push(press(20*ms, Down))
+	if got := s.Tick(10 * ms); !got.IsZero() {
+		t.Fatalf("after Reset, tick ending at 10 ms: got %v, want nothing", got)
+	}
+	if got, want := s.Tick(40*ms), (Record{Held: D, Pressed: D}); got != want {
+		t.Fatalf("after Reset, tick ending at 40 ms: got %v, want %v", got, want)
+	}
+}
+
+// TestBackwardsSpanEndsActAsPreviousEnd feeds random event streams live,
+// with span ends that now and then step back, and checks that the records
+// are those of the same run with every end raised to the latest end so far,
+// and that no press or release is lost.
+func TestBackwardsSpanEndsActAsPreviousEnd(t *testing.T) {
+	for seed := uint64(0); seed < 200; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 3))
+		events := messyEvents(rng, 1+rng.IntN(100))
+		until := events[len(events)-1].Time + time.Second
+		var ends, clamped []time.Duration
+		var end, latest time.Duration
+		for end < until || len(ends) < 10 {
+			step := time.Duration(rng.IntN(80)) * ms
+			if rng.IntN(4) == 0 {
+				step = -step
+			}
+			end += step
+			if len(ends) == 0 {
+				latest = end
+			}
+			latest = max(latest, end)
+			ends = append(ends, end)
+			clamped = append(clamped, latest)
+		}
+		live := func(ends []time.Duration) []Record {
+			// Deliver each event a random number of ticks late, always
+			// before the ticks catch up with the end of the run.
+			s := NewSampler()
+			r := rand.New(rand.NewPCG(seed, 4))
+			var recs []Record
+			next := 0
+			for i, e := range ends {
+				for next < len(events) && (events[next].Time <= clamped[i] && r.IntN(3) > 0 || i == len(ends)-1) {
+					s.Push(events[next])
+					next++
+				}
+				recs = append(recs, s.Tick(e))
+			}
+			for end := latest; s.Pending() > 0; {
+				end += 40 * ms
+				recs = append(recs, s.Tick(end))
+			}
+			return recs
+		}
+		got, want := live(ends), live(clamped)
+		if i := firstDiff(got, want); i >= 0 {
+			t.Fatalf("seed %d tick %d: got %v, want %v as with the end raised", seed, i, got[i], want[i])
+		}
+		checkRecords(t, events, got)
 	}
 }
 

@@ -17,7 +17,8 @@ var ErrInvalid = errors.New("netplay: invalid argument")
 var ErrWindowFull = errors.New("netplay: input window full")
 
 // ErrOver is returned by AddLocalInput and Advance once the game is over
-// for this session.
+// for this session, and wrapped by the error of NewRunner on such a
+// session.
 var ErrOver = errors.New("netplay: game over")
 
 // A DesyncError reports that two peers reached different states after the

@@ -205,6 +205,8 @@ type Runner struct {
 
 	skip time.Duration // Update: time sync's slowdown not yet taken as a skipped tick
 
+	bcast bool // a Broadcast serves the game's spectators (NewBroadcast)
+
 	sync *syncTest
 	st   RunnerStats
 }
@@ -212,6 +214,12 @@ type Runner struct {
 // NewRunner makes a Runner that plays g over s, taking the local player's
 // input from local. g may also be a Confirmer. s's game must not have
 // started running ticks yet.
+//
+// A session takes one Runner: a second returns an error wrapping
+// ErrInvalid. A session whose game is over (Session.Over: a quit in the
+// lobby, a join that failed) has nothing left to play, so NewRunner
+// returns an error wrapping ErrOver, and the session's Err if it has one,
+// rather than a Runner whose frames would run nothing.
 func NewRunner(s *Session, g Game, local LocalInput, c RunnerConfig) (*Runner, error) {
 	if s == nil || g == nil || local == nil {
 		return nil, fmt.Errorf("%w: NewRunner needs a session, a game and a local input", ErrInvalid)
@@ -221,6 +229,12 @@ func NewRunner(s *Session, g Game, local LocalInput, c RunnerConfig) (*Runner, e
 	}
 	if s.driven {
 		return nil, fmt.Errorf("%w: NewRunner: the session has a Runner already", ErrInvalid)
+	}
+	if s.Over() {
+		if err := s.Err(); err != nil {
+			return nil, fmt.Errorf("%w: NewRunner on a session whose game ended: %w", ErrOver, err)
+		}
+		return nil, fmt.Errorf("%w: NewRunner on a session whose game ended", ErrOver)
 	}
 	r := &Runner{s: s, game: g, local: local, size: s.inputSize, players: s.players, tickLen: c.Tick}
 	r.conf, _ = g.(Confirmer)

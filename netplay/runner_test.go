@@ -3,6 +3,7 @@ package netplay
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 	"time"
 )
@@ -1282,5 +1283,58 @@ func TestRunnerInvalid(t *testing.T) {
 	}
 	if Lockstep.String() != "lockstep" || Rollback.String() != "rollback" || Netcode(9).String() != "Netcode(9)" {
 		t.Errorf("Netcode names: %v %v %v", Lockstep, Rollback, Netcode(9))
+	}
+}
+
+// NewRunner refuses a session whose game is over, ending (a host that quit
+// in the lobby) or ended (a joiner that quit while joining, one whose host
+// was unreachable), with a one-line error wrapping ErrOver and the
+// session's own error; the session is left as it was, with no Runner.
+func TestNewRunnerRefusesAnEndedSession(t *testing.T) {
+	g := newToyGame(t, "toy")
+	host, err := NewHost(Config{InputSize: testInputSize, Nonce: 1, Delay: DefaultDelay}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host.Quit(0)
+	quit, err := NewJoiner(Config{InputSize: testInputSize, Nonce: 2}, addr(0), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	quit.Quit(0)
+	lost, err := NewJoiner(Config{InputSize: testInputSize, Nonce: 3}, addr(0), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lost.Unreachable(ms, addr(0))
+	for _, c := range []struct {
+		name  string
+		s     *Session
+		state State
+	}{
+		{"host quit in the lobby", host, StateEnding},
+		{"joiner quit while joining", quit, StateEnded},
+		{"joiner's host unreachable", lost, StateEnded},
+	} {
+		if c.s.State() != c.state {
+			t.Fatalf("%s: state %v, want %v (test broken)", c.name, c.s.State(), c.state)
+		}
+		r, err := NewRunner(c.s, g, nopLocal{}, RunnerConfig{Netcode: Rollback})
+		if r != nil || !errors.Is(err, ErrOver) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("NewRunner, %s: a Runner %t, error %v; want no Runner and a one-line error wrapping ErrOver", c.name, r != nil, err)
+			continue
+		}
+		if cause := c.s.Err(); cause != nil && !errors.Is(err, cause) {
+			t.Errorf("NewRunner, %s: %v does not wrap the session's error %v", c.name, err, cause)
+		}
+		// Refused, the Runner left no mark: the session's own calls
+		// still answer for themselves.
+		if err := c.s.AddLocalInput(c.s.InputTick(), make([]byte, testInputSize)); err != ErrOver {
+			t.Errorf("%s: AddLocalInput after the refused Runner: %v, want ErrOver", c.name, err)
+		}
+	}
+	var unreachable *UnreachableError
+	if _, err := NewRunner(lost, g, nopLocal{}, RunnerConfig{Netcode: Lockstep}); !errors.As(err, &unreachable) {
+		t.Errorf("NewRunner on an unreachable host's joiner: %v, want an UnreachableError in it", err)
 	}
 }

@@ -206,9 +206,17 @@ type specPeer struct {
 }
 
 // NewBroadcast serves spectators of the game the host's Runner r plays.
+//
+// A Runner takes one Broadcast: a second returns an error wrapping
+// ErrInvalid, as a second NewRunner on a Session does: two would each
+// pass the players' datagrams to the one Session, poll it, and take their
+// own snapshots of the one game.
 func NewBroadcast(r *Runner, c BroadcastConfig) (*Broadcast, error) {
 	if r == nil || r.s == nil || r.s.role != Host {
 		return nil, fmt.Errorf("%w: NewBroadcast needs the host's Runner", ErrInvalid)
+	}
+	if r.bcast {
+		return nil, fmt.Errorf("%w: NewBroadcast: the Runner has a Broadcast already", ErrInvalid)
 	}
 	if c.MaxSpectators < 0 || c.MaxSpectators > MaxSpectators {
 		return nil, fmt.Errorf("%w: BroadcastConfig.MaxSpectators %d not in 0..%d", ErrInvalid, c.MaxSpectators, MaxSpectators)
@@ -219,6 +227,7 @@ func NewBroadcast(r *Runner, c BroadcastConfig) (*Broadcast, error) {
 	if _, ok := r.game.(Snapshotter); !ok && c.MaxSpectators > 0 {
 		return nil, fmt.Errorf("%w: spectators need a game that is a Snapshotter", ErrInvalid)
 	}
+	r.bcast = true
 	return &Broadcast{s: r.s, r: r, cfg: c, log: make([][MaxPlayers]record, spectatorLog)}, nil
 }
 

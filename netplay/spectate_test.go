@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -255,6 +256,42 @@ func TestSpectatorRefusals(t *testing.T) {
 	var mismatch *MismatchError
 	if !errors.As(sp.Err(), &mismatch) {
 		t.Errorf("another input size: %v", sp.Err())
+	}
+}
+
+// A Runner takes one Broadcast: a second is refused with a one-line error
+// wrapping ErrInvalid, as a second Runner on a Session is. A refused
+// NewBroadcast (a bad config) takes nothing, and another host's Runner
+// takes its own.
+func TestBroadcastOnePerRunner(t *testing.T) {
+	runner := func() *Runner {
+		t.Helper()
+		host, err := NewHost(Config{Nonce: 1, InputSize: 1, Players: 2, Delay: DefaultDelay}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := newSpecGame(0, 2)
+		r, err := NewRunner(host, g, g, RunnerConfig{Netcode: Lockstep})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	r := runner()
+	if _, err := NewBroadcast(r, BroadcastConfig{MaxSpectators: MaxSpectators + 1}); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("MaxSpectators %d: %v", MaxSpectators+1, err)
+	}
+	if _, err := NewBroadcast(r, BroadcastConfig{MaxSpectators: 1}); err != nil {
+		t.Fatalf("the first Broadcast after a refused one: %v", err)
+	}
+	for _, c := range []BroadcastConfig{{MaxSpectators: 1}, {}} {
+		b, err := NewBroadcast(r, c)
+		if b != nil || !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "Broadcast already") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("a second Broadcast (%+v): a Broadcast %t, error %v; want no Broadcast and a one-line error wrapping ErrInvalid", c, b != nil, err)
+		}
+	}
+	if _, err := NewBroadcast(runner(), BroadcastConfig{MaxSpectators: 1}); err != nil {
+		t.Errorf("another host's Broadcast: %v", err)
 	}
 }
 

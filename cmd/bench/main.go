@@ -264,7 +264,7 @@ type results struct {
 	web                         *webResults    // the page in a browser
 	window                      *windowResults // runs in a window under Xvfb
 	regress                     *regressionResults
-	gpu                         []gpuRecording // recorded on a GPU, not measured by the run
+	gpu                         []gpuRecording  // recorded on a GPU, not measured by the run
 	net                         []*netGame      // the network scenario's games
 	lobby                       []*lobbyGame    // games through a lobby and over UDP, in turn
 	cull                        []*cullScene    // -cull auto against on and off

@@ -526,6 +526,9 @@ func TestNetworkFlagErrors(t *testing.T) {
 		{[]string{"-host", ":0", "-bot", "x"}, "-bot"},
 		{[]string{"-host", ":0", "-net-timeout", "0s"}, "-net-timeout: must be at least 400ms"},
 		{[]string{"-net-timeout", "5s"}, "-net-timeout: needs -host or -join"},
+		{[]string{"-host", ":0", "-net-wait", "-1s"}, "-net-wait: must not be negative"},
+		{[]string{"-join", "127.0.0.1:1", "-net-wait", "30s"}, "-net-wait: is the host's to set"},
+		{[]string{"-net-wait", "30s"}, "-net-wait: needs -host or -lobby"},
 	} {
 		d := runDemo(t, "", 10*time.Second, append([]string{"-headless"}, c.args...)...)
 		msg := d.stderr.String()

@@ -21,7 +21,9 @@
 //     A FIFO takes a writer only while a reader has it open: writing one
 //     waits for a reader to open it, but only for FIFOWait (10 seconds),
 //     and then fails ("cannot write fifo: no reader opened the FIFO within
-//     10s") rather than hang. One of this process's own descriptors
+//     10s") rather than hang; CreateContext and WriteFileContext end that
+//     wait early too, when their context is done (the user's Ctrl-C).
+//     One of this process's own descriptors
 //     (/dev/stdout is /proc/self/fd/1 on Linux) is written through a
 //     duplicate of it, so that what is written there lands in order with
 //     what the process prints, even when its output is a file.
@@ -46,6 +48,7 @@ package atomicfile
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -86,6 +89,19 @@ var FIFOWait = 10 * time.Second
 // the temporary file; for a device or FIFO it opens the target for writing
 // (for a FIFO, waiting up to FIFOWait for a reader to open it).
 func Create(name string) (*File, error) {
+	return CreateContext(context.Background(), name)
+}
+
+// CreateContext is Create, with ctx ending its one wait: for a FIFO's
+// reader. When ctx is done before a reader has opened the FIFO, it fails
+// at once ("cannot write fifo: gave up waiting for a reader to open the
+// FIFO: CAUSE", CAUSE being context.Cause(ctx)); a reader that has it
+// open already still gets the data, ctx done or not. Nothing else is cut
+// short by ctx: a regular file, a device or a descriptor is written
+// whole, since what ends early there is only data lost, and the caller
+// that gives up waiting on one FIFO (a Ctrl-C while the run's files are
+// written) still wants the others.
+func CreateContext(ctx context.Context, name string) (*File, error) {
 	t, err := resolve(name)
 	if err != nil {
 		return nil, pathError(name, err)
@@ -95,7 +111,7 @@ func Create(name string) (*File, error) {
 	case t.fd >= 0:
 		f, err = dupFile(t.fd, t.path)
 	case t.fifo:
-		f, err = openFIFO(t.path, t.openFlags(), FIFOWait)
+		f, err = openFIFO(ctx, t.path, t.openFlags(), FIFOWait)
 	case t.direct:
 		f, err = os.OpenFile(t.path, t.openFlags(), 0)
 	default:
@@ -229,7 +245,13 @@ func (f *File) removeTemp() {
 // documentation for what that means for each kind of target). If write
 // fails, or writing does, nothing is committed and the error names name.
 func WriteFile(name string, write func(w io.Writer) error) error {
-	f, err := Create(name)
+	return WriteFileContext(context.Background(), name, write)
+}
+
+// WriteFileContext is WriteFile, with ctx ending the wait for a FIFO's
+// reader as CreateContext's does, and nothing else.
+func WriteFileContext(ctx context.Context, name string, write func(w io.Writer) error) error {
+	f, err := CreateContext(ctx, name)
 	if err != nil {
 		return err
 	}
@@ -304,23 +326,32 @@ func createTemp(path, infix string) (*os.File, error) {
 	return nil, err
 }
 
-// sleep waits between tries to open a FIFO; tests replace it to see the
-// tries.
-var sleep = time.Sleep
+// sleep waits d between tries to open a FIFO, or less if done is closed
+// first; tests replace it to see the tries.
+var sleep = func(done <-chan struct{}, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-done:
+	}
+}
 
 // openFIFO opens the FIFO path for writing with flags, waiting up to wait
-// for a reader. A plain open would wait as long as it takes, with no way
-// to give up, in a system call that no signal ends: it is opened without
-// blocking instead, which fails at once while no reader has it open, and
-// tried again, the waits between tries growing from a millisecond to 20,
-// until one is or wait has passed.
+// for a reader, or until ctx is done. A plain open would wait as long as
+// it takes, with no way to give up, in a system call that no signal ends:
+// it is opened without blocking instead, which fails at once while no
+// reader has it open, and tried again, the waits between tries growing
+// from a millisecond to 20, until one is, wait has passed or ctx is done.
+// It is always tried once: a reader already there gets the data whatever
+// ctx says.
 //
 // Once open, its writes block as they would have: where the runtime polls
 // the FIFO (epoll on Linux), a full pipe parks the writing goroutine until
 // the reader makes room; where it does not (kqueue on Darwin), the
 // descriptor is made blocking again, as a write that found the pipe full
 // would otherwise fail with EAGAIN.
-func openFIFO(path string, flags int, wait time.Duration) (*os.File, error) {
+func openFIFO(ctx context.Context, path string, flags int, wait time.Duration) (*os.File, error) {
 	end := time.Now().Add(wait)
 	pause := time.Millisecond
 	for {
@@ -335,11 +366,14 @@ func openFIFO(path string, flags int, wait time.Duration) (*os.File, error) {
 		if !noReader(err) {
 			return nil, err
 		}
+		if ctx.Err() != nil {
+			return nil, gaveUpError{cause: context.Cause(ctx), ctxErr: ctx.Err()}
+		}
 		left := time.Until(end)
 		if left <= 0 {
 			return nil, noReaderError{wait: max(wait, 0)}
 		}
-		sleep(min(pause, left))
+		sleep(ctx.Done(), min(pause, left))
 		pause = min(2*pause, 20*time.Millisecond)
 	}
 }
@@ -353,6 +387,18 @@ func (e noReaderError) Error() string {
 }
 
 func (noReaderError) Is(target error) bool { return target == os.ErrDeadlineExceeded }
+
+// gaveUpError is the error of a wait for a FIFO's reader that its context
+// ended: it says the context's cause (the caller's word on why: "interrupted
+// by SIGINT"), and is both that cause and the context's error
+// (context.Canceled) to errors.Is.
+type gaveUpError struct{ cause, ctxErr error }
+
+func (e gaveUpError) Error() string {
+	return "gave up waiting for a reader to open the FIFO: " + e.cause.Error()
+}
+
+func (e gaveUpError) Unwrap() []error { return []error{e.cause, e.ctxErr} }
 
 // blockUnpolled makes f's descriptor, opened without blocking, blocking
 // again if the runtime does not poll it; a polled one (for which setting a

@@ -4,7 +4,9 @@ package atomicfile
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -124,6 +126,84 @@ func TestFIFONoReader(t *testing.T) {
 	}
 }
 
+// A FIFO that no reader opens, written with a context that is cancelled
+// 100 ms into the wait (a Ctrl-C), fails at once then, not after
+// FIFOWait, with one line giving the context's cause; the FIFO stays, and
+// a regular file written with the same, cancelled, context is written
+// whole: only the wait for a reader ends early. A reader already there
+// when the context is done gets the data. (Before, nothing ended the
+// wait but FIFOWait.)
+func TestFIFOWaitEndsWithContext(t *testing.T) {
+	setFIFOWait(t, deadline)
+	interrupted := errors.New("interrupted by SIGINT")
+	write := func(ctx context.Context, name, path, content string) error {
+		if name == "WriteFileContext" {
+			return WriteFileContext(ctx, path, func(w io.Writer) error {
+				_, err := io.WriteString(w, content)
+				return err
+			})
+		}
+		f, err := CreateContext(ctx, path)
+		if err != nil {
+			return err
+		}
+		defer f.Abort()
+		if _, err := f.WriteString(content); err != nil {
+			return err
+		}
+		return f.Commit()
+	}
+	for _, name := range []string{"WriteFileContext", "CreateContext"} {
+		t.Run(name, func(t *testing.T) {
+			dir, fifo := mkfifo(t)
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			timer := time.AfterFunc(100*time.Millisecond, func() { cancel(interrupted) })
+			defer timer.Stop()
+			start := time.Now()
+			err := bounded(t, fifo, func() error { return write(ctx, name, fifo, "x") })
+			took := time.Since(start)
+			assertError(t, err, name, fifo, "gave up waiting for a reader to open the FIFO: interrupted by SIGINT")
+			if !errors.Is(err, interrupted) || !errors.Is(err, context.Canceled) {
+				t.Errorf("%v is not the context's cause and context.Canceled", err)
+			}
+			if took > 5*time.Second {
+				t.Errorf("it failed after %v, want at once after the cancel (100 ms)", took)
+			}
+			if mode := lmode(t, fifo); mode&fs.ModeNamedPipe == 0 {
+				t.Fatalf("%s is now %v, not a FIFO", fifo, mode)
+			}
+			// The context is done: a regular file is still written.
+			plain := filepath.Join(dir, "plain")
+			if err := write(ctx, name, plain, "kept"); err != nil {
+				t.Fatalf("a regular file with a cancelled context: %v", err)
+			}
+			assertContent(t, plain, "kept")
+			assertOnly(t, dir, "pipe", "plain")
+			// A reader that has the FIFO open already gets the data.
+			opened := make(chan struct{})
+			close(opened)
+			got := readAll(fifo, opened, 64<<10, 0)
+			want := randomText(100 << 10)
+			// The reader's goroutine may not be in its open yet: the
+			// test tries again, within the deadline, until it is.
+			for end := time.Now().Add(deadline); ; {
+				err = bounded(t, fifo, func() error { return write(ctx, name, fifo, string(want)) })
+				if err == nil || !errors.Is(err, interrupted) || time.Now().After(end) {
+					break
+				}
+				time.Sleep(time.Millisecond)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b := receive(t, fifo, got); !bytes.Equal(b, want) {
+				t.Fatalf("reader got %d bytes, want %d (or not the same)", len(b), len(want))
+			}
+		})
+	}
+}
+
 // A reader that opens the FIFO after the writer found none (and 50 ms
 // later) gets all the data.
 func TestFIFOLateReader(t *testing.T) {
@@ -132,11 +212,12 @@ func TestFIFOLateReader(t *testing.T) {
 			_, fifo := mkfifo(t)
 			refused := make(chan struct{})
 			var once sync.Once
-			sleep = func(d time.Duration) {
+			real := sleep
+			sleep = func(done <-chan struct{}, d time.Duration) {
 				once.Do(func() { close(refused) })
-				time.Sleep(d)
+				real(done, d)
 			}
-			t.Cleanup(func() { sleep = time.Sleep })
+			t.Cleanup(func() { sleep = real })
 			late := make(chan struct{})
 			go func() {
 				<-refused
@@ -207,7 +288,7 @@ func TestBlockUnpolled(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	p, err := openFIFO(fifo, os.O_WRONLY, 0)
+	p, err := openFIFO(context.Background(), fifo, os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,8 @@
 //
 //	now := clock.Now()
 //	d.StartFrame(now)
-//	for each key event: d.Key(ev)    // and d.RequestQuit on a close
+//	for each key event: d.Key(ev)    // and d.RequestQuit on a close,
+//	                                 // d.Interrupt on a signal
 //	if t, ok := d.Update(now); ok {  // logic: ticks, network
 //		waitUntil(t)                // the adaptive mode paces its presents
 //	}
@@ -38,6 +39,7 @@
 package demo
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -68,6 +70,15 @@ type Platform struct {
 	// during a long frame are stamped when they happen; nil: the loads
 	// burn nothing.
 	Load func(d time.Duration)
+	// Stop is done when the user asks, from outside the window, for the
+	// run to end (the desktop's SIGINT and SIGTERM), its cause saying how
+	// ("interrupted by SIGINT"); nil: never. New's waits (a joiner's for
+	// the host's answer, a spectator's for the game, the entering of a
+	// lobby's room) end with it at once, with an error naming the wait:
+	// they can last seconds to a minute, and a Ctrl-C that waited them
+	// out would look lost. Once the loop runs, the front end calls
+	// Interrupt.
+	Stop context.Context
 }
 
 // autosave is how often a recording is written while it runs, so that a
@@ -138,7 +149,11 @@ func New(cfg Config, p Platform) (d *Demo, err error) {
 		}
 		who := &whoLog{w: p.Log}
 		d.p.Log = who
-		if d.net, err = startNet(&d.cfg, p.Network, p.Clock, who); err != nil {
+		stop := p.Stop
+		if stop == nil {
+			stop = context.Background()
+		}
+		if d.net, err = startNet(&d.cfg, p.Network, p.Clock, stop, who); err != nil {
 			return nil, err
 		}
 		cfg = d.cfg
@@ -255,6 +270,20 @@ func (d *Demo) RequestQuit(now time.Duration) {
 	d.quit = true
 }
 
+// Interrupt ends the run as RequestQuit does, for a reason from outside
+// the window: a signal, which why names ("interrupted by SIGINT"). A run
+// that is still waiting for its game (a network game's players not all
+// there yet, or a spectator's game not started) ends with an error that
+// says so, since what it was started for never happened: Finish returns
+// it (exit status 1), once the files are written. Any other run ends as
+// with Q: the files are written and it succeeds.
+func (d *Demo) Interrupt(now time.Duration, why error) {
+	if g := d.net; g != nil && g.failed == nil && g.waiting() {
+		g.failed = g.waitErr(why)
+	}
+	d.RequestQuit(now)
+}
+
 // FrameInterval is the interval the front end's frame limiter keeps: the
 // frame cap, or what the timing mode asks for; 0 for none.
 func (d *Demo) FrameInterval() time.Duration { return d.sim.LimiterInterval() }
@@ -295,6 +324,7 @@ func (d *Demo) Update(now time.Duration) (presentAt time.Duration, ok bool) {
 	if g := d.net; g != nil {
 		g.write(now) // new input goes out at once
 		g.lobbyWatch(now, d.sim)
+		g.waitLimit(now, d.sim, d.cfg.Net.Wait)
 		g.announce(d.p.Log)
 		if g.smooth != nil {
 			g.smooth.update(d.sim, g.sess.Index(), now)

@@ -2,6 +2,7 @@ package demo
 
 import (
 	"bytes"
+	"context"
 	crand "crypto/rand"
 	"encoding/binary"
 	"errors"
@@ -35,6 +36,7 @@ type NetConfig struct {
 	Players       int
 	InputDelay    int
 	KickAfter     time.Duration
+	Wait          time.Duration // -net-wait: a host's wait for its players, 0 no limit
 	Disconnect    string        // -net-disconnect: end or continue
 	CheckEvery    int           // -net-check-every: ticks between hash checks, 0 none
 	Timeout       time.Duration // -net-timeout: a silent peer counts as gone
@@ -146,8 +148,9 @@ type Network interface {
 	// Lobby enters the room at url (ws://HOST:PORT/ROOM?players=N, or
 	// ?spectate) through its lobby and, for a joiner or a spectator,
 	// connects to the room's host, within cfg.Timeout, with cfg's STUN
-	// and TURN servers (none: host candidates only).
-	Lobby(url string, cfg webrtc.Config) (Room, error)
+	// and TURN servers (none: host candidates only). It gives up at once
+	// when ctx is done (Platform.Stop: the user's Ctrl-C).
+	Lobby(ctx context.Context, url string, cfg webrtc.Config) (Room, error)
 }
 
 // Conn is a socket carrying an endpoint's datagrams (netplay/udp.Conn):
@@ -173,6 +176,7 @@ func (n *NetConfig) define(fs *flag.FlagSet) {
 	fs.IntVar(&n.InputDelay, "input-delay", netplay.DefaultDelay, fmt.Sprintf("network game: `TICKS` between sampling your input and running it (1 to %d; the host's is used)", netplay.MaxDelay))
 	fs.DurationVar(&n.KickAfter, "kick-after", 0, "host: drop a player who held the game back this `DURATION` in 10 s (0: never)")
 	fs.DurationVar(&n.Timeout, "net-timeout", netplay.DefaultSilence, "network game: a peer silent this `DURATION` is gone (see -net-disconnect)")
+	fs.DurationVar(&n.Wait, "net-wait", 0, "host: give up, exit status 1, when the players have not all joined within this `DURATION` (0: wait until they have, Q or a signal, as a person starting the other copies may take minutes; a script's host that must not wait forever sets it)")
 	fs.StringVar(&n.Disconnect, "net-disconnect", "", "host: a player gone silent or lost `POLICY`: end (the game, for everyone) or continue (without it, its ball on its own); default end, continue with -kick-after")
 	fs.IntVar(&n.CheckEvery, "net-check-every", netplay.HashEvery, "host: compare the players' state hashes every `TICKS` (0: never)")
 	fs.Func("bot", "network game: this player's input comes from a deterministic generator seeded with `SEED`, not the keyboard", func(s string) error {
@@ -227,6 +231,9 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 		}
 	}
 	if !n.On() {
+		if set["net-wait"] {
+			return flagErr("net-wait", "needs -host or -lobby: it bounds a host's wait for its players")
+		}
 		for _, name := range []string{"players", "input-delay", "kick-after", "net-disconnect", "net-check-every", "net-timeout", "bot", "net-delay", "net-jitter", "net-loss", "net-dup", "net-reorder", "netcode", "max-prediction", "rollback-smooth", "max-spectators"} {
 			if set[name] {
 				return flagErr(name, "needs -host or -join")
@@ -259,7 +266,7 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 		if n.Host != "" || n.Join != "" {
 			return flagErr("spectate", "cannot be combined with -host or -join")
 		}
-		for _, name := range []string{"players", "input-delay", "kick-after", "net-disconnect", "net-check-every", "bot", "netcode", "max-prediction", "rollback-smooth", "max-spectators", "record"} {
+		for _, name := range []string{"players", "input-delay", "kick-after", "net-wait", "net-disconnect", "net-check-every", "bot", "netcode", "max-prediction", "rollback-smooth", "max-spectators", "record"} {
 			if set[name] {
 				return flagErr(name, "is not for a spectator, who plays no input")
 			}
@@ -299,6 +306,10 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 		return flagErr("kick-after", "must not be negative (got %v)", n.KickAfter)
 	case n.Join != "" && set["kick-after"]:
 		return flagErr("kick-after", "is the host's to set")
+	case n.Wait < 0:
+		return flagErr("net-wait", "must not be negative (got %v; 0: wait until every player has joined)", n.Wait)
+	case n.Join != "" && set["net-wait"]:
+		return flagErr("net-wait", "is the host's to set: it bounds a host's wait for its players")
 	case n.Disconnect != "" && n.Disconnect != "end" && n.Disconnect != "continue":
 		return flagErr("net-disconnect", "must be end or continue (got %q)", n.Disconnect)
 	case n.Join != "" && set["net-disconnect"]:
@@ -400,9 +411,15 @@ type netGame struct {
 	// lobbySaid: a joiner said its player index in the lobby.
 	lobbySaid bool
 	endSaid   bool // the end was said
-	// lobbyGone: the lobby's room of a host waiting for its players went
-	// away, so nobody can join: the run ends with it.
-	lobbyGone error
+	// failed is why a game that never started ends this run with an
+	// error: the lobby's room of a host waiting for its players went
+	// away, so nobody can join; -net-wait passed with players missing; a
+	// signal came while it waited. The error says it (in place of the
+	// line that the game never started), and Finish returns it.
+	failed error
+	// hostedAt is when a host began to wait for its players (-net-wait
+	// counts from it).
+	hostedAt time.Duration
 	// watching says this is a spectator (before spec is made).
 	watching bool
 	// kickedSaid are the players whose kick was said, a bit each.
@@ -449,15 +466,57 @@ type signalingConn interface{ SignalingErr() error }
 // when the lobby went away: nobody can join it any more, and waiting on
 // would be a hang. A game already running plays on without the lobby.
 func (g *netGame) lobbyWatch(now time.Duration, s *sim.Sim) {
-	if g.lobbyGone != nil || g.sess == nil || g.sess.Role() != netplay.Host || g.sess.State() != netplay.StateLobby {
+	if !g.hostWaiting() {
 		return
 	}
 	if c, ok := g.conn.(signalingConn); ok {
 		if err := c.SignalingErr(); err != nil {
-			g.lobbyGone = fmt.Errorf("the lobby went away (%v): nobody can join this game", err)
+			g.failed = fmt.Errorf("the lobby went away (%v): nobody can join this game", err)
 			s.Quit(now)
 		}
 	}
+}
+
+// waitLimit ends the game of a host that has waited wait (-net-wait; 0:
+// no limit) for its players and still lacks some: the run ends with an
+// error that says how many came, status 1, so that a script's host with
+// nobody coming does not wait forever.
+func (g *netGame) waitLimit(now time.Duration, s *sim.Sim, wait time.Duration) {
+	if wait <= 0 || !g.hostWaiting() || now-g.hostedAt < wait {
+		return
+	}
+	st := g.sess.Stats()
+	if st.Joined <= 1 {
+		g.failed = fmt.Errorf("nobody joined within %v (-net-wait)", wait)
+	} else {
+		g.failed = fmt.Errorf("only %d of %d players joined within %v (-net-wait)", st.Joined, st.Players, wait)
+	}
+	s.Quit(now)
+}
+
+// hostWaiting reports whether this is a host still waiting for its
+// players, with no reason yet to give up.
+func (g *netGame) hostWaiting() bool {
+	return g.failed == nil && g.sess != nil && g.sess.Role() == netplay.Host && g.sess.State() == netplay.StateLobby
+}
+
+// waiting reports whether the game has not started here: a player's
+// session waits for the players, or a spectator for the game.
+func (g *netGame) waiting() bool {
+	if g.spec != nil {
+		return g.spec.State() < netplay.StateRunning
+	}
+	return g.sess.State() < netplay.StateRunning
+}
+
+// waitErr is the error of a run that why (a signal) ended while the game
+// waited to start.
+func (g *netGame) waitErr(why error) error {
+	if g.spec != nil {
+		return fmt.Errorf("%v while waiting for the game to start", why)
+	}
+	st := g.sess.Stats()
+	return fmt.Errorf("%v while waiting for players (%d of %d there): the game never started", why, st.Joined, st.Players)
 }
 
 // announce says on the log when the game starts and how it ended: lines
@@ -496,7 +555,7 @@ func (g *netGame) announce(log io.Writer) {
 	}
 	g.endSaid = true
 	switch st := g.sess.Stats(); {
-	case g.lobbyGone != nil: // the run's error says it
+	case g.failed != nil: // the run's error says it
 	case !g.started:
 		fmt.Fprintf(log, "interpdemo: the game never started: %s with %d of %d players there\n", endWords(st.End), st.Joined, st.Players)
 	case g.sess.Err() == nil:
@@ -565,7 +624,10 @@ func endWords(end string) string {
 // waits here for the host's welcome, which brings the world settings:
 // they replace the flags', and a world flag the user gave that disagrees
 // with the host's is an error.
-func startNet(c *Config, network Network, clock loop.Clock, log *whoLog) (*netGame, error) {
+//
+// stop ends the waits here (the lobby's, a joiner's, a spectator's) at
+// once with an error that names the wait and stop's cause.
+func startNet(c *Config, network Network, clock loop.Clock, stop context.Context, log *whoLog) (*netGame, error) {
 	n := &c.Net
 	id, err := network.Nonce()
 	if err != nil {
@@ -585,8 +647,11 @@ func startNet(c *Config, network Network, clock loop.Clock, log *whoLog) (*netGa
 		}
 		u, _ := roomURL(room, n.Players, n.Spectate != "") // checked with the flags
 		fmt.Fprintf(log, "interpdemo: entering the room %s...\n", u)
-		r, err := network.Lobby(u, webrtc.Config{ICEServers: n.ICEServers, RelayOnly: n.ICERelay, Timeout: lobbyTimeout})
+		r, err := network.Lobby(stop, u, webrtc.Config{ICEServers: n.ICEServers, RelayOnly: n.ICERelay, Timeout: lobbyTimeout})
 		if err != nil {
+			if stop.Err() != nil {
+				return nil, stopped(stop, "entering the room "+room)
+			}
 			return nil, fmt.Errorf("-%s: %v", flagName, err)
 		}
 		conn, hosting, host, hostText, transport = r.Conn, r.Host, r.HostAddr, fmt.Sprintf("the room's host (%s)", r.HostAddr), "webrtc"
@@ -614,7 +679,7 @@ func startNet(c *Config, network Network, clock loop.Clock, log *whoLog) (*netGa
 	g := &netGame{conn: conn, tr: conn, netcode: n.Netcode, watching: n.Spectate != "", transport: transport}
 	log.g = g
 	if n.Spectate != "" {
-		return g, g.watch(c, clock, id, host, hostText, log)
+		return g, g.watch(c, clock, stop, id, host, hostText, log)
 	}
 	if n.Netcode == "rollback" {
 		g.ghosts = &ghosts{}
@@ -650,6 +715,7 @@ func startNet(c *Config, network Network, clock loop.Clock, log *whoLog) (*netGa
 			conn.Close()
 			return nil, err
 		}
+		g.hostedAt = now
 		fmt.Fprintf(log, "interpdemo: hosting on %v, waiting for %d players\n", conn.LocalAddr(), n.Players)
 		return g, nil
 	}
@@ -665,6 +731,10 @@ func startNet(c *Config, network Network, clock loop.Clock, log *whoLog) (*netGa
 		netplay.Read(clock.Now(), g.tr, g.sess)
 		if g.sess.State() >= netplay.StateLobby || g.sess.Err() != nil {
 			break
+		}
+		if stop.Err() != nil {
+			conn.Close()
+			return nil, stopped(stop, "waiting for the host at "+hostText)
 		}
 		netplay.Write(clock.Now(), g.tr, g.sess)
 		g.conn.Wait(10 * time.Millisecond)
@@ -709,7 +779,7 @@ func hostName(given string, addr netplay.Addr) string {
 
 // watch starts a spectator: it waits for the host's Welcome (which comes
 // once the game runs), whose settings replace the flags'.
-func (g *netGame) watch(c *Config, clock loop.Clock, id uint64, host netplay.Addr, hostText string, log io.Writer) (err error) {
+func (g *netGame) watch(c *Config, clock loop.Clock, stop context.Context, id uint64, host netplay.Addr, hostText string, log io.Writer) (err error) {
 	fmt.Fprintf(log, "interpdemo: connecting to %s to watch...\n", hostText)
 	if g.spec, err = netplay.NewSpectator(netplay.SpectatorConfig{Nonce: id, InputSize: sim.InputSize, Silence: c.Net.Timeout, JoinTimeout: time.Minute}, host, clock.Now()); err != nil {
 		g.conn.Close()
@@ -718,6 +788,10 @@ func (g *netGame) watch(c *Config, clock loop.Clock, id uint64, host netplay.Add
 	g.ep = g.spec
 	for g.spec.State() < netplay.StateLobby && g.spec.Err() == nil {
 		netplay.Read(clock.Now(), g.tr, g.spec)
+		if stop.Err() != nil {
+			g.conn.Close()
+			return stopped(stop, "waiting to watch the game at "+hostText)
+		}
 		netplay.Write(clock.Now(), g.tr, g.spec)
 		g.conn.Wait(10 * time.Millisecond)
 	}
@@ -733,6 +807,12 @@ func (g *netGame) watch(c *Config, clock loop.Clock, id uint64, host netplay.Add
 	c.Settings = world
 	c.Ticks = int64(g.spec.TickLimit())
 	return nil
+}
+
+// stopped is the error of a wait that stop ended: its cause ("interrupted
+// by SIGINT") while what.
+func stopped(stop context.Context, what string) error {
+	return fmt.Errorf("%v while %s", context.Cause(stop), what)
 }
 
 // conflicts reports a world flag the user gave that the host's game

@@ -24,8 +24,8 @@ func (d *Demo) Finish(now time.Duration, stdout io.Writer, fill func(*report.Sta
 		d.net.announce(d.p.Log) // an end the last frame did not see
 	}
 	var errs []error
-	if d.net != nil && d.net.lobbyGone != nil {
-		errs = append(errs, d.net.lobbyGone)
+	if d.net != nil && d.net.failed != nil {
+		errs = append(errs, d.net.failed)
 	}
 	if err := d.sim.Err(); err != nil {
 		if d.sim.Replaying() {

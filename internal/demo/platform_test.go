@@ -2,6 +2,7 @@ package demo
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -178,9 +179,13 @@ func (n *simNet) bind(d *Demo) {
 // Lobby is a lobby in the same process: the first to enter a room
 // hosts it, with the players its URL asks for; the others join its host,
 // who must be there; a room's URL that asks for other players is refused,
-// as the lobby does.
-func (n *simNet) Lobby(rawURL string, cfg webrtc.Config) (Room, error) {
+// as the lobby does. A ctx done already gives up at once, as a lobby
+// still to answer would when ctx ends.
+func (n *simNet) Lobby(ctx context.Context, rawURL string, cfg webrtc.Config) (Room, error) {
 	n.lobbies = append(n.lobbies, cfg)
+	if err := ctx.Err(); err != nil {
+		return Room{}, err
+	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return Room{}, err

@@ -8,14 +8,13 @@
 package desktop
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"image"
 	"image/png"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 	"unsafe"
 
@@ -37,11 +36,18 @@ func Run(args []string) int {
 }
 
 func run(args []string, stdout, stderr io.Writer, start time.Time) int {
+	// Ctrl-C and SIGTERM are caught before anything can wait (for a
+	// FIFO's reader, the host, the lobby, the players), so that none is
+	// lost: see interrupts.
+	sig := catchInterrupts()
+	defer sig.close()
 	clock := platform.NewClock()
 	w := &window{clock: clock}
+	files := diskFiles{sig: sig}
 	p := demo.Platform{
-		Clock: clock, Display: w, Files: diskFiles{}, Network: udpNetwork{}, Log: stderr,
+		Clock: clock, Display: w, Files: files, Network: udpNetwork{}, Log: stderr,
 		Load: func(d time.Duration) { busy(clock, d) },
+		Stop: sig.stop,
 	}
 	cfg, err := demo.Parse(args, stdout, p)
 	if errors.Is(err, demo.ErrHelp) {
@@ -59,12 +65,12 @@ func run(args []string, stdout, stderr io.Writer, start time.Time) int {
 		fmt.Fprintf(stderr, "interpdemo: %v\n", err)
 		return 1
 	}
-	prof, err := startProfiles(&cfg)
+	prof, err := startProfiles(&cfg, files)
 	if err != nil {
 		fmt.Fprintf(stderr, "interpdemo: %v\n", err)
 		return 1
 	}
-	a, err := open(cfg, p, w, start)
+	a, err := open(cfg, p, w, start, sig)
 	if err != nil {
 		prof.abort()
 		fmt.Fprintf(stderr, "%s: %v\n", cfg.LogName(), err) // a joiner that found no host says it is one
@@ -76,16 +82,21 @@ func run(args []string, stdout, stderr io.Writer, start time.Time) int {
 	}
 	defer a.close()
 	a.run()
+	// A signal from here on gives up waiting for a FIFO's reader.
+	sig.finish()
 	log := a.d.Log() // a network game's says which peer this is
-	if err := prof.stop(); err != nil {
+	// A profile that could not be written does not keep the other files
+	// from being written: each failure is said, and the run fails.
+	code := 0
+	if err := prof.stop(files); err != nil {
 		fmt.Fprintf(log, "interpdemo: %v\n", err)
-		return 1
+		code = 1
 	}
 	if err := a.finish(stdout); err != nil {
 		fmt.Fprintf(log, "interpdemo: %v\n", err)
-		return 1
+		code = 1
 	}
-	return 0
+	return code
 }
 
 // serialRasterMaxBalls is the most balls at start for which the demo,
@@ -113,8 +124,8 @@ type app struct {
 	ov      *overlays
 	limiter *loop.Limiter
 	mem     memStats
-	signals chan os.Signal // SIGINT, SIGTERM: quit cleanly, writing the files
-	capture capture        // -screenshot and -gif
+	files   diskFiles
+	capture capture // -screenshot and -gif
 	glInfo  string
 	drawErr error // a failure to draw: the run ends with it
 	redraw  bool  // INTERPDEMO_RENDER=redraw: every frame painted whole
@@ -136,6 +147,11 @@ type app struct {
 	layShown    bool
 	splitFailed bool   // the layers' context or renderer could not be made
 	presented   string // how the last frame reached the screen (presentSwap, ...)
+	// stop is the interrupts' stop, done at the first SIGINT or SIGTERM:
+	// the loop then ends the run (demo.Interrupt), once (interrupted).
+	stop        context.Context
+	stopped     <-chan struct{} // stop.Done()
+	interrupted bool
 }
 
 // window is the SDL window, the demo's display.
@@ -156,8 +172,8 @@ func (w *window) SetVsync(v demo.Vsync) (string, error) {
 // open makes the demo (for a network game: the session, and a joiner's
 // wait for the host), then the window, the renderer and the overlays; a
 // network game opens its window first.
-func open(cfg demo.Config, p demo.Platform, w *window, mainStart time.Time) (_ *app, err error) {
-	a := &app{log: p.Log, win: w, clock: w.clock}
+func open(cfg demo.Config, p demo.Platform, w *window, mainStart time.Time, sig *interrupts) (_ *app, err error) {
+	a := &app{log: p.Log, win: w, clock: w.clock, files: diskFiles{sig: sig}, stop: sig.stop, stopped: sig.stop.Done()}
 	choice := renderChoiceFromEnv()
 	if cfg.Net.On() {
 		// A network game's window opens before the session: the game
@@ -215,11 +231,6 @@ func open(cfg demo.Config, p demo.Platform, w *window, mainStart time.Time) (_ *
 	a.mem.init(mainStart)
 	a.d.Uploaded(a.d.SyncWorld(a.rend.Sync)) // the initial upload, before any frame
 
-	// Ctrl-C or a polite kill ends the run like Q: the trace, the
-	// recording and the other files are written. A second one kills.
-	a.signals = make(chan os.Signal, 1)
-	signal.Notify(a.signals, os.Interrupt, syscall.SIGTERM)
-
 	now := a.clock.Now()
 	a.limiter.Start(now) // the first frame waits its whole interval too
 	if err = a.d.Start(now); err != nil {
@@ -243,9 +254,6 @@ func openWindow(cfg demo.Config, w *window, choice renderChoice, balls int) (err
 // close frees the GL objects, then the context and window, and lets the
 // demo go. Safe on a partly built app.
 func (a *app) close() {
-	if a.signals != nil {
-		signal.Stop(a.signals)
-	}
 	if a.d != nil {
 		a.d.Close()
 	}
@@ -288,11 +296,16 @@ func (a *app) frame() {
 	}
 	d.StartFrame(now)
 	a.pollEvents(now)
-	select {
-	case <-a.signals:
-		d.RequestQuit(now)
-		signal.Reset(os.Interrupt, syscall.SIGTERM)
-	default:
+	if !a.interrupted {
+		// Ctrl-C or a polite kill ends the run like Q (the trace, the
+		// recording and the other files are written), or, in a network
+		// game still waiting for its players, with an error that says so.
+		select {
+		case <-a.stopped:
+			a.interrupted = true
+			d.Interrupt(now, context.Cause(a.stop))
+		default:
+		}
 	}
 	if t, ok := d.Update(now); ok {
 		a.limiter.WaitUntil(a.clock, t)
@@ -330,12 +343,12 @@ func (a *app) finish(stdout io.Writer) error {
 	}
 	errs = append(errs, a.drawErr)
 	if a.cfg.Screenshot != "" && a.capture.last != nil {
-		errs = append(errs, demo.FileErr("screenshot", diskFiles{}.WriteFile(a.cfg.Screenshot, func(w io.Writer) error {
+		errs = append(errs, demo.FileErr("screenshot", a.files.WriteFile(a.cfg.Screenshot, func(w io.Writer) error {
 			return png.Encode(w, a.capture.last)
 		})))
 	}
 	if g := a.capture.gif; g != nil {
-		errs = append(errs, demo.FileErr("gif", diskFiles{}.WriteFile(a.cfg.GIFFile, g.write)))
+		errs = append(errs, demo.FileErr("gif", a.files.WriteFile(a.cfg.GIFFile, g.write)))
 	}
 	err := a.d.Finish(now, stdout, a.report)
 	for _, e := range errs {

@@ -1,6 +1,7 @@
 package desktop
 
 import (
+	"context"
 	"errors"
 	"io"
 	"io/fs"
@@ -13,23 +14,32 @@ import (
 )
 
 // diskFiles are the demo's files on disk, each written atomically
-// (package atomicfile).
-type diskFiles struct{}
+// (package atomicfile). Writing a FIFO waits for a reader; sig's signals
+// end that wait (interrupts.filesContext), nil: only atomicfile.FIFOWait.
+type diskFiles struct{ sig *interrupts }
 
 var _ demo.Files = diskFiles{}
 
 func (diskFiles) CheckWritable(path string) error { return atomicfile.CheckWritable(path) }
 
-func (diskFiles) Create(path string) (demo.File, error) {
-	f, err := atomicfile.Create(path)
+func (d diskFiles) Create(path string) (demo.File, error) {
+	f, err := atomicfile.CreateContext(d.context(), path)
 	if err != nil {
 		return nil, err
 	}
 	return f, nil
 }
 
-func (diskFiles) WriteFile(path string, write func(io.Writer) error) error {
-	return atomicfile.WriteFile(path, write)
+func (d diskFiles) WriteFile(path string, write func(io.Writer) error) error {
+	return atomicfile.WriteFileContext(d.context(), path, write)
+}
+
+// context is what ends a write's wait for a FIFO's reader now.
+func (d diskFiles) context() context.Context {
+	if d.sig == nil {
+		return context.Background()
+	}
+	return d.sig.filesContext()
 }
 
 func (diskFiles) ReadRecording(path string) (*replay.Recording, error) {

@@ -1,6 +1,8 @@
 package desktop
 
 import (
+	"context"
+
 	"github.com/interpdemo/interpdemo/internal/demo"
 	"github.com/interpdemo/interpdemo/internal/room"
 	"github.com/interpdemo/interpdemo/netplay"
@@ -24,8 +26,8 @@ func (udpNetwork) Listen(address string, cond netplay.Conditions, seed uint64) (
 func (udpNetwork) Resolve(hostport string) (netplay.Addr, error) { return udp.Resolve(hostport) }
 
 // Lobby enters a lobby's room: WebRTC data channels (package room).
-func (udpNetwork) Lobby(url string, cfg webrtc.Config) (demo.Room, error) {
-	return room.Enter(url, cfg)
+func (udpNetwork) Lobby(ctx context.Context, url string, cfg webrtc.Config) (demo.Room, error) {
+	return room.Enter(ctx, url, cfg)
 }
 
 // Nonce returns 64 random bits, never 0.

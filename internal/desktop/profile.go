@@ -15,12 +15,13 @@ type profiles struct {
 	memPath string
 }
 
-// startProfiles starts the profiles the flags ask for. Call stop at the
-// end of a run to write them, or abort when the run failed to start.
-func startProfiles(cfg *demo.Config) (*profiles, error) {
+// startProfiles starts the profiles the flags ask for, in files. Call
+// stop at the end of a run to write them, or abort when the run failed to
+// start.
+func startProfiles(cfg *demo.Config, files diskFiles) (*profiles, error) {
 	p := &profiles{memPath: cfg.MemProfile}
 	if cfg.CPUProfile != "" {
-		f, err := atomicfile.Create(cfg.CPUProfile)
+		f, err := atomicfile.CreateContext(files.context(), cfg.CPUProfile)
 		if err != nil {
 			return nil, demo.FileErr("cpuprofile", err)
 		}
@@ -36,8 +37,8 @@ func startProfiles(cfg *demo.Config) (*profiles, error) {
 	return p, nil
 }
 
-// stop ends the CPU profile and writes the files.
-func (p *profiles) stop() error {
+// stop ends the CPU profile and writes the files, in files.
+func (p *profiles) stop(files diskFiles) error {
 	if p.cpu != nil {
 		pprof.StopCPUProfile()
 		err := p.cpu.Commit()
@@ -50,7 +51,7 @@ func (p *profiles) stop() error {
 		// The profile is as of the last completed GC: without one here,
 		// whatever was allocated since (a whole run with no GC) is missing.
 		runtime.GC()
-		err := atomicfile.WriteFile(p.memPath, func(w io.Writer) error {
+		err := files.WriteFile(p.memPath, func(w io.Writer) error {
 			return pprof.Lookup("allocs").WriteTo(w, 0)
 		})
 		return demo.FileErr("memprofile", err)

@@ -14,9 +14,10 @@ import (
 
 // Enter enters the room at rawURL (ws://HOST:PORT/ROOM?players=N, or
 // ?spectate) within cfg.Timeout: the lobby's welcome, and for a joiner or
-// a spectator the connection to the room's host.
-func Enter(rawURL string, cfg webrtc.Config) (demo.Room, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), cfg.Timeout)
+// a spectator the connection to the room's host. It gives up sooner when
+// ctx is done (the user's Ctrl-C).
+func Enter(ctx context.Context, rawURL string, cfg webrtc.Config) (demo.Room, error) {
+	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
 	r, err := room.Enter(ctx, rawURL, cfg)
 	if err != nil {

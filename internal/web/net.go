@@ -3,6 +3,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 
 	"github.com/interpdemo/interpdemo/internal/demo"
@@ -26,8 +27,8 @@ func (pageNetwork) Listen(string, netplay.Conditions, uint64) (demo.Conn, error)
 func (pageNetwork) Resolve(string) (netplay.Addr, error) { return "", errNoUDP }
 
 // Lobby enters a lobby's room.
-func (pageNetwork) Lobby(url string, cfg webrtc.Config) (demo.Room, error) {
-	return room.Enter(url, cfg)
+func (pageNetwork) Lobby(ctx context.Context, url string, cfg webrtc.Config) (demo.Room, error) {
+	return room.Enter(ctx, url, cfg)
 }
 
 // Nonce returns 64 random bits, never 0 (the browser's crypto).

@@ -32,24 +32,9 @@ func startIgnoringSIGINT(t *testing.T, args ...string) *demo {
 		t.Skip("no sh to start the demo with SIGINT ignored")
 	}
 	d := &demo{t: t, args: args, done: make(chan struct{})}
-	d.cmd = exec.Command(sh, append([]string{"-c", `trap "" INT; exec "$0" "$@"`, binPath}, args...)...)
-	d.cmd.Env = env("")
-	d.cmd.Stdout, d.cmd.Stderr = &d.stdout, &d.stderr
-	if err := d.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		d.cmd.Wait()
-		close(d.done)
-	}()
-	t.Cleanup(func() {
-		select {
-		case <-d.done:
-		default:
-			d.cmd.Process.Kill()
-			<-d.done
-		}
-	})
+	cmd := exec.Command(sh, append([]string{"-c", `trap "" INT; exec "$0" "$@"`, binPath}, args...)...)
+	cmd.Env = env("")
+	d.start(cmd)
 	return d
 }
 

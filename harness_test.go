@@ -183,17 +183,26 @@ func startDemo(t *testing.T, display string, args ...string) *demo {
 func startDemoEnv(t *testing.T, display string, extra []string, args ...string) *demo {
 	t.Helper()
 	d := &demo{t: t, args: args, display: display, done: make(chan struct{})}
-	d.cmd = exec.Command(binPath, args...)
-	d.cmd.Env = append(env(display), extra...)
+	cmd := exec.Command(binPath, args...)
+	cmd.Env = append(env(display), extra...)
+	d.start(cmd)
+	return d
+}
+
+// start starts cmd as d's process, its output kept in d; the test's
+// cleanup kills it if it is still running.
+func (d *demo) start(cmd *exec.Cmd) {
+	d.t.Helper()
+	d.cmd = cmd
 	d.cmd.Stdout, d.cmd.Stderr = &d.stdout, &d.stderr
 	if err := d.cmd.Start(); err != nil {
-		t.Fatal(err)
+		d.t.Fatal(err)
 	}
 	go func() {
 		d.cmd.Wait()
 		close(d.done)
 	}()
-	t.Cleanup(func() {
+	d.t.Cleanup(func() {
 		select {
 		case <-d.done:
 		default:
@@ -201,7 +210,6 @@ func startDemoEnv(t *testing.T, display string, extra []string, args ...string) 
 			<-d.done
 		}
 	})
-	return d
 }
 
 // runDemo runs the binary to completion, within timeout.

@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -242,4 +243,84 @@ func TestSignalEndsTheWaitForAFIFOReader(t *testing.T) {
 	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
 		t.Errorf("%s is no longer a FIFO: %v", fifo, err)
 	}
+}
+
+// silentX is an X display on 127.0.0.1 (its number N: TCP port 6000+N,
+// the first free from 6100) whose server takes connections and never
+// answers them: a DISPLAY over TCP to a server that hangs. connected is
+// closed once the first connection is taken.
+func silentX(t *testing.T) (display string, connected <-chan struct{}) {
+	t.Helper()
+	var l net.Listener
+	n := 100
+	for ; n < 900; n++ {
+		var err error
+		if l, err = net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(6000+n)); err == nil {
+			break
+		}
+	}
+	if l == nil {
+		t.Skip("no free port for an X display from 6100 to 6899 on 127.0.0.1")
+	}
+	first := make(chan struct{})
+	var conns []net.Conn
+	accepted := make(chan struct{})
+	go func() {
+		defer close(accepted)
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			if conns = append(conns, c); len(conns) == 1 {
+				close(first)
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		<-accepted
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return "127.0.0.1:" + strconv.Itoa(n), first
+}
+
+// An X server that takes the connection and never answers would hold the
+// demo in SDL's XOpenDisplay for good, a Ctrl-C unheard (the signals are
+// caught from the start of the run): opening the window has a deadline
+// (10 s), and a signal during it ends the run at once, each with one line
+// and status 1. Before, the first hung until the test's kill, and the
+// second until a second signal.
+func TestWindowThatDoesNotOpen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("demos that wait")
+	}
+	t.Run("deadline", func(t *testing.T) {
+		t.Parallel()
+		display, _ := silentX(t)
+		d := startDemo(t, display, "-duration", "1s")
+		code, exited := d.wait(40 * time.Second)
+		if !exited {
+			t.Fatalf("still running 40 s after it started, stderr:\n%s", d.stderr.String())
+		}
+		want := `interpdemo: opening the window took over 10s: no answer from the X display "` + display + `" (DISPLAY)`
+		if code != 1 || d.lastLine() != want {
+			t.Errorf("exit %d, stderr:\n%s\nwant status 1 and the last line %q", code, d.stderr.String(), want)
+		}
+	})
+	t.Run("signal", func(t *testing.T) {
+		t.Parallel()
+		display, connected := silentX(t)
+		d := startDemo(t, display, "-duration", "1s")
+		select {
+		case <-connected:
+		case <-d.done:
+			t.Fatalf("exited before it connected to the display, stderr:\n%s", d.stderr.String())
+		case <-time.After(30 * time.Second):
+			t.Fatal("no connection to the display in 30 s")
+		}
+		d.interruptedAtOnce(syscall.SIGINT, "interpdemo: interrupted by SIGINT while opening the window")
+	})
 }

@@ -70,7 +70,7 @@ func run(args []string, stdout, stderr io.Writer, start time.Time) int {
 		fmt.Fprintf(stderr, "interpdemo: %v\n", err)
 		return 1
 	}
-	a, err := open(cfg, p, w, start, sig)
+	a, err := open(cfg, p, w, start, sig, prof.abort)
 	if err != nil {
 		prof.abort()
 		fmt.Fprintf(stderr, "%s: %v\n", cfg.LogName(), err) // a joiner that found no host says it is one
@@ -172,9 +172,17 @@ func (w *window) SetVsync(v demo.Vsync) (string, error) {
 // open makes the demo (for a network game: the session, and a joiner's
 // wait for the host), then the window, the renderer and the overlays; a
 // network game opens its window first.
-func open(cfg demo.Config, p demo.Platform, w *window, mainStart time.Time, sig *interrupts) (_ *app, err error) {
+//
+// Opening the window is watched (openDeadline): abort runs if the process
+// ends there.
+func open(cfg demo.Config, p demo.Platform, w *window, mainStart time.Time, sig *interrupts, abort func()) (_ *app, err error) {
 	a := &app{log: p.Log, win: w, clock: w.clock, files: diskFiles{sig: sig}, stop: sig.stop, stopped: sig.stop.Done()}
 	choice := renderChoiceFromEnv()
+	openWatched := func(balls int) error {
+		return watched(openDeadline, sig.stop, p.Log, cfg.LogName(), "opening the window", displayHint(cfg.Headless), abort, func() error {
+			return openWindow(cfg, w, choice, balls)
+		})
+	}
 	if cfg.Net.On() {
 		// A network game's window opens before the session: the game
 		// starts when every player's loop runs, and a player that opened
@@ -187,7 +195,7 @@ func open(cfg demo.Config, p demo.Platform, w *window, mainStart time.Time, sig 
 		if cfg.Net.Join != "" || cfg.Net.Spectate != "" {
 			balls = 0
 		}
-		if err = openWindow(cfg, w, choice, balls); err != nil {
+		if err = openWatched(balls); err != nil {
 			return nil, err
 		}
 	}
@@ -205,7 +213,7 @@ func open(cfg demo.Config, p demo.Platform, w *window, mainStart time.Time, sig 
 		}
 	}()
 	if w.Window == nil {
-		if err = openWindow(cfg, w, choice, a.d.World().N()); err != nil {
+		if err = openWatched(a.d.World().N()); err != nil {
 			return nil, err
 		}
 	}

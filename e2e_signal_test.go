@@ -290,7 +290,7 @@ func silentX(t *testing.T) (display string, connected <-chan struct{}) {
 // An X server that takes the connection and never answers would hold the
 // demo in SDL's XOpenDisplay for good, a Ctrl-C unheard (the signals are
 // caught from the start of the run): opening the window has a deadline
-// (10 s), and a signal during it ends the run at once, each with one line
+// (20 s), and a signal during it ends the run at once, each with one line
 // and status 1. Before, the first hung until the test's kill, and the
 // second until a second signal.
 func TestWindowThatDoesNotOpen(t *testing.T) {
@@ -305,7 +305,7 @@ func TestWindowThatDoesNotOpen(t *testing.T) {
 		if !exited {
 			t.Fatalf("still running 40 s after it started, stderr:\n%s", d.stderr.String())
 		}
-		want := `interpdemo: opening the window took over 10s: no answer from the X display "` + display + `" (DISPLAY)`
+		want := `interpdemo: opening the window took over 20s: no answer from the X display "` + display + `" (DISPLAY)`
 		if code != 1 || d.lastLine() != want {
 			t.Errorf("exit %d, stderr:\n%s\nwant status 1 and the last line %q", code, d.stderr.String(), want)
 		}

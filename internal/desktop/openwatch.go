@@ -15,7 +15,7 @@ import (
 // caught from the start of the run, would not be heard until they
 // return. Opening takes milliseconds, a second or two on a loaded machine
 // with a cold cache.
-const openDeadline = 10 * time.Second
+const openDeadline = 20 * time.Second
 
 // exitProcess ends the process; tests replace it.
 var exitProcess = os.Exit

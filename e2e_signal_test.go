@@ -91,6 +91,14 @@ func silentTCP(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	holdConns(t, l)
+	return l.Addr().String()
+}
+
+// holdConns accepts l's connections and holds them, never answering, until
+// the test ends; connected is closed once the first is taken.
+func holdConns(t *testing.T, l net.Listener) (connected <-chan struct{}) {
+	first := make(chan struct{})
 	var conns []net.Conn
 	accepted := make(chan struct{})
 	go func() {
@@ -100,7 +108,9 @@ func silentTCP(t *testing.T) string {
 			if err != nil {
 				return
 			}
-			conns = append(conns, c)
+			if conns = append(conns, c); len(conns) == 1 {
+				close(first)
+			}
 		}
 	}()
 	t.Cleanup(func() {
@@ -110,7 +120,7 @@ func silentTCP(t *testing.T) string {
 			c.Close()
 		}
 	})
-	return l.Addr().String()
+	return first
 }
 
 // A SIGINT or SIGTERM while the demo waits, before its game runs or while
@@ -262,29 +272,7 @@ func silentX(t *testing.T) (display string, connected <-chan struct{}) {
 	if l == nil {
 		t.Skip("no free port for an X display from 6100 to 6899 on 127.0.0.1")
 	}
-	first := make(chan struct{})
-	var conns []net.Conn
-	accepted := make(chan struct{})
-	go func() {
-		defer close(accepted)
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			if conns = append(conns, c); len(conns) == 1 {
-				close(first)
-			}
-		}
-	}()
-	t.Cleanup(func() {
-		l.Close()
-		<-accepted
-		for _, c := range conns {
-			c.Close()
-		}
-	})
-	return "127.0.0.1:" + strconv.Itoa(n), first
+	return "127.0.0.1:" + strconv.Itoa(n), holdConns(t, l)
 }
 
 // An X server that takes the connection and never answers would hold the

@@ -80,10 +80,14 @@ func run() int {
 		fmt.Fprintf(os.Stderr, "bench: %v (run make build first)\n", err)
 		return 2
 	}
-	recs, err := readGPURecordings(filepath.Join(filepath.Dir(o.out), "gpu"))
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "bench: the GPU recordings: %v\n", err)
-		return 1
+	// The recordings made on a GPU, for the report's section of them:
+	// read first, so that a bad one fails the run before it measures.
+	var recs []gpuRecording
+	if o.gpuOnly || !o.partial() {
+		if recs, err = readGPURecordings(filepath.Join(filepath.Dir(o.out), "gpu")); err != nil {
+			fmt.Fprintf(os.Stderr, "bench: the GPU recordings: %v\n", err)
+			return 1
+		}
 	}
 	if o.gpuOnly {
 		p := func(format string, args ...any) { fmt.Printf(format, args...) }
@@ -615,4 +619,10 @@ func commas(n int64) string {
 		digits = digits[:i] + "," + digits[i:]
 	}
 	return sign + digits
+}
+
+// partial reports whether a -*-only flag asks for one section that
+// measures something, not the whole report.
+func (o *options) partial() bool {
+	return o.soakOnly || o.webOnly || o.winOnly || o.netOnly || o.lobbyOnly || o.roomOnly || o.cullOnly || o.enginesOnly || o.regressOnly
 }

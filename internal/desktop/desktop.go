@@ -150,7 +150,6 @@ type app struct {
 	// stop is the interrupts' stop, done at the first SIGINT or SIGTERM:
 	// the loop then ends the run (demo.Interrupt), once (interrupted).
 	stop        context.Context
-	stopped     <-chan struct{} // stop.Done()
 	interrupted bool
 }
 
@@ -176,7 +175,7 @@ func (w *window) SetVsync(v demo.Vsync) (string, error) {
 // Opening the window is watched (openDeadline): abort runs if the process
 // ends there.
 func open(cfg demo.Config, p demo.Platform, w *window, mainStart time.Time, sig *interrupts, abort func()) (_ *app, err error) {
-	a := &app{log: p.Log, win: w, clock: w.clock, files: diskFiles{sig: sig}, stop: sig.stop, stopped: sig.stop.Done()}
+	a := &app{log: p.Log, win: w, clock: w.clock, files: diskFiles{sig: sig}, stop: sig.stop}
 	choice := renderChoiceFromEnv()
 	openWatched := func(balls int) error {
 		return watched(openDeadline, sig.stop, p.Log, cfg.LogName(), "opening the window", displayHint(cfg.Headless), abort, func() error {
@@ -309,7 +308,7 @@ func (a *app) frame() {
 		// recording and the other files are written), or, in a network
 		// game still waiting for its players, with an error that says so.
 		select {
-		case <-a.stopped:
+		case <-a.stop.Done():
 			a.interrupted = true
 			d.Interrupt(now, context.Cause(a.stop))
 		default:

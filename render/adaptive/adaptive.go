@@ -10,10 +10,12 @@
 // turn, so that a load that comes and goes on the machine weighs on both
 // alike. The first frames of a block are not counted: a GPU (or a
 // software rasterizer's threads) still works on the frames before them,
-// drawn the other way. It keeps whichever measured cheaper. The caller measures each
-// frame it is asked to (Frame's measure) and reports the cost when it has
-// it, at the frame's end or some frames later. Plain Go, no clock: the
-// costs come in as nanoseconds.
+// drawn the other way (or, before a comparison, left unfenced); where
+// none can be, at the start and after the comparison's own frames of the
+// option, the first block has none. It keeps whichever measured cheaper.
+// The caller measures each frame it is asked to (Frame's measure) and
+// reports the cost when it has it, at the frame's end or some frames
+// later. Plain Go, no clock: the costs come in as nanoseconds.
 //
 // Frames of a few milliseconds are noisy: on a busy machine one option's
 // frames spread over three times and more, more than the options differ
@@ -42,7 +44,16 @@
 // comparison. Trials are few: TrialFrames frames of the other option
 // (MaxTrialFrames at most) every FirstEvery frames, the interval doubling
 // up to MaxEvery while the choice holds: a machine settled on one option
-// spends well under one frame in a hundred trying the other. Hysteresis:
+// spends well under one frame in a hundred trying the other. And what
+// trying costs is budgeted: where the other option measured dearer, the
+// next comparison waits until the frames since have taken Budget times
+// what its frames cost more, so that frames far cheaper than the other
+// option's (a GPU drawing one ball in 10 µs, where the walk alone takes
+// 160) do not spend a percent of the time trying it every 4,096 frames.
+// A trial ends after one block where the other option is plainly dearer
+// on frames that spread little (each counted frame over Apart times the
+// dearest of the option in force: a GPU at 100,000 balls, where culling
+// doubles the frame, tried it for whole comparisons). Hysteresis:
 // the strategy is taken up where it measures Margin cheaper than going
 // without, twice in a row, and kept while it measures cheaper at all.
 package adaptive
@@ -122,6 +133,16 @@ const (
 	MaxSamples     = MaxBlocks * (Block - Settle)
 	FirstEvery     = 512  // frames from one comparison to the next, at first
 	MaxEvery       = 4096 // at most, the interval doubling while the choice holds
+	// Budget: trying the other option costs at most 1/Budget of the
+	// time. Where a comparison's frames of it cost more than that of the
+	// frames to the next comparison, the next comes later, up to MaxWait
+	// (ns) of frames.
+	Budget  = 400
+	MaxWait = 30_000_000_000
+	// Apart: a comparison ends, keeping the option in force, once a
+	// block's counted frames of the other option each cost over Apart
+	// times the dearest counted frame of the option in force.
+	Apart = 1.5
 	// Margin: the strategy is taken up where it costs at most this
 	// fraction of going without (10 % cheaper), and kept while it costs
 	// less: no flapping between two options that cost the same, and no
@@ -164,6 +185,15 @@ type Choice struct {
 	limit   int // and is to draw, both options
 	want    int // costs of each option it is to count
 	far     int // frames in a row of the other option far worse
+	// What the comparison's frames of the other option cost: the least
+	// measured (settling frames too), whether any was, and how many were
+	// drawn.
+	altMin   int64
+	altSeen  bool
+	altDrawn int
+	// The last frame drawn: its option, and whether it was measured (a
+	// comparison's, fenced); begun once a comparison has drawn a frame.
+	lastOn, lastMeasured, begun bool
 
 	samples [2][]Cost // this round's counted costs: [0] off, [1] on
 	typical [2]Cost   // the lower quartiles of the last comparison that measured the option
@@ -227,12 +257,14 @@ func (c *Choice) Frame(s Scene) (on, measure bool, tag Tag) {
 	}
 	if s != c.scene {
 		c.scene = s
+		c.lastMeasured = false // the GPU may still draw the old scene
 		c.Restart()
 	}
 	c.frames++
 	switch c.phase {
 	case idle:
 		if c.frames < c.every {
+			c.lastOn, c.lastMeasured = c.on, false
 			return c.on, false, Tag{}
 		}
 		c.start()
@@ -243,6 +275,7 @@ func (c *Choice) Frame(s Scene) (on, measure bool, tag Tag) {
 		if c.frames > 2*TrialFrames {
 			c.decide()
 		}
+		c.lastOn, c.lastMeasured = c.on, false
 		return c.on, false, Tag{}
 	}
 	// Measuring: blocks of the option in force and of the other in turn.
@@ -256,7 +289,9 @@ func (c *Choice) Frame(s Scene) (on, measure bool, tag Tag) {
 	c.compared++
 	if use != c.on {
 		c.tried++
+		c.altDrawn++
 	}
+	c.lastOn, c.lastMeasured, c.begun = use, true, true
 	return use, true, Tag{round: c.round, on: use, settle: settle}
 }
 
@@ -274,7 +309,13 @@ func (c *Choice) start() {
 	c.round++
 	c.phase, c.frames, c.far = measuring, 0, 0
 	c.drawn, c.limit, c.want = 0, 2*TrialFrames, Samples
+	if !c.begun || (c.lastMeasured && c.lastOn == c.on) {
+		// Nothing drawn the other way, or left behind unfenced, is in
+		// flight: the first block needs no settling frames.
+		c.drawn = Settle
+	}
 	c.samples[0], c.samples[1] = c.samples[0][:0], c.samples[1][:0]
+	c.altMin, c.altSeen, c.altDrawn = 0, false, 0
 }
 
 // Measured reports the cost of a frame Frame asked to measure, with its
@@ -285,6 +326,9 @@ func (c *Choice) Measured(tag Tag, cost Cost) {
 		return
 	}
 	cur, alt := idx(c.on), idx(!c.on)
+	if t := cost.Total(); tag.on != c.on && (!c.altSeen || t < c.altMin) {
+		c.altMin, c.altSeen = t, true
+	}
 	if tag.on == c.on {
 		c.far = 0
 	} else if len(c.samples[cur]) >= Block-Settle {
@@ -318,6 +362,14 @@ func (c *Choice) Measured(tag Tag, cost Cost) {
 		return
 	}
 	c.keep(idx(tag.on), cost)
+	if tag.on != c.on && len(c.samples[alt]) >= Block-Settle && len(c.samples[cur]) >= Block-Settle {
+		// Every counted frame of the other option dearer than Apart
+		// times the dearest of the option in force: no more of it.
+		if lo, _ := span(c.samples[alt]); float64(lo) > Apart*float64(maxTotal(c.samples[cur])) {
+			c.end(false)
+			return
+		}
+	}
 	if c.phase == waiting && len(c.samples[0]) == c.want && len(c.samples[1]) == c.want {
 		c.decide()
 	}
@@ -343,6 +395,10 @@ func (c *Choice) end(switchOver bool) {
 // switch stands only where that one agrees; else the option before is
 // back.
 func (c *Choice) found(on bool) {
+	budget := 0
+	if on == c.on {
+		budget = c.budget()
+	}
 	switch {
 	case c.confirm && on == c.on: // confirmed
 		c.confirm = false
@@ -362,8 +418,31 @@ func (c *Choice) found(on bool) {
 	default:
 		c.every = min(2*c.every, MaxEvery)
 	}
+	c.every = max(c.every, budget)
 	c.chosen = true
 	c.phase, c.frames = idle, 0
+}
+
+// budget is how many frames of the option in force, at its typical
+// cost, take Budget times what the comparison's frames of the other
+// option cost more than they would have (0 where they cost no more): the
+// next comparison comes no sooner, so that trying costs at most 1/Budget
+// of the time, however much dearer the other option is and however short
+// the frames. What they cost more is taken low: each the cheapest of
+// them, against the lower quartile of the option in force, so that a
+// frame held up by the machine's other work puts off no comparison. At
+// most MaxWait of frames, or MaxEvery where that is more.
+func (c *Choice) budget() int {
+	cur := idx(c.on)
+	if !c.altSeen || !c.known[cur] || c.totals[cur] <= 0 {
+		return 0
+	}
+	extra := c.altMin - c.totals[cur]
+	if extra <= 0 {
+		return 0
+	}
+	need := int64(c.altDrawn) * extra * Budget / c.totals[cur]
+	return int(min(need, max(MaxEvery, MaxWait/c.totals[cur])))
 }
 
 // otherDearer reports whether the last comparison measured the option
@@ -420,6 +499,12 @@ func (c *Choice) decide() {
 		return
 	}
 	c.phase, c.frames = idle, 0
+}
+
+// maxTotal is the most of costs' totals.
+func maxTotal(costs []Cost) int64 {
+	_, hi := span(costs)
+	return hi
 }
 
 // span is the least and the most of costs' totals.

@@ -1,6 +1,8 @@
 package adaptive
 
 import (
+	"fmt"
+	"math"
 	"testing"
 )
 
@@ -194,11 +196,14 @@ func TestStaleCostsDropped(t *testing.T) {
 }
 
 // TestBlocks: a comparison draws blocks of Block frames of each option in
-// turn, Blocks of each, the first Settle frames of each block not counted.
+// turn, Blocks of each, the first Settle frames of each block not counted;
+// the first block of the first comparison has no settling frames, for no
+// frame is in flight (nor is one drawn the other way after a switch:
+// TestSettleOnlyAfterOthers).
 func TestBlocks(t *testing.T) {
 	c := New(Auto)
 	var got []byte
-	for range 2 * TrialFrames {
+	for range 2*TrialFrames - Settle {
 		on, measure, tag := c.Frame(scene10k)
 		b := byte('0')
 		if on {
@@ -212,7 +217,7 @@ func TestBlocks(t *testing.T) {
 		}
 		got = append(got, b)
 	}
-	const want = "aa000bb111aa000bb111aa000bb111"
+	const want = "000bb111aa000bb111aa000bb111"
 	if string(got) != want {
 		t.Errorf("comparison frames %s, want %s", got, want)
 	}
@@ -275,7 +280,10 @@ func TestSwitchConfirmed(t *testing.T) {
 		every   int // frames to the next comparison
 	}{
 		{"cheaper for the first comparison only", 2 * TrialFrames, false, FirstEvery},
-		{"cheaper throughout", 1 << 30, true, FirstEvery},
+		// Confirmed: its frames without culling cost 30.05 ms against
+		// 15.55, so the next comparison waits for Budget times what they
+		// cost more (0 here: computed below from the frames it tried).
+		{"cheaper throughout", 1 << 30, true, 0},
 	} {
 		s := newSim(Auto, 1)
 		pays, costs := costs(500_000, 15_000_000, 30_000_000), costs(500_000, 30_000_000, 30_000_000)
@@ -296,6 +304,14 @@ func TestSwitchConfirmed(t *testing.T) {
 		})
 		if s.c.On() != tc.want || s.c.confirm {
 			t.Errorf("%s: after the second comparison on %v, to confirm %v; want on %v, confirmed", tc.name, s.c.On(), s.c.confirm, tc.want)
+		}
+		if tc.every == 0 {
+			tried := s.c.altDrawn
+			want := float64(Budget*tried) * (30.05 - 15.55) / 15.55
+			if tried == 0 || tried > Block+1 || math.Abs(float64(s.c.every)-want) > want/20 {
+				t.Errorf("%s: next comparison in %d frames after %d of the other option; want one block of them at most, and about %.0f frames", tc.name, s.c.every, tried, want)
+			}
+			continue
 		}
 		if s.c.every != tc.every {
 			t.Errorf("%s: next comparison in %d frames, want %d", tc.name, s.c.every, tc.every)
@@ -379,8 +395,52 @@ func TestFirstComparisonInterval(t *testing.T) {
 		if s.c.every != tc.every {
 			t.Errorf("%s: next comparison in %d frames, want %d", tc.name, s.c.every, tc.every)
 		}
-		if frames, tried := s.c.Compared(); frames != 2*TrialFrames || tried != TrialFrames || tried != s.trials {
-			t.Errorf("%s: Compared() = %d, %d; want %d frames, %d tried (the sim counted %d)", tc.name, frames, tried, 2*TrialFrames, TrialFrames, s.trials)
+		if frames, tried := s.c.Compared(); frames != 2*TrialFrames-Settle || tried != TrialFrames || tried != s.trials {
+			t.Errorf("%s: Compared() = %d, %d; want %d frames, %d tried (the sim counted %d)", tc.name, frames, tried, 2*TrialFrames-Settle, TrialFrames, s.trials)
 		}
+	}
+}
+
+// TestSettleOnlyAfterOthers: a comparison's first block starts with
+// settling frames only where frames drawn the other way, or left
+// unfenced, may still be in flight: after the frames between comparisons
+// (unmeasured) and after a new scene, not at the start nor when a switch's
+// confirmation follows frames the comparison drew with the new option.
+func TestSettleOnlyAfterOthers(t *testing.T) {
+	first := func(c *Choice, s Scene) string {
+		on, _, tag := c.Frame(s)
+		return fmt.Sprintf("on %v, settling %v", on, tag.settle)
+	}
+	// The start: counted at once.
+	c := New(Auto)
+	if got := first(c, scene10k); got != "on false, settling false" {
+		t.Errorf("the first frame: %s, want counted", got)
+	}
+	// After the frames between comparisons: settling.
+	s := newSim(Auto, 0)
+	s.run(2*TrialFrames, scene10k, costs(500_000, 3_000_000, 3_000_000)) // kept off
+	if s.c.On() || s.c.phase != idle {
+		t.Fatalf("after the first comparison on %v, phase %d; want off, idle", s.c.On(), s.c.phase)
+	}
+	s.run(s.c.every-s.c.frames-1, scene10k, costs(500_000, 3_000_000, 3_000_000))
+	if got := first(s.c, scene10k); got != "on false, settling true" {
+		t.Errorf("a comparison after %d frames between: %s, want settling", s.c.every, got)
+	}
+	// A new scene: settling, whatever was drawn before.
+	if got := first(s.c, Scene{Balls: 7}); got != "on false, settling true" {
+		t.Errorf("a new scene's first frame: %s, want settling", got)
+	}
+	// A switch found on culling's frames (far cheaper, two counted of
+	// them): its confirmation follows them, counted at once.
+	s = newSim(Auto, 0)
+	s.run(Block-Settle+Block-1, scene10k, costs(500_000, 3_000_000, 30_000_000))
+	for _, l := range s.pending { // what the next frame would take in first
+		s.c.Measured(l.tag, l.cost)
+	}
+	if !s.c.On() || !s.c.confirm || s.c.phase != idle {
+		t.Fatalf("on %v, to confirm %v, phase %d; want a switch to culling to confirm", s.c.On(), s.c.confirm, s.c.phase)
+	}
+	if got := first(s.c, scene10k); got != "on true, settling false" {
+		t.Errorf("the confirmation's first frame: %s, want counted", got)
 	}
 }

@@ -285,6 +285,7 @@ func TestWindowThatDoesNotOpen(t *testing.T) {
 	if testing.Short() {
 		t.Skip("demos that wait")
 	}
+	t.Parallel() // 20 s of waiting for the deadline, beside the network games
 	t.Run("deadline", func(t *testing.T) {
 		t.Parallel()
 		display, _ := silentX(t)

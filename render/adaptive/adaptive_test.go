@@ -319,6 +319,18 @@ func TestSwitchConfirmed(t *testing.T) {
 	}
 }
 
+// firstComparison runs a Choice, its results delay frames late, until its
+// first comparison is over (the next begins), on frames that cost on and
+// off.
+func firstComparison(delay int, on, off int64) *sim {
+	s := newSim(Auto, delay)
+	cost := costs(0, on, off)
+	for s.c.round < 2 && s.frame < 1000 {
+		s.run(1, scene10k, cost)
+	}
+	return s
+}
+
 // TestShortFramesMeasuredLonger: a comparison whose answer would change
 // the choice, on frames too short to say much (MinCounted of each option
 // in all), goes on, a block of each at a time, up to MaxBlocks of each;
@@ -333,11 +345,7 @@ func TestShortFramesMeasuredLonger(t *testing.T) {
 		{"long frames, culling pays", 20_000_000, 30_000_000, TrialFrames},
 		{"short frames, culling does not pay", 3_000_000, 3_000_000, TrialFrames},
 	} {
-		s := newSim(Auto, 0)
-		cost := costs(0, tc.on, tc.off)
-		for s.c.round < 2 && s.frame < 1000 {
-			s.run(1, scene10k, cost)
-		}
+		s := firstComparison(0, tc.on, tc.off)
 		if got := s.trials; got != tc.trials {
 			t.Errorf("%s: %d frames of the other option, want %d", tc.name, got, tc.trials)
 		}

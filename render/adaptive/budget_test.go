@@ -130,11 +130,7 @@ func TestApartEndsTrial(t *testing.T) {
 		{"culling 1.9 times as dear", 5_300_000, 2_740_000, Block},
 		{"culling 1.3 times as dear", 3_560_000, 2_740_000, TrialFrames},
 	} {
-		s := newSim(Auto, 2)
-		cost := costs(0, tc.on, tc.off)
-		for s.c.round < 2 && s.frame < 1000 {
-			s.run(1, scene10k, cost)
-		}
+		s := firstComparison(2, tc.on, tc.off)
 		if s.c.On() {
 			t.Errorf("%s: culling on", tc.name)
 		}

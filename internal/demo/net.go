@@ -682,10 +682,7 @@ func startNet(c *Config, network Network, clock loop.Clock, stop context.Context
 		return g, g.watch(c, clock, stop, id, host, hostText, log)
 	}
 	if n.Netcode == "rollback" {
-		g.ghosts = &ghosts{}
-		if n.Smooth {
-			g.smooth = &smoother{}
-		}
+		g.rollback(n)
 	}
 	now := clock.Now()
 	if hosting {
@@ -752,9 +749,33 @@ func startNet(c *Config, network Network, clock loop.Clock, stop context.Context
 		g.leave(clock)
 		return nil, err
 	}
+	if g.sess.Delay() == 0 && n.Netcode == "lockstep" {
+		// Lockstep cannot play without an input delay (every tick would
+		// wait a round trip for the others' input): a game with none is
+		// a rollback host's, and a joiner that did not ask for lockstep
+		// plays rollback too. Before, it played lockstep at 0, stalled
+		// on nearly every frame (247 of 250 at 30 ms of delay), and the
+		// hashes agreed.
+		if c.Set["netcode"] {
+			g.leave(clock)
+			return nil, flagErr("netcode", "lockstep cannot play the host's game: it has no input delay (the host plays rollback); join with -netcode rollback, or without -netcode")
+		}
+		n.Netcode, g.netcode = "rollback", "rollback"
+		g.rollback(n)
+		fmt.Fprintf(log, "interpdemo: the host's game has no input delay, which lockstep cannot play: rollback here too\n")
+	}
 	c.Settings = world
 	c.Ticks = int64(g.sess.TickLimit())
 	return g, nil
+}
+
+// rollback sets up what the rollback netcode draws: the ghosts of
+// mispredictions, and the smoothing of corrections (-rollback-smooth).
+func (g *netGame) rollback(n *NetConfig) {
+	g.ghosts = &ghosts{}
+	if n.Smooth {
+		g.smooth = &smoother{}
+	}
 }
 
 // connect ties a joiner's or a spectator's socket to its host's address

@@ -465,3 +465,32 @@ func TestICERelayWithoutTURNInICE(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinerOfAGameWithoutInputDelay: a rollback host's game has no input
+// delay, which lockstep cannot play; a joiner that did not ask for a
+// netcode plays rollback there too, says so, and the peers agree, and one
+// that asked for lockstep is told to join with rollback. Before, the
+// joiner played lockstep at 0 and stalled on nearly every frame.
+func TestJoinerOfAGameWithoutInputDelay(t *testing.T) {
+	g := newNetTestGame(t, lossy, []string{"-netcode", "rollback", "-bot", "1", "-ticks", "60"}, []string{"-bot", "2"})
+	g.run(nil)
+	rs := g.reports()
+	for i, r := range rs {
+		if r.Net == nil || r.Net.Netcode != "rollback" || r.Net.InputDelay != 0 || r.Net.Rollback == nil || r.StateHash != rs[0].StateHash {
+			t.Errorf("peer %d: %+v, hash %s; want rollback at input delay 0, the host's hash %s", i, r.Net, r.StateHash, rs[0].StateHash)
+		}
+	}
+	if log, want := g.peers[1].log.String(), "interpdemo (player 1 of 2): the host's game has no input delay, which lockstep cannot play: rollback here too\n"; !strings.Contains(log, want) {
+		t.Errorf("joiner's log:\n%s\nwant %q", log, want)
+	}
+
+	clock := loop.NewManualClock(time.Second)
+	net := newSimNet(t, clock, netplay.Conditions{})
+	host := newFront(t, clock, net, "-host", ":7777", "-netcode", "rollback")
+	host.stepAt(clock.Now())
+	_, err := tryFront(t, clock, net, "-join", "127.0.0.1:7777", "-netcode", "lockstep")
+	var usage UsageError
+	if want := "-netcode: lockstep cannot play the host's game: it has no input delay (the host plays rollback); join with -netcode rollback, or without -netcode"; !errors.As(err, &usage) || err.Error() != want {
+		t.Errorf("a joiner asking for lockstep: %v; want the usage error %q", err, want)
+	}
+}

@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -416,7 +417,11 @@ func Parse(args []string, usageOut io.Writer, p Platform) (Config, error) {
 	if err := c.Net.check(&c, set); err != nil {
 		return c, err
 	}
-	if err := c.Net.checkJoin(p.Network); err != nil {
+	stop := p.Stop
+	if stop == nil {
+		stop = context.Background()
+	}
+	if err := c.Net.checkJoin(p.Network, stop); err != nil {
 		return c, err
 	}
 	switch {

@@ -141,8 +141,9 @@ type Network interface {
 	// Listen opens a datagram socket on address (":0" for any port),
 	// with the simulated conditions applied both ways.
 	Listen(address string, cond netplay.Conditions, seed uint64) (Conn, error)
-	// Resolve turns HOST:PORT into an address (checked with the flags).
-	Resolve(hostport string) (netplay.Addr, error)
+	// Resolve turns HOST:PORT into an address (checked with the flags),
+	// giving up when ctx is done.
+	Resolve(ctx context.Context, hostport string) (netplay.Addr, error)
 	// Nonce is 64 random bits, never 0: the session's ID or token.
 	Nonce() (uint64, error)
 	// Lobby enters the room at url (ws://HOST:PORT/ROOM?players=N, or
@@ -372,8 +373,9 @@ func checkHostPort(addr string) error {
 }
 
 // checkJoin resolves -join's or -spectate's address (after the flags'
-// own checks).
-func (n *NetConfig) checkJoin(network Network) error {
+// own checks). stop ends the lookup (a name server that does not answer
+// is waited for seconds) with an error that says so.
+func (n *NetConfig) checkJoin(network Network, stop context.Context) error {
 	name, addr := "join", n.Join
 	if n.Spectate != "" {
 		name, addr = "spectate", n.Spectate
@@ -390,7 +392,10 @@ func (n *NetConfig) checkJoin(network Network) error {
 	if n.room() != "" {
 		return nil // the lobby says whether it is there
 	}
-	if _, err := network.Resolve(addr); err != nil {
+	if _, err := network.Resolve(stop, addr); err != nil {
+		if stop.Err() != nil {
+			return stopped(stop, "looking up "+addr)
+		}
 		return flagErr(name, "%v", err)
 	}
 	return nil
@@ -667,11 +672,17 @@ func startNet(c *Config, network Network, clock loop.Clock, stop context.Context
 			return nil, fmt.Errorf("-host: %v", err)
 		}
 		if !hosting {
-			given := n.Join
+			name, given := "join", n.Join
 			if n.Spectate != "" {
-				given = n.Spectate
+				name, given = "spectate", n.Spectate
 			}
-			host, _ = network.Resolve(given) // checked with the flags
+			if host, err = network.Resolve(stop, given); err != nil { // checked with the flags, looked up again
+				conn.Close()
+				if stop.Err() != nil {
+					return nil, stopped(stop, "looking up "+given)
+				}
+				return nil, fmt.Errorf("-%s: %v", name, err)
+			}
 			hostText = hostName(given, host)
 			connect(conn, host)
 		}

@@ -161,7 +161,7 @@ func (n *simNet) Listen(address string, cond netplay.Conditions, seed uint64) (C
 	return c, nil
 }
 
-func (n *simNet) Resolve(hostport string) (netplay.Addr, error) {
+func (n *simNet) Resolve(_ context.Context, hostport string) (netplay.Addr, error) {
 	ap, err := netip.ParseAddrPort(hostport)
 	return netplay.Addr(ap.String()), err
 }

@@ -85,6 +85,48 @@ func TestStopEndsTheWaitsBeforeTheLoop(t *testing.T) {
 	}
 }
 
+// slowNames is simNet with a name server that does not answer: a lookup
+// waits (on the manual clock) until its context is done, or for 30 s,
+// as the system's resolver would for its tries.
+type slowNames struct{ *simNet }
+
+func (n slowNames) Resolve(ctx context.Context, hostport string) (netplay.Addr, error) {
+	for end := n.clock.Now() + 30*time.Second; n.clock.Now() < end; n.clock.Advance(10 * time.Millisecond) {
+		if err := ctx.Err(); err != nil {
+			return "", err
+		}
+	}
+	return "", errors.New("lookup " + hostport + ": i/o timeout")
+}
+
+// A Ctrl-C while -join's or -spectate's host name is looked up (the
+// flags' check, before any window) ends the lookup at once, with one line
+// and status 1, not the usage error of a name that does not resolve.
+// (Before, the lookup took no Stop, and a name server that did not answer
+// held the Ctrl-C for its tries.)
+func TestStopEndsTheLookup(t *testing.T) {
+	for _, args := range [][]string{{"-join", "game.example:7777"}, {"-spectate", "game.example:7777"}} {
+		clock := loop.NewManualClock(time.Second)
+		at := clock.Now() + time.Second
+		f := &front{t: t, clock: clock, display: &testDisplay{}, files: newMemFiles(), frame: time.Millisecond}
+		p := f.platform(slowNames{newSimNet(t, clock, netplay.Conditions{})})
+		p.Stop = clockStop{Context: context.Background(), clock: clock, at: at}
+		_, err := Parse(append(args, "-headless"), io.Discard, p)
+		var usage UsageError
+		if want := "interrupted by SIGINT while looking up game.example:7777"; err == nil || err.Error() != want || errors.As(err, &usage) {
+			t.Errorf("%v: %v; want %q, not a usage error", args, err, want)
+		}
+		if end := clock.Now(); end > at+100*time.Millisecond {
+			t.Errorf("%v: Parse returned %v after the Ctrl-C, want at once", args, end-at)
+		}
+		// With no Ctrl-C, the name that does not resolve is the flag's error.
+		p.Stop = nil
+		if _, err := Parse(append(args, "-headless"), io.Discard, p); !errors.As(err, &usage) || !strings.HasPrefix(err.Error(), args[0]+": lookup game.example:7777: i/o timeout") {
+			t.Errorf("%v without a Ctrl-C: %v; want the usage error of the lookup", args, err)
+		}
+	}
+}
+
 // A host's wait for its players, in the loop: a Ctrl-C (Interrupt) ends
 // the run with an error that says the game never started and who was
 // there, in place of the line a Q gives (which ends with status 0); the

@@ -23,7 +23,9 @@ func (udpNetwork) Listen(address string, cond netplay.Conditions, seed uint64) (
 	return c, nil
 }
 
-func (udpNetwork) Resolve(hostport string) (netplay.Addr, error) { return udp.Resolve(hostport) }
+func (udpNetwork) Resolve(ctx context.Context, hostport string) (netplay.Addr, error) {
+	return udp.ResolveContext(ctx, hostport)
+}
 
 // Lobby enters a lobby's room: WebRTC data channels (package room).
 func (udpNetwork) Lobby(ctx context.Context, url string, cfg webrtc.Config) (demo.Room, error) {

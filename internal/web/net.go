@@ -24,7 +24,7 @@ func (pageNetwork) Listen(string, netplay.Conditions, uint64) (demo.Conn, error)
 	return nil, errNoUDP
 }
 
-func (pageNetwork) Resolve(string) (netplay.Addr, error) { return "", errNoUDP }
+func (pageNetwork) Resolve(context.Context, string) (netplay.Addr, error) { return "", errNoUDP }
 
 // Lobby enters a lobby's room.
 func (pageNetwork) Lobby(ctx context.Context, url string, cfg webrtc.Config) (demo.Room, error) {

@@ -29,6 +29,7 @@
 package udp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -169,16 +170,48 @@ func Listen(address string, cfg Config) (*Conn, error) {
 // Resolve turns "host:port" into the Addr of a peer there (the first of
 // the host's addresses; an IPv4 one is preferred).
 func Resolve(hostport string) (netplay.Addr, error) {
-	ua, err := net.ResolveUDPAddr("udp", hostport)
+	return ResolveContext(context.Background(), hostport)
+}
+
+// ResolveContext is Resolve, giving up when ctx is done: a name server
+// that does not answer is otherwise waited for as long as the system's
+// resolver says (seconds, for each server and attempt), and a user's
+// Ctrl-C with it.
+func ResolveContext(ctx context.Context, hostport string) (netplay.Addr, error) {
+	host, service, err := net.SplitHostPort(hostport)
 	if err != nil {
 		return "", err
 	}
-	ap := unmap(ua.AddrPort())
+	port, err := resolver.LookupPort(ctx, "udp", service)
+	if err != nil {
+		return "", err
+	}
+	var ip netip.Addr
+	if host != "" {
+		ips, err := resolver.LookupNetIP(ctx, "ip", host)
+		if err != nil {
+			return "", err
+		}
+		if len(ips) == 0 {
+			return "", fmt.Errorf("lookup %s: no address", host)
+		}
+		ip = ips[0]
+		for _, a := range ips {
+			if a.Unmap().Is4() {
+				ip = a
+				break
+			}
+		}
+	}
+	ap := unmap(netip.AddrPortFrom(ip, uint16(port)))
 	if !ap.Addr().IsValid() || ap.Addr().IsUnspecified() || ap.Port() == 0 {
 		return "", fmt.Errorf("%w: %q is not a host and port to send to", netplay.ErrInvalid, hostport)
 	}
 	return netplay.Addr(ap.String()), nil
 }
+
+// resolver looks up names and ports: the system's (tests replace it).
+var resolver = net.DefaultResolver
 
 // parse turns an Addr back into the socket's address.
 func parse(a netplay.Addr) (netip.AddrPort, bool) {

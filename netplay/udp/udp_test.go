@@ -1,6 +1,7 @@
 package udp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -344,3 +345,74 @@ func TestListenErrors(t *testing.T) {
 
 // testSilence is the loopback tests' silence limit.
 const testSilence = 20 * time.Second
+
+// TestResolve: literal addresses, IPv4 preferred among a name's, and
+// what cannot be sent to.
+func TestResolve(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"127.0.0.1:7777", "127.0.0.1:7777"},
+		{"[::1]:7777", "[::1]:7777"},
+		{"[::ffff:127.0.0.1]:7777", "127.0.0.1:7777"},
+		{"localhost:7777", "127.0.0.1:7777"},
+	} {
+		if a, err := Resolve(c.in); err != nil || string(a) != c.want {
+			t.Errorf("Resolve(%q) = %q, %v; want %q", c.in, a, err, c.want)
+		}
+	}
+	for _, in := range []string{"0.0.0.0:7777", ":7777", "127.0.0.1:0", "[::]:1"} {
+		if _, err := Resolve(in); !errors.Is(err, netplay.ErrInvalid) {
+			t.Errorf("Resolve(%q): %v, want ErrInvalid", in, err)
+		}
+	}
+	for _, in := range []string{"nowhere", "127.0.0.1:port that is none", "127.0.0.1:70000"} {
+		if a, err := Resolve(in); err == nil {
+			t.Errorf("Resolve(%q) = %q, want an error", in, a)
+		}
+	}
+}
+
+// TestResolveGivesUpWithItsContext: a lookup that a name server leaves
+// unanswered (one on 127.0.0.1 that reads and never answers) ends when
+// its context does, not when the resolver's own timeouts run out
+// (seconds for each try).
+func TestResolveGivesUpWithItsContext(t *testing.T) {
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	server := pc.LocalAddr().String()
+	saved := resolver
+	resolver = &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, "udp", server)
+	}}
+	defer func() { resolver = saved }()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := ResolveContext(ctx, "game.example:7777")
+		done <- err
+	}()
+	// The query reaches the server, which keeps it.
+	pc.SetReadDeadline(time.Now().Add(5 * time.Second))
+	buf := make([]byte, 512)
+	if _, _, err := pc.ReadFrom(buf); err != nil {
+		t.Fatalf("no query reached the name server: %v", err)
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("the lookup ended with no answer and its context going on: %v", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("the lookup ended with %v, want context.Canceled", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the lookup still waited 5 s after its context was cancelled")
+	}
+}

@@ -186,8 +186,8 @@ func ResolveContext(ctx context.Context, hostport string) (netplay.Addr, error) 
 	if err != nil {
 		return "", err
 	}
-	var ip netip.Addr
-	if host != "" {
+	ip, err := netip.ParseAddr(host) // a literal keeps its zone, which a lookup drops
+	if err != nil && host != "" {
 		ips, err := resolver.LookupNetIP(ctx, "ip", host)
 		if err != nil {
 			return "", err

@@ -353,6 +353,7 @@ func TestResolve(t *testing.T) {
 		{"127.0.0.1:7777", "127.0.0.1:7777"},
 		{"[::1]:7777", "[::1]:7777"},
 		{"[::ffff:127.0.0.1]:7777", "127.0.0.1:7777"},
+		{"[fe80::1%lo]:7777", "[fe80::1%lo]:7777"}, // a link-local address keeps its zone
 		{"localhost:7777", "127.0.0.1:7777"},
 	} {
 		if a, err := Resolve(c.in); err != nil || string(a) != c.want {

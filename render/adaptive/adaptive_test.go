@@ -452,3 +452,46 @@ func TestSettleOnlyAfterOthers(t *testing.T) {
 		t.Errorf("the confirmation's first frame: %s, want counted", got)
 	}
 }
+
+// TestWarmUpEndAfterFarComparisons: Restart (the warm-up's end) compares
+// again at once, unless the last two comparisons chose one option with
+// the other over FarApart times dearer: then the next comes FirstEvery
+// frames later, the choice kept. A new scene compares again at once
+// whatever came before.
+func TestWarmUpEndAfterFarComparisons(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		on, off int64
+		again   bool // a comparison at once after Restart
+	}{
+		// Culling 13 times cheaper: taken up, confirmed, both far apart.
+		{"culling far cheaper", 40_000_000, 540_000_000, false},
+		// Culling 6 times dearer: the first comparison far apart, then
+		// the next (FirstEvery frames later, or the budget's) too.
+		{"culling far dearer", 1_880_000, 308_000, false},
+		// 20 % apart: every comparison counts.
+		{"culling a fifth cheaper", 14_000_000, 18_000_000, true},
+	} {
+		s := newSim(Auto, 2)
+		cost := costs(0, tc.on, tc.off)
+		for s.c.round < 3 && s.frame < 100_000 {
+			s.run(1, scene10k, cost)
+		}
+		for s.c.phase != idle && s.frame < 100_000 { // the third comparison over
+			s.run(1, scene10k, cost)
+		}
+		round, on := s.c.round, s.c.On()
+		s.c.Restart()
+		_, measure, _ := s.c.Frame(scene10k)
+		if measure != tc.again || s.c.On() != on {
+			t.Errorf("%s: after Restart, a comparison at once %v, want %v; on %v (was %v)", tc.name, measure, tc.again, s.c.On(), on)
+		}
+		if !tc.again && (s.c.round != round || s.c.every != FirstEvery) {
+			t.Errorf("%s: Restart started round %d (was %d), next comparison in %d frames; want none now, FirstEvery later", tc.name, s.c.round, round, s.c.every)
+		}
+		// A new scene is compared at once, far apart before or not.
+		if _, measure, _ := s.c.Frame(Scene{Balls: 3}); !measure {
+			t.Errorf("%s: a new scene not compared at once", tc.name)
+		}
+	}
+}

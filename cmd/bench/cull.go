@@ -114,8 +114,6 @@ func cullOnly(o *options) error {
 	p := func(format string, args ...any) { fmt.Printf(format, args...) }
 	r.writeCull(p)
 	p("| # | target | measured | met |\n|---|---|---|---|\n")
-	r.cullTargets(func(n int, target, measured string, ok bool) {
-		p("| %d | %s | %s | %s |\n", n, target, measured, map[bool]string{true: "yes", false: "**no**"}[ok])
-	}, 17)
+	r.cullTargets(targetRow(p), 17)
 	return nil
 }

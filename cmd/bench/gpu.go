@@ -180,13 +180,7 @@ func cullCell(rs []gpuRun) string {
 		if s == nil {
 			continue
 		}
-		ms := func(v *float64) string {
-			if v == nil {
-				return "-"
-			}
-			return fmt.Sprintf("%.3f", *v)
-		}
-		each = append(each, fmt.Sprintf("%s (walk %s, GPU %s / %s)", s.Cull, ms(s.CullWalkMs), ms(s.CullGPUOnMs), ms(s.CullGPUOffMs)))
+		each = append(each, fmt.Sprintf("%s (walk %s, GPU %s / %s)", s.Cull, floatOr(s.CullWalkMs, "%.3f"), floatOr(s.CullGPUOnMs, "%.3f"), floatOr(s.CullGPUOffMs, "%.3f")))
 	}
 	return strings.Join(each, ", ")
 }

@@ -92,9 +92,7 @@ func run() int {
 	if o.gpuOnly {
 		p := func(format string, args ...any) { fmt.Printf(format, args...) }
 		writeGPU(p, recs)
-		gpuTarget(func(n int, target, measured string, ok bool) {
-			p("| %d | %s | %s | %s |\n", n, target, measured, map[bool]string{true: "yes", false: "**no**"}[ok])
-		}, 21, recs)
+		gpuTarget(targetRow(p), 21, recs)
 		return 0
 	}
 	if o.soakOnly {
@@ -121,9 +119,7 @@ func run() int {
 		}
 		p := func(format string, args ...any) { fmt.Printf(format, args...) }
 		r.engines.write(p)
-		r.engines.targets(func(n int, target, measured string, ok bool) {
-			p("| %d | %s | %s | %s |\n", n, target, measured, map[bool]string{true: "yes", false: "**no**"}[ok])
-		}, 20)
+		r.engines.targets(targetRow(p), 20)
 		return 0
 	}
 	if o.regressOnly {
@@ -134,9 +130,7 @@ func run() int {
 		}
 		p := func(format string, args ...any) { fmt.Printf(format, args...) }
 		r.regress.write(p)
-		r.regress.targets(func(n int, target, measured string, ok bool) {
-			p("| %d | %s | %s | %s |\n", n, target, measured, map[bool]string{true: "yes", false: "**no**"}[ok])
-		}, 16)
+		r.regress.targets(targetRow(p), 16)
 		return 0
 	}
 	if o.cullOnly {

@@ -340,8 +340,6 @@ func runSoakOnly(o *options, w io.Writer) error {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	r.writeSoak(p)
 	p("| # | target | measured | met |\n|---|---|---|---|\n")
-	r.soakTarget(func(n int, target, measured string, ok bool) {
-		p("| %d | %s | %s | %s |\n", n, target, measured, map[bool]string{true: "yes", false: "**no**"}[ok])
-	}, 9)
+	r.soakTarget(targetRow(p), 9)
 	return nil
 }

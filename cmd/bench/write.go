@@ -101,9 +101,7 @@ func (r *results) write(w io.Writer, o *options) error {
 
 func (r *results) writeTargets(p func(string, ...any)) {
 	p("## Targets\n\n| # | target | measured | met |\n|---|---|---|---|\n")
-	row := func(n int, target, measured string, ok bool) {
-		p("| %d | %s | %s | %s |\n", n, target, measured, map[bool]string{true: "yes", false: "**no**"}[ok])
-	}
+	row := targetRow(p)
 
 	// 1. No-tick frames upload nothing.
 	var maxNoTick int64
@@ -237,6 +235,14 @@ func intOr[T int64 | uint64](v *T) string {
 		return "-"
 	}
 	return commas(int64(*v))
+}
+
+// targetRow returns what writes one row of a targets table with p: its
+// number, the target, what was measured, and whether it was met.
+func targetRow(p func(string, ...any)) func(n int, target, measured string, ok bool) {
+	return func(n int, target, measured string, ok bool) {
+		p("| %d | %s | %s | %s |\n", n, target, measured, map[bool]string{true: "yes", false: "**no**"}[ok])
+	}
 }
 
 // floatOr formats an optional figure; "-" when the run did not report it.

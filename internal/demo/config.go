@@ -1,7 +1,6 @@
 package demo
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -417,11 +416,7 @@ func Parse(args []string, usageOut io.Writer, p Platform) (Config, error) {
 	if err := c.Net.check(&c, set); err != nil {
 		return c, err
 	}
-	stop := p.Stop
-	if stop == nil {
-		stop = context.Background()
-	}
-	if err := c.Net.checkJoin(p.Network, stop); err != nil {
+	if err := c.Net.checkJoin(p.Network, p.stop()); err != nil {
 		return c, err
 	}
 	switch {

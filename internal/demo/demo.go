@@ -81,6 +81,14 @@ type Platform struct {
 	Stop context.Context
 }
 
+// stop is Stop, or a context never done where it is nil.
+func (p Platform) stop() context.Context {
+	if p.Stop == nil {
+		return context.Background()
+	}
+	return p.Stop
+}
+
 // autosave is how often a recording is written while it runs, so that a
 // crash or a kill loses at most this much of it. Each save replaces the
 // file atomically.
@@ -149,11 +157,7 @@ func New(cfg Config, p Platform) (d *Demo, err error) {
 		}
 		who := &whoLog{w: p.Log}
 		d.p.Log = who
-		stop := p.Stop
-		if stop == nil {
-			stop = context.Background()
-		}
-		if d.net, err = startNet(&d.cfg, p.Network, p.Clock, stop, who); err != nil {
+		if d.net, err = startNet(&d.cfg, p.Network, p.Clock, p.stop(), who); err != nil {
 			return nil, err
 		}
 		cfg = d.cfg

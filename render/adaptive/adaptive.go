@@ -196,8 +196,8 @@ type Choice struct {
 	altSeen  bool
 	altDrawn int
 	// The last frame drawn: its option, and whether it was measured (a
-	// comparison's, fenced); begun once a comparison has drawn a frame.
-	lastOn, lastMeasured, begun bool
+	// comparison's, fenced).
+	lastOn, lastMeasured bool
 	// farRun counts the comparisons in a row that chose farOn with the
 	// other option over FarApart times dearer.
 	farRun int
@@ -299,7 +299,7 @@ func (c *Choice) Frame(s Scene) (on, measure bool, tag Tag) {
 		c.tried++
 		c.altDrawn++
 	}
-	c.lastOn, c.lastMeasured, c.begun = use, true, true
+	c.lastOn, c.lastMeasured = use, true
 	return use, true, Tag{round: c.round, on: use, settle: settle}
 }
 
@@ -333,9 +333,9 @@ func (c *Choice) start() {
 	c.round++
 	c.phase, c.frames, c.far = measuring, 0, 0
 	c.drawn, c.limit, c.want = 0, 2*TrialFrames, Samples
-	if !c.begun || (c.lastMeasured && c.lastOn == c.on) {
-		// Nothing drawn the other way, or left behind unfenced, is in
-		// flight: the first block needs no settling frames.
+	if c.compared == 0 || (c.lastMeasured && c.lastOn == c.on) {
+		// Nothing drawn yet, or the other way, or left behind unfenced,
+		// is in flight: the first block needs no settling frames.
 		c.drawn = Settle
 	}
 	c.samples[0], c.samples[1] = c.samples[0][:0], c.samples[1][:0]
@@ -389,7 +389,8 @@ func (c *Choice) Measured(tag Tag, cost Cost) {
 	if tag.on != c.on && len(c.samples[alt]) >= Block-Settle && len(c.samples[cur]) >= Block-Settle {
 		// Every counted frame of the other option dearer than Apart
 		// times the dearest of the option in force: no more of it.
-		if lo, _ := span(c.samples[alt]); float64(lo) > Apart*float64(maxTotal(c.samples[cur])) {
+		lo, _ := span(c.samples[alt])
+		if _, hi := span(c.samples[cur]); float64(lo) > Apart*float64(hi) {
 			c.end(false)
 			return
 		}
@@ -544,12 +545,6 @@ func (c *Choice) decide() {
 		return
 	}
 	c.phase, c.frames = idle, 0
-}
-
-// maxTotal is the most of costs' totals.
-func maxTotal(costs []Cost) int64 {
-	_, hi := span(costs)
-	return hi
 }
 
 // span is the least and the most of costs' totals.

@@ -11,7 +11,9 @@
 #   BUILD=$(git rev-parse --short HEAD) REF=4222101 bash scripts/gpu-record.sh
 # and copy $OUT/gpu.jsonl to docs/gpu/DATE-GPU.jsonl.
 # Env: NS (ball counts), S (seconds a run), ROUNDS, FORCED (ball counts also
-# run with -cull on and off), GPU_DIR (default .gpu).
+# run with -cull on and off, in each round), PROF (a ball count: a CPU
+# profile of each build there, after the rounds, to $OUT/prof-this.pprof and
+# prof-ref.pprof), GPU_DIR (default .gpu).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 G=${GPU_DIR:-.gpu}
@@ -36,15 +38,21 @@ one() { # build balls cull round binary [flags]
   printf '{"build":"%s","balls":%d,"cull":"%s","round":%d,"stats":%s}\n' "$b" "$n" "$c" "$r" "$s" >>"$runs"
   echo "$b $n ${c:+-cull $c }round $r: $(printf '%s' "$s" | grep -o '"fps":[0-9.]*')"
 }
+forced=${FORCED:-10000 100000}
 for r in $(seq "${ROUNDS:-2}"); do
   for n in ${NS:-1 1000 10000 100000 1000000}; do
     one this "$n" "" "$r" "$this"
     one ref "$n" "" "$r" "$ref"
+    case " $forced " in *" $n "*) for c in on off; do one this "$n" "$c" "$r" "$this" -cull "$c"; done;; esac
   done
 done
-for n in ${FORCED:-10000 100000}; do for c in on off; do one this "$n" "$c" 1 "$this" -cull "$c"; done; done
+if [ -n "${PROF:-}" ]; then
+  timeout 120 "$this" $args -balls "$PROF" -cpuprofile "${OUT:-/tmp}/prof-this.pprof" >/dev/null 2>&1
+  timeout 120 "$ref" $args -balls "$PROF" -cpuprofile "${OUT:-/tmp}/prof-ref.pprof" >/dev/null 2>&1
+  echo "gpu-record: CPU profiles at $PROF balls in ${OUT:-/tmp}"
+fi
 cmd="SDL_VIDEODRIVER=offscreen BIN $args -balls N [-cull on|off]"
-printf '{"header":{"recorded":"%s","gpu":"%s","gl_renderer":"%s","build":"%s","ref":"%s","command":"%s","order":"per round, at each ball count in turn, this build then %s'"'"'s; the runs with -cull forced after the rounds","window":"not measured by this script"}}\n' \
-  "$recorded" "${gpu:-unknown GPU}" "$renderer" "$BUILD" "$REF" "$cmd" "$REF" >"$out"
+printf '{"header":{"recorded":"%s","gpu":"%s","gl_renderer":"%s","build":"%s","ref":"%s","command":"%s","order":"per round, at each ball count in turn: this build, %s'"'"'s, then (at %s balls) this build with -cull on and with -cull off","window":"not measured by this script"}}\n' \
+  "$recorded" "${gpu:-unknown GPU}" "$renderer" "$BUILD" "$REF" "$cmd" "$REF" "${forced// /, }" >"$out"
 cat "$runs" >>"$out"; rm -f "$runs"
 echo "gpu-record: wrote $out"

@@ -112,14 +112,9 @@ func TestRetainedFramesMatchWholeFrames(t *testing.T) {
 			if opaque {
 				name += ", opaque layers"
 			}
-			t.Run(name, func(t *testing.T) { retainedMatchesWhole(t, withGL(t, 640, 480), extra, opaque, false) })
+			t.Run(name, func(t *testing.T) { retainedMatchesWhole(t, withGL(t, 640, 480), extra, opaque) })
 		}
 	}
-	// Headless, the demo draws into a framebuffer object (offscreen.go),
-	// which keeps its pixels as the pbuffer does.
-	t.Run(fmt.Sprint(3+spriteMaxBalls, " balls, offscreen"), func(t *testing.T) {
-		retainedMatchesWhole(t, withGL(t, 640, 480), spriteMaxBalls, false, true)
-	})
 }
 
 // A window that presents only what each frame repainted (no swap: the
@@ -130,7 +125,7 @@ func TestRetainedFramesMatchWholeFrames(t *testing.T) {
 func TestWindowShowsWholeFramesFromParts(t *testing.T) {
 	for _, extra := range []int{0, spriteMaxBalls} {
 		t.Run(fmt.Sprint(3+extra, " balls"), func(t *testing.T) {
-			retainedMatchesWhole(t, withWindowGL(t, 640, 480), extra, true, false)
+			retainedMatchesWhole(t, withWindowGL(t, 640, 480), extra, true)
 		})
 	}
 }
@@ -206,13 +201,10 @@ func presentAndCheck(t *testing.T, win *platform.Window, painted []Rect, want fu
 	}
 }
 
-func retainedMatchesWhole(t *testing.T, win *platform.Window, extra int, opaque, offscreen bool) {
+func retainedMatchesWhole(t *testing.T, win *platform.Window, extra int, opaque bool) {
 	stripes := func(img *image.RGBA, k int) { stripesAlpha(img, k, opaque) }
 	inWindow := win.CanPresentParts()
-	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: true, PaintedOnly: inWindow, Offscreen: offscreen})
-	if r.Offscreen() != offscreen {
-		t.Fatalf("Offscreen() = %v with Config.Offscreen %v", r.Offscreen(), offscreen)
-	}
+	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: true, PaintedOnly: inWindow})
 	hud := r.NewOverlay(200, 100)
 	graph := r.NewOverlay(640, 60)
 	hudImg := image.NewRGBA(image.Rect(0, 0, 200, 100))

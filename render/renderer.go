@@ -73,12 +73,6 @@ type Config struct {
 	// holds no frame: ReadPixels is the frame only where Painted says.
 	// It matters only with Retained.
 	PaintedOnly bool
-	// Offscreen draws into a framebuffer object of the drawable's size,
-	// in the GPU's own memory, instead of into the drawable, which is
-	// never shown: headless (see offscreen.go). It keeps its pixels
-	// from one frame to the next, as Retained asks, and ReadPixels reads
-	// it.
-	Offscreen bool
 	// LayersOnly makes a renderer of the layers alone, with no ball
 	// (Sync takes none) and none of the balls' programs: for a window
 	// whose world has a window of its own (the platform's SplitWorld),
@@ -145,7 +139,6 @@ type Renderer struct {
 	occ   occupancy  // where the balls can be during the current tick
 	spr   sprites    // where a few balls are drawn, frame by frame
 	debug debugLog
-	off   target // the framebuffer object drawn into (Config.Offscreen)
 }
 
 // maxInFlight is how many frames the CPU may run ahead of the GPU. Drivers
@@ -173,9 +166,6 @@ func New(cfg Config) (*Renderer, error) {
 	r := &Renderer{cfg: cfg, fenceEvery: 1, highlight: -1, clock: wallNow} // the uniforms start at 0: none
 	r.cells.choice = adaptive.New(cfg.Cull)
 	r.debug.init(major, minor)
-	if cfg.Offscreen {
-		r.off.init()
-	}
 	if cfg.LayersOnly {
 		return r.initLayers()
 	}
@@ -303,7 +293,6 @@ func (r *Renderer) resizeArea(w, h int, area Rect) {
 		return
 	}
 	r.winW, r.winH, r.area = w, h, area
-	r.off.resize(w, h)
 	r.view, r.scale = Letterbox(area.W, area.H, r.cfg.WorldW, r.cfg.WorldH)
 	r.view.X += area.X
 	r.view.Y += area.Y
@@ -689,7 +678,6 @@ func (r *Renderer) Delete() {
 	for _, p := range r.programs() {
 		p.prog.Delete()
 	}
-	r.off.delete()
 }
 
 // Info names the GL implementation: renderer and version strings.

@@ -158,13 +158,11 @@ func (o *overlays) layer(i int, p *demo.Panel, tex *render.Overlay) int {
 //	          what changed (the default)
 //	swap      in a window, present by swaps alone, as where GLX cannot
 //	          present parts of the back buffer (NVIDIA's)
-//	drawable  headless, draw into the drawable (SDL's EGL pbuffer), not
-//	          into a framebuffer object of the renderer's own
 const renderEnv = "INTERPDEMO_RENDER"
 
 // renderChoice is what renderEnv asks for.
 type renderChoice struct {
-	painter, redraw, swap, drawable bool
+	painter, redraw, swap bool
 }
 
 // renderChoiceFromEnv reads renderEnv.
@@ -180,8 +178,6 @@ func renderChoiceFromEnv() renderChoice {
 			c.redraw = false
 		case "swap":
 			c.swap = true
-		case "drawable":
-			c.drawable = true
 		}
 	}
 	return c
@@ -191,12 +187,9 @@ func renderChoiceFromEnv() renderChoice {
 // win. Where the drawable keeps its pixels from one frame to the next
 // (headless), only what changed is repainted; a window's back buffer is
 // undefined after a swap, so there every frame is painted whole.
-// Headless, nothing is shown: the renderer draws into a framebuffer
-// object of its own (render.Config.Offscreen).
 func renderConfig(wc physics.Config, win *platform.Window, c renderChoice) render.Config {
 	return render.Config{
 		WorldW: wc.Width, WorldH: wc.Height, Radius: wc.Radius, FracBits: physics.FracBits,
 		Painter: c.painter, Retained: win.Preserved() && !c.redraw,
-		Offscreen: win.Headless() && !c.drawable,
 	}
 }

@@ -17,10 +17,6 @@ const (
 	// the window around it swapped where the overlays change: where GLX
 	// cannot present parts (NVIDIA's).
 	presentSplitSwap = "split-swap"
-	// Headless: drawn into the renderer's framebuffer object, shown
-	// nowhere (render.Config.Offscreen); the swap is the pbuffer's, which
-	// does nothing.
-	presentOffscreen = "offscreen"
 )
 
 // show draws the frame's scene and puts it on the screen: swapped whole,
@@ -61,9 +57,6 @@ func (a *app) show(sc *demo.Scene, now time.Duration) {
 	} else {
 		a.win.Swap()
 		a.presented = presentSwap
-		if a.rend.Offscreen() {
-			a.presented = presentOffscreen
-		}
 	}
 }
 

@@ -148,10 +148,6 @@ func Open(o Options) (*Window, error) {
 	return w, nil
 }
 
-// Headless reports whether the window renders offscreen (Options.Headless):
-// nothing it draws is shown.
-func (w *Window) Headless() bool { return w.headless }
-
 // Preserved reports whether the drawable keeps its pixels from one frame
 // to the next. Headless, SDL's offscreen driver draws into an EGL pbuffer,
 // a single buffer that a swap leaves as it is (the EGL specification: a

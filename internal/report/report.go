@@ -81,8 +81,7 @@ type Stats struct {
 	// "parts" (only what changed: GLX_MESA_copy_sub_buffer), "split"
 	// (the same, the world in a window of its own) or "split-swap" (the
 	// world in a window of its own, swapped; where GLX cannot present
-	// parts) or "offscreen" (headless: into a framebuffer object, shown
-	// nowhere). None from a page.
+	// parts). None from a page.
 	Present    string `json:"present,omitempty"`
 	GLRenderer string `json:"gl_renderer"`
 

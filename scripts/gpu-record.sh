@@ -25,7 +25,8 @@ if [ -d "$G/deb" ]; then for f in "$G"/deb/*.deb; do dpkg -x "$f" /; done; ldcon
 v=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
 [ -f $v ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$v
 export LD_LIBRARY_PATH=$PWD/$G/lib SDL_VIDEODRIVER=offscreen
-out=${OUT:-/tmp}/gpu.jsonl; runs=$(mktemp)
+out=${OUT:-/tmp}/gpu.jsonl; runs=${OUT:-/tmp}/gpu-runs.jsonl # the runs so far, kept if the call runs out of time
+: >"$runs"
 gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
 recorded=$(date -u '+%Y-%m-%d %H:%M UTC')
 args="-headless -vsync off -hud=false -graph=false -stats -duration ${S:-4}s"

@@ -46,7 +46,7 @@ func timed(seed uint64, on, off, run, warm int64) (extra int64, frames int, s *s
 }
 
 // TestRecordedGPUTrials: with the costs an NVIDIA H200 measured
-// (docs/gpu/2026-11-27-h200.jsonl: each count's frame without culling,
+// (docs/gpu/2026-11-27-1013-h200.jsonl: each count's frame without culling,
 // and the walk with its frame where culling was forced on; 4 s runs, a
 // comparison at the start and one after the 1 s warm-up, as the demo's),
 // the choice ends as the forced runs say, and trying costs at most half a

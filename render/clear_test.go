@@ -7,11 +7,11 @@ import (
 
 // TestClearPaintsEachPixelOnce clears windows of several shapes: every
 // pixel of the world's view must be the world's colour and every other
-// the bars', with each pixel cleared once but where the window is
-// cleared whole first: one clear where the world fills the window, the
-// whole window in the world's colour then each bar where the bars are
-// the smaller part, and the whole window in the bars' colour then the
-// world where the world is.
+// the bars'. The clears: one where the world fills the window; the whole
+// window in the world's colour, then each bar, where the bars are the
+// smaller part; the whole window in the bars' colour, then the world,
+// where the world is. Clearing the window in the bars' colour and the
+// world over it whatever the shape (as before) fails the first case.
 func TestClearPaintsEachPixelOnce(t *testing.T) {
 	win := withGL(t, 640, 480)
 	r := newRenderer(t, win, 8)

@@ -472,15 +472,16 @@ var (
 // Clear paints the letterbox bars and the world's background.
 func (r *Renderer) Clear() { r.clear() }
 
-// clear is Clear; it returns how many clears it made. Each pixel is
-// cleared once, but where the world and the bars share the window: the
-// whole window in the colour of the larger part (one clear, which a
-// rasterizer does fastest), then the smaller part (the bars, at most
-// four rectangles; or the world) over it. Clearing the whole window in
-// the bars' colour and the world over it, as before, cleared the world's
-// pixels twice: on an NVIDIA H200 (headless, 2026-11-27), where filling
-// pixels costs, a frame painted whole at one ball took 52 µs at 640x480
-// and 709 µs at 2560x1920, in proportion to the pixels cleared.
+// clear is Clear; it returns how many clears it made. The whole window
+// is cleared in the colour of its larger part, the world or the bars
+// (one clear, which a rasterizer does fastest), and the smaller part
+// over it (the bars, at most four rectangles, or the world): a pixel of
+// the larger part is cleared once, and where the world fills the window
+// there is nothing more. Clearing the whole window in the bars' colour
+// and the world over it, as before, cleared the world's pixels twice: on
+// an NVIDIA H200 (headless, 2026-11-27), where filling pixels costs, a
+// frame painted whole at one ball took 52 µs at 640x480 and 709 µs at
+// 2560x1920, in proportion to the pixels cleared.
 func (r *Renderer) clear() int {
 	r.drawnOutside()
 	gl.Disable(gl.SCISSOR_TEST)

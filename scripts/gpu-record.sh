@@ -9,7 +9,9 @@
 # reference as .gpu/bin/interpdemo-XXXXXX, their libraries, glvnd). Then one
 # device run, carrying .gpu, with the commits named:
 #   BUILD=$(git rev-parse --short HEAD) REF=4222101 bash scripts/gpu-record.sh
-# and copy $OUT/gpu.jsonl to docs/gpu/DATE-GPU.jsonl.
+# and copy $OUT/gpu.jsonl to docs/gpu/DATE-HHMM-GPU.jsonl, named by its
+# header's time (UTC): the names sort by time, and target 21 reads the
+# newest.
 # Env: NS (ball counts), S (seconds a run), ROUNDS, FORCED (ball counts also
 # run with -cull on and off, in each round), PROF (a ball count: a CPU
 # profile of each build there, after the rounds, to $OUT/prof-this.pprof and

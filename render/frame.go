@@ -112,8 +112,7 @@ func (r *Renderer) Draw(f *Frame) {
 		gl.ClearColor(worldColor[0], worldColor[1], worldColor[2], worldColor[3])
 		gl.Clear(gl.COLOR_BUFFER_BIT)
 		gl.Enable(gl.SCISSOR_TEST)
-		r.draws++
-		r.clearBars(rects, f)
+		r.draws += 1 + r.clearBars(rects, f)
 		world[0] = r.view
 		nw = 1
 		whole = true // for the balls: the world whole, the bars' row below cleared again
@@ -121,7 +120,7 @@ func (r *Renderer) Draw(f *Frame) {
 		// A rectangle wholly under an opaque layer is the layer's
 		// alone: nothing beneath it is cleared or drawn.
 		gl.Enable(gl.SCISSOR_TEST)
-		r.clearBars(rects, f)
+		r.draws += r.clearBars(rects, f)
 		gl.ClearColor(worldColor[0], worldColor[1], worldColor[2], worldColor[3])
 		for _, p := range rects {
 			if underOpaque(p, f) {
@@ -151,9 +150,11 @@ func (r *Renderer) Draw(f *Frame) {
 }
 
 // clearBars paints with the bars' colour the parts of rects outside the
-// world's view, but for rectangles wholly under an opaque layer of f.
-func (r *Renderer) clearBars(rects []Rect, f *Frame) {
+// world's view, but for rectangles wholly under an opaque layer of f (nil:
+// none), and returns how many clears that took.
+func (r *Renderer) clearBars(rects []Rect, f *Frame) int {
 	bars := false
+	n := 0
 	for _, p := range rects {
 		if p.Intersect(r.view) == p || underOpaque(p, f) {
 			continue
@@ -166,15 +167,19 @@ func (r *Renderer) clearBars(rects []Rect, f *Frame) {
 			}
 			r.scissor(q)
 			gl.Clear(gl.COLOR_BUFFER_BIT)
-			r.draws++
+			n++
 		}
 	}
+	return n
 }
 
 // underOpaque reports whether p lies wholly under one of f's opaque
 // layers, which paints every pixel of it (without blending): what lies
 // beneath need not be painted first.
 func underOpaque(p Rect, f *Frame) bool {
+	if f == nil {
+		return false
+	}
 	for i := range f.Layers {
 		if l := &f.Layers[i]; l.Opaque && p.Intersect(l.rect()) == p {
 			return true

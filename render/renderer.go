@@ -485,36 +485,21 @@ func (r *Renderer) Clear() { r.clear() }
 func (r *Renderer) clear() int {
 	r.drawnOutside()
 	gl.Disable(gl.SCISSOR_TEST)
-	var bars [4]Rect
-	nb, barArea := 0, 0
-	if view := r.view.Intersect(Rect{0, 0, r.winW, r.winH}); !view.Empty() {
-		nb = subtract(Rect{0, 0, r.winW, r.winH}, view, &bars)
-		for _, b := range bars[:nb] {
-			barArea += b.area()
-		}
-	}
-	n := 1
-	if nb > 0 && barArea > r.view.area() {
+	window := [1]Rect{{0, 0, r.winW, r.winH}}
+	view := r.view.Intersect(window[0])
+	if window[0].area()-view.area() > view.area() {
 		gl.ClearColor(barColor[0], barColor[1], barColor[2], barColor[3])
 		gl.Clear(gl.COLOR_BUFFER_BIT)
 		gl.Enable(gl.SCISSOR_TEST)
 		r.scissor(r.view)
 		gl.ClearColor(worldColor[0], worldColor[1], worldColor[2], worldColor[3])
 		gl.Clear(gl.COLOR_BUFFER_BIT)
-		n++
-	} else {
-		gl.ClearColor(worldColor[0], worldColor[1], worldColor[2], worldColor[3])
-		gl.Clear(gl.COLOR_BUFFER_BIT)
-		gl.Enable(gl.SCISSOR_TEST)
-		if nb > 0 {
-			gl.ClearColor(barColor[0], barColor[1], barColor[2], barColor[3])
-			for _, b := range bars[:nb] {
-				r.scissor(b)
-				gl.Clear(gl.COLOR_BUFFER_BIT)
-				n++
-			}
-		}
+		return 2
 	}
+	gl.ClearColor(worldColor[0], worldColor[1], worldColor[2], worldColor[3])
+	gl.Clear(gl.COLOR_BUFFER_BIT)
+	gl.Enable(gl.SCISSOR_TEST)
+	n := 1 + r.clearBars(window[:], nil)
 	r.scissor(r.view) // stays on for the balls
 	return n
 }

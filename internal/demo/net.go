@@ -70,6 +70,15 @@ func (n *NetConfig) room() string {
 	return ""
 }
 
+// remote is the flag that names the peer this game joins or watches over
+// UDP, -join or -spectate, and its HOST:PORT ("" where it hosts).
+func (n *NetConfig) remote() (flag, addr string) {
+	if n.Spectate != "" {
+		return "spectate", n.Spectate
+	}
+	return "join", n.Join
+}
+
 // isRoomURL says whether s names a lobby's room rather than HOST:PORT.
 func isRoomURL(s string) bool {
 	return strings.HasPrefix(s, "ws://") || strings.HasPrefix(s, "wss://")
@@ -376,10 +385,7 @@ func checkHostPort(addr string) error {
 // own checks). stop ends the lookup (a name server that does not answer
 // is waited for seconds) with an error that says so.
 func (n *NetConfig) checkJoin(network Network, stop context.Context) error {
-	name, addr := "join", n.Join
-	if n.Spectate != "" {
-		name, addr = "spectate", n.Spectate
-	}
+	name, addr := n.remote()
 	if n.Lobby != "" {
 		name, addr = "lobby", n.Lobby
 	}
@@ -672,10 +678,7 @@ func startNet(c *Config, network Network, clock loop.Clock, stop context.Context
 			return nil, fmt.Errorf("-host: %v", err)
 		}
 		if !hosting {
-			name, given := "join", n.Join
-			if n.Spectate != "" {
-				name, given = "spectate", n.Spectate
-			}
+			name, given := n.remote()
 			if host, err = network.Resolve(stop, given); err != nil { // checked with the flags, looked up again
 				conn.Close()
 				if stop.Err() != nil {

@@ -438,10 +438,11 @@ func TestSettleOnlyAfterOthers(t *testing.T) {
 	if got := first(s.c, Scene{Balls: 7}); got != "on false, settling true" {
 		t.Errorf("a new scene's first frame: %s, want settling", got)
 	}
-	// A switch found on culling's frames (far cheaper, two counted of
-	// them): its confirmation follows them, counted at once.
+	// A switch found on culling's frames (plainly cheaper, two counted
+	// of them, not far: a third of the cost): its confirmation follows
+	// them, counted at once.
 	s = newSim(Auto, 0)
-	s.run(Block-Settle+Block-1, scene10k, costs(500_000, 3_000_000, 30_000_000))
+	s.run(Block-Settle+Block-1, scene10k, costs(500_000, 3_000_000, 9_000_000))
 	for _, l := range s.pending { // what the next frame would take in first
 		s.c.Measured(l.tag, l.cost)
 	}
@@ -455,7 +456,8 @@ func TestSettleOnlyAfterOthers(t *testing.T) {
 
 // TestWarmUpEndAfterFarComparisons: Restart (the warm-up's end) compares
 // again at once, unless the last two comparisons chose one option with
-// the other over FarApart times dearer: then the next comes FirstEvery
+// the other over FarApart times dearer (or one switched away from an
+// option that far dearer): then the next comes no sooner than FirstEvery
 // frames later, the choice kept. A new scene compares again at once
 // whatever came before.
 func TestWarmUpEndAfterFarComparisons(t *testing.T) {
@@ -464,7 +466,7 @@ func TestWarmUpEndAfterFarComparisons(t *testing.T) {
 		on, off int64
 		again   bool // a comparison at once after Restart
 	}{
-		// Culling 13 times cheaper: taken up, confirmed, both far apart.
+		// Culling 13 times cheaper: taken up at once, far apart.
 		{"culling far cheaper", 40_000_000, 540_000_000, false},
 		// Culling 6 times dearer: the first comparison far apart, then
 		// the next (FirstEvery frames later, or the budget's) too.
@@ -486,12 +488,55 @@ func TestWarmUpEndAfterFarComparisons(t *testing.T) {
 		if measure != tc.again || s.c.On() != on {
 			t.Errorf("%s: after Restart, a comparison at once %v, want %v; on %v (was %v)", tc.name, measure, tc.again, s.c.On(), on)
 		}
-		if !tc.again && (s.c.round != round || s.c.every != FirstEvery) {
-			t.Errorf("%s: Restart started round %d (was %d), next comparison in %d frames; want none now, FirstEvery later", tc.name, s.c.round, round, s.c.every)
+		if !tc.again && (s.c.round != round || s.c.every < FirstEvery || s.c.frames != 1) {
+			t.Errorf("%s: Restart started round %d (was %d), next comparison in %d frames (%d drawn); want none now, FirstEvery later at the soonest", tc.name, s.c.round, round, s.c.every, s.c.frames)
 		}
 		// A new scene is compared at once, far apart before or not.
 		if _, measure, _ := s.c.Frame(Scene{Balls: 3}); !measure {
 			t.Errorf("%s: a new scene not compared at once", tc.name)
+		}
+	}
+}
+
+// TestWarmUpEndDuringComparison: Restart while a comparison goes on lets
+// it end, so that its frames are not drawn for nothing (a second each
+// without culling at 1,000,000 balls on llvmpipe); the next starts at
+// once after it, unless it switched away from an option far dearer.
+func TestWarmUpEndDuringComparison(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		on, off   int64
+		want      bool // culling on after the comparison
+		again     bool // a comparison at once after it
+		confirmed bool
+	}{
+		{"culling dearer by a third", 18_000_000, 14_000_000, false, true, true},
+		{"culling 13 times cheaper", 40_000_000, 540_000_000, true, false, true},
+		// A switch to confirm: the confirmation is the next comparison.
+		{"culling a third cheaper", 14_000_000, 21_000_000, true, true, false},
+	} {
+		s := newSim(Auto, 2)
+		cost := costs(0, tc.on, tc.off)
+		s.run(4, scene10k, cost)
+		if s.c.round != 1 || s.c.phase == idle {
+			t.Fatalf("%s: round %d, phase %d after 4 frames; want the first comparison going on", tc.name, s.c.round, s.c.phase)
+		}
+		s.c.Restart()
+		s.run(1, scene10k, cost)
+		if s.c.round != 1 {
+			t.Errorf("%s: Restart started round %d at once; want the first comparison to go on", tc.name, s.c.round)
+		}
+		for s.c.round == 1 && s.c.phase != idle && s.frame < 1000 {
+			s.run(1, scene10k, cost)
+		}
+		if s.c.On() != tc.want || s.c.confirm == tc.confirmed {
+			t.Errorf("%s: after the comparison on %v, to confirm %v; want on %v, to confirm %v", tc.name, s.c.On(), s.c.confirm, tc.want, !tc.confirmed)
+		}
+		if again := s.c.round == 2 && s.c.phase == measuring; again != tc.again {
+			t.Errorf("%s: a comparison at once after it %v, want %v (round %d, phase %d)", tc.name, again, tc.again, s.c.round, s.c.phase)
+		}
+		if !tc.again && s.c.every < FirstEvery {
+			t.Errorf("%s: next comparison in %d frames, want FirstEvery at the soonest", tc.name, s.c.every)
 		}
 	}
 }

@@ -337,7 +337,7 @@ func (c *Choice) Restart() {
 	switch {
 	case c.phase != idle && c.compared < TrialFrames*2:
 		c.again = true
-	case c.farRun >= 2:
+	case c.farRun >= 2 && !c.confirm:
 		c.every, c.frames = max(c.every, FirstEvery), 0
 	default:
 		c.restart()

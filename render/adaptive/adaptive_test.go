@@ -540,3 +540,20 @@ func TestWarmUpEndDuringComparison(t *testing.T) {
 		}
 	}
 }
+
+// TestWarmUpEndWithSwitchToConfirm: Restart where a switch waits for its
+// confirmation, due at once, compares at once, whatever the comparisons
+// before found: the far apart ones do not put it off FirstEvery frames.
+func TestWarmUpEndWithSwitchToConfirm(t *testing.T) {
+	c := New(Auto)
+	c.scene = scene10k
+	c.on, c.confirm, c.held, c.every, c.chosen = true, true, FirstEvery, 1, true
+	c.farRun, c.farOn = 2, false
+	c.Restart()
+	if _, measure, _ := c.Frame(scene10k); !measure {
+		t.Errorf("no comparison at once after Restart; next in %d frames", c.every)
+	}
+	if !c.On() {
+		t.Errorf("culling off after Restart, want the switch in force while compared")
+	}
+}

@@ -26,7 +26,7 @@
 // once, with the new option in force, and the switch stands only where
 // it agrees. Two comparisons must agree to change the choice, unless
 // the option left is far dearer (each of its counted frames over
-// FarApart times the dearest of the other): then one says it plainly.
+// FarApart times the dearest of the other): then one is enough.
 //
 // A comparison ends early where the answer is plain, so that trying an
 // option that is far worse costs a few frames, not dozens (at 100,000
@@ -324,10 +324,11 @@ func (c *Choice) Frame(s Scene) (on, measure bool, tag Tag) {
 //
 // Where the comparisons since New have drawn fewer frames than two
 // TrialFrames (frames so long that the warm-up held few of them), a
-// comparison going on is not thrown away: it ends first, and the next starts at once after it unless it
-// switched away from an option far dearer (or made a switch to confirm,
-// which the next comparison is). Drawing those frames again costs
-// seconds: at 1,000,000 balls on llvmpipe a frame without culling takes
+// comparison going on is not thrown away: it ends first, and the next
+// starts at once after it, unless it switched away from an option far
+// dearer, or it and the one before found the options far apart (or it
+// made a switch to confirm, which the next comparison is). Drawing those
+// frames again costs seconds: at 1,000,000 balls on llvmpipe a frame without culling takes
 // about a second, and the warm-up ended after two of them, drawn for
 // nothing. Where frames are short, throwing the comparison away costs
 // little, and the next, measured after the warm-up, chooses better (on
@@ -493,8 +494,8 @@ func (c *Choice) found(on bool) {
 	c.phase, c.frames = idle, 0
 	if c.again && !c.confirm {
 		// Restart came while this comparison went on: compare again at
-		// once, unless this one and the one before found the options far
-		// apart.
+		// once, unless it switched away from an option far dearer, or it
+		// and the one before found the options far apart.
 		c.again = false
 		if c.farRun < 2 {
 			c.restart()

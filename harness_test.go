@@ -272,23 +272,44 @@ func (d *demo) stats() *report.Stats {
 // xdo runs xdotool on the demo's display.
 func (d *demo) xdo(args ...string) string {
 	d.t.Helper()
+	out, err := d.xdoErr(args...)
+	if err != nil {
+		d.t.Fatalf("xdotool %v: %v: %s\ndemo stderr: %s", args, err, out, d.stderr.String())
+	}
+	return out
+}
+
+// xdoErr runs xdotool, within 10 s, and returns its output and error.
+func (d *demo) xdoErr(args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "xdotool", args...)
 	cmd.Env = env(d.display)
 	out, err := cmd.CombinedOutput()
-	if err != nil {
-		d.t.Fatalf("xdotool %v: %v: %s\ndemo stderr: %s", args, err, out, d.stderr.String())
-	}
-	return strings.TrimSpace(string(out))
+	return strings.TrimSpace(string(out)), err
 }
 
 // window waits until the demo's window is mapped and returns its id.
+// xdotool's search walks every window of the screen, and one destroyed
+// during the walk (another program's on the same display, a window SDL
+// makes and drops at start) fails it with BadWindow: the search is made
+// again then, for up to 30 s.
 func (d *demo) window() string {
 	d.t.Helper()
 	if d.win == "" {
-		out := d.xdo("search", "--sync", "--onlyvisible", "--pid", strconv.Itoa(d.cmd.Process.Pid))
-		d.win = strings.Fields(out)[0]
+		args := []string{"search", "--sync", "--onlyvisible", "--pid", strconv.Itoa(d.cmd.Process.Pid)}
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			out, err := d.xdoErr(args...)
+			if err == nil {
+				d.win = strings.Fields(out)[0]
+				break
+			}
+			if !strings.Contains(out, "BadWindow") || time.Now().After(deadline) {
+				d.t.Fatalf("xdotool %v: %v: %s\ndemo stderr: %s", args, err, out, d.stderr.String())
+			}
+			d.t.Logf("xdotool %v: a window went away during the search; searching again", args)
+		}
 		d.xdo("windowfocus", "--sync", d.win)
 	}
 	return d.win

@@ -108,11 +108,7 @@ func (r *Renderer) Draw(f *Frame) {
 		// the whole drawable cleared to the world's colour, the bars
 		// where the repaint reaches beyond the world, and the balls
 		// drawn once over the world, as in a whole frame.
-		gl.Disable(gl.SCISSOR_TEST)
-		gl.ClearColor(worldColor[0], worldColor[1], worldColor[2], worldColor[3])
-		gl.Clear(gl.COLOR_BUFFER_BIT)
-		gl.Enable(gl.SCISSOR_TEST)
-		r.draws += 1 + r.clearBars(rects, f)
+		r.draws += r.clearWorldThenBars(rects, f)
 		world[0] = r.view
 		nw = 1
 		whole = true // for the balls: the world whole, the bars' row below cleared again
@@ -147,6 +143,17 @@ func (r *Renderer) Draw(f *Frame) {
 		}
 	}
 	r.keep(f)
+}
+
+// clearWorldThenBars clears the whole drawable in the world's colour,
+// then the bars' parts of rects (clearBars), and returns how many clears
+// that took. The scissor test is on after it.
+func (r *Renderer) clearWorldThenBars(rects []Rect, f *Frame) int {
+	gl.Disable(gl.SCISSOR_TEST)
+	gl.ClearColor(worldColor[0], worldColor[1], worldColor[2], worldColor[3])
+	gl.Clear(gl.COLOR_BUFFER_BIT)
+	gl.Enable(gl.SCISSOR_TEST)
+	return 1 + r.clearBars(rects, f)
 }
 
 // clearBars paints with the bars' colour the parts of rects outside the

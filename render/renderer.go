@@ -484,22 +484,20 @@ func (r *Renderer) Clear() { r.clear() }
 // 2560x1920, in proportion to the pixels cleared.
 func (r *Renderer) clear() int {
 	r.drawnOutside()
-	gl.Disable(gl.SCISSOR_TEST)
 	window := [1]Rect{{0, 0, r.winW, r.winH}}
 	view := r.view.Intersect(window[0])
+	n := 2
 	if window[0].area()-view.area() > view.area() {
+		gl.Disable(gl.SCISSOR_TEST)
 		gl.ClearColor(barColor[0], barColor[1], barColor[2], barColor[3])
 		gl.Clear(gl.COLOR_BUFFER_BIT)
 		gl.Enable(gl.SCISSOR_TEST)
 		r.scissor(r.view)
 		gl.ClearColor(worldColor[0], worldColor[1], worldColor[2], worldColor[3])
 		gl.Clear(gl.COLOR_BUFFER_BIT)
-		return 2
+	} else {
+		n = r.clearWorldThenBars(window[:], nil)
 	}
-	gl.ClearColor(worldColor[0], worldColor[1], worldColor[2], worldColor[3])
-	gl.Clear(gl.COLOR_BUFFER_BIT)
-	gl.Enable(gl.SCISSOR_TEST)
-	n := 1 + r.clearBars(window[:], nil)
 	r.scissor(r.view) // stays on for the balls
 	return n
 }

@@ -514,15 +514,10 @@ func (c *Choice) found(on bool) {
 // most MaxWait of frames, or MaxEvery where that is more.
 func (c *Choice) budget() int {
 	cur := idx(c.on)
-	if !c.altSeen || !c.known[cur] || c.totals[cur] <= 0 {
+	if !c.altSeen || !c.known[cur] {
 		return 0
 	}
-	extra := c.altMin - c.totals[cur]
-	if extra <= 0 {
-		return 0
-	}
-	need := int64(c.altDrawn) * extra * Budget / c.totals[cur]
-	return int(min(need, max(MaxEvery, MaxWait/c.totals[cur])))
+	return budgetFor(c.altDrawn, c.altMin, c.totals[cur])
 }
 
 // budgetLeft is budget's for a switch: how many frames of the option
@@ -531,15 +526,22 @@ func (c *Choice) budget() int {
 // quartile against its). The same bounds.
 func (c *Choice) budgetLeft() int {
 	cur, alt := idx(c.on), idx(!c.on)
-	if !c.known[cur] || !c.known[alt] || c.totals[alt] <= 0 {
+	if !c.known[cur] || !c.known[alt] {
 		return 0
 	}
-	extra := c.totals[cur] - c.totals[alt]
-	if extra <= 0 {
+	return budgetFor(c.curDrawn, c.totals[cur], c.totals[alt])
+}
+
+// budgetFor is how many frames of cheap ns take Budget times what frames
+// of dear ns cost more: at most MaxWait of them, or MaxEvery where that
+// is more; 0 where dear is no dearer.
+func budgetFor(frames int, dear, cheap int64) int {
+	extra := dear - cheap
+	if cheap <= 0 || extra <= 0 {
 		return 0
 	}
-	need := int64(c.curDrawn) * extra * Budget / c.totals[alt]
-	return int(min(need, max(MaxEvery, MaxWait/c.totals[alt])))
+	need := int64(frames) * extra * Budget / cheap
+	return int(min(need, max(MaxEvery, MaxWait/cheap)))
 }
 
 // spanApart reports whether each counted frame of the option not chosen

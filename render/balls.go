@@ -60,7 +60,7 @@ func (r *Renderer) drawBalls(alpha float32, rects []Rect, whole bool) {
 			r.prepareCells(alpha)
 		}
 		if measure {
-			c.used = true // a fence each frame, whatever the option: the same pacing for both
+			c.used, c.measured = true, true // a fence each frame, whatever the option: the same pacing for both
 			if q = c.timers.begin(start); q != nil {
 				q.tag = tag
 				if cells {

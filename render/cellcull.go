@@ -41,6 +41,9 @@ type cellCuller struct {
 	tex  [cellTextures]uint32
 	ring int
 	used bool // a frame has used a texture since EndFrame last looked
+	// measured: the frame is one the comparison measures (EndFrame
+	// fences it, and makes it wait for the GPU's time).
+	measured bool
 
 	choice *adaptive.Choice
 	timers timers

@@ -29,7 +29,9 @@ v=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
 export LD_LIBRARY_PATH=$PWD/$G/lib SDL_VIDEODRIVER=offscreen
 out=${OUT:-/tmp}/gpu.jsonl; runs=${OUT:-/tmp}/gpu-runs.jsonl # the runs so far, kept if the call runs out of time
 : >"$runs"
-gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
+# As the recordings name their machine: "NAME (one, driver D), N CPU cores".
+gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | awk -F', ' -v n="$(nvidia-smi -L 2>/dev/null | wc -l)" -v c="$(nproc)" \
+  'NR==1 {k = n == 1 ? "one" : n; printf "%s (%s, driver %s), %s CPU cores", $1, k, $2, c}')
 recorded=$(date -u '+%Y-%m-%d %H:%M UTC')
 args="-headless -vsync off -hud=false -graph=false -stats -duration ${S:-4}s"
 renderer=

@@ -66,6 +66,14 @@ func TestGPURatioIsPairedByRound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	other := fast
+	other.header.Ref = "041303e"
+	if m, ok := judge([]gpuRecording{rec, other}); ok || !strings.Contains(m, "0.99x at 10") {
+		t.Errorf("a newer recording against another build judged the target (met=%v): %s", ok, m)
+	}
+	if m, ok := judge([]gpuRecording{other}); ok {
+		t.Errorf("only a recording against another build judged met: %s", m)
+	}
 	if m, ok := judge([]gpuRecording{failed}); ok {
 		t.Errorf("a failed reference run judged met: %s", m)
 	}

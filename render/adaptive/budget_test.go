@@ -178,8 +178,30 @@ func pipelined(seed uint64, onCPU, onGPU, offCPU, offGPU, tickCPU, run, warm int
 	rng := rand.New(rand.NewPCG(seed, 34))
 	s = newSim(Auto, 0)
 	var now, nextTick int64
-	var gpu [2]int64 // the GPU times of the two frames before, oldest first
-	queued := 0      // frames in flight, at most 2
+	var gpu [2]int64 // the GPU times of the frames in flight, oldest first
+	queued := 0      // how many: at most 2
+	// frame returns what a frame drawn with on takes, and queues it.
+	frame := func(on, measured, tick bool, x float64) (cpu, took int64) {
+		cpu, g := int64(float64(offCPU)*x), offGPU
+		if on {
+			cpu, g = int64(float64(onCPU)*x), onGPU
+			if tick {
+				cpu += tickCPU
+			}
+		}
+		switch {
+		case queued == 2: // waits for the frame two before
+			took = max(cpu, gpu[0])
+			gpu = [2]int64{gpu[1], g}
+		case measured: // waits for its own
+			took, queued = cpu+g, 0
+		default: // queued behind the others
+			took = cpu
+			gpu[queued] = g
+			queued++
+		}
+		return cpu, took
+	}
 	restarted := false
 	for now < run {
 		if !restarted && now >= warm {
@@ -192,40 +214,18 @@ func pipelined(seed uint64, onCPU, onGPU, offCPU, offGPU, tickCPU, run, warm int
 			nextTick += 40e6
 		}
 		var took int64
+		measured := false
 		s.run(1, scene10k, func(on bool, _ int) Cost {
-			cpu, g := int64(float64(offCPU)*x), offGPU
+			measured = true
+			cpu, t := frame(on, true, tick, x)
+			took = t
 			if on {
-				cpu, g = int64(float64(onCPU)*x), onGPU
-				if tick {
-					cpu += tickCPU
-				}
+				return Cost{Strategy: cpu, Busy: t - cpu}
 			}
-			if queued < 2 {
-				took = cpu + g // waits for its own frame
-				queued, gpu = 0, [2]int64{}
-			} else {
-				took = max(cpu, gpu[0])
-				gpu = [2]int64{gpu[1], g}
-			}
-			if on {
-				return Cost{Strategy: cpu, Busy: took - cpu}
-			}
-			return Cost{Busy: took}
+			return Cost{Busy: t}
 		})
-		if took == 0 { // a frame not measured: queued behind the others
-			on := s.c.On()
-			cpu, g := offCPU, offGPU
-			if on {
-				cpu, g = onCPU, onGPU
-			}
-			took = cpu
-			if queued == 2 {
-				took = max(cpu, gpu[0])
-				gpu = [2]int64{gpu[1], g}
-			} else {
-				gpu[queued] = g
-				queued++
-			}
+		if !measured {
+			_, took = frame(s.c.On(), false, tick, x)
 		}
 		now += took
 		frames++

@@ -513,12 +513,17 @@ func TestMeasuredFramesAtTheStartWaitForThemselves(t *testing.T) {
 		}
 		return false
 	}
-	for i := range 4 {
+	// frame draws a frame at mix factor alpha and reports whether the
+	// GPU is done with it once EndFrame has returned.
+	frame := func(alpha float32) bool {
 		r.Clear()
-		r.DrawBalls(float32(i) / 4)
+		r.DrawBalls(alpha)
 		win.Swap()
 		r.EndFrame()
-		if !idle() {
+		return idle()
+	}
+	for i := range 4 {
+		if !frame(float32(i) / 4) {
 			t.Fatalf("frame %d of the start's comparison: the GPU still at work after EndFrame", i+1)
 		}
 	}
@@ -527,11 +532,7 @@ func TestMeasuredFramesAtTheStartWaitForThemselves(t *testing.T) {
 	r.SetCull(adaptive.Off)
 	busy := 0
 	for i := range 8 {
-		r.Clear()
-		r.DrawBalls(float32(i) / 8)
-		win.Swap()
-		r.EndFrame()
-		if !idle() {
+		if !frame(float32(i) / 8) {
 			busy++
 		}
 	}

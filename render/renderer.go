@@ -486,7 +486,7 @@ func (r *Renderer) clear() int {
 	r.drawnOutside()
 	window := [1]Rect{{0, 0, r.winW, r.winH}}
 	view := r.view.Intersect(window[0])
-	n := 2
+	var n int
 	if window[0].area()-view.area() > view.area() {
 		gl.Disable(gl.SCISSOR_TEST)
 		gl.ClearColor(barColor[0], barColor[1], barColor[2], barColor[3])
@@ -495,6 +495,7 @@ func (r *Renderer) clear() int {
 		r.scissor(r.view)
 		gl.ClearColor(worldColor[0], worldColor[1], worldColor[2], worldColor[3])
 		gl.Clear(gl.COLOR_BUFFER_BIT)
+		n = 2
 	} else {
 		n = r.clearWorldThenBars(window[:], nil)
 	}

@@ -15,13 +15,7 @@ import (
 func timed(seed uint64, on, off, run, warm int64) (extra int64, frames int, s *sim) {
 	rng := rand.New(rand.NewPCG(seed, 21))
 	s = newSim(Auto, 2)
-	var now int64
-	restarted := false
-	for now < run {
-		if !restarted && now >= warm {
-			s.c.Restart()
-			restarted = true
-		}
+	frames = runFor(s, run, warm, func(int64) int64 {
 		x := math.Exp(0.03 * rng.NormFloat64())
 		if rng.IntN(100) == 0 {
 			x *= 2
@@ -39,10 +33,24 @@ func timed(seed uint64, on, off, run, warm int64) (extra int64, frames int, s *s
 			took = int64(float64(on) * x)
 		}
 		extra += took - int64(float64(min(on, off))*x)
-		now += took
-		frames++
-	}
+		return took
+	})
 	return extra, frames, s
+}
+
+// runFor draws frames with s for run ns, as the demo does: frame draws
+// one at now and returns what it took; once warm ns have gone, the
+// warm-up is over (Restart). It returns how many frames were drawn.
+func runFor(s *sim, run, warm int64, frame func(now int64) (took int64)) (frames int) {
+	restarted := false
+	for now := int64(0); now < run; frames++ {
+		if !restarted && now >= warm {
+			s.c.Restart()
+			restarted = true
+		}
+		now += frame(now)
+	}
+	return frames
 }
 
 // TestRecordedGPUTrials: with the costs an NVIDIA H200 measured
@@ -177,7 +185,7 @@ func TestLongFramesStart(t *testing.T) {
 func pipelined(seed uint64, onCPU, onGPU, offCPU, offGPU, tickCPU, run, warm int64) (off, frames int, s *sim) {
 	rng := rand.New(rand.NewPCG(seed, 34))
 	s = newSim(Auto, 0)
-	var now, nextTick int64
+	var nextTick int64
 	var gpu [2]int64 // the GPU times of the frames in flight, oldest first
 	queued := 0      // how many: at most 2
 	// frame returns what a frame drawn with on takes, and queues it.
@@ -202,12 +210,7 @@ func pipelined(seed uint64, onCPU, onGPU, offCPU, offGPU, tickCPU, run, warm int
 		}
 		return cpu, took
 	}
-	restarted := false
-	for now < run {
-		if !restarted && now >= warm {
-			s.c.Restart()
-			restarted = true
-		}
+	frames = runFor(s, run, warm, func(now int64) int64 {
 		x := math.Exp(0.05 * rng.NormFloat64())
 		tick := now >= nextTick
 		if tick {
@@ -227,9 +230,8 @@ func pipelined(seed uint64, onCPU, onGPU, offCPU, offGPU, tickCPU, run, warm int
 		if !measured {
 			_, took = frame(s.c.On(), false, tick, x)
 		}
-		now += took
-		frames++
-	}
+		return took
+	})
 	return frames - s.onFrames, frames, s
 }
 

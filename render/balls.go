@@ -43,6 +43,9 @@ func (r *Renderer) drawBalls(alpha float32, rects []Rect, whole bool) {
 	default:
 		p = &r.disc
 	}
+	if !r.ready(p) {
+		return
+	}
 	// Culled or not: the choice in force, or the other in a comparison,
 	// then measured (cellcull.go).
 	cells := false
@@ -116,6 +119,9 @@ func (r *Renderer) drawGhosts(rects []Rect) {
 	r.setWorldViewport()
 	gl.Enable(gl.SCISSOR_TEST)
 	p := &r.ball
+	if !r.ready(p) {
+		return
+	}
 	p.prog.Use()
 	gl.BindVertexArray(r.vao[r.pos.Last()])
 	gl.Uniform1f(p.ring, 1.5)

@@ -60,9 +60,14 @@ func (r *Renderer) Debugging() bool { return r.debug.on }
 // DebugErr reads the debug messages logged since the last call and returns
 // the first error the driver has reported so far: a message of type error,
 // or of high severity, as one line naming its type, severity and text.
-// Other messages are read and dropped. Without a debug context it is nil.
-// It allocates only when it finds an error.
+// Other messages are read and dropped. Without a debug context it is nil,
+// but for a ball program that could not be made on first use (a driver
+// that compiled the first and fails another), whose error it returns
+// first. It allocates only when it finds an error.
 func (r *Renderer) DebugErr() error {
+	if r.progErr != nil {
+		return r.progErr
+	}
 	d := &r.debug
 	if !d.on {
 		return nil

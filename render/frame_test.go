@@ -117,6 +117,42 @@ func TestRetainedFramesMatchWholeFrames(t *testing.T) {
 	}
 }
 
+// The ball programs are made as frames first draw with them, not in New:
+// in New the one of frames painted whole, as the first is; a retained
+// frame's repaint of parts makes its own, and the ghosts' rings theirs.
+// Making all four in New, as before, fails the counts; a program made
+// late draws as the others do (the view, the player's colour), which
+// retainedMatchesWhole checks.
+func TestBallProgramsMadeOnFirstUse(t *testing.T) {
+	win := withGL(t, 640, 480)
+	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: true})
+	r.Resize(640, 480)
+	made := func(stage string, want ...*ballProgram) {
+		t.Helper()
+		if len(r.progs) != len(want) {
+			t.Fatalf("%s: %d ball programs made, want %d", stage, len(r.progs), len(want))
+		}
+		for i, p := range want {
+			if r.progs[i] != p || p.prog == nil {
+				t.Fatalf("%s: program %d is %q, want %q", stage, i, r.progs[i].src.name, p.src.name)
+			}
+		}
+	}
+	made("after New", &r.discWhole)
+	at, moved := []int32{q8(100), q8(100)}, []int32{q8(140), q8(100)}
+	r.Sync(at, at, 1, 1)
+	r.Draw(&Frame{Alpha: 1})
+	made("after a whole frame", &r.discWhole)
+	r.Sync(at, moved, 2, 1)
+	r.Draw(&Frame{Alpha: 1})
+	if p := r.Painted(); len(p) == 0 || p[0] == (Rect{0, 0, 640, 480}) {
+		t.Fatalf("the ball's move repainted %v, want parts", p)
+	}
+	made("after a frame repainting parts", &r.discWhole, &r.disc)
+	r.Draw(&Frame{Alpha: 1, Ghosts: true})
+	made("after a frame with the ghosts' rings", &r.discWhole, &r.disc, &r.ball)
+}
+
 // A window that presents only what each frame repainted (no swap: the
 // X server keeps what the window showed) shows, after every frame,
 // exactly the whole frame: read from the X server, under Xvfb. Only the
@@ -205,6 +241,10 @@ func retainedMatchesWhole(t *testing.T, win *platform.Window, extra int, opaque 
 	stripes := func(img *image.RGBA, k int) { stripesAlpha(img, k, opaque) }
 	inWindow := win.CanPresentParts()
 	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: true, PaintedOnly: inWindow})
+	// Ball 1 in the player's colour, set before any frame: the programs
+	// of the retained frames, made on first use, must show it as the
+	// whole frames' does.
+	r.SetHighlight(1)
 	hud := r.NewOverlay(200, 100)
 	graph := r.NewOverlay(640, 60)
 	hudImg := image.NewRGBA(image.Rect(0, 0, 200, 100))
@@ -633,6 +673,59 @@ func TestOverlayTexelsHaveValues(t *testing.T) {
 			}
 			if c := got.RGBAAt(300+x, y); c != blue {
 				t.Fatalf("an overlay whose first upload named 8x8 texels: pixel %d,%d is %v, want the image's blue", 300+x, y, c)
+			}
+		}
+	}
+}
+
+// An overlay's texture holds what its uploads and draws reach, not the
+// overlay's whole size: the first upload of a 100x50 part of a 420x520
+// overlay allocates 128x64 texels; an upload reaching further grows it,
+// filled with all the image has (the texels no upload named included); a
+// layer drawn larger than any upload grows it again, from the last
+// upload's image. Each stage's picture is read back against the image.
+// Allocating the whole size in NewOverlay, as before, fails the sizes.
+func TestOverlayStorageGrowsAsUsed(t *testing.T) {
+	win := withGL(t, 640, 480)
+	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits})
+	o := r.NewOverlay(420, 520)
+	img := image.NewRGBA(image.Rect(0, 0, 420, 520))
+	for y := 0; y < 520; y++ {
+		for x := 0; x < 420; x++ {
+			img.SetRGBA(x, y, color.RGBA{uint8(x), uint8(y), uint8(x>>8 | y>>8<<2 | 0x80), 255})
+		}
+	}
+	r.Sync(nil, nil, 1, 1)
+	bytes := int64(0)
+	for _, s := range []struct {
+		stage  string
+		upload image.Rectangle // none where empty
+		w, h   int             // the layer drawn
+		tw, th int             // the storage then
+		bytes  int             // uploaded at this stage
+	}{
+		{"a first upload of 100x50 texels", image.Rect(0, 0, 100, 50), 100, 50, 128, 64, 128 * 64 * 4},
+		{"an upload reaching 300x150", image.Rect(200, 100, 300, 150), 300, 150, 320, 192, 320 * 192 * 4},
+		{"a layer of 400x300, uploaded no further", image.Rectangle{}, 400, 300, 420, 320, 420 * 320 * 4},
+		{"a layer of 400x300 again", image.Rectangle{}, 400, 300, 420, 320, 0},
+	} {
+		if !s.upload.Empty() {
+			o.Upload(img, s.upload)
+		}
+		r.Draw(&Frame{Alpha: 1, Layers: []Layer{{Overlay: o, X: 0, Y: 0, W: s.w, H: s.h, Opaque: true}}})
+		if o.tw != s.tw || o.th != s.th {
+			t.Errorf("%s: storage %dx%d texels, want %dx%d", s.stage, o.tw, o.th, s.tw, s.th)
+		}
+		if got := o.UploadedBytes() - bytes; got != int64(s.bytes) {
+			t.Errorf("%s: %d bytes uploaded, want %d", s.stage, got, s.bytes)
+		}
+		bytes = o.UploadedBytes()
+		got := r.ReadPixels()
+		for y := 0; y < s.h; y++ {
+			for x := 0; x < s.w; x++ {
+				if c, want := got.RGBAAt(x, y), img.RGBAAt(x, y); c != want {
+					t.Fatalf("%s: pixel %d,%d is %v, want the image's %v", s.stage, x, y, c, want)
+				}
 			}
 		}
 	}

@@ -15,8 +15,13 @@ import (
 // frame-time graph. Its uploads are counted apart from the balls', since
 // they do not depend on the world.
 type Overlay struct {
-	tex      uint32
-	w, h     int
+	tex  uint32
+	w, h int // the most texels it holds: NewOverlay's size
+	// The texture's storage, tw x th texels: none until an upload or a
+	// draw needs it, then what they reach, grown as they reach further
+	// (reserve).
+	tw, th   int
+	src      *image.RGBA // the image of the last upload, which fills storage grown for a draw
 	uploaded int64
 	version  uint64 // counts uploads: a retained layer is repainted when it changes
 	defined  bool   // the texels have values (define): an upload or a draw came
@@ -90,8 +95,11 @@ func (o *overlays) delete() {
 	o.prog.Delete()
 }
 
-// NewOverlay makes an empty (transparent) w x h overlay. Sizes below 1
-// pixel are taken as 1.
+// NewOverlay makes an empty (transparent) overlay of up to w x h texels.
+// Sizes below 1 pixel are taken as 1. Its texture holds only what the
+// uploads and draws reach (see reserve): a panel sized for its largest
+// form (the HUD's long text, the graph's widest window) costs what it
+// shows.
 func (r *Renderer) NewOverlay(w, h int) *Overlay {
 	w, h = max(w, 1), max(h, 1)
 	o := &Overlay{w: w, h: h}
@@ -101,43 +109,75 @@ func (r *Renderer) NewOverlay(w, h int) *Overlay {
 	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST)
 	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE)
 	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE)
-	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, int32(w), int32(h), 0, gl.RGBA, gl.UNSIGNED_BYTE, nil)
 	r.overlayList = append(r.overlayList, o)
 	return o
 }
 
-// define gives every texel of the texture, undefined since NewOverlay, a
-// value: the first upload's image where it covers the whole overlay (the
-// demo's panels do), else transparent. Not in NewOverlay: a blank upload
-// there, from a fresh buffer into fresh texture memory, cost 15 ms of the
-// demo's start-up for its two overlays on llvmpipe (DESIGN.md, "Where
-// start-up goes"), for texels the first picture then wrote again. It
-// reports whether it uploaded the whole image.
-func (o *Overlay) define(img *image.RGBA) (whole bool) {
+// storageStep is the multiple of texels the storage grows by, so that a
+// panel growing a little at a time (a window widened by the pointer) does
+// not reallocate it at each step.
+const storageStep = 64
+
+// reserve makes the texture's storage hold at least the top-left w x h
+// texels (at most the overlay's size); new storage's texels are undefined
+// until define. Storage is
+// allocated as needed, not in NewOverlay: the demo's two panels, sized
+// for their largest forms (420x520 and 2048x108 texels), cost the demo's
+// start-up 6 ms on llvmpipe allocated whole (2026-11-27), where their
+// first frame shows 271x110 and 640x108.
+func (o *Overlay) reserve(w, h int) {
+	up := func(n, have, most int) int {
+		return min(max(have, (n+storageStep-1)/storageStep*storageStep), most)
+	}
+	w, h = up(w, o.tw, o.w), up(h, o.th, o.h)
+	if w <= o.tw && h <= o.th {
+		return
+	}
+	o.tw, o.th = w, h
+	gl.BindTexture(gl.TEXTURE_2D, o.tex)
+	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, int32(w), int32(h), 0, gl.RGBA, gl.UNSIGNED_BYTE, nil)
+	o.defined = false
+}
+
+// define gives every texel of the storage, undefined since reserve
+// allocated it, a value: img's, where it has them (the demo's panels
+// cover the whole overlay), else transparent. Not at allocation: a blank
+// upload there, from a fresh buffer into fresh texture memory, cost 15 ms
+// of the demo's start-up for its two overlays on llvmpipe (DESIGN.md,
+// "Where start-up goes"), for texels the first picture then wrote again.
+func (o *Overlay) define(img *image.RGBA) {
 	o.defined = true
 	gl.BindTexture(gl.TEXTURE_2D, o.tex)
-	if img != nil && img.Rect.Min == (image.Point{}) && img.Rect.Dx() >= o.w && img.Rect.Dy() >= o.h {
-		o.upload(img, image.Rect(0, 0, o.w, o.h))
-		return true
+	all := image.Rect(0, 0, o.tw, o.th)
+	var has image.Rectangle
+	if img != nil {
+		has = img.Rect.Intersect(all)
 	}
-	blank := make([]byte, o.w*o.h*4)
-	gl.TexSubImage2D(gl.TEXTURE_2D, 0, 0, 0, int32(o.w), int32(o.h), gl.RGBA, gl.UNSIGNED_BYTE, unsafe.Pointer(&blank[0]))
-	return false
+	if has != all {
+		blank := make([]byte, o.tw*o.th*4)
+		gl.TexSubImage2D(gl.TEXTURE_2D, 0, 0, 0, int32(o.tw), int32(o.th), gl.RGBA, gl.UNSIGNED_BYTE, unsafe.Pointer(&blank[0]))
+	}
+	if !has.Empty() {
+		o.upload(img, has)
+	}
 }
 
 // Size is the overlay's size in texels.
 func (o *Overlay) Size() (w, h int) { return o.w, o.h }
 
 // Upload copies the part rect of img (which has the overlay's size) into
-// the texture. The first upload copies the whole of img, where it covers
-// the overlay: the texture has no picture before it (see define).
+// the texture. The first upload, and the first after the texture's
+// storage grew to hold rect, copies all of img that the storage holds:
+// the storage has no picture before it (see define).
 func (o *Overlay) Upload(img *image.RGBA, rect image.Rectangle) {
 	rect = rect.Intersect(image.Rect(0, 0, o.w, o.h)).Intersect(img.Bounds())
 	if rect.Empty() {
 		return
 	}
-	if !o.defined && o.define(img) {
-		return // the whole image is up
+	o.src = img
+	if o.reserve(rect.Max.X, rect.Max.Y); !o.defined {
+		o.define(img) // rect included
+		return
 	}
 	gl.BindTexture(gl.TEXTURE_2D, o.tex)
 	o.upload(img, rect)
@@ -179,8 +219,8 @@ func (r *Renderer) drawLayer(l Layer, clip Rect) {
 	ov.prog.Use()
 	gl.BindVertexArray(ov.vao)
 	gl.ActiveTexture(gl.TEXTURE0)
-	if !o.defined {
-		o.define(nil) // drawn before any upload: transparent
+	if o.reserve(l.W, l.H); !o.defined {
+		o.define(o.src) // the last upload's image, or transparent before any
 	}
 	gl.BindTexture(gl.TEXTURE_2D, o.tex)
 	gl.Uniform4f(ov.uRect, float32(l.X), float32(l.Y), float32(l.W), float32(l.H))

@@ -119,7 +119,9 @@ type Renderer struct {
 
 	uploaded int64
 
-	progs []*ballProgram // the ball programs made (programs)
+	progs   []*ballProgram // the ball programs made (programs)
+	progErr error          // a ball program that failed to compile on first use (ready)
+	proj    mgl32.Mat4     // the ball programs' projection, kept for those made later
 
 	ov          *overlays
 	overlayList []*Overlay
@@ -169,8 +171,7 @@ func New(cfg Config) (*Renderer, error) {
 	if cfg.LayersOnly {
 		return r.initLayers()
 	}
-	r.progs = []*ballProgram{&r.ball, &r.disc, &r.ballWhole, &r.discWhole}
-	var err error
+	r.progs = make([]*ballProgram, 0, 4)
 	ballWhole, err := shaders.WithDefine(shaders.BallFrag, "WHOLE_FRAME")
 	if err != nil {
 		return nil, err
@@ -179,20 +180,23 @@ func New(cfg Config) (*Renderer, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range []struct {
-		p                *ballProgram
-		name, frag       string
-		disc, ring, clip bool
-	}{
-		{&r.ball, "ball", shaders.BallFrag, true, true, true},
-		{&r.disc, "disc", shaders.DiscFrag, true, false, true},
-		{&r.ballWhole, "ball (whole frame)", ballWhole, true, true, false},
-		{&r.discWhole, "disc (whole frame)", discWhole, true, false, false},
-	} {
-		if err = p.p.init(p.name, p.frag, p.disc, p.ring, p.clip); err != nil {
-			r.Delete()
-			return nil, err
-		}
+	r.ball.src = ballSource{"ball", shaders.BallFrag, true, true, true}
+	r.disc.src = ballSource{"disc", shaders.DiscFrag, true, false, true}
+	r.ballWhole.src = ballSource{"ball (whole frame)", ballWhole, true, true, false}
+	r.discWhole.src = ballSource{"disc (whole frame)", discWhole, true, false, false}
+	// The program of a frame painted whole, as the first is, is made
+	// now, and a driver that cannot compile it fails New; the others
+	// when first drawn with (ready). Each program but the first that
+	// Mesa compiles and links in a process costs about 1.2 ms on
+	// llvmpipe (docs/DESIGN.md, "Where start-up goes"): the demo's first
+	// frame draws with one of the four.
+	first := &r.discWhole
+	if cfg.Painter {
+		first = &r.ballWhole
+	}
+	if err = r.compile(first); err != nil {
+		r.Delete()
+		return nil, err
 	}
 
 	gl.GenBuffers(2, &r.vbo[0])
@@ -257,18 +261,48 @@ func (r *Renderer) SetHighlight(i int) {
 
 func (r *Renderer) setHighlight(i int) {
 	r.highlight = int32(i)
-	on := int32(0)
-	if i >= 0 {
-		on = 1
-	}
 	for _, p := range r.programs() {
-		p.prog.Use()
-		gl.Uniform1i(p.highlight, on)
-		if i >= 0 {
-			gl.Uniform1i(p.highlightBall, int32(i))
-		}
+		r.highlightTo(p)
 	}
 	r.ret.valid = false // the ball changes colour wherever it is
+}
+
+// highlightTo gives ball program p the highlight's uniforms.
+func (r *Renderer) highlightTo(p *ballProgram) {
+	p.prog.Use()
+	on := int32(0)
+	if r.highlight >= 0 {
+		on = 1
+		gl.Uniform1i(p.highlightBall, r.highlight)
+	}
+	gl.Uniform1i(p.highlight, on)
+}
+
+// compile makes ball program p and gives it what the programs share:
+// the highlight and the view (setHighlight, resizeArea).
+func (r *Renderer) compile(p *ballProgram) error {
+	if err := p.init(p.src.name, p.src.frag, p.src.disc, p.src.ring, p.src.clip); err != nil {
+		return err
+	}
+	r.progs = append(r.progs, p)
+	r.highlightTo(p)
+	if r.winW > 0 {
+		r.viewTo(p) // else the first Resize gives it
+	}
+	return nil
+}
+
+// ready makes ball program p on its first use, and reports whether it
+// can draw: where it cannot be made, nothing is drawn with it, and
+// DebugErr returns why.
+func (r *Renderer) ready(p *ballProgram) bool {
+	if p.prog != nil {
+		return true
+	}
+	if r.progErr == nil {
+		r.progErr = r.compile(p)
+	}
+	return r.progErr == nil
 }
 
 // Resize adapts the viewport and projection to a drawable of w x h pixels,
@@ -310,7 +344,7 @@ func (r *Renderer) resizeArea(w, h int, area Rect) {
 	ww := float32(r.cfg.WorldW) * one
 	wh := float32(r.cfg.WorldH) * one
 	// y grows downwards in the world, as on screen.
-	proj := mgl32.Ortho(-mx, ww+mx, wh+my, -my, -1, 1)
+	r.proj = mgl32.Ortho(-mx, ww+mx, wh+my, -my, -1, 1)
 
 	rad := float64(r.cfg.Radius) * r.scale
 	// The edge is anti-aliased from radius-0.5 to radius+0.5 pixels: the
@@ -321,20 +355,25 @@ func (r *Renderer) resizeArea(w, h int, area Rect) {
 		r.pointSize = r.maxPoint
 	}
 	r.resizeCells()
+	for _, p := range r.programs() {
+		r.viewTo(p)
+	}
+}
+
+// viewTo gives ball program p the view's uniforms.
+func (r *Renderer) viewTo(p *ballProgram) {
+	p.prog.Use()
+	gl.UniformMatrix4fv(p.proj, 1, false, &r.proj[0])
+	gl.Uniform1f(p.pointSize, r.pointSize)
+	if p.radius >= 0 {
+		gl.Uniform1f(p.radius, float32(float64(r.cfg.Radius)*r.scale))
+	}
 	vx := r.view.X - marginPx
 	vy := r.winH - (r.view.Y + r.view.H) - marginPx
-	for _, p := range r.programs() {
-		p.prog.Use()
-		gl.UniformMatrix4fv(p.proj, 1, false, &proj[0])
-		gl.Uniform1f(p.pointSize, r.pointSize)
-		if p.radius >= 0 {
-			gl.Uniform1f(p.radius, float32(rad))
-		}
-		gl.Uniform4f(p.viewport, float32(vx), float32(vy), float32(r.view.W+2*marginPx), float32(r.view.H+2*marginPx))
-		gl.Uniform2f(p.cellOrigin, float32(r.view.X), float32(r.winH-r.view.Y))
-		gl.Uniform1f(p.cellReach, float32(r.cells.Reach()))
-		gl.Uniform1i(p.cellWin, int32(r.cells.Win()))
-	}
+	gl.Uniform4f(p.viewport, float32(vx), float32(vy), float32(r.view.W+2*marginPx), float32(r.view.H+2*marginPx))
+	gl.Uniform2f(p.cellOrigin, float32(r.view.X), float32(r.winH-r.view.Y))
+	gl.Uniform1f(p.cellReach, float32(r.cells.Reach()))
+	gl.Uniform1i(p.cellWin, int32(r.cells.Win()))
 }
 
 // viewport is what the GL viewport is set to, so that it is set only
@@ -727,11 +766,19 @@ func Info() string {
 // ballProgram is a program made of ball.vert and a fragment shader, with
 // its uniforms' locations (-1 for those its fragment shader lacks).
 type ballProgram struct {
-	prog                                             *Program
+	src                                              ballSource
+	prog                                             *Program // nil until made (Renderer.ready)
 	proj, alpha, pointSize, highlight, highlightBall int32
 	cellCull, cells, viewport, cellOrigin            int32
 	cellReach, cellWin, cellSize                     int32
 	radius, ring, opacity, clip                      int32
+}
+
+// ballSource is what a ball program is made of: ball.vert and frag, with
+// the uniforms disc, ring and clip (see init).
+type ballSource struct {
+	name, frag       string
+	disc, ring, clip bool
 }
 
 func (p *ballProgram) init(name, frag string, disc, ring, clip bool) error {

@@ -216,6 +216,9 @@ func open(cfg demo.Config, p demo.Platform, w *window, mainStart time.Time, sig 
 			return nil, err
 		}
 	}
+	// SDL's clock runs: the events' offset from ours is measured beside
+	// the programs' compiling and the first frame, not before them.
+	a.events = platform.StartEventTimes(a.clock)
 	wc := a.d.World().Config()
 	rc := renderConfig(wc, w.Window, choice)
 	rc.Cull = cfg.Cull
@@ -231,7 +234,6 @@ func open(cfg demo.Config, p demo.Platform, w *window, mainStart time.Time, sig 
 	if cfg.GIFFile != "" {
 		a.capture.gif = &gifCapture{}
 	}
-	a.events = platform.CalibrateEventTimes(a.clock)
 	if a.limiter, err = loop.NewLimiter(a.d.FrameInterval()); err != nil {
 		return nil, err
 	}

@@ -323,11 +323,31 @@ func (c *Clock) Sleep(d time.Duration) { time.Sleep(d) }
 type EventTimes struct {
 	clock  *Clock
 	offset time.Duration // clock time of SDL tick 0
+	done   chan struct{} // StartEventTimes's: closed once offset is measured; nil once Map waited for it
 }
 
-// CalibrateEventTimes measures the offset; it takes at most about a
-// millisecond.
+// CalibrateEventTimes measures the offset: three steps of SDL's
+// millisecond count, about 2 to 3 ms.
 func CalibrateEventTimes(c *Clock) *EventTimes {
+	return &EventTimes{clock: c, offset: calibrate(c)}
+}
+
+// StartEventTimes is CalibrateEventTimes measuring on a goroutine of its
+// own, while the caller goes on (the demo's start-up: the GL programs,
+// its first frame); the first Map waits for it. Call Map from one
+// goroutine only.
+func StartEventTimes(c *Clock) *EventTimes {
+	done := make(chan struct{})
+	e := &EventTimes{clock: c, done: done}
+	go func() {
+		e.offset = calibrate(c)
+		close(done)
+	}()
+	return e
+}
+
+// calibrate returns the clock time of SDL tick 0 (see EventTimes).
+func calibrate(c *Clock) time.Duration {
 	// A sample is an edge of SDL's millisecond count seen between two
 	// reads of the clock; the closer the two reads, the better (a thread
 	// that loses the CPU between them measures the scheduler). Up to
@@ -353,13 +373,17 @@ func CalibrateEventTimes(c *Clock) *EventTimes {
 			break
 		}
 	}
-	return &EventTimes{clock: c, offset: best}
+	return best
 }
 
 // Map converts an event timestamp to the clock's time. The 32-bit stamp is
 // widened against the current 64-bit tick count, so a stamp taken just
 // before the 32-bit counter wrapped still maps to the right time.
 func (e *EventTimes) Map(stamp uint32) time.Duration {
+	if e.done != nil {
+		<-e.done // at most the calibration's 20 ms
+		e.done = nil
+	}
 	return e.offset + time.Duration(widen(sdl.GetTicks64(), stamp))*time.Millisecond
 }
 

@@ -78,6 +78,16 @@ func TestHeadlessWindowAndClocks(t *testing.T) {
 	if got < before-2*time.Millisecond || got > after+time.Millisecond {
 		t.Errorf("an event stamped between %v and %v maps to %v", before, after, got)
 	}
+	// The same measured on a goroutine of its own: the first Map, at
+	// once, waits for it (SDL started long before c, so an offset not
+	// yet measured maps the stamp far from c's reads).
+	s := StartEventTimes(c)
+	before = c.Now()
+	got = s.Map(uint32(sdl.GetTicks64()))
+	after = c.Now()
+	if got < before-2*time.Millisecond || got > after+time.Millisecond {
+		t.Errorf("measured on a goroutine: an event stamped between %v and %v maps to %v", before, after, got)
+	}
 }
 
 // TestResidentBytesGrowsWithTouchedMemory: touching 64 MiB more of the

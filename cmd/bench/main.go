@@ -423,6 +423,7 @@ func runStats(o *options, extra, args []string) (*report.Stats, error) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.Env = benchEnv(extra)
+	launchNow(cmd)
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("%s %s %s: %v: %s", strings.Join(extra, " "), o.bin, strings.Join(args, " "), err, stderr.String())
 	}
@@ -497,6 +498,7 @@ func startup(o *options, r *results) error {
 		// In turn, the floor: the same window and context, one point.
 		cmd := exec.Command(floor)
 		cmd.Env = benchEnv(nil)
+		launchNow(cmd)
 		out, err := cmd.Output()
 		if err != nil {
 			return fmt.Errorf("startfloor: %v", err)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -194,14 +195,23 @@ func rtt(s *report.Stats) string {
 	return "-"
 }
 
-// benchEnv is the environment of a run: this process's, less the display
-// and the renderer's switches, plus extra.
+// benchEnv is the environment of a run: this process's, less the display,
+// the renderer's switches and a launch time, plus extra.
 func benchEnv(extra []string) []string {
 	env := []string{}
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "DISPLAY=") && !strings.HasPrefix(kv, "SDL_VIDEODRIVER=") && !strings.HasPrefix(kv, renderEnv+"=") {
+		if !strings.HasPrefix(kv, "DISPLAY=") && !strings.HasPrefix(kv, "SDL_VIDEODRIVER=") && !strings.HasPrefix(kv, renderEnv+"=") &&
+			!strings.HasPrefix(kv, report.LaunchedEnv+"=") {
 			env = append(env, kv)
 		}
 	}
 	return append(env, extra...)
+}
+
+// launchNow tells cmd, about to be started, the time it is started at
+// (report.LaunchedEnv), from which it counts its start-up: to within a
+// fraction of a millisecond, where the system's count of the process's
+// start is rounded down to 10 ms.
+func launchNow(cmd *exec.Cmd) {
+	cmd.Env = append(cmd.Env, report.LaunchedEnv+"="+strconv.FormatInt(time.Now().UnixNano(), 10))
 }

@@ -11,12 +11,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// PreMain estimates how long the process ran before main: exec, the dynamic
-// loader mapping SDL and its libraries, the Go runtime's start. Linux keeps
-// the process's start in clock ticks since boot (/proc/self/stat, field
-// 22); CLOCK_BOOTTIME is the same clock, in nanoseconds. A tick is 10 ms,
-// so this is accurate to 10 ms; 0 if the system does not say.
-func PreMain(mainStart time.Time) time.Duration {
+// procPreMain estimates how long the process ran before main from what
+// Linux keeps: the process's start in clock ticks since boot
+// (/proc/self/stat, field 22); CLOCK_BOOTTIME is the same clock, in
+// nanoseconds. A tick is 10 ms, and the start is rounded down to one, so
+// this is over by 0 to 10 ms; 0 if the system does not say.
+func procPreMain(mainStart time.Time) time.Duration {
 	b, err := os.ReadFile("/proc/self/stat")
 	if err != nil {
 		return 0

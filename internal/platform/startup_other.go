@@ -4,6 +4,7 @@ package platform
 
 import "time"
 
-// PreMain is how long the process ran before main; only Linux says
-// (startup_linux.go), elsewhere the start-up time counts from main.
-func PreMain(time.Time) time.Duration { return 0 }
+// procPreMain is how long the process ran before main as the system
+// says; only Linux does (startup_linux.go): elsewhere, unless a launcher
+// says when it started the process, the start-up time counts from main.
+func procPreMain(time.Time) time.Duration { return 0 }

@@ -11,6 +11,16 @@ import (
 	"strings"
 )
 
+// LaunchedEnv names the environment variable in which a program that
+// starts the demo (cmd/bench does) may give the wall-clock time it
+// started it at, in nanoseconds since 1970 (Go's time.Now().UnixNano(),
+// read just before the exec): StartupMs then counts from it. Without it,
+// the demo counts from the start the system keeps, which Linux rounds
+// down to its clock tick of 10 ms: over by 0 to 10 ms, 5 on average. A
+// value that is no such time, or not within the minute before the
+// demo's main, is ignored.
+const LaunchedEnv = "INTERPDEMO_LAUNCHED_NS"
+
 // Stats is one run's statistics, as -stats prints them on one line.
 // Fields with a pointer type are left out when they do not apply.
 type Stats struct {
@@ -75,6 +85,8 @@ type Stats struct {
 	Ghosts bool `json:"ghosts"`
 	Player bool `json:"player"`
 
+	// StartupMs is the time from the process's start to its first frame
+	// presented (see LaunchedEnv).
 	StartupMs   float64 `json:"startup_ms"`
 	VideoDriver string  `json:"video_driver"`
 	// Present is how the last frame reached the screen: "swap" (whole),

@@ -281,6 +281,9 @@ func (a *app) close() {
 		a.rend.Delete()
 		a.rend = nil
 	}
+	if a.events != nil {
+		a.events.Wait() // its goroutine reads SDL's clock
+	}
 	if a.win.Window != nil {
 		a.win.Close()
 		a.win.Window = nil

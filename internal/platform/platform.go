@@ -346,6 +346,16 @@ func StartEventTimes(c *Clock) *EventTimes {
 	return e
 }
 
+// Wait waits for StartEventTimes's measuring to end (at most its 20 ms),
+// as Map does: before SDL is shut, which its goroutine reads. Call it
+// from Map's goroutine.
+func (e *EventTimes) Wait() {
+	if e.done != nil {
+		<-e.done
+		e.done = nil
+	}
+}
+
 // calibrate returns the clock time of SDL tick 0 (see EventTimes).
 func calibrate(c *Clock) time.Duration {
 	// A sample is an edge of SDL's millisecond count seen between two
@@ -380,10 +390,7 @@ func calibrate(c *Clock) time.Duration {
 // widened against the current 64-bit tick count, so a stamp taken just
 // before the 32-bit counter wrapped still maps to the right time.
 func (e *EventTimes) Map(stamp uint32) time.Duration {
-	if e.done != nil {
-		<-e.done // at most the calibration's 20 ms
-		e.done = nil
-	}
+	e.Wait()
 	return e.offset + time.Duration(widen(sdl.GetTicks64(), stamp))*time.Millisecond
 }
 

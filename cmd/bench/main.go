@@ -47,6 +47,7 @@ type options struct {
 	lobbyOnly   bool
 	roomOnly    bool
 	cullOnly    bool
+	startOnly   bool
 	enginesOnly bool
 	regressOnly bool
 	gpuOnly     bool
@@ -65,6 +66,7 @@ func run() int {
 	flag.BoolVar(&o.netOnly, "net-only", false, "play only the network scenario's games and print their section (the report is not written)")
 	flag.BoolVar(&o.regressOnly, "regress-only", false, "measure only this build against commit "+regressionRef+"'s and print the section (the report is not written)")
 	flag.BoolVar(&o.gpuOnly, "gpu-only", false, "print only the section of the runs recorded on a GPU (docs/gpu beside the report) and its target's row; measures nothing")
+	flag.BoolVar(&o.startOnly, "startup-only", false, "measure only the start-up, the demo's and the floor's in turn, and print target 8's row (the report is not written)")
 	flag.BoolVar(&o.cullOnly, "cull-only", false, "measure only the culling's choice (-cull auto against on and off) and print its section (the report is not written)")
 	flag.BoolVar(&o.enginesOnly, "engines-only", false, "measure only the demo beside Ebitengine and raylib-go in a window under Xvfb and print the section (the report is not written)")
 	flag.BoolVar(&o.winOnly, "window-only", false, "measure only the runs in a window under Xvfb and print their sections (the report is not written)")
@@ -131,6 +133,17 @@ func run() int {
 		p := func(format string, args ...any) { fmt.Printf(format, args...) }
 		r.regress.write(p)
 		r.regress.targets(targetRow(p), 16)
+		return 0
+	}
+	if o.startOnly {
+		r := &results{}
+		if err := startup(&o, r); err != nil {
+			fmt.Fprintf(os.Stderr, "bench: start-up: %v\n", err)
+			return 1
+		}
+		p := func(format string, args ...any) { fmt.Printf(format, args...) }
+		p("| # | target | measured | met |\n|---|---|---|---|\n")
+		r.startupTarget(targetRow(p), 8)
 		return 0
 	}
 	if o.cullOnly {
@@ -620,5 +633,5 @@ func commas(n int64) string {
 // partial reports whether a -*-only flag asks for one section that
 // measures something, not the whole report.
 func (o *options) partial() bool {
-	return o.soakOnly || o.webOnly || o.winOnly || o.netOnly || o.lobbyOnly || o.roomOnly || o.cullOnly || o.enginesOnly || o.regressOnly
+	return o.soakOnly || o.webOnly || o.winOnly || o.netOnly || o.lobbyOnly || o.roomOnly || o.cullOnly || o.enginesOnly || o.regressOnly || o.startOnly
 }

@@ -62,8 +62,8 @@ func benchFrame(b *testing.B, n int, kind string) {
 	}
 	defer r.Delete()
 	if kind == "floor-" {
-		var p ballProgram
-		if err := p.init("floor", floorFrag, false, false, false); err != nil {
+		p := ballProgram{src: ballSource{name: "floor", frag: floorFrag}}
+		if err := p.init(); err != nil {
 			b.Fatal(err)
 		}
 		defer p.prog.Delete()

@@ -281,7 +281,7 @@ func (r *Renderer) highlightTo(p *ballProgram) {
 // compile makes ball program p and gives it what the programs share:
 // the highlight and the view (setHighlight, resizeArea).
 func (r *Renderer) compile(p *ballProgram) error {
-	if err := p.init(p.src.name, p.src.frag, p.src.disc, p.src.ring, p.src.clip); err != nil {
+	if err := p.init(); err != nil {
 		return err
 	}
 	r.progs = append(r.progs, p)
@@ -781,16 +781,17 @@ type ballSource struct {
 	disc, ring, clip bool
 }
 
-func (p *ballProgram) init(name, frag string, disc, ring, clip bool) error {
+// init makes the program of p.src; p.prog stays nil where it cannot.
+func (p *ballProgram) init() error {
+	src := p.src
 	vert, err := shaders.WithDefine(shaders.BallVert, "CELL_CULL")
 	if err != nil {
 		return err
 	}
-	prog, err := NewProgram(name, vert, frag)
+	prog, err := NewProgram(src.name, vert, src.frag)
 	if err != nil {
 		return err
 	}
-	p.prog = prog
 	p.radius, p.ring, p.opacity, p.clip = -1, -1, -1, -1
 	for _, u := range []struct {
 		loc  *int32
@@ -801,24 +802,26 @@ func (p *ballProgram) init(name, frag string, disc, ring, clip bool) error {
 		{&p.highlight, "highlightFirst", true}, {&p.highlightBall, "highlightBall", true},
 		{&p.cellCull, "cellCull", true}, {&p.cells, "cells", true}, {&p.viewport, "viewport", true}, {&p.cellOrigin, "cellOrigin", true},
 		{&p.cellReach, "cellReach", true}, {&p.cellWin, "cellWin", true}, {&p.cellSize, "cellSize", true},
-		{&p.radius, "radiusPx", disc}, {&p.ring, "ring", ring}, {&p.opacity, "opacity", ring}, {&p.clip, "clip", clip},
+		{&p.radius, "radiusPx", src.disc}, {&p.ring, "ring", src.ring}, {&p.opacity, "opacity", src.ring}, {&p.clip, "clip", src.clip},
 	} {
 		if !u.want {
 			continue
 		}
 		if *u.loc, err = prog.Uniform(u.name); err != nil {
-			return fmt.Errorf("%s program: %w", name, err)
+			prog.Delete()
+			return fmt.Errorf("%s program: %w", src.name, err)
 		}
 	}
+	p.prog = prog
 	prog.Use()
 	gl.Uniform1i(p.cellCull, 0)
 	gl.Uniform1i(p.cells, 2) // texture unit 2: the culler's windows
 	gl.Uniform1i(p.cellSize, occlusion.CellSize)
-	if ring {
+	if src.ring {
 		gl.Uniform1f(p.ring, 0)
 		gl.Uniform1f(p.opacity, 1)
 	}
-	if clip {
+	if src.clip {
 		gl.Uniform4f(p.clip, -1e9, -1e9, 1e9, 1e9)
 	}
 	return nil

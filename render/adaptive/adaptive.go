@@ -330,10 +330,11 @@ func (c *Choice) Frame(s Scene) (on, measure bool, tag Tag) {
 // made a switch to confirm, which the next comparison is). Drawing those
 // frames again costs seconds: at 1,000,000 balls on llvmpipe a frame
 // without culling takes about a second, and the warm-up ended after two
-// of them, drawn for nothing. Where frames are short, throwing the comparison away costs
-// little, and the next, measured after the warm-up, chooses better (on
-// 2,000 runs of the noisy model at radius 8, 16.5 % of the frames
-// unculled, against 20.0 % where every comparison going on ends first).
+// of them, drawn for nothing. Where frames are short, throwing the
+// comparison away costs little, and the next, measured after the
+// warm-up, chooses better (on 2,000 runs of the noisy model at radius 8,
+// 16.5 % of the frames unculled, against 20.0 % where every comparison
+// going on ends first).
 func (c *Choice) Restart() {
 	switch {
 	case c.phase != idle && c.compared < TrialFrames*2:

@@ -40,7 +40,10 @@ type cellCuller struct {
 	occlusion.Culler
 	tex  [cellTextures]uint32
 	ring int
-	used bool // a frame has used a texture since EndFrame last looked
+	// texW, texH: the size the ring's storage was allocated at (0 until
+	// a frame culls).
+	texW, texH int
+	used       bool // a frame has used a texture since EndFrame last looked
 	// measured: the frame is one the comparison measures (EndFrame
 	// fences it, and makes it wait for the GPU's time).
 	measured bool
@@ -153,15 +156,7 @@ func (r *Renderer) resizeCells() {
 	if c.tex[0] == 0 {
 		v.W, v.H = 0, 0 // no textures to upload to: nothing culled
 	}
-	c.Resize(v)
-	if !c.Usable() {
-		return
-	}
-	tw, th := c.Windows()
-	for _, t := range c.tex {
-		gl.BindTexture(gl.TEXTURE_2D, t)
-		gl.TexImage2D(gl.TEXTURE_2D, 0, gl.R32I, int32(tw), int32(th), 0, gl.RED_INTEGER, gl.INT, nil)
-	}
+	c.Resize(v) // the grids, and the textures (prepareCells), when culling first needs them
 }
 
 func (r *Renderer) initCells() {
@@ -193,6 +188,17 @@ func (r *Renderer) prepareCells(alpha float32) {
 	c.used = true
 	windows, fresh := c.Prepare(alpha)
 	gl.ActiveTexture(gl.TEXTURE2)
+	if tw, th := c.Windows(); tw != c.texW || th != c.texH {
+		// The first culled frame since the view changed: the ring's
+		// storage. Each texture is given its windows before a frame
+		// reads it: a frame moves to the next texture only with fresh
+		// windows, which it uploads there.
+		c.texW, c.texH = tw, th
+		for _, t := range c.tex {
+			gl.BindTexture(gl.TEXTURE_2D, t)
+			gl.TexImage2D(gl.TEXTURE_2D, 0, gl.R32I, int32(tw), int32(th), 0, gl.RED_INTEGER, gl.INT, nil)
+		}
+	}
 	if fresh {
 		c.ring = (c.ring + 1) % cellTextures
 	}

@@ -204,6 +204,9 @@ func TestCullingFindsOnlyWhatChanged(t *testing.T) {
 			t.Errorf("%s: %d pixels differ from drawing every ball, by up to %d", what, k, d)
 		}
 	}
+	if r.cells.texW != 0 {
+		t.Errorf("the windows' textures have storage (%d texels wide) before any frame culled", r.cells.texW)
+	}
 	check("the first frame", 1, true)
 	check("the same mix factor", 1, false)
 	check("the same mix factor again", 1, false)
@@ -226,6 +229,13 @@ func TestCullingFindsOnlyWhatChanged(t *testing.T) {
 	r.Resize(600, 450)
 	ref.Resize(600, 450)
 	check("a new view", 0.5, true)
+	check("the new view again", 0.5, false)
+	r.Resize(640, 480)
+	ref.Resize(640, 480)
+	check("the first view again", 0.5, true)
+	if ref.cells.texW != 0 {
+		t.Errorf("a renderer that never culled gave its windows' textures storage (%d texels wide)", ref.cells.texW)
+	}
 }
 
 // TestAutoCullingMeasuresBoth draws 10,000 balls with the choice left to

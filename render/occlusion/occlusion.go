@@ -90,6 +90,10 @@ type Culler struct {
 	core   float64  // how far its full opacity reaches, slack taken off
 	stamp  int      // rows and columns a stamp reaches from the centre's pixel; 0: no stamps
 	stamps []uint64 // stampQ^2 stamps of 2*stamp+1 rows (see tableStamps)
+	// stampsCore is the core stamps were tabled for; sized says the
+	// grids are sized for the view (Resize leaves both to Prepare).
+	stampsCore float64
+	sized      bool
 
 	rowMin []int32 // tw*gh: the windows, the first owner over win cells of a row
 
@@ -143,19 +147,29 @@ func (c *Culler) bit(y, k int) int {
 	return ((y/CellSize)*c.words+k)*CellSize + y%CellSize
 }
 
-// tableStamps fills c.stamps for the core's radius. Stamp (qy, qx) is
-// for a centre in pixel row py and column px, qy/16 to (qy+1)/16 pixel
-// down into it and qx/16 to (qx+1)/16 across; its row k is pixel row
-// py-stamp+k, and its bit b pixel column px-stamp+b. A bit is set where
-// the pixel's centre lies within the core of every centre in that square.
+// stampOf is how many rows and columns a stamp of a core of radius core
+// pixels reaches from the centre's pixel: 0 where there is no stamp (no
+// core, or one too wide for a row of a word).
+func stampOf(core float64) int {
+	s := int(math.Ceil(core))
+	if core <= 0 || 2*s+1 > 64 || s > maxReach {
+		return 0
+	}
+	return s
+}
+
+// tableStamps fills c.stamps for the core's radius (c.stamp > 0). Stamp
+// (qy, qx) is for a centre in pixel row py and column px, qy/16 to
+// (qy+1)/16 pixel down into it and qx/16 to (qx+1)/16 across; its row k
+// is pixel row py-stamp+k, and its bit b pixel column px-stamp+b. A bit
+// is set where the pixel's centre lies within the core of every centre
+// in that square. Tabled once for a core.
 func (c *Culler) tableStamps() {
-	c.stamp = int(math.Ceil(c.core))
-	if c.core <= 0 || 2*c.stamp+1 > 64 || c.stamp > maxReach {
-		c.stamp = 0
+	if c.stamps != nil && c.stampsCore == c.core {
 		return
 	}
 	n := 2*c.stamp + 1
-	c.stamps = make([]uint64, stampQ*stampQ*n)
+	c.stamps, c.stampsCore = make([]uint64, stampQ*stampQ*n), c.core
 	// far is the largest distance from a pixel centre k+0.5 away from the
 	// start of the centre's pixel to a centre q/16 to (q+1)/16 into it.
 	far := func(k, q int) float64 {
@@ -178,7 +192,12 @@ func (c *Culler) tableStamps() {
 	}
 }
 
-// Resize sizes the grids for a view. It allocates; a frame does not.
+// Resize sets the view. The grids are sized and the stamps tabled by the
+// next Prepare, not here: a renderer sized before it culls, or that never
+// culls (where culling does not pay, or at a start that draws without
+// it), does not pay for them (2 to 4 ms at 640x480 on this project's
+// 2-core machine, part of the demo's start-up). Resize and the Prepare
+// after it allocate; a frame does not.
 func (c *Culler) Resize(v View) {
 	c.reach = min(v.Radius+0.5, v.MaxReach) + Slack
 	c.core = v.Radius - 0.5 - Slack
@@ -191,10 +210,17 @@ func (c *Culler) Resize(v View) {
 	c.tw = c.gw + c.win - 1
 	c.gen++
 	c.sx, c.sy, c.ox, c.oy = v.SX, v.SY, v.OX, v.OY
-	if c.vw == 0 || c.vh == 0 {
-		c.stamp = 0
-		return
+	c.prepared, c.sized = false, false // nothing is known hidden in the new view
+	c.stamp = 0
+	if c.vw > 0 && c.vh > 0 {
+		c.stamp = stampOf(c.core)
 	}
+}
+
+// size sizes the grids for the view of the last Resize, and tables its
+// stamps (c.Usable()).
+func (c *Culler) size() {
+	c.sized = true
 	c.tableStamps()
 	// 64 pixels left of the view and at least 64 right of it: a stamp of
 	// a ball reaching into them needs no clipping.
@@ -202,21 +228,33 @@ func (c *Culler) Resize(v View) {
 	rows := c.gh * CellSize
 	c.bits, c.bits0 = make([]uint64, rows*c.words), make([]uint64, rows*c.words)
 	c.full, c.full0 = make([]uint64, c.gh*c.words), make([]uint64, c.gh*c.words)
-	for x := 0; x < c.words*64; x++ {
-		in := x >= 64 && x < 64+c.vw
+	for k := 0; k < c.words; k++ {
+		outView := outside(k, 64, 64+c.vw)
 		for row := 0; row < rows; row++ {
-			if !in || row >= c.vh {
-				c.bits0[c.bit(row, x/64)] |= 1 << (x % 64)
+			if row >= c.vh {
+				c.bits0[c.bit(row, k)] = ^uint64(0)
+			} else {
+				c.bits0[c.bit(row, k)] = outView
 			}
 		}
-		if x < 64 || x >= 64+c.gw*CellSize {
-			for band := 0; band < c.gh; band++ {
-				c.full0[band*c.words+x/64] |= 1 << (x % 64)
-			}
+		outCells := outside(k, 64, 64+c.gw*CellSize)
+		for band := 0; band < c.gh; band++ {
+			c.full0[band*c.words+k] = outCells
 		}
 	}
 	c.cells = grow32(c.cells, c.gw*c.gh)
 	c.rowMin = grow32(c.rowMin, c.tw*c.gh)
+}
+
+// outside is word k of a row of bits (bit b of word k is column 64k+b)
+// with the bits of the columns outside [lo, hi) set.
+func outside(k, lo, hi int) uint64 {
+	from, to := max(lo-64*k, 0), min(hi-64*k, 64) // [from, to): inside, in this word
+	if from >= to {
+		return ^uint64(0)
+	}
+	inside := ^uint64(0) >> (64 - (to - from)) << from
+	return ^inside
 }
 
 func grow32(s []int32, n int) []int32 {
@@ -256,6 +294,9 @@ func (c *Culler) Prepare(alpha float32) (windows []int32, fresh bool) {
 	c.prepared, c.preparedGen, c.alpha = true, c.gen, alpha
 	if !c.Usable() {
 		return c.rowMin, true
+	}
+	if !c.sized {
+		c.size()
 	}
 	a := float64(alpha)
 

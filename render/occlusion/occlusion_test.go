@@ -219,3 +219,66 @@ func BenchmarkPrepare(b *testing.B) {
 		})
 	}
 }
+
+// TestSizeMarksOutside checks the grids' starting bits, set a word at a
+// time, against a pixel-by-pixel reference: every pixel outside the view
+// (and every column outside the cells) set, none inside.
+func TestSizeMarksOutside(t *testing.T) {
+	for _, wh := range [][2]int{{1, 1}, {63, 5}, {64, 4}, {65, 7}, {127, 9}, {128, 480}, {637, 479}, {640, 480}, {1920, 3}} {
+		var c Culler
+		v := view640(8)
+		v.W, v.H = wh[0], wh[1]
+		c.Resize(v)
+		c.size()
+		rows := c.gh * CellSize
+		for x := 0; x < c.words*64; x++ {
+			for row := 0; row < rows; row++ {
+				want := x < 64 || x >= 64+c.vw || row >= c.vh
+				if got := c.bits0[c.bit(row, x/64)]>>(x%64)&1 == 1; got != want {
+					t.Fatalf("view %dx%d: pixel column %d row %d outside %v, want %v", wh[0], wh[1], x-64, row, got, want)
+				}
+			}
+			want := x < 64 || x >= 64+c.gw*CellSize
+			for band := 0; band < c.gh; band++ {
+				if got := c.full0[band*c.words+x/64]>>(x%64)&1 == 1; got != want {
+					t.Fatalf("view %dx%d: column %d of band %d outside the cells %v, want %v", wh[0], wh[1], x-64, band, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestResizeLeavesTheGridsToPrepare: a resize allocates nothing (a
+// renderer sized at start that never culls does not pay for the grids),
+// a view of another size is culled as one made for it from the start, and
+// what the last view hid is not reported hidden in the new one.
+func TestResizeLeavesTheGridsToPrepare(t *testing.T) {
+	last, next := balls(3000, 4)
+	var c Culler
+	c.Resize(view640(8))
+	c.Sync(last, next)
+	c.Prepare(0.5)
+	small := view640(8)
+	small.W, small.H = 320, 240
+	if n := testing.AllocsPerRun(10, func() { c.Resize(small) }); n != 0 {
+		t.Errorf("Resize allocated %v times", n)
+	}
+	for i := 0; i < c.n; i++ {
+		if c.Hidden(i) {
+			t.Fatalf("ball %d hidden in a view not prepared", i)
+		}
+	}
+	c.Prepare(0.5)
+	var fresh Culler
+	fresh.Resize(small)
+	fresh.Sync(last, next)
+	fresh.Prepare(0.5)
+	if got, want := c.HiddenCount(), fresh.HiddenCount(); got != want || want == 0 {
+		t.Errorf("resized: %d hidden, a culler made for the view: %d (want some)", got, want)
+	}
+	for i := 0; i < c.n; i++ {
+		if c.Hidden(i) != fresh.Hidden(i) {
+			t.Fatalf("ball %d: hidden %v resized, %v made for the view", i, c.Hidden(i), fresh.Hidden(i))
+		}
+	}
+}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -180,5 +182,41 @@ func TestRTTIsTheOtherPlayers(t *testing.T) {
 		if got := rtt(s); got != c.want {
 			t.Errorf("player %d of %v: %s, want %s", c.player, c.rtts, got, c.want)
 		}
+	}
+}
+
+// TestQuartiles: interpolated between the nearest ranks, in any order,
+// the median the second.
+func TestQuartiles(t *testing.T) {
+	for _, c := range []struct {
+		xs         []float64
+		q1, q2, q3 float64
+	}{
+		{[]float64{5, 1, 3, 2, 4}, 2, 3, 4},
+		{[]float64{4, 1, 3, 2}, 1.75, 2.5, 3.25},
+		{[]float64{-7}, -7, -7, -7},
+		{nil, 0, 0, 0},
+	} {
+		if q1, q2, q3 := quartiles(c.xs); q1 != c.q1 || q2 != c.q2 || q3 != c.q3 {
+			t.Errorf("quartiles(%v) = %v, %v, %v; want %v, %v, %v", c.xs, q1, q2, q3, c.q1, c.q2, c.q3)
+		}
+	}
+}
+
+// TestCheckStartupAgainst: a build that is not there, or too few rounds
+// for quartiles, is refused before anything runs.
+func TestCheckStartupAgainst(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := checkStartupAgainst(self, 41); err != nil {
+		t.Errorf("an existing build, 41 rounds: %v", err)
+	}
+	if err := checkStartupAgainst(filepath.Join(t.TempDir(), "none"), 41); err == nil || !strings.Contains(err.Error(), "-startup-against") {
+		t.Errorf("a missing build: %v, want an error naming -startup-against", err)
+	}
+	if err := checkStartupAgainst(self, 1); err == nil || !strings.Contains(err.Error(), "-startup-rounds") {
+		t.Errorf("1 round: %v, want an error naming -startup-rounds", err)
 	}
 }

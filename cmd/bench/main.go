@@ -52,6 +52,10 @@ type options struct {
 	regressOnly bool
 	gpuOnly     bool
 	goTool      string
+	// startAgainst: another build of the demo whose start-up is
+	// measured in turn with bin's, startRounds rounds (startupAgainst).
+	startAgainst string
+	startRounds  int
 }
 
 func run() int {
@@ -67,6 +71,8 @@ func run() int {
 	flag.BoolVar(&o.regressOnly, "regress-only", false, "measure only this build against commit "+regressionRef+"'s and print the section (the report is not written)")
 	flag.BoolVar(&o.gpuOnly, "gpu-only", false, "print only the section of the runs recorded on a GPU (docs/gpu beside the report) and its target's row; measures nothing")
 	flag.BoolVar(&o.startOnly, "startup-only", false, "measure only the start-up, the demo's and the floor's in turn, and print target 8's row (the report is not written)")
+	flag.StringVar(&o.startAgainst, "startup-against", "", "measure only the start-up of -bin against that of another build of the demo (a path), in turn, and print both medians and the median of the rounds' differences (the report is not written)")
+	flag.IntVar(&o.startRounds, "startup-rounds", 41, "the rounds of -startup-against")
 	flag.BoolVar(&o.cullOnly, "cull-only", false, "measure only the culling's choice (-cull auto against on and off) and print its section (the report is not written)")
 	flag.BoolVar(&o.enginesOnly, "engines-only", false, "measure only the demo beside Ebitengine and raylib-go in a window under Xvfb and print the section (the report is not written)")
 	flag.BoolVar(&o.winOnly, "window-only", false, "measure only the runs in a window under Xvfb and print their sections (the report is not written)")
@@ -133,6 +139,17 @@ func run() int {
 		p := func(format string, args ...any) { fmt.Printf(format, args...) }
 		r.regress.write(p)
 		r.regress.targets(targetRow(p), 16)
+		return 0
+	}
+	if o.startAgainst != "" {
+		if err := checkStartupAgainst(o.startAgainst, o.startRounds); err != nil {
+			fmt.Fprintf(os.Stderr, "bench: %v\n", err)
+			return 2
+		}
+		if err := startupAgainst(&o, o.startAgainst, o.startRounds, func(format string, args ...any) { fmt.Printf(format, args...) }); err != nil {
+			fmt.Fprintf(os.Stderr, "bench: start-up: %v\n", err)
+			return 1
+		}
 		return 0
 	}
 	if o.startOnly {
@@ -502,12 +519,11 @@ func startup(o *options, r *results) error {
 		return fmt.Errorf("building cmd/bench/startfloor: %v\n%s", err, out)
 	}
 	for i := 0; i < 7; i++ {
-		// The defaults a user gets: HUD and graph on.
-		s, err := demo(o, "-ticks", "1", "-fast", "-hud=true", "-graph=true")
+		demoMs, err := startupRun(o)
 		if err != nil {
 			return err
 		}
-		r.startups = append(r.startups, s.StartupMs)
+		r.startups = append(r.startups, demoMs)
 		// In turn, the floor: the same window and context, one point.
 		cmd := exec.Command(floor)
 		cmd.Env = benchEnv(nil)
@@ -633,5 +649,5 @@ func commas(n int64) string {
 // partial reports whether a -*-only flag asks for one section that
 // measures something, not the whole report.
 func (o *options) partial() bool {
-	return o.soakOnly || o.webOnly || o.winOnly || o.netOnly || o.lobbyOnly || o.roomOnly || o.cullOnly || o.enginesOnly || o.regressOnly || o.startOnly
+	return o.soakOnly || o.webOnly || o.winOnly || o.netOnly || o.lobbyOnly || o.roomOnly || o.cullOnly || o.enginesOnly || o.regressOnly || o.startOnly || o.startAgainst != ""
 }

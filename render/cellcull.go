@@ -43,7 +43,12 @@ type cellCuller struct {
 	// texW, texH: the size the ring's storage was allocated at (0 until
 	// a frame culls).
 	texW, texH int
-	used       bool // a frame has used a texture since EndFrame last looked
+	// frames counts EndFrame's calls; resizedAt is frames at the last
+	// resize. The grids are sized in the first frame that culls, or at
+	// the latest in the frame after the resize (drawBalls), so that a
+	// run's steady state never allocates for a culler first used late.
+	frames, resizedAt uint64
+	used              bool // a frame has used a texture since EndFrame last looked
 	// measured: the frame is one the comparison measures (EndFrame
 	// fences it, and makes it wait for the GPU's time).
 	measured bool
@@ -157,6 +162,7 @@ func (r *Renderer) resizeCells() {
 		v.W, v.H = 0, 0 // no textures to upload to: nothing culled
 	}
 	c.Resize(v) // the grids, and the textures (prepareCells), when culling first needs them
+	c.resizedAt = c.frames
 }
 
 func (r *Renderer) initCells() {

@@ -114,6 +114,7 @@ func (r *glRenderer) resizeCells(scale float64) {
 	rad := float64(r.cfg.Radius) * scale
 	c.Resize(occlusion.View{W: r.view.Dx(), H: r.view.Dy(), SX: sx, SY: sy, OX: mu*sx - marginPx, OY: mu*sy - marginPx,
 		Radius: rad, MaxReach: (2*rad + 1) / 2})
+	c.Size() // now, not in the frame that first culls: the loop allocates nothing after its warm-up
 	c.scene = adaptive.Scene{Balls: 0, ViewW: r.view.Dx(), ViewH: r.view.Dy(), RadiusPx64: int(rad * 64)}
 	g := r.gl
 	if c.Usable() {

@@ -193,7 +193,7 @@ func (c *Culler) tableStamps() {
 }
 
 // Resize sets the view. The grids are sized and the stamps tabled by the
-// next Prepare, not here: a renderer sized before it culls, or that never
+// next Prepare (or Size), not here: a renderer sized before it culls, or that never
 // culls (where culling does not pay, or at a start that draws without
 // it), does not pay for them (2 to 4 ms at 640x480 on this project's
 // 2-core machine, part of the demo's start-up). Resize and the Prepare
@@ -217,9 +217,15 @@ func (c *Culler) Resize(v View) {
 	}
 }
 
-// size sizes the grids for the view of the last Resize, and tables its
-// stamps (c.Usable()).
-func (c *Culler) size() {
+// Size sizes the grids for the view of the last Resize and tables its
+// stamps, where the view is usable and that is not done yet. Prepare does
+// it when first needed; a caller may do it earlier, where allocating
+// suits it better (package render: the frame after a resize, so that a
+// run's steady state never allocates for a culler first used late).
+func (c *Culler) Size() {
+	if c.sized || !c.Usable() {
+		return
+	}
 	c.sized = true
 	c.tableStamps()
 	// 64 pixels left of the view and at least 64 right of it: a stamp of
@@ -245,6 +251,10 @@ func (c *Culler) size() {
 	c.cells = grow32(c.cells, c.gw*c.gh)
 	c.rowMin = grow32(c.rowMin, c.tw*c.gh)
 }
+
+// Sized reports whether the grids are sized for the view of the last
+// Resize (Size).
+func (c *Culler) Sized() bool { return c.sized }
 
 // outside is word k of a row of bits (bit b of word k is column 64k+b)
 // with the bits of the columns outside [lo, hi) set.
@@ -295,9 +305,7 @@ func (c *Culler) Prepare(alpha float32) (windows []int32, fresh bool) {
 	if !c.Usable() {
 		return c.rowMin, true
 	}
-	if !c.sized {
-		c.size()
-	}
+	c.Size()
 	a := float64(alpha)
 
 	// Steps 1 and 2 together, the balls from the last to the first.

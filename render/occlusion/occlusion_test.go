@@ -229,7 +229,7 @@ func TestSizeMarksOutside(t *testing.T) {
 		v := view640(8)
 		v.W, v.H = wh[0], wh[1]
 		c.Resize(v)
-		c.size()
+		c.Size()
 		rows := c.gh * CellSize
 		for x := 0; x < c.words*64; x++ {
 			for row := 0; row < rows; row++ {

@@ -77,6 +77,7 @@ type Window struct {
 // 3.3 core context, current on the calling thread.
 func Open(o Options) (*Window, error) {
 	serialRaster(o.SerialRaster) // before the driver is loaded, below
+	keepHeapTop()                // before the driver's first buffers
 	if o.Headless {
 		os.Setenv("SDL_VIDEODRIVER", "offscreen")
 	} else if os.Getenv("SDL_VIDEODRIVER") == "" && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {

@@ -1,7 +1,10 @@
 package platform
 
 import (
+	"bytes"
+	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"testing"
 	"time"
@@ -139,4 +142,74 @@ func TestSerialRasterLeavesTheUsersChoice(t *testing.T) {
 			t.Errorf("on %v, user %q: LP_NUM_THREADS %q (set %v), want %q (set %v)", c.on, c.user, got, set, c.want, c.wantSet)
 		}
 	}
+}
+
+// heapChildEnv runs TestHeapChild in a child process of TestKeepHeapTop:
+// "keep" sets the trim threshold first, "default" does not.
+const heapChildEnv = "INTERPDEMO_HEAP_CHILD"
+
+// TestKeepHeapTop: 8 MiB allocated from the C heap, written and freed
+// stay resident where keepHeapTop set the trim threshold (the next
+// frame's buffers find them mapped), and go back to the system with
+// glibc's default, or where the user tuned malloc in the environment,
+// whose choice stands. Each case runs in a process of its own, as the
+// setting holds for a process.
+func TestKeepHeapTop(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("glibc's malloc")
+	}
+	const block, blocks = 16 << 10, 512 // 8 MiB of blocks below the size glibc maps alone
+	for _, c := range []struct {
+		name string
+		env  []string
+		kept bool
+	}{
+		{"kept", []string{heapChildEnv + "=keep"}, true},
+		{"glibc's default", []string{heapChildEnv + "=default"}, false},
+		{"the user's MALLOC_TRIM_THRESHOLD_", []string{heapChildEnv + "=keep", "MALLOC_TRIM_THRESHOLD_=131072"}, false},
+		{"the user's GLIBC_TUNABLES", []string{heapChildEnv + "=keep", "GLIBC_TUNABLES=glibc.malloc.trim_threshold=131072"}, false},
+	} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHeapChild$", "-test.v", "-test.count=1")
+		cmd.Env = append(os.Environ(), c.env...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: the child failed: %v\n%s", c.name, err, out)
+		}
+		var kept bool
+		var grew int64
+		i := bytes.Index(out, []byte("HEAP "))
+		if i < 0 {
+			t.Fatalf("%s: the child said %q", c.name, out)
+		}
+		if _, err := fmt.Sscanf(string(out[i:]), "HEAP %t %d", &kept, &grew); err != nil {
+			t.Fatalf("%s: the child said %q: %v", c.name, out, err)
+		}
+		t.Logf("%s: %d KiB of %d stayed resident", c.name, grew>>10, blocks*block>>10)
+		if kept != c.kept {
+			t.Errorf("%s: keepHeapTop set the threshold %v, want %v", c.name, kept, c.kept)
+		}
+		if c.kept && grew < blocks*block*3/4 {
+			t.Errorf("%s: %d KiB stayed resident after freeing %d KiB, want most of it", c.name, grew>>10, blocks*block>>10)
+		}
+		if !c.kept && grew > blocks*block/4 {
+			t.Errorf("%s: %d KiB stayed resident after freeing %d KiB, want little", c.name, grew>>10, blocks*block>>10)
+		}
+	}
+}
+
+// TestHeapChild is TestKeepHeapTop's child process: it prints whether
+// the threshold was set and how much resident memory the C heap's churn
+// left.
+func TestHeapChild(t *testing.T) {
+	mode := os.Getenv(heapChildEnv)
+	if mode == "" {
+		t.Skip("a child process of TestKeepHeapTop")
+	}
+	kept := mode == "keep" && keepHeapTop()
+	before, ok := ResidentBytes()
+	if !ok || !churnCHeap(512, 16<<10) {
+		t.Fatal("no resident size, or no C heap")
+	}
+	after, _ := ResidentBytes()
+	fmt.Printf("HEAP %t %d\n", kept, after-before)
 }

@@ -52,9 +52,6 @@ func (r *Renderer) drawBalls(alpha float32, rects []Rect, whole bool) {
 	var q *timerQuery
 	if r.cullable() {
 		c := &r.cells
-		if c.frames != c.resizedAt {
-			c.Size() // not in the resize's frame (at start, the first): see cellCuller
-		}
 		c.timers.poll(c.choice)
 		on, measure, tag := c.choice.Frame(r.cullScene())
 		cells = on

@@ -43,12 +43,7 @@ type cellCuller struct {
 	// texW, texH: the size the ring's storage was allocated at (0 until
 	// a frame culls).
 	texW, texH int
-	// frames counts EndFrame's calls; resizedAt is frames at the last
-	// resize. The grids are sized in the first frame that culls, or at
-	// the latest in the frame after the resize (drawBalls), so that a
-	// run's steady state never allocates for a culler first used late.
-	frames, resizedAt uint64
-	used              bool // a frame has used a texture since EndFrame last looked
+	used       bool // a frame has used a texture since EndFrame last looked
 	// measured: the frame is one the comparison measures (EndFrame
 	// fences it, and makes it wait for the GPU's time).
 	measured bool
@@ -161,8 +156,14 @@ func (r *Renderer) resizeCells() {
 	if c.tex[0] == 0 {
 		v.W, v.H = 0, 0 // no textures to upload to: nothing culled
 	}
-	c.Resize(v) // the grids, and the textures (prepareCells), when culling first needs them
-	c.resizedAt = c.frames
+	c.Resize(v)
+	// The grids now, the textures when a frame first culls
+	// (prepareCells): a run whose comparisons first try culling after
+	// its warm-up (at 1,000,000 balls on llvmpipe, where the first
+	// frames take a second each) must not allocate then. Made later, in
+	// the frame after the resize, they were 7 allocations after the
+	// warm-up in make bench's run at 1,000,000 balls (2026-11-28).
+	c.Size()
 }
 
 func (r *Renderer) initCells() {

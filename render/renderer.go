@@ -608,7 +608,6 @@ func (r *Renderer) ReadPixels() *image.RGBA {
 // this rule (medians of alternating 3 s runs, 2026-11-27; DESIGN.md).
 func (r *Renderer) EndFrame() {
 	defer r.cells.timers.endFrame(r.cells.choice) // after any wait for the GPU
-	r.cells.frames++
 	r.sinceFence++
 	measured := r.cells.measured
 	r.cells.measured = false

@@ -220,8 +220,8 @@ func (c *Culler) Resize(v View) {
 // Size sizes the grids for the view of the last Resize and tables its
 // stamps, where the view is usable and that is not done yet. Prepare does
 // it when first needed; a caller may do it earlier, where allocating
-// suits it better (package render: the frame after a resize, so that a
-// run's steady state never allocates for a culler first used late).
+// suits it better (package render and the page: at each resize, so that
+// a run's steady state never allocates for a culler first used late).
 func (c *Culler) Size() {
 	if c.sized || !c.Usable() {
 		return

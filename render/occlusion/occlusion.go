@@ -192,12 +192,11 @@ func (c *Culler) tableStamps() {
 	}
 }
 
-// Resize sets the view. The grids are sized and the stamps tabled by the
-// next Prepare (or Size), not here: a renderer sized before it culls, or that never
-// culls (where culling does not pay, or at a start that draws without
-// it), does not pay for them (2 to 4 ms at 640x480 on this project's
-// 2-core machine, part of the demo's start-up). Resize and the Prepare
-// after it allocate; a frame does not.
+// Resize sets the view. It allocates nothing: the grids are sized and the
+// stamps tabled by Size, or by the next Prepare where no one called it,
+// so that the caller chooses when to allocate (package render and the
+// page size them at each resize, before the frames whose steady state
+// must allocate nothing).
 func (c *Culler) Resize(v View) {
 	c.reach = min(v.Radius+0.5, v.MaxReach) + Slack
 	c.core = v.Radius - 0.5 - Slack

@@ -60,7 +60,7 @@ import (
 // against 215); in a window under Xvfb at 10,000 balls with the overlays
 // off 75 to 79 FPS against 46 to 48; at 1,000,000 balls and in a window
 // at 1,000 balls, no change. The cost is memory kept: 17 MiB more
-// resident at 100,000 balls, 1 to 3 MiB at 1 to 10,000.
+// resident at 100,000 balls, 1 to 6 MiB at 1 to 10,000.
 const heapTopKept = 32 << 20
 
 var keepHeapOnce sync.Once

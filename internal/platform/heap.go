@@ -63,20 +63,20 @@ import (
 // resident at 100,000 balls, 1 to 6 MiB at 1 to 10,000.
 const heapTopKept = 32 << 20
 
-var keepHeapOnce sync.Once
+var (
+	keepHeapOnce sync.Once
+	heapKept     bool // keepHeapTop set the threshold
+)
 
-// keepHeapTop sets heapTopKept as glibc's trim threshold, once, and
-// reports whether it did: not where the user tunes glibc's malloc
-// (MALLOC_TRIM_THRESHOLD_, or a glibc.malloc tunable in GLIBC_TUNABLES),
-// and not with another C library.
-func keepHeapTop() (kept bool) {
+// keepHeapTop sets heapTopKept as glibc's trim threshold, on its first
+// call, and reports whether it is set: not where the user tunes glibc's
+// malloc (MALLOC_TRIM_THRESHOLD_, or a glibc.malloc tunable in
+// GLIBC_TUNABLES), and not with another C library.
+func keepHeapTop() bool {
 	keepHeapOnce.Do(func() {
-		if mallocTuned() {
-			return
-		}
-		kept = C.keep_heap_top(C.int(heapTopKept)) == 1
+		heapKept = !mallocTuned() && C.keep_heap_top(C.int(heapTopKept)) == 1
 	})
-	return kept
+	return heapKept
 }
 
 // mallocTuned reports whether the environment tunes glibc's malloc.

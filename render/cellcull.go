@@ -40,8 +40,8 @@ type cellCuller struct {
 	occlusion.Culler
 	tex  [cellTextures]uint32
 	ring int
-	// texW, texH: the size the ring's storage was allocated at (0 until
-	// a frame culls).
+	// texW, texH: the size the ring's storage was allocated at for the
+	// windows (0 until a frame culls: one texel each, initCells).
 	texW, texH int
 	used       bool // a frame has used a texture since EndFrame last looked
 	// measured: the frame is one the comparison measures (EndFrame
@@ -166,16 +166,27 @@ func (r *Renderer) resizeCells() {
 	c.Size()
 }
 
+// initCells makes the ring's textures, each with one texel until a frame
+// culls (prepareCells), and leaves the first on texture unit 2. The ball
+// programs' cells sampler reads unit 2 only while culling, but a draw
+// with no complete texture there makes Mesa build its fallback texture in
+// the first frame and wait for the GPU to finish all it was given
+// (_mesa_get_fallback_texture's glFinish): on llvmpipe, 7.6 ms of the
+// first frame spent rasterizing the clears before the balls were drawn
+// (GALLIUM_TRACE of bin/interpdemo -headless -ticks 1 -fast, 2026-11-28).
 func (r *Renderer) initCells() {
 	c := &r.cells
 	gl.GenTextures(cellTextures, &c.tex[0])
-	for _, t := range c.tex {
-		gl.BindTexture(gl.TEXTURE_2D, t)
+	gl.ActiveTexture(gl.TEXTURE2)
+	for i := len(c.tex) - 1; i >= 0; i-- {
+		gl.BindTexture(gl.TEXTURE_2D, c.tex[i])
 		gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST)
 		gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST)
 		gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE)
 		gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE)
+		gl.TexImage2D(gl.TEXTURE_2D, 0, gl.R32I, 1, 1, 0, gl.RED_INTEGER, gl.INT, nil)
 	}
+	gl.ActiveTexture(gl.TEXTURE0)
 	c.timers.init()
 }
 

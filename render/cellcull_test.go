@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"image"
+	"slices"
 	"strings"
 	"testing"
 
@@ -312,4 +313,41 @@ func TestCullerSizedAtResize(t *testing.T) {
 	if r.cells.texW != 0 {
 		t.Errorf("the windows' textures were given storage (%d texels wide) in a frame that did not cull", r.cells.texW)
 	}
+}
+
+// TestCellsSamplerHasATextureBeforeCulling: from the renderer's start,
+// texture unit 2, which the ball programs' cells sampler reads, holds a
+// complete integer texture, though no frame has culled yet. Without one,
+// Mesa makes its fallback texture at the first draw and waits there for
+// the GPU to finish the frame so far (initCells).
+func TestCellsSamplerHasATextureBeforeCulling(t *testing.T) {
+	win := withGL(t, 640, 480)
+	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Cull: adaptive.Auto})
+	check := func(when string) {
+		t.Helper()
+		gl.ActiveTexture(gl.TEXTURE2)
+		defer gl.ActiveTexture(gl.TEXTURE0)
+		var bound, format, w, h int32
+		gl.GetIntegerv(gl.TEXTURE_BINDING_2D, &bound)
+		if bound == 0 || !slices.Contains(r.cells.tex[:], uint32(bound)) {
+			t.Fatalf("%s: texture %d on unit 2, not one of the culler's %v", when, bound, r.cells.tex)
+		}
+		gl.GetTexLevelParameteriv(gl.TEXTURE_2D, 0, gl.TEXTURE_INTERNAL_FORMAT, &format)
+		gl.GetTexLevelParameteriv(gl.TEXTURE_2D, 0, gl.TEXTURE_WIDTH, &w)
+		gl.GetTexLevelParameteriv(gl.TEXTURE_2D, 0, gl.TEXTURE_HEIGHT, &h)
+		if format != gl.R32I || w < 1 || h < 1 {
+			t.Errorf("%s: unit 2's texture is %dx%d of format %#x, want R32I (%#x) with storage", when, w, h, format, gl.R32I)
+		}
+	}
+	check("after New")
+	last, next := randomBalls(100, 3)
+	r.Sync(last, next, 1, 1)
+	r.Resize(600, 450)
+	r.Clear()
+	r.DrawBalls(0.5)
+	if r.cells.on {
+		t.Fatal("the first frame culled: a comparison starts without culling")
+	}
+	r.EndFrame()
+	check("after a frame without culling")
 }

@@ -14,6 +14,7 @@ import (
 	"runtime"
 
 	"github.com/interpdemo/interpdemo/internal/desktop"
+	_ "github.com/interpdemo/interpdemo/internal/platform/preloadon" // the GL driver loaded beside the start (platform's preload.go)
 )
 
 func init() {

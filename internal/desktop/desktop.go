@@ -256,6 +256,7 @@ func openWindow(cfg demo.Config, w *window, choice renderChoice, balls int) (err
 		Title: cfg.WindowTitle(), Width: ww, Height: wh, Offset: cfg.WindowOffset(), Headless: cfg.Headless,
 		SerialRaster: !choice.redraw && balls <= serialRasterMaxBalls,
 		SwapOnly:     choice.swap,
+		Preload:      true,
 	})
 	return err
 }

@@ -45,6 +45,11 @@ type Options struct {
 	// the path of a GLX without it (NVIDIA's), for measuring and testing
 	// it on Mesa's.
 	SwapOnly bool
+	// Preload has Open note which libraries making the window and its
+	// context loaded (the GL driver's), in the user's cache directory,
+	// for the next start to load them early, beside its own start-up
+	// (preload.go). Programs whose start-up counts set it; tests do not.
+	Preload bool
 }
 
 // serialRaster sets LP_NUM_THREADS=0 if on and the user has not set it.
@@ -145,6 +150,9 @@ func Open(o Options) (*Window, error) {
 	w.DrawableSize()
 	if !o.Headless {
 		w.glx = newGLXWindow(driver, o.SwapOnly)
+	}
+	if o.Preload {
+		_ = learnPreload() // a cache not written costs the next start only its head start
 	}
 	return w, nil
 }

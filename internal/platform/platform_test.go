@@ -170,7 +170,8 @@ func TestKeepHeapTop(t *testing.T) {
 		{"the user's GLIBC_TUNABLES", []string{heapChildEnv + "=keep", "GLIBC_TUNABLES=glibc.malloc.trim_threshold=131072"}, false},
 	} {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestHeapChild$", "-test.v", "-test.count=1")
-		cmd.Env = append(os.Environ(), c.env...)
+		// No driver loading beside the measure (preload.go).
+		cmd.Env = append(os.Environ(), append([]string{preloadEnv + "=0"}, c.env...)...)
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("%s: the child failed: %v\n%s", c.name, err, out)

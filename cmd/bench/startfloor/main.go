@@ -16,6 +16,7 @@ import (
 	"github.com/go-gl/gl/v3.3-core/gl"
 
 	"github.com/interpdemo/interpdemo/internal/platform"
+	_ "github.com/interpdemo/interpdemo/internal/platform/preloadon" // as the demo does
 )
 
 func init() { runtime.LockOSThread() } // SDL and GL on the main thread
@@ -33,7 +34,7 @@ const vs = "#version 330 core\nvoid main() { gl_Position = vec4(0.0, 0.0, 0.0, 1
 const fs = "#version 330 core\nout vec4 c;\nvoid main() { c = vec4(1.0); }\x00"
 
 func run() error {
-	w, err := platform.Open(platform.Options{Headless: true, Width: 920, Height: 588, Title: "startfloor"})
+	w, err := platform.Open(platform.Options{Headless: true, Width: 920, Height: 588, Title: "startfloor", Preload: true})
 	if err != nil {
 		return err
 	}

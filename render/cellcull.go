@@ -170,10 +170,10 @@ func (r *Renderer) resizeCells() {
 // culls (prepareCells), and leaves the first on texture unit 2. The ball
 // programs' cells sampler reads unit 2 only while culling, but a draw
 // with no complete texture there makes Mesa build its fallback texture in
-// the first frame and wait for the GPU to finish all it was given
-// (_mesa_get_fallback_texture's glFinish): on llvmpipe, 7.6 ms of the
-// first frame spent rasterizing the clears before the balls were drawn
-// (GALLIUM_TRACE of bin/interpdemo -headless -ticks 1 -fast, 2026-11-28).
+// the first frame and wait there for the GPU to finish all it was given
+// (_mesa_get_fallback_texture's glFinish): a stalled pipeline on a GPU;
+// on llvmpipe a wait of 7.6 ms for the clears before the balls (a
+// GALLIUM_TRACE of bin/interpdemo -headless -ticks 1 -fast, 2026-11-28).
 func (r *Renderer) initCells() {
 	c := &r.cells
 	gl.GenTextures(cellTextures, &c.tex[0])

@@ -247,10 +247,14 @@ import (
 // file in the user's cache directory, and at the next start, as the
 // executable is loaded and before Go's runtime starts, a thread of the
 // platform's own opens them (preload_start), beside the main thread's
-// start-up; when SDL opens the driver, it is already loaded. The loader
-// opens one library at a time, so what the main thread gains is the
-// work it does before it first opens a library itself (Go's runtime and
-// package initialisation, flags, SDL's start).
+// start-up; when SDL opens the driver, it is already loaded. What the
+// main thread gains is bounded by the loader: glibc holds a lock (its
+// TLS lock) through a dlopen's mapping and relocating, and every
+// pthread_create takes it, so the Go runtime's first new thread (sysmon,
+// before any package's init) waits for the preloading to end; what
+// overlaps is the end of the exec and the start of Go's runtime: 6 to
+// 7 ms less start-up here (DESIGN.md, "Where start-up goes"). A process
+// that exits at once (a bad flag) waits for it too.
 //
 // The file is learned afresh once a day (a file older than that is not
 // read, and the start that does not preload rewrites it), and where a

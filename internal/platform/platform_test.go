@@ -32,17 +32,26 @@ func TestWiden(t *testing.T) {
 	}
 }
 
-// TestHeadlessWindowAndClocks opens the offscreen driver for real: a GL
-// context, a vsync answer, and event timestamps mapped onto the clock.
-func TestHeadlessWindowAndClocks(t *testing.T) {
-	runtime.LockOSThread()
-	w, err := Open(Options{Title: "test", Width: 64, Height: 48, Headless: true})
+// openHeadless opens a headless window of w x h pixels on the calling
+// thread, or skips the test where there is no offscreen GL, but for
+// INTERPDEMO_REQUIRE_GL=1, which fails it.
+func openHeadless(t *testing.T, w, h int) *Window {
+	t.Helper()
+	win, err := Open(Options{Title: t.Name(), Width: w, Height: h, Headless: true})
 	if err != nil {
 		if os.Getenv("INTERPDEMO_REQUIRE_GL") == "1" {
 			t.Fatal(err)
 		}
 		t.Skipf("no offscreen GL: %v", err)
 	}
+	return win
+}
+
+// TestHeadlessWindowAndClocks opens the offscreen driver for real: a GL
+// context, a vsync answer, and event timestamps mapped onto the clock.
+func TestHeadlessWindowAndClocks(t *testing.T) {
+	runtime.LockOSThread()
+	w := openHeadless(t, 64, 48)
 	defer w.Close()
 	if w.Driver() != "offscreen" {
 		t.Errorf("driver %q, want offscreen", w.Driver())

@@ -18,8 +18,8 @@ package platform
 
 // What the process had loaded when it started (the executable's own
 // libraries), what file the preloading read, and what became of it.
-static char **preload_base;
-static int preload_nbase;
+static char *preload_base; // loaded_names' form
+static size_t preload_nbase;
 static char preload_file[4096];
 static pthread_mutex_t preload_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t preload_cv = PTHREAD_COND_INITIALIZER;
@@ -33,23 +33,29 @@ extern int interpdemo_preload_on __attribute__((weak));
 
 enum { preload_max_age = 24 * 60 * 60, preload_max_bytes = 64 * 1024 };
 
-static int base_add(struct dl_phdr_info *info, size_t size, void *data) {
+// The libraries loaded now, as names one after another, each ended by a
+// NUL, in buf (n bytes); the bytes needed, which may be more than n.
+struct loaded_buf { char *p; size_t n, used; };
+
+static int loaded_add(struct dl_phdr_info *info, size_t size, void *data) {
 	(void)size;
-	(void)data;
+	struct loaded_buf *b = data;
 	if (info->dlpi_name == NULL || info->dlpi_name[0] != '/') {
 		return 0;
 	}
-	char **b = realloc(preload_base, (preload_nbase + 1) * sizeof(char *));
-	if (b == NULL) {
-		return 1;
+	size_t k = strlen(info->dlpi_name) + 1;
+	if (b->used + k <= b->n) {
+		memcpy(b->p + b->used, info->dlpi_name, k);
 	}
-	preload_base = b;
-	if ((b[preload_nbase] = strdup(info->dlpi_name)) != NULL) {
-		preload_nbase++;
-	}
+	b->used += k;
 	return 0;
 }
 
+static size_t loaded_names(char *buf, size_t n) {
+	struct loaded_buf b = {buf, n, 0};
+	dl_iterate_phdr(loaded_add, &b);
+	return b.used;
+}
 // preload_path is the preload file: $XDG_CACHE_HOME/interpdemo/gl-preload,
 // or $HOME/.cache/interpdemo/gl-preload, as Go's os.UserCacheDir finds it.
 static int preload_path(char *buf, size_t n) {
@@ -123,7 +129,10 @@ static void *preload_run(void *arg) {
 // is fresh, opens the libraries it lists on a thread of its own, with
 // every signal blocked there (Go's handlers are for Go's threads).
 __attribute__((constructor)) static void preload_start(void) {
-	dl_iterate_phdr(base_add, NULL);
+	size_t n = loaded_names(NULL, 0);
+	if ((preload_base = malloc(n)) != NULL) {
+		preload_nbase = loaded_names(preload_base, n); // no library loads meanwhile: one thread
+	}
 	const char *off = getenv("INTERPDEMO_PRELOAD");
 	if (&interpdemo_preload_on == NULL || !interpdemo_preload_on || (off != NULL && strcmp(off, "0") == 0) ||
 	    !preload_path(preload_file, sizeof preload_file)) {
@@ -183,38 +192,13 @@ static void preload_status(int *used, int *tried, int *loaded) {
 }
 
 static const char *preload_file_name(void) { return preload_file; }
-static int preload_base_count(void) { return preload_nbase; }
-static const char *preload_base_name(int i) { return preload_base[i]; }
+static const char *preload_base_names(size_t *n) { *n = preload_nbase; return preload_base; }
 
-// The libraries loaded now, as names one after another, each ended by a
-// NUL, in buf (n bytes); the bytes needed, which may be more than n.
-struct loaded_buf { char *p; size_t n, used; };
-
-static int loaded_add(struct dl_phdr_info *info, size_t size, void *data) {
-	(void)size;
-	struct loaded_buf *b = data;
-	if (info->dlpi_name == NULL || info->dlpi_name[0] != '/') {
-		return 0;
-	}
-	size_t k = strlen(info->dlpi_name) + 1;
-	if (b->used + k <= b->n) {
-		memcpy(b->p + b->used, info->dlpi_name, k);
-	}
-	b->used += k;
-	return 0;
-}
-
-static size_t loaded_names(char *buf, size_t n) {
-	struct loaded_buf b = {buf, n, 0};
-	dl_iterate_phdr(loaded_add, &b);
-	return b.used;
-}
 #else
 static int preload_wait(int ms) { (void)ms; return 1; }
 static void preload_status(int *used, int *tried, int *loaded) { *used = *tried = *loaded = 0; }
 static const char *preload_file_name(void) { return ""; }
-static int preload_base_count(void) { return 0; }
-static const char *preload_base_name(int i) { (void)i; return ""; }
+static const char *preload_base_names(size_t *n) { *n = 0; return NULL; }
 static size_t loaded_names(char *buf, size_t n) { (void)buf; (void)n; return 0; }
 #endif
 */
@@ -287,12 +271,12 @@ func preloadFile() string { return C.GoString(C.preload_file_name()) }
 
 // startLibraries are the libraries loaded when the executable started.
 func startLibraries() []string {
-	n := int(C.preload_base_count())
-	out := make([]string, n)
-	for i := range out {
-		out[i] = C.GoString(C.preload_base_name(C.int(i)))
+	var n C.size_t
+	p := C.preload_base_names(&n)
+	if p == nil || n == 0 {
+		return nil
 	}
-	return out
+	return splitNames(unsafe.Slice((*byte)(unsafe.Pointer(p)), int(n)))
 }
 
 // loadedLibraries are the libraries loaded now, by path, in load order.
@@ -301,16 +285,21 @@ func loadedLibraries() []string {
 	for {
 		n := int(C.loaded_names((*C.char)(unsafe.Pointer(&buf[0])), C.size_t(len(buf))))
 		if n <= len(buf) {
-			var out []string
-			for s := range bytes.SplitSeq(buf[:n], []byte{0}) {
-				if len(s) > 0 {
-					out = append(out, string(s))
-				}
-			}
-			return out
+			return splitNames(buf[:n])
 		}
 		buf = make([]byte, n+n/4)
 	}
+}
+
+// splitNames splits loaded_names' form: names, each ended by a NUL.
+func splitNames(b []byte) []string {
+	var out []string
+	for s := range bytes.SplitSeq(b, []byte{0}) {
+		if len(s) > 0 {
+			out = append(out, string(s))
+		}
+	}
+	return out
 }
 
 // nextPreload is what the preload file should list after a start whose

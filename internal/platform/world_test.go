@@ -3,7 +3,6 @@ package platform
 import (
 	"fmt"
 	"image"
-	"os"
 	"runtime"
 	"testing"
 	"time"
@@ -186,13 +185,7 @@ func TestWorldHasAWindowOfItsOwn(t *testing.T) {
 func TestNoWorldWindowHeadless(t *testing.T) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	win, err := Open(Options{Title: t.Name(), Width: 64, Height: 48, Headless: true})
-	if err != nil {
-		if os.Getenv("INTERPDEMO_REQUIRE_GL") == "1" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
+	win := openHeadless(t, 64, 48)
 	defer win.Close()
 	if win.CanSplitWorld() {
 		t.Fatal("a headless window says the world can have a window of its own")

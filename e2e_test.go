@@ -229,6 +229,7 @@ func TestBadFlagValues(t *testing.T) {
 		{[]string{"-max-loops", "0"}, "-max-loops"},
 		{[]string{"-vsync", "sometimes"}, "-vsync"},
 		{[]string{"-cull", "yes"}, "-cull"},
+		{[]string{"-sprites", "circles"}, "-sprites"},
 		{[]string{"-mode", "warp"}, "-mode"},
 		{[]string{"-width", "0"}, "-width"},
 		{[]string{"-duration", "-1s"}, "-duration"},
@@ -281,6 +282,37 @@ func TestCullForced(t *testing.T) {
 	}
 	if sbig.Cull != "off" || sbig.CullMode != "on" {
 		t.Errorf("balls of radius 60 with -cull on: cull %q mode %q, want off (too large to cull) and on", sbig.Cull, sbig.CullMode)
+	}
+}
+
+// TestSpritesForced: -sprites quads and points are what -stats reports,
+// and they draw the same game (the same state hash); with auto, both
+// forms are measured and the frames that cost counted. Culling off: the
+// culled balls are points whatever the form.
+func TestSpritesForced(t *testing.T) {
+	base := []string{"-headless", "-balls", "1000", "-ticks", "30", "-fast", "-stats", "-hud=false", "-graph=false", "-cull", "off"}
+	quads := runDemo(t, "", 60*time.Second, append([]string{"-sprites", "quads"}, base...)...)
+	points := runDemo(t, "", 60*time.Second, append([]string{"-sprites", "points"}, base...)...)
+	auto := runDemo(t, "", 60*time.Second, "-headless", "-balls", "1000", "-duration", "2s", "-stats", "-hud=false", "-graph=false", "-cull", "off")
+	for _, d := range []*demo{quads, points, auto} {
+		if d.code() != 0 {
+			t.Fatalf("exit %d: %s", d.code(), d.stderr.String())
+		}
+	}
+	sq, sp, sa := quads.stats(), points.stats(), auto.stats()
+	if sq.Sprites != "quads" || sq.SpritesMode != "quads" || sp.Sprites != "points" || sp.SpritesMode != "points" {
+		t.Errorf("-sprites quads: %q mode %q; -sprites points: %q mode %q", sq.Sprites, sq.SpritesMode, sp.Sprites, sp.SpritesMode)
+	}
+	if sq.SpritesCostQuadsMs != nil || sp.SpritesCostPointsMs != nil || sq.SpritesComparedFrames != nil {
+		t.Errorf("forced forms report what only auto measures: %+v / %+v", sq, sp)
+	}
+	if sq.StateHash != sp.StateHash {
+		t.Errorf("state hash %s with squares, %s with points", sq.StateHash, sp.StateHash)
+	}
+	if sa.SpritesMode != "auto" || sa.SpritesCostQuadsMs == nil || sa.SpritesCostPointsMs == nil ||
+		sa.SpritesComparedFrames == nil || sa.SpritesTriedFrames == nil || *sa.SpritesTriedFrames == 0 || *sa.SpritesTriedFrames > *sa.SpritesComparedFrames {
+		t.Errorf("-sprites auto: mode %q, costs %v and %v, compared %v, tried %v; want both costs and a comparison's frames", sa.SpritesMode,
+			sa.SpritesCostQuadsMs, sa.SpritesCostPointsMs, sa.SpritesComparedFrames, sa.SpritesTriedFrames)
 	}
 }
 

@@ -32,29 +32,22 @@ func (r *Renderer) drawBalls(alpha float32, rects []Rect, whole bool) {
 		return
 	}
 	whole = whole && len(rects) == 1 && rects[0] == r.view
-	var p *ballProgram
-	switch {
-	case r.cfg.Painter && whole:
-		p = &r.ballWhole
-	case r.cfg.Painter:
-		p = &r.ball
-	case whole:
-		p = &r.discWhole
-	default:
-		p = &r.disc
-	}
-	if !r.ready(p) {
-		return
-	}
 	// Culled or not: the choice in force, or the other in a comparison,
-	// then measured (cellcull.go).
-	cells := false
+	// then measured (cellcull.go). Then, where not culled, squares or
+	// points, chosen the same way (quads.go).
+	cells, cullMeasured := false, false
 	var q *timerQuery
-	if r.cullable() {
+	// A repaint of parts of a retained drawable draws its balls in the
+	// form of the balls around them, so that no frame shows the two
+	// forms side by side (their edges may differ in a last bit): squares
+	// where the drawable holds squares, culled or not where it holds
+	// points. The choices go on in frames that repaint the world whole.
+	partsOf := !whole && r.cfg.Retained
+	if r.cullable() && !(partsOf && r.quads.on) {
 		c := &r.cells
 		c.timers.poll(c.choice)
 		on, measure, tag := c.choice.Frame(r.cullScene())
-		cells = on
+		cells, cullMeasured = on, measure
 		var start int64
 		if measure {
 			start = wallNow() // the clock only on the frames a comparison measures
@@ -73,6 +66,41 @@ func (r *Renderer) drawBalls(alpha float32, rects []Rect, whole bool) {
 		}
 	}
 	r.cells.on = cells
+	quads := false
+	switch {
+	case cells:
+	case partsOf:
+		quads = r.quads.on
+	default:
+		var qt *timerQuery
+		quads, qt = r.chooseQuads(cullMeasured)
+		if qt != nil {
+			q = qt
+		}
+	}
+	r.quads.on = quads
+	var p *ballProgram
+	switch {
+	case r.cfg.Painter && whole:
+		p = &r.ballWhole
+	case r.cfg.Painter:
+		p = &r.ball
+	case quads && whole:
+		p = &r.discWholeQuads
+	case quads:
+		p = &r.discQuads
+	case whole:
+		p = &r.discWhole
+	default:
+		p = &r.disc
+	}
+	if !r.ready(p) {
+		if q != nil {
+			gl.EndQuery(gl.TIME_ELAPSED)
+			r.cells.timers.open, r.quads.timers.open = nil, nil // nothing drawn: no frame's cost
+		}
+		return
+	}
 	r.setWorldViewport()
 	gl.Enable(gl.SCISSOR_TEST)
 	p.prog.Use()
@@ -81,9 +109,16 @@ func (r *Renderer) drawBalls(alpha float32, rects []Rect, whole bool) {
 		gl.Uniform1i(p.cellCull, 1)
 	}
 	gl.BindVertexArray(r.vao[r.pos.Last()])
+	if quads {
+		r.bindQuadPositions()
+	}
 	for _, rect := range rects {
 		r.clip(p, rect)
-		gl.DrawArrays(gl.POINTS, 0, int32(r.pos.N()))
+		if quads {
+			r.drawQuads()
+		} else {
+			gl.DrawArrays(gl.POINTS, 0, int32(r.pos.N()))
+		}
 	}
 	r.draws += len(rects)
 	if q != nil {

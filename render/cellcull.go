@@ -78,10 +78,14 @@ func (r *Renderer) SetCull(m adaptive.Mode) {
 	r.cells.choice = adaptive.New(m)
 }
 
-// CompareCullAgain forgets the culling's measured costs and compares
-// again: for the end of a program's warm-up, whose work (compiling
-// shaders, starting threads) is no frame's cost.
-func (r *Renderer) CompareCullAgain() { r.cells.choice.Restart() }
+// CompareCullAgain forgets the culling's measured costs, and those of
+// the balls' form (quads.go), and compares again: for the end of a
+// program's warm-up, whose work (compiling shaders, starting threads) is
+// no frame's cost.
+func (r *Renderer) CompareCullAgain() {
+	r.cells.choice.Restart()
+	r.quads.choice.Restart()
+}
 
 // CullStats is the culling's choice and the costs behind it.
 type CullStats struct {

@@ -27,7 +27,8 @@ func TestCellCullingKeepsThePicture(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			win := withGL(t, size[0], size[1])
 			last, next := randomBalls(n, 7)
-			cfg := Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits}
+			// Points both ways: culled balls are (quads.go).
+			cfg := Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Sprites: adaptive.On}
 			cfg.Cull = adaptive.On
 			on := newRendererConfig(t, win, cfg)
 			cfg.Cull = adaptive.Off
@@ -179,7 +180,7 @@ func hasExtension(name string) bool {
 func TestCullingFindsOnlyWhatChanged(t *testing.T) {
 	const n = 10_000
 	win := withGL(t, 640, 480)
-	cfg := Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Cull: adaptive.On}
+	cfg := Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Cull: adaptive.On, Sprites: adaptive.On}
 	r := newRendererConfig(t, win, cfg)
 	cfg.Cull = adaptive.Off
 	ref := newRendererConfig(t, win, cfg)

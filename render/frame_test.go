@@ -105,16 +105,35 @@ func stripesAlpha(img *image.RGBA, k int, opaque bool) {
 //
 // Opaque layers: the balls beneath are not repainted, and the frames must
 // still be the whole frames.
+//
+// Each form of ball (quads.go) in turn, forced: the whole frame drawn for
+// the comparison is a frame of its own to the choices, which may draw it
+// the other way (a last bit apart at some edges). Points with the
+// culling's choice at work (culled and unculled frames alike exact),
+// squares without culling (culled balls are points).
 func TestRetainedFramesMatchWholeFrames(t *testing.T) {
-	for _, opaque := range []bool{false, true} {
-		for _, extra := range []int{0, spriteMaxBalls} {
-			name := fmt.Sprint(3+extra, " balls")
-			if opaque {
-				name += ", opaque layers"
+	for _, form := range []adaptive.Mode{adaptive.On, adaptive.Off} {
+		for _, opaque := range []bool{false, true} {
+			for _, extra := range []int{0, spriteMaxBalls} {
+				name := fmt.Sprint(3+extra, " balls ", map[adaptive.Mode]string{adaptive.On: "points", adaptive.Off: "squares"}[form])
+				if opaque {
+					name += ", opaque layers"
+				}
+				t.Run(name, func(t *testing.T) { retainedMatchesWhole(t, withGL(t, 640, 480), extra, opaque, form) })
 			}
-			t.Run(name, func(t *testing.T) { retainedMatchesWhole(t, withGL(t, 640, 480), extra, opaque) })
 		}
 	}
+}
+
+// formConfig is cfg with the balls' form forced to form (quads.go): with
+// points (adaptive.On) the culling chosen by measurement, with squares
+// (adaptive.Off) no culling.
+func formConfig(cfg Config, form adaptive.Mode) Config {
+	cfg.Sprites, cfg.Cull = form, adaptive.Auto
+	if form == adaptive.Off {
+		cfg.Cull = adaptive.Off
+	}
+	return cfg
 }
 
 // The ball programs are made as frames first draw with them, not in New:
@@ -125,7 +144,13 @@ func TestRetainedFramesMatchWholeFrames(t *testing.T) {
 // retainedMatchesWhole checks.
 func TestBallProgramsMadeOnFirstUse(t *testing.T) {
 	win := withGL(t, 640, 480)
-	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: true})
+	// Squares first, where they start (quads.go): the one program of
+	// frames painted whole made in New is theirs.
+	sq := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: true, Sprites: adaptive.Off})
+	if len(sq.progs) != 1 || sq.progs[0] != &sq.discWholeQuads {
+		t.Fatalf("squares: %d ball programs made in New, want only %q", len(sq.progs), sq.discWholeQuads.src.name)
+	}
+	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: true, Sprites: adaptive.On})
 	r.Resize(640, 480)
 	made := func(stage string, want ...*ballProgram) {
 		t.Helper()
@@ -161,7 +186,7 @@ func TestBallProgramsMadeOnFirstUse(t *testing.T) {
 func TestWindowShowsWholeFramesFromParts(t *testing.T) {
 	for _, extra := range []int{0, spriteMaxBalls} {
 		t.Run(fmt.Sprint(3+extra, " balls"), func(t *testing.T) {
-			retainedMatchesWhole(t, withWindowGL(t, 640, 480), extra, true)
+			retainedMatchesWhole(t, withWindowGL(t, 640, 480), extra, true, adaptive.Off)
 		})
 	}
 }
@@ -237,10 +262,10 @@ func presentAndCheck(t *testing.T, win *platform.Window, painted []Rect, want fu
 	}
 }
 
-func retainedMatchesWhole(t *testing.T, win *platform.Window, extra int, opaque bool) {
+func retainedMatchesWhole(t *testing.T, win *platform.Window, extra int, opaque bool, form adaptive.Mode) {
 	stripes := func(img *image.RGBA, k int) { stripesAlpha(img, k, opaque) }
 	inWindow := win.CanPresentParts()
-	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: true, PaintedOnly: inWindow})
+	r := newRendererConfig(t, win, formConfig(Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: true, PaintedOnly: inWindow}, form))
 	// Ball 1 in the player's colour, set before any frame: the programs
 	// of the retained frames, made on first use, must show it as the
 	// whole frames' does.
@@ -413,7 +438,9 @@ func TestCullingKeepsThePicture(t *testing.T) {
 			win := withGL(t, 640, 480)
 			last, next := randomBalls(n, 5)
 			draw := func(painter bool, cull adaptive.Mode) *image.RGBA {
-				r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Painter: painter, Cull: cull})
+				// Points: the culled balls are (quads.go), and the squares'
+				// picture is TestQuadsKeepThePicture's.
+				r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Painter: painter, Cull: cull, Sprites: adaptive.On})
 				r.Sync(last, next, 1, 1)
 				if want := !painter && cull == adaptive.On; r.Culling() != want {
 					t.Fatalf("painter %v, cull %v: culling %v at %d balls, want %v", painter, cull, r.Culling(), n, want)
@@ -570,6 +597,7 @@ func TestMeasuredFramesAtTheStartWaitForThemselves(t *testing.T) {
 	// Frames nobody measures queue behind each other: the mechanism
 	// above is the comparison's, not every frame's.
 	r.SetCull(adaptive.Off)
+	r.SetSprites(adaptive.Off)
 	busy := 0
 	for i := range 8 {
 		if !frame(float32(i) / 8) {
@@ -773,7 +801,9 @@ func TestHUDReadBackLightsOnlyItsGlyphs(t *testing.T) {
 // what the overlays changed, not the overlays whole, and shows the same
 // pixels as a whole frame.
 func TestRetainedWorldAreaMatchesWholeFrames(t *testing.T) {
-	retainedWorldAreaMatchesWhole(t, withGL(t, 900, 600))
+	for _, form := range []adaptive.Mode{adaptive.On, adaptive.Off} {
+		retainedWorldAreaMatchesWhole(t, withGL(t, 900, 600), form)
+	}
 }
 
 // The same in a window that presents only what each frame repainted: the
@@ -782,12 +812,12 @@ func TestRetainedWorldAreaMatchesWholeFrames(t *testing.T) {
 // buffer cleared too; the window, read from the X server, shows the
 // whole frame all the same.
 func TestWindowShowsWholeFramesWhenTheWorldIsRepainted(t *testing.T) {
-	retainedWorldAreaMatchesWhole(t, withWindowGL(t, 900, 600))
+	retainedWorldAreaMatchesWhole(t, withWindowGL(t, 900, 600), adaptive.Off)
 }
 
-func retainedWorldAreaMatchesWhole(t *testing.T, win *platform.Window) {
+func retainedWorldAreaMatchesWhole(t *testing.T, win *platform.Window, form adaptive.Mode) {
 	inWindow := win.CanPresentParts()
-	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: true, PaintedOnly: inWindow})
+	r := newRendererConfig(t, win, formConfig(Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: true, PaintedOnly: inWindow}, form))
 	area := Rect{260, 0, 640, 480}
 	r.ResizeArea(900, 600, area)
 	hud, graph := r.NewOverlay(250, 600), r.NewOverlay(640, 100)
@@ -881,7 +911,7 @@ func splitWindowFrames(t *testing.T, swaps bool) {
 		return r
 	}
 	parts := !swaps // the renderers keep and present only what changed
-	world := mk(Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: parts, PaintedOnly: parts})
+	world := mk(Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Retained: parts, PaintedOnly: parts, Cull: adaptive.Off, Sprites: adaptive.Off})
 	world.Resize(area.W, area.H)
 	hud, graph := world.NewOverlay(250, 600), world.NewOverlay(640, 100)
 	// The layers' renderer, and the reference (whole frames, one
@@ -892,7 +922,7 @@ func splitWindowFrames(t *testing.T, swaps bool) {
 	}
 	lay := mk(Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, LayersOnly: true, Retained: parts, PaintedOnly: parts})
 	lay.ResizeArea(winW, winH, area)
-	ref := mk(Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits})
+	ref := mk(Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Cull: adaptive.Off, Sprites: adaptive.Off})
 	ref.ResizeArea(winW, winH, area)
 	t.Cleanup(func() {
 		if win.UseLayers() == nil {

@@ -57,6 +57,12 @@ type Config struct {
 	// zero value) uses it while it measures cheaper on this machine,
 	// adaptive.On and adaptive.Off force it (see cellcull.go).
 	Cull adaptive.Mode
+	// Sprites says how the balls' form is chosen where they are not
+	// culled: adaptive.Auto (the zero value) draws each ball as a square
+	// of two triangles or as a point sprite, whichever measures cheaper
+	// on this machine; adaptive.On forces points, adaptive.Off squares
+	// (see quads.go).
+	Sprites adaptive.Mode
 	// Retained says the drawable keeps its pixels from one frame to the
 	// next: an EGL pbuffer (SDL's offscreen driver) is a single buffer
 	// that a swap leaves alone. Draw then repaints only the parts of the
@@ -100,6 +106,8 @@ type Renderer struct {
 	// The reference and the disc for frames painted whole, compiled
 	// without their clip rectangle's test (see drawBalls).
 	ballWhole, discWhole ballProgram
+	// The disc drawn as squares (quads.go), for parts and whole frames.
+	discQuads, discWholeQuads ballProgram
 
 	vbo      [2]uint32
 	vao      [2]uint32 // vao[i] reads last from vbo[i] and next from vbo[1-i]
@@ -136,6 +144,7 @@ type Renderer struct {
 	clock      func() int64 // wallNow; a test's clock in tests
 
 	cells cellCuller // occlusion culling of hidden balls
+	quads quadDrawer // the balls drawn as squares, and the choice of form
 	draws int        // draws and partial clears into the window by the last Draw
 	ret   retained   // what the drawable holds, for repainting only what changed
 	occ   occupancy  // where the balls can be during the current tick
@@ -167,11 +176,12 @@ func New(cfg Config) (*Renderer, error) {
 	}
 	r := &Renderer{cfg: cfg, fenceEvery: 1, highlight: -1, clock: wallNow} // the uniforms start at 0: none
 	r.cells.choice = adaptive.New(cfg.Cull)
+	r.quads.choice = adaptive.New(cfg.Sprites)
 	r.debug.init(major, minor)
 	if cfg.LayersOnly {
 		return r.initLayers()
 	}
-	r.progs = make([]*ballProgram, 0, 4)
+	r.progs = make([]*ballProgram, 0, 6)
 	ballWhole, err := shaders.WithDefine(shaders.BallFrag, "WHOLE_FRAME")
 	if err != nil {
 		return nil, err
@@ -180,19 +190,34 @@ func New(cfg Config) (*Renderer, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.ball.src = ballSource{"ball", shaders.BallFrag, true, true, true}
-	r.disc.src = ballSource{"disc", shaders.DiscFrag, true, false, true}
-	r.ballWhole.src = ballSource{"ball (whole frame)", ballWhole, true, true, false}
-	r.discWhole.src = ballSource{"disc (whole frame)", discWhole, true, false, false}
+	discQuads, err := shaders.WithDefine(shaders.DiscFrag, "QUADS")
+	if err != nil {
+		return nil, err
+	}
+	discWholeQuads, err := shaders.WithDefine(discWhole, "QUADS")
+	if err != nil {
+		return nil, err
+	}
+	r.ball.src = ballSource{"ball", shaders.BallFrag, true, true, true, false}
+	r.disc.src = ballSource{"disc", shaders.DiscFrag, true, false, true, false}
+	r.ballWhole.src = ballSource{"ball (whole frame)", ballWhole, true, true, false, false}
+	r.discWhole.src = ballSource{"disc (whole frame)", discWhole, true, false, false, false}
+	r.discQuads.src = ballSource{"disc (squares)", discQuads, true, false, true, true}
+	r.discWholeQuads.src = ballSource{"disc (squares, whole frame)", discWholeQuads, true, false, false, true}
 	// The program of a frame painted whole, as the first is, is made
 	// now, and a driver that cannot compile it fails New; the others
 	// when first drawn with (ready). Each program but the first that
 	// Mesa compiles and links in a process costs about 1.2 ms on
 	// llvmpipe (docs/DESIGN.md, "Where start-up goes"): the demo's first
-	// frame draws with one of the four.
-	first := &r.discWhole
-	if cfg.Painter {
+	// frame draws with one of the six: the squares' unless culling or
+	// points are forced (the choices start without culling, and with
+	// squares: quads.go).
+	first := &r.discWholeQuads
+	switch {
+	case cfg.Painter:
 		first = &r.ballWhole
+	case cfg.Cull == adaptive.On || cfg.Sprites == adaptive.On:
+		first = &r.discWhole
 	}
 	if err = r.compile(first); err != nil {
 		r.Delete()
@@ -219,6 +244,7 @@ func New(cfg Config) (*Renderer, error) {
 	gl.Enable(gl.PROGRAM_POINT_SIZE)
 	gl.Disable(gl.DEPTH_TEST)
 	r.initCells()
+	r.initQuads()
 	return r.initLayers()
 }
 
@@ -487,6 +513,7 @@ func (r *Renderer) grow(n int) {
 		gl.BindBuffer(gl.ARRAY_BUFFER, r.vbo[i])
 		gl.BufferData(gl.ARRAY_BUFFER, c*bytesPerBall, nil, gl.DYNAMIC_DRAW)
 	}
+	r.attachQuads()
 	r.capacity = c
 	r.pos.Lost()
 }
@@ -608,6 +635,7 @@ func (r *Renderer) ReadPixels() *image.RGBA {
 // this rule (medians of alternating 3 s runs, 2026-11-27; DESIGN.md).
 func (r *Renderer) EndFrame() {
 	defer r.cells.timers.endFrame(r.cells.choice) // after any wait for the GPU
+	defer r.quads.timers.endFrame(r.quads.choice)
 	r.sinceFence++
 	measured := r.cells.measured
 	r.cells.measured = false
@@ -753,6 +781,7 @@ func (r *Renderer) Delete() {
 		r.vbo = [2]uint32{}
 	}
 	r.cells.delete()
+	r.quads.delete()
 	for _, p := range r.programs() {
 		p.prog.Delete()
 	}
@@ -775,10 +804,11 @@ type ballProgram struct {
 }
 
 // ballSource is what a ball program is made of: ball.vert and frag, with
-// the uniforms disc, ring and clip (see init).
+// the uniforms disc, ring and clip (see init); with quads, both compiled
+// for squares (QUADS, quads.go), frag already so.
 type ballSource struct {
-	name, frag       string
-	disc, ring, clip bool
+	name, frag              string
+	disc, ring, clip, quads bool
 }
 
 // init makes the program of p.src; p.prog stays nil where it cannot.
@@ -787,6 +817,11 @@ func (p *ballProgram) init() error {
 	vert, err := shaders.WithDefine(shaders.BallVert, "CELL_CULL")
 	if err != nil {
 		return err
+	}
+	if src.quads {
+		if vert, err = shaders.WithDefine(vert, "QUADS"); err != nil {
+			return err
+		}
 	}
 	prog, err := NewProgram(src.name, vert, src.frag)
 	if err != nil {
@@ -823,6 +858,20 @@ func (p *ballProgram) init() error {
 	}
 	if src.clip {
 		gl.Uniform4f(p.clip, -1e9, -1e9, 1e9, 1e9)
+	}
+	if src.quads {
+		for _, u := range []struct {
+			name string
+			unit int32
+		}{{"lastTex", 3}, {"nextTex", 4}} { // bindQuadPositions' units
+			loc, err := prog.Uniform(u.name)
+			if err != nil {
+				p.prog = nil
+				prog.Delete()
+				return fmt.Errorf("%s program: %w", src.name, err)
+			}
+			gl.Uniform1i(loc, u.unit)
+		}
 	}
 	return nil
 }

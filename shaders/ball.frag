@@ -1,10 +1,20 @@
 #version 330 core
 
-// The disc is computed analytically from the sprite coordinate: no texture
+// The disc is computed analytically from the fragment's distance to the
+// ball's centre (the sprite coordinate, or a square's offset): no texture
 // fetch. The edge is anti-aliased over one pixel.
+#ifdef QUADS
+// Drawn as a square (render/quads.go): q is the offset from the ball's
+// centre in pixels.
+noperspective in vec3 color;
+noperspective in vec2 q;
+#define DISTANCE length(q)
+#else
 flat in vec3 color;
-
 uniform float pointSize;   // sprite size in pixels
+#define DISTANCE (length(gl_PointCoord - vec2(0.5)) * pointSize)
+#endif
+
 uniform float radiusPx;    // disc radius in pixels
 // The rectangle being repainted, in window coordinates (x0, y0, x1, y1,
 // GL's origin at the bottom left). The scissor limits drawing to it as
@@ -25,7 +35,7 @@ void main() {
         discard;
     }
 #endif
-    float d = length(gl_PointCoord - vec2(0.5)) * pointSize;
+    float d = DISTANCE;
     float a = clamp(radiusPx + 0.5 - d, 0.0, 1.0);
     if (ring > 0.0) {
         a *= clamp(d - (radiusPx - ring) + 0.5, 0.0, 1.0);

@@ -1,9 +1,20 @@
 #version 330 core
 
-// One vertex per ball. Positions arrive as the world's fixed-point integers
-// (GL converts them to float); the projection folds in the 1/256 scale.
+// One vertex per ball, a point sprite; or, compiled with QUADS defined,
+// six per ball, the two triangles of a square (render/quads.go). Positions
+// arrive as the world's fixed-point integers (GL converts them to float);
+// the projection folds in the 1/256 scale.
+#ifdef QUADS
+// A square's six vertices read their ball's positions from buffer
+// textures over the same buffers the points read as attributes.
+uniform isamplerBuffer lastTex;
+uniform isamplerBuffer nextTex;
+#define BALL (gl_VertexID / 6)
+#else
 layout(location = 0) in vec2 lastPos;
 layout(location = 1) in vec2 nextPos;
+#define BALL gl_VertexID
+#endif
 
 uniform mat4 proj;
 // Where between last (0) and next (1) to draw: percentWithinTick when
@@ -13,6 +24,8 @@ uniform float alpha;
 uniform float pointSize;  // sprite size in pixels, anti-aliasing margin included
 uniform int highlightFirst; // 1: ball highlightBall gets the player's colour (ball 0 unless set)
 uniform int highlightBall;  // the player's ball: yours in a network game (0 by default)
+// The viewport in window pixels (x, y from the bottom left, w, h).
+uniform vec4 viewport;
 
 #ifdef CELL_CULL
 // Occlusion culling (cellCull == 1, render/cellcull.go): cells holds, for
@@ -21,12 +34,11 @@ uniform int highlightBall;  // the player's ball: yours in a network game (0 by 
 // every ball covers each of the cells x-(cellWin-1) to x of row y at full
 // opacity. A ball whose disc reaches only cells that later balls cover is
 // moved out of the clip volume, and the rasterizer never sees it.
-// viewport is the viewport in window pixels; cellOrigin the view's top
+// cellOrigin is the view's top
 // left in GL's window coordinates (y from the bottom); cellReach how far
 // from its centre the disc has coverage, in pixels.
 uniform int cellCull;
 uniform isampler2D cells;
-uniform vec4 viewport;
 uniform vec2 cellOrigin;
 uniform float cellReach;
 uniform int cellWin;
@@ -56,7 +68,7 @@ bool hidden(vec4 clip) {
         if (a > b) {
             continue; // outside the view
         }
-        if (min(texelFetch(cells, ivec2(a + cellWin - 1, y), 0).r, texelFetch(cells, ivec2(b, y), 0).r) <= gl_VertexID) {
+        if (min(texelFetch(cells, ivec2(a + cellWin - 1, y), 0).r, texelFetch(cells, ivec2(b, y), 0).r) <= BALL) {
             return false;
         }
     }
@@ -64,7 +76,19 @@ bool hidden(vec4 clip) {
 }
 #endif
 
+#ifdef QUADS
+// No flat attribute, which would keep Mesa's llvmpipe from rasterizing
+// the square as a rectangle: the colour, the same at every vertex, is
+// interpolated to itself. q is the offset from the ball's centre in
+// pixels, which the disc's edge is measured by (a point sprite's
+// gl_PointCoord, scaled).
+noperspective out vec3 color;
+noperspective out vec2 q;
+const vec2 corners[6] = vec2[6](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(1.0, 1.0),
+                                vec2(-1.0, -1.0), vec2(1.0, 1.0), vec2(-1.0, 1.0));
+#else
 flat out vec3 color;
+#endif
 
 vec3 palette(int i) {
     // A cheap integer hash of the ball index picks a hue.
@@ -75,13 +99,25 @@ vec3 palette(int i) {
 }
 
 void main() {
+#ifdef QUADS
+    vec2 p = mix(vec2(texelFetch(lastTex, BALL).xy), vec2(texelFetch(nextTex, BALL).xy), alpha);
+#else
     vec2 p = mix(lastPos, nextPos, alpha);
+#endif
     gl_Position = proj * vec4(p, 0.0, 1.0);
+#ifdef QUADS
+    // The corner, pointSize / 2 pixels from the centre each way: the
+    // square a point sprite covers.
+    vec2 corner = corners[gl_VertexID - 6 * BALL];
+    gl_Position.xy += corner * (pointSize / viewport.zw);
+    q = corner * (0.5 * pointSize);
+#else
     gl_PointSize = pointSize;
+#endif
 #ifdef CELL_CULL
     if (cellCull == 1 && hidden(gl_Position)) {
         gl_Position = vec4(2.0, 2.0, 2.0, 1.0); // outside the clip volume: dropped
     }
 #endif
-    color = (highlightFirst == 1 && gl_VertexID == highlightBall) ? vec3(1.0, 0.85, 0.2) : palette(gl_VertexID);
+    color = (highlightFirst == 1 && BALL == highlightBall) ? vec3(1.0, 0.85, 0.2) : palette(BALL);
 }

@@ -1,13 +1,23 @@
 #version 330 core
 
 // A ball as the demo draws it: an anti-aliased disc, computed from the
-// sprite coordinate (no texture fetch), coverage falling from 1 to 0
+// fragment's distance to the ball's centre (the sprite coordinate, or a
+// square's offset; no texture fetch), coverage falling from 1 to 0
 // across the pixel at the edge. The same disc as ball.frag's with ring 0
 // and opacity 1, without the uniforms and the branch a ghost ring needs:
 // a software rasterizer runs this for every fragment of every sprite.
+#ifdef QUADS
+// Drawn as a square (render/quads.go): q is the offset from the ball's
+// centre in pixels.
+noperspective in vec3 color;
+noperspective in vec2 q;
+#define DISTANCE length(q)
+#else
 flat in vec3 color;
-
 uniform float pointSize;   // sprite size in pixels
+#define DISTANCE (length(gl_PointCoord - vec2(0.5)) * pointSize)
+#endif
+
 uniform float radiusPx;    // disc radius in pixels
 // The rectangle being repainted, in window coordinates (x0, y0, x1, y1,
 // GL's origin at the bottom left). The scissor limits drawing to it as
@@ -27,7 +37,7 @@ void main() {
         discard;
     }
 #endif
-    float a = clamp(radiusPx + 0.5 - length(gl_PointCoord - vec2(0.5)) * pointSize, 0.0, 1.0);
+    float a = clamp(radiusPx + 0.5 - DISTANCE, 0.0, 1.0);
     if (a <= 0.0) {
         discard;
     }

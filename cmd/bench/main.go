@@ -47,6 +47,7 @@ type options struct {
 	lobbyOnly   bool
 	roomOnly    bool
 	cullOnly    bool
+	spritesOnly bool
 	startOnly   bool
 	enginesOnly bool
 	regressOnly bool
@@ -74,6 +75,7 @@ func run() int {
 	flag.StringVar(&o.startAgainst, "startup-against", "", "measure only the start-up of -bin against that of another build of the demo (a path), in turn, and print both medians and the median of the rounds' differences (the report is not written)")
 	flag.IntVar(&o.startRounds, "startup-rounds", 41, "the rounds of -startup-against")
 	flag.BoolVar(&o.cullOnly, "cull-only", false, "measure only the culling's choice (-cull auto against on and off) and print its section (the report is not written)")
+	flag.BoolVar(&o.spritesOnly, "sprites-only", false, "measure only the balls' form (-sprites auto against points and quads) and print its section (the report is not written)")
 	flag.BoolVar(&o.enginesOnly, "engines-only", false, "measure only the demo beside Ebitengine and raylib-go in a window under Xvfb and print the section (the report is not written)")
 	flag.BoolVar(&o.winOnly, "window-only", false, "measure only the runs in a window under Xvfb and print their sections (the report is not written)")
 	flag.StringVar(&o.goTool, "go", "go", "the go command that runs the Go benchmarks (a name looked up in PATH, or a path)")
@@ -170,6 +172,13 @@ func run() int {
 		}
 		return 0
 	}
+	if o.spritesOnly {
+		if err := spritesOnly(&o); err != nil {
+			fmt.Fprintf(os.Stderr, "bench: squares or points: %v\n", err)
+			return 1
+		}
+		return 0
+	}
 	if o.roomOnly {
 		w, err := measureWeb(&o)
 		if err != nil {
@@ -221,6 +230,7 @@ func run() int {
 		{"overlays", overlays},
 		{"balls against the reference", ballsVsReference},
 		{"culling chosen by measurement", cullChoice},
+		{"squares or points", spriteChoice},
 		{"scale", scale},
 		{"scenarios", scenarios},
 		{"frame pacing", pacingStep},
@@ -296,6 +306,7 @@ type results struct {
 	net                         []*netGame      // the network scenario's games
 	lobby                       []*lobbyGame    // games through a lobby and over UDP, in turn
 	cull                        []*cullScene    // -cull auto against on and off
+	sprites                     []*spriteScene  // -sprites auto against points and quads
 	engines                     *enginesResults // beside other engines, in a window
 }
 
@@ -649,5 +660,5 @@ func commas(n int64) string {
 // partial reports whether a -*-only flag asks for one section that
 // measures something, not the whole report.
 func (o *options) partial() bool {
-	return o.soakOnly || o.webOnly || o.winOnly || o.netOnly || o.lobbyOnly || o.roomOnly || o.cullOnly || o.enginesOnly || o.regressOnly || o.startOnly || o.startAgainst != ""
+	return o.soakOnly || o.webOnly || o.winOnly || o.netOnly || o.lobbyOnly || o.roomOnly || o.cullOnly || o.spritesOnly || o.enginesOnly || o.regressOnly || o.startOnly || o.startAgainst != ""
 }

@@ -48,6 +48,7 @@ func (r *results) write(w io.Writer, o *options) error {
 
 	r.writeRender(p)
 	r.writeCull(p)
+	r.writeSprites(p)
 
 	p("## Scenarios\n\n")
 	p("| scenario | flags | FPS | TPS | ticks per frame (count of frames) | frames at MAX_LOOPS | debt discarded ms | frame-cap error p99 ms | CPU (cores) |\n")

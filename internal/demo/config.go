@@ -32,6 +32,10 @@ type Config struct {
 	// Cull is how the renderer chooses its occlusion culling (-cull):
 	// by measurement (auto), or forced on or off.
 	Cull adaptive.Mode
+	// Sprites is how it chooses the balls' form where they are not
+	// culled (-sprites): by measurement (auto), or forced to points
+	// (adaptive.On) or squares (adaptive.Off).
+	Sprites adaptive.Mode
 
 	Duration time.Duration
 	Ticks    int64
@@ -183,6 +187,7 @@ type rawFlags struct {
 	lockstep                bool
 	vsync, pacing, mode     string
 	cull                    string
+	sprites                 string
 }
 
 // define defines every flag on a new flag set, c and r taking the values.
@@ -217,6 +222,7 @@ func define(c *Config, r *rawFlags) *flags {
 	fs.IntVar(&c.Width, "width", 640, "the world's width in the window, `PIXELS` (the HUD's column adds 280 at its left, 420 for its long form or a network game)")
 	fs.IntVar(&c.Height, "height", 480, "the world's height in the window, `PIXELS` (the graph's strip adds 108 below it)")
 	fs.StringVar(&r.cull, "cull", "auto", "occlusion culling of hidden balls, `MODE`: auto (used while it measures cheaper on this machine), on or off")
+	fs.StringVar(&r.sprites, "sprites", "auto", "how balls are drawn where not culled, `FORM`: auto (whichever measures cheaper on this machine), points (point sprites) or quads (squares of two triangles)")
 	fs.BoolVar(&c.Headless, "headless", false, "render offscreen (SDL offscreen driver): no window, no X server needed")
 	f.note()
 
@@ -348,6 +354,9 @@ func Parse(args []string, usageOut io.Writer, p Platform) (Config, error) {
 	var err error
 	if c.Cull, err = adaptive.ParseMode(r.cull); err != nil {
 		return c, flagErr("cull", "%v (got %q)", err, r.cull)
+	}
+	if c.Sprites, err = ParseSprites(r.sprites); err != nil {
+		return c, flagErr("sprites", "%v (got %q)", err, r.sprites)
 	}
 	if c.Vsync, err = ParseVsync(r.vsync); err != nil {
 		return c, flagErr("vsync", "%v", err)
@@ -527,4 +536,33 @@ func oneLine(s string) string {
 		s = s[:i]
 	}
 	return s
+}
+
+// ErrSprites is returned by ParseSprites for a name that is not a form.
+var ErrSprites = errors.New("want auto, points or quads")
+
+// ParseSprites parses -sprites: auto, points (adaptive.On: the point
+// sprites, the option the renderer's choice takes up where it measures
+// cheaper) or quads (adaptive.Off).
+func ParseSprites(s string) (adaptive.Mode, error) {
+	switch s {
+	case "auto":
+		return adaptive.Auto, nil
+	case "points":
+		return adaptive.On, nil
+	case "quads":
+		return adaptive.Off, nil
+	}
+	return adaptive.Auto, ErrSprites
+}
+
+// SpritesName is -sprites' name for m.
+func SpritesName(m adaptive.Mode) string {
+	switch m {
+	case adaptive.On:
+		return "points"
+	case adaptive.Off:
+		return "quads"
+	}
+	return "auto"
 }

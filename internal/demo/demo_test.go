@@ -311,7 +311,9 @@ func TestStatsHasTheDocumentedKeys(t *testing.T) {
 	frontEnd := map[string]bool{"overlay_upload_bytes": true, "cpu_fraction": true, "startup_ms": true, "video_driver": true, "gl_renderer": true, "present": true,
 		"allocs_after_warmup": true, "gc_after_warmup": true, "threads_after_warmup": true, "rss_mb_start": true, "rss_mb_end": true, "rss_mb_peak": true,
 		"replay": true, "replay_ok": true, "late_wakeups": true,
-		"cull": true, "cull_mode": true, "cull_hidden": true, "cull_walk_ms": true, "cull_gpu_on_ms": true, "cull_gpu_off_ms": true, "cull_cost_on_ms": true, "cull_cost_off_ms": true, "cull_compared_frames": true, "cull_tried_frames": true}
+		"cull": true, "cull_mode": true, "cull_hidden": true, "cull_walk_ms": true, "cull_gpu_on_ms": true, "cull_gpu_off_ms": true, "cull_cost_on_ms": true, "cull_cost_off_ms": true, "cull_compared_frames": true, "cull_tried_frames": true,
+		"sprites": true, "sprites_mode": true, "sprites_cost_quads_ms": true, "sprites_cost_points_ms": true, "sprites_gpu_quads_ms": true, "sprites_gpu_points_ms": true,
+		"sprites_compared_frames": true, "sprites_tried_frames": true}
 	var missing []string
 	for k := range doc {
 		if !seen[k] && !frontEnd[k] && !netKeys[k] {

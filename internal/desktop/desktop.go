@@ -221,7 +221,7 @@ func open(cfg demo.Config, p demo.Platform, w *window, mainStart time.Time, sig 
 	a.events = platform.StartEventTimes(a.clock)
 	wc := a.d.World().Config()
 	rc := renderConfig(wc, w.Window, choice)
-	rc.Cull = cfg.Cull
+	rc.Cull, rc.Sprites = cfg.Cull, cfg.Sprites
 	if a.rend, err = render.New(rc); err != nil {
 		return nil, err
 	}
@@ -379,6 +379,7 @@ func (a *app) report(r *report.Stats) {
 	r.Present = a.presented
 	r.GLRenderer = a.glInfo
 	reportCull(r, a.rend.CullStats(), a.rend.CullHidden())
+	reportSprites(r, a.rend.SpriteStats())
 	a.mem.report(r, a.d.Wall())
 }
 
@@ -386,6 +387,13 @@ func (a *app) report(r *report.Stats) {
 func reportCull(r *report.Stats, s render.CullStats, hidden int) {
 	r.SetCull(report.Cull{Mode: s.Mode.String(), On: s.On, Hidden: hidden, WalkNs: s.WalkNs,
 		GPUOnNs: s.GPUOnNs, GPUOffNs: s.GPUOffNs, CostOnNs: s.CostOnNs, CostOffNs: s.CostOffNs,
+		Compared: s.Compared, Tried: s.Tried})
+}
+
+// reportSprites adds the balls' form and its costs to -stats.
+func reportSprites(r *report.Stats, s render.SpriteStats) {
+	r.SetSprites(report.Sprites{Mode: demo.SpritesName(s.Mode), Quads: s.Quads,
+		CostQuadsNs: s.CostQuadsNs, CostPointsNs: s.CostPointsNs, GPUQuadsNs: s.GPUQuadsNs, GPUPointsNs: s.GPUPointsNs,
 		Compared: s.Compared, Tried: s.Tried})
 }
 

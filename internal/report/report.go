@@ -118,6 +118,23 @@ type Stats struct {
 	CullComparedFrames *int `json:"cull_compared_frames,omitempty"`
 	CullTriedFrames    *int `json:"cull_tried_frames,omitempty"`
 
+	// Sprites is the balls' form in force at exit where they are not
+	// culled, "quads" (squares of two triangles) or "points" (point
+	// sprites; "points" too where squares cannot be drawn); SpritesMode
+	// how it was chosen (-sprites: auto, points or quads). With auto, as
+	// for the culling: the lower quartiles of the last comparison, where
+	// measured, a frame's cost and the ball draw's GPU time each way, and
+	// the frames the comparisons drew and tried. None from a page, which
+	// draws points.
+	Sprites               string   `json:"sprites,omitempty"`
+	SpritesMode           string   `json:"sprites_mode,omitempty"`
+	SpritesCostQuadsMs    *float64 `json:"sprites_cost_quads_ms,omitempty"`
+	SpritesCostPointsMs   *float64 `json:"sprites_cost_points_ms,omitempty"`
+	SpritesGPUQuadsMs     *float64 `json:"sprites_gpu_quads_ms,omitempty"`
+	SpritesGPUPointsMs    *float64 `json:"sprites_gpu_points_ms,omitempty"`
+	SpritesComparedFrames *int     `json:"sprites_compared_frames,omitempty"`
+	SpritesTriedFrames    *int     `json:"sprites_tried_frames,omitempty"`
+
 	// Heap allocations and GC cycles from the end of the first second to
 	// the end of the loop, counted exactly (runtime.ReadMemStats). The GC
 	// cycles include the runtime's own periodic one, which it starts when
@@ -254,6 +271,39 @@ type Cull struct {
 	Compared, Tried           int // frames the comparisons drew, and of them with the option not in force
 }
 
+// msOrNil is ns in milliseconds, nil where negative (not measured).
+func msOrNil(ns int64) *float64 {
+	if ns < 0 {
+		return nil
+	}
+	v := float64(ns) / 1e6
+	return &v
+}
+
+// Sprites is the balls' form as a window's renderer chose it: the mode
+// (-sprites), the form in force, and the measured costs in nanoseconds
+// (negative where not measured).
+type Sprites struct {
+	Mode                                               string
+	Quads                                              bool
+	CostQuadsNs, CostPointsNs, GPUQuadsNs, GPUPointsNs int64
+	Compared, Tried                                    int
+}
+
+// SetSprites sets the balls' form's keys.
+func (r *Stats) SetSprites(s Sprites) {
+	r.Sprites, r.SpritesMode = "points", s.Mode
+	if s.Quads {
+		r.Sprites = "quads"
+	}
+	r.SpritesCostQuadsMs, r.SpritesCostPointsMs = msOrNil(s.CostQuadsNs), msOrNil(s.CostPointsNs)
+	r.SpritesGPUQuadsMs, r.SpritesGPUPointsMs = msOrNil(s.GPUQuadsNs), msOrNil(s.GPUPointsNs)
+	if s.Mode == "auto" {
+		compared, tried := s.Compared, s.Tried
+		r.SpritesComparedFrames, r.SpritesTriedFrames = &compared, &tried
+	}
+}
+
 // SetCull sets the culling's keys, the same from a window and a page.
 func (r *Stats) SetCull(c Cull) {
 	r.Cull, r.CullMode = "off", c.Mode
@@ -262,13 +312,7 @@ func (r *Stats) SetCull(c Cull) {
 		h := c.Hidden
 		r.CullHidden = &h
 	}
-	ms := func(ns int64) *float64 {
-		if ns < 0 {
-			return nil
-		}
-		v := float64(ns) / 1e6
-		return &v
-	}
+	ms := msOrNil
 	r.CullWalkMs = ms(c.WalkNs)
 	r.CullGPUOnMs, r.CullGPUOffMs = ms(c.GPUOnNs), ms(c.GPUOffNs)
 	r.CullCostOnMs, r.CullCostOffMs = ms(c.CostOnNs), ms(c.CostOffNs)

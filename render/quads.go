@@ -1,0 +1,192 @@
+package render
+
+import (
+	"github.com/go-gl/gl/v3.3-core/gl"
+
+	"github.com/interpdemo/interpdemo/render/adaptive"
+)
+
+// Squares instead of point sprites, where that measures cheaper.
+//
+// A ball is a point sprite: one vertex, a square of pointSize pixels that
+// the fragment shader shades as a disc. Mesa's llvmpipe rasterizes a
+// sprite as a primitive of four edges, testing each 4x4 block of pixels
+// against them; it rasterizes two triangles that make an axis-aligned
+// rectangle as a rectangle, whose blocks need no edge test (lp_setup_rect.c).
+// The same disc drawn as such a square (six vertices, the two triangles)
+// costs the vertex stage six vertices a ball instead of one, and the
+// rasterizer less: on llvmpipe at 1,000 balls the frame takes about a
+// quarter less CPU (docs/DESIGN.md, "Squares or points"). On a GPU the
+// vertices may cost more than the rasterizing saves. So which form draws
+// the balls is chosen as the culling is, by measurement on the running
+// machine (package render/adaptive): the Choice's option "on" is the
+// point sprite, "off" (where auto starts) the square.
+//
+// What llvmpipe needs for its rectangles, and the squares give it:
+//   - no flat attribute (it keeps the rectangle path off): the colour and
+//     the centre are interpolated, with the same value at every vertex,
+//     so every fragment gets that value exactly;
+//   - each run of vertices it sets up a multiple of 6: Mesa 22.3 hands a
+//     draw's vertices on in runs of up to 1,024, so the squares are drawn
+//     in runs of quadChunk balls (one glMultiDrawArrays);
+//   - no depth buffer: the demo's drawables have none.
+//
+// The picture is the same either way, to the bit: the disc is measured
+// from the ball's centre in window pixels (gl_FragCoord, not the
+// sprite's coordinate), which both forms compute alike, and covers no
+// pixel of the square's edge (TestQuadsKeepThePicture).
+//
+// Culling stays with the points: it runs in the vertex shader, once a
+// ball there and six times here. Where culling is in force the balls
+// are points; where it is not, the form in force here.
+
+// quadChunk is how many balls one draw of squares holds: 1,020 vertices,
+// the largest multiple of 6 in Mesa 22.3's runs of 1,024.
+const quadChunk = 170
+
+type quadDrawer struct {
+	choice *adaptive.Choice
+	timers timers
+	tbo    [2]uint32 // buffer textures over vbo[0] and vbo[1]
+	// The runs of one glMultiDrawArrays for n balls: first vertex and
+	// count of each. Made again only when the ball count changes.
+	first, count []int32
+	n            int
+	// on: the last frame that drew balls drew squares; in a retained
+	// drawable, the balls it holds are squares (drawBalls).
+	on bool
+}
+
+// initQuads makes the buffer textures the squares read positions from.
+func (r *Renderer) initQuads() {
+	q := &r.quads
+	gl.GenTextures(2, &q.tbo[0])
+	r.attachQuads()
+	q.timers.init()
+}
+
+// attachQuads points the buffer textures at the position buffers' data
+// (after a grow gave them new storage).
+func (r *Renderer) attachQuads() {
+	q := &r.quads
+	if q.tbo[0] == 0 {
+		return
+	}
+	for i := range q.tbo {
+		gl.BindTexture(gl.TEXTURE_BUFFER, q.tbo[i])
+		gl.TexBuffer(gl.TEXTURE_BUFFER, gl.RG32I, r.vbo[i])
+	}
+	gl.BindTexture(gl.TEXTURE_BUFFER, 0)
+}
+
+func (q *quadDrawer) delete() {
+	if q.tbo[0] != 0 {
+		gl.DeleteTextures(2, &q.tbo[0])
+		q.tbo = [2]uint32{}
+	}
+	q.timers.delete()
+}
+
+// quadsUsable reports whether the balls can be drawn as squares.
+func (r *Renderer) quadsUsable() bool {
+	return !r.cfg.Painter && r.quads.tbo[0] != 0 && r.quads.choice.Mode() != adaptive.On && r.pos.N() > 0
+}
+
+// Quads reports whether the balls of the last Sync are drawn as squares
+// (not point sprites) where they are not culled: the choice in force
+// (Config.Sprites; with auto, the cheaper as measured).
+func (r *Renderer) Quads() bool { return r.quadsUsable() && !r.quads.choice.On() }
+
+// SetSprites sets how the balls' form is chosen (see Config.Sprites); a
+// new comparison starts.
+func (r *Renderer) SetSprites(m adaptive.Mode) {
+	r.cfg.Sprites = m
+	r.quads.choice = adaptive.New(m)
+}
+
+// SpriteStats is the balls' form as chosen, and the costs behind it.
+type SpriteStats struct {
+	Mode  adaptive.Mode // On: points; Off: squares
+	Quads bool          // the form in force: squares (false where they cannot be)
+	// With auto, in ns, -1 where not measured: the lower quartiles of the
+	// last comparison, a frame's time from its ball draw to the end of
+	// EndFrame, drawn as squares and as points; and the ball draw's GPU
+	// time (a timer query) of the last frame measured each way.
+	CostQuadsNs, CostPointsNs, GPUQuadsNs, GPUPointsNs int64
+	// Compared counts the frames the comparisons drew, Tried those of
+	// them drawn in the form not in force.
+	Compared, Tried int
+}
+
+// SpriteStats reports the balls' form and the costs behind it.
+func (r *Renderer) SpriteStats() SpriteStats {
+	c := r.quads.choice
+	s := SpriteStats{Mode: r.cfg.Sprites, Quads: r.Quads(), CostQuadsNs: -1, CostPointsNs: -1}
+	_, _, offTotal, onTotal, offOK, onOK := c.Costs()
+	if offOK {
+		s.CostQuadsNs = offTotal
+	}
+	if onOK {
+		s.CostPointsNs = onTotal
+	}
+	s.GPUQuadsNs, s.GPUPointsNs = c.GPU()
+	s.Compared, s.Tried = c.Compared()
+	return s
+}
+
+// chooseQuads says whether this frame draws its balls as squares, where
+// they are not culled. A frame that the culling's comparison measures
+// draws the form in force, unmeasured here: each comparison measures its
+// own option alone.
+func (r *Renderer) chooseQuads(cullMeasured bool) (quads bool, t *timerQuery) {
+	q := &r.quads
+	if !r.quadsUsable() {
+		return false, nil
+	}
+	if cullMeasured {
+		return !q.choice.On(), nil
+	}
+	q.timers.poll(q.choice)
+	points, measure, tag := q.choice.Frame(r.cullScene())
+	if !measure {
+		return !points, nil
+	}
+	// Fenced each frame, whatever the form, as the culling's comparisons
+	// are (EndFrame): the same pacing for both.
+	r.cells.used, r.cells.measured = true, true
+	if t = q.timers.begin(wallNow()); t != nil {
+		t.tag = tag
+	}
+	return !points, t
+}
+
+// drawQuads draws the balls as squares, in runs of quadChunk.
+func (r *Renderer) drawQuads() {
+	q := &r.quads
+	if n := r.pos.N(); n != q.n {
+		q.first, q.count = quadRuns(n, q.first[:0], q.count[:0])
+		q.n = n
+	}
+	gl.MultiDrawArrays(gl.TRIANGLES, &q.first[0], &q.count[0], int32(len(q.first)))
+}
+
+// bindQuadPositions puts the buffer textures of last and next on texture
+// units 3 and 4, where the square programs read them.
+func (r *Renderer) bindQuadPositions() {
+	last := r.pos.Last()
+	gl.ActiveTexture(gl.TEXTURE3)
+	gl.BindTexture(gl.TEXTURE_BUFFER, r.quads.tbo[last])
+	gl.ActiveTexture(gl.TEXTURE4)
+	gl.BindTexture(gl.TEXTURE_BUFFER, r.quads.tbo[1-last])
+	gl.ActiveTexture(gl.TEXTURE0)
+}
+
+// quadRuns appends to first and count the runs of vertices that draw n
+// balls as squares: quadChunk balls a run, the last run the rest.
+func quadRuns(n int, first, count []int32) ([]int32, []int32) {
+	for i := 0; i*quadChunk < n; i++ {
+		first = append(first, int32(6*quadChunk*i))
+		count = append(count, int32(6*min(quadChunk, n-quadChunk*i)))
+	}
+	return first, count
+}

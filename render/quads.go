@@ -61,16 +61,21 @@ type quadDrawer struct {
 func (r *Renderer) initQuads() {
 	q := &r.quads
 	gl.GenTextures(2, &q.tbo[0])
-	r.attachQuads()
+	r.attachQuads(r.capacity)
 	q.timers.init()
 }
 
 // attachQuads points the buffer textures at the position buffers' data
-// (after a grow gave them new storage).
-func (r *Renderer) attachQuads() {
+// after a grow gave them new storage for capacity balls, and makes room
+// for that many balls' runs: a run at 1,000,000 balls whose first frame
+// of squares came after its warm-up allocated them then (24 allocations).
+func (r *Renderer) attachQuads(capacity int) {
 	q := &r.quads
 	if q.tbo[0] == 0 {
 		return
+	}
+	if k := (capacity + quadChunk - 1) / quadChunk; cap(q.first) < k {
+		q.first, q.count, q.n = make([]int32, 0, k), make([]int32, 0, k), -1
 	}
 	for i := range q.tbo {
 		gl.BindTexture(gl.TEXTURE_BUFFER, q.tbo[i])

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -169,5 +170,29 @@ func TestPartsKeepTheForm(t *testing.T) {
 	}
 	if parts < 3*adaptive.TrialFrames {
 		t.Errorf("%d frames repainted parts, %d whole; want nearly all in parts", parts, wholeFrames)
+	}
+}
+
+// TestSquaresAllocateNothing: a frame of squares after the ball count
+// grew allocates nothing; the runs' room is made with the buffers' at
+// Sync. (A run at 1,000,000 balls whose first frame of squares came
+// after its warm-up made 24 allocations there, in make bench.)
+func TestSquaresAllocateNothing(t *testing.T) {
+	win := withGL(t, 640, 480)
+	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits, Cull: adaptive.Off, Sprites: adaptive.Off})
+	last, next := randomBalls(100, 3)
+	r.Sync(last, next, 1, 1)
+	r.Draw(&Frame{Alpha: 0.5})
+	last, next = randomBalls(5000, 3)
+	r.Sync(last, next, 2, 1)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	r.Draw(&Frame{Alpha: 0.25})
+	runtime.ReadMemStats(&after)
+	if !r.quads.on {
+		t.Fatal("the frame drew no squares")
+	}
+	if n := after.Mallocs - before.Mallocs; n != 0 {
+		t.Errorf("%d allocations in the first frame of squares at the new count", n)
 	}
 }

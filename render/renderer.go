@@ -513,7 +513,7 @@ func (r *Renderer) grow(n int) {
 		gl.BindBuffer(gl.ARRAY_BUFFER, r.vbo[i])
 		gl.BufferData(gl.ARRAY_BUFFER, c*bytesPerBall, nil, gl.DYNAMIC_DRAW)
 	}
-	r.attachQuads()
+	r.attachQuads(c)
 	r.capacity = c
 	r.pos.Lost()
 }

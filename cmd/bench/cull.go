@@ -13,11 +13,12 @@ import (
 // choices, the three in turn, cullRuns times.
 const cullRuns = 5
 
-// cullScene is one scene's runs.
-type cullScene struct {
+// modeScene is one scene's runs: of a choice made by measurement
+// (-cull, -sprites), auto against its forced modes.
+type modeScene struct {
 	name string
 	args []string
-	runs map[string][]*report.Stats // by -cull: auto, on, off
+	runs map[string][]*report.Stats // by mode: auto, then the forced ones
 }
 
 var cullModes = []string{"auto", "on", "off"}
@@ -27,24 +28,37 @@ func cullChoice(o *options, r *results) error {
 		name   string
 		radius string
 	}{{"10,000 balls, radius 8 (culling pays on llvmpipe)", "8"}, {"10,000 balls, radius 1 (almost nothing hidden)", "1"}} {
-		s := &cullScene{name: sc.name, args: []string{"-balls", "10000", "-radius", sc.radius, "-duration", o.dur("8s")}, runs: map[string][]*report.Stats{}}
-		for i := 0; i < cullRuns; i++ {
-			for k := range cullModes {
-				m := cullModes[(i+k)%len(cullModes)] // each mode first in turn
-				st, err := demo(o, append([]string{"-cull", m}, s.args...)...)
-				if err != nil {
-					return err
-				}
-				s.runs[m] = append(s.runs[m], st)
-			}
+		s := &modeScene{name: sc.name, args: []string{"-balls", "10000", "-radius", sc.radius, "-duration", o.dur("8s")}}
+		var err error
+		if s.runs, err = inTurn(cullModes, cullRuns, func(m string) (*report.Stats, error) {
+			return demo(o, append([]string{"-cull", m}, s.args...)...)
+		}); err != nil {
+			return err
 		}
 		r.cull = append(r.cull, s)
 	}
 	return nil
 }
 
+// inTurn runs each of modes n times, the modes in turn, each first in
+// turn, and returns the runs' stats by mode.
+func inTurn(modes []string, n int, run func(mode string) (*report.Stats, error)) (map[string][]*report.Stats, error) {
+	runs := map[string][]*report.Stats{}
+	for i := 0; i < n; i++ {
+		for k := range modes {
+			m := modes[(i+k)%len(modes)]
+			st, err := run(m)
+			if err != nil {
+				return nil, err
+			}
+			runs[m] = append(runs[m], st)
+		}
+	}
+	return runs, nil
+}
+
 // p50 is the median of the runs' frame p50s.
-func (s *cullScene) p50(mode string) float64 {
+func (s *modeScene) p50(mode string) float64 {
 	var xs []float64
 	for _, st := range s.runs[mode] {
 		xs = append(xs, st.FrameMsP50)
@@ -53,7 +67,7 @@ func (s *cullScene) p50(mode string) float64 {
 }
 
 // better is the forced choice with the lower median frame p50.
-func (s *cullScene) better() string {
+func (s *modeScene) better() string {
 	if s.p50("on") < s.p50("off") {
 		return "on"
 	}
@@ -61,7 +75,7 @@ func (s *cullScene) better() string {
 }
 
 // autoChose counts the auto runs that ended with culling on.
-func (s *cullScene) autoChose() (on, runs int) {
+func (s *modeScene) autoChose() (on, runs int) {
 	for _, st := range s.runs["auto"] {
 		if st.Cull == "on" {
 			on++

@@ -305,8 +305,8 @@ type results struct {
 	gpu                         []gpuRecording  // recorded on a GPU, not measured by the run
 	net                         []*netGame      // the network scenario's games
 	lobby                       []*lobbyGame    // games through a lobby and over UDP, in turn
-	cull                        []*cullScene    // -cull auto against on and off
-	sprites                     []*spriteScene  // -sprites auto against points and quads
+	cull                        []*modeScene    // -cull auto against on and off
+	sprites                     []*modeScene    // -sprites auto against points and quads
 	engines                     *enginesResults // beside other engines, in a window
 }
 

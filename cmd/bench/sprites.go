@@ -16,13 +16,6 @@ import (
 // for it; it says what the choice costs and gains on this machine.
 const spriteRuns = 5
 
-// spriteScene is one scene's runs.
-type spriteScene struct {
-	name string
-	args []string
-	runs map[string][]*report.Stats // by -sprites: auto, points, quads
-}
-
 var spriteModes = []string{"auto", "points", "quads"}
 
 func spriteChoice(o *options, r *results) error {
@@ -40,16 +33,11 @@ func spriteChoice(o *options, r *results) error {
 			return nativeIn(o, x.Display, append([]string{"-vsync", "off", "-stats"}, args...)...)
 		}},
 	} {
-		s := &spriteScene{name: sc.name, args: []string{"-balls", "1000", "-cull", "off", "-duration", o.dur("4s")}, runs: map[string][]*report.Stats{}}
-		for i := 0; i < spriteRuns; i++ {
-			for k := range spriteModes {
-				m := spriteModes[(i+k)%len(spriteModes)] // each mode first in turn
-				st, err := sc.run(append([]string{"-sprites", m}, s.args...)...)
-				if err != nil {
-					return err
-				}
-				s.runs[m] = append(s.runs[m], st)
-			}
+		s := &modeScene{name: sc.name, args: []string{"-balls", "1000", "-cull", "off", "-duration", o.dur("4s")}}
+		if s.runs, err = inTurn(spriteModes, spriteRuns, func(m string) (*report.Stats, error) {
+			return sc.run(append([]string{"-sprites", m}, s.args...)...)
+		}); err != nil {
+			return err
 		}
 		r.sprites = append(r.sprites, s)
 	}
@@ -57,7 +45,7 @@ func spriteChoice(o *options, r *results) error {
 }
 
 // fps is the median of the runs' frame rates.
-func (s *spriteScene) fps(mode string) float64 {
+func (s *modeScene) fps(mode string) float64 {
 	var xs []float64
 	for _, st := range s.runs[mode] {
 		xs = append(xs, st.FPS)

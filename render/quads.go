@@ -23,18 +23,22 @@ import (
 // point sprite, "off" (where auto starts) the square.
 //
 // What llvmpipe needs for its rectangles, and the squares give it:
-//   - no flat attribute (it keeps the rectangle path off): the colour and
-//     the centre are interpolated, with the same value at every vertex,
-//     so every fragment gets that value exactly;
+//   - no flat attribute (it keeps the rectangle path off): the colour is
+//     interpolated, the same value at every vertex, so every fragment gets
+//     that value exactly, and so is the offset from the ball's centre that
+//     the disc is measured by (a sprite's gl_PointCoord, scaled);
 //   - each run of vertices it sets up a multiple of 6: Mesa 22.3 hands a
 //     draw's vertices on in runs of up to 1,024, so the squares are drawn
 //     in runs of quadChunk balls (one glMultiDrawArrays);
 //   - no depth buffer: the demo's drawables have none.
 //
-// The picture is the same either way, to the bit: the disc is measured
-// from the ball's centre in window pixels (gl_FragCoord, not the
-// sprite's coordinate), which both forms compute alike, and covers no
-// pixel of the square's edge (TestQuadsKeepThePicture).
+// The picture is the same either way but for the last bits of some edge
+// pixels, the interpolated offset rounding otherwise than gl_PointCoord
+// (TestQuadsKeepThePicture). Measuring both from gl_FragCoord would make
+// them the same to the bit, and cost points 5 % and squares 15 % on
+// llvmpipe. So that no frame shows the two side by side, a repaint of
+// parts of a retained drawable draws the form the drawable holds, and
+// the choice goes on in frames that repaint the world whole (drawBalls).
 //
 // Culling stays with the points: it runs in the vertex shader, once a
 // ball there and six times here. Where culling is in force the balls

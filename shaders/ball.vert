@@ -34,9 +34,9 @@ uniform vec4 viewport;
 // every ball covers each of the cells x-(cellWin-1) to x of row y at full
 // opacity. A ball whose disc reaches only cells that later balls cover is
 // moved out of the clip volume, and the rasterizer never sees it.
-// cellOrigin is the view's top
-// left in GL's window coordinates (y from the bottom); cellReach how far
-// from its centre the disc has coverage, in pixels.
+// cellOrigin is the view's top left in GL's window coordinates (y from
+// the bottom); cellReach how far from its centre the disc has coverage,
+// in pixels.
 uniform int cellCull;
 uniform isampler2D cells;
 uniform vec2 cellOrigin;

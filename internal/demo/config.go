@@ -541,28 +541,17 @@ func oneLine(s string) string {
 // ErrSprites is returned by ParseSprites for a name that is not a form.
 var ErrSprites = errors.New("want auto, points or quads")
 
-// ParseSprites parses -sprites: auto, points (adaptive.On: the point
-// sprites, the option the renderer's choice takes up where it measures
-// cheaper) or quads (adaptive.Off).
+// SpritesForms names the modes as -sprites takes them: points is
+// adaptive.On (the point sprites, the option the renderer's choice takes
+// up where it measures cheaper), quads adaptive.Off.
+var SpritesForms = [...]string{adaptive.Auto: "auto", adaptive.On: "points", adaptive.Off: "quads"}
+
+// ParseSprites parses -sprites: auto, points or quads.
 func ParseSprites(s string) (adaptive.Mode, error) {
-	switch s {
-	case "auto":
-		return adaptive.Auto, nil
-	case "points":
-		return adaptive.On, nil
-	case "quads":
-		return adaptive.Off, nil
+	for m, name := range SpritesForms {
+		if s == name {
+			return adaptive.Mode(m), nil
+		}
 	}
 	return adaptive.Auto, ErrSprites
-}
-
-// SpritesName is -sprites' name for m.
-func SpritesName(m adaptive.Mode) string {
-	switch m {
-	case adaptive.On:
-		return "points"
-	case adaptive.Off:
-		return "quads"
-	}
-	return "auto"
 }

@@ -392,7 +392,7 @@ func reportCull(r *report.Stats, s render.CullStats, hidden int) {
 
 // reportSprites adds the balls' form and its costs to -stats.
 func reportSprites(r *report.Stats, s render.SpriteStats) {
-	r.SetSprites(report.Sprites{Mode: demo.SpritesName(s.Mode), Quads: s.Quads,
+	r.SetSprites(report.Sprites{Mode: demo.SpritesForms[s.Mode], Quads: s.Quads,
 		CostQuadsNs: s.CostQuadsNs, CostPointsNs: s.CostPointsNs, GPUQuadsNs: s.GPUQuadsNs, GPUPointsNs: s.GPUPointsNs,
 		Compared: s.Compared, Tried: s.Tried})
 }

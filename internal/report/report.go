@@ -312,10 +312,9 @@ func (r *Stats) SetCull(c Cull) {
 		h := c.Hidden
 		r.CullHidden = &h
 	}
-	ms := msOrNil
-	r.CullWalkMs = ms(c.WalkNs)
-	r.CullGPUOnMs, r.CullGPUOffMs = ms(c.GPUOnNs), ms(c.GPUOffNs)
-	r.CullCostOnMs, r.CullCostOffMs = ms(c.CostOnNs), ms(c.CostOffNs)
+	r.CullWalkMs = msOrNil(c.WalkNs)
+	r.CullGPUOnMs, r.CullGPUOffMs = msOrNil(c.GPUOnNs), msOrNil(c.GPUOffNs)
+	r.CullCostOnMs, r.CullCostOffMs = msOrNil(c.CostOnNs), msOrNil(c.CostOffNs)
 	if c.Mode == "auto" {
 		compared, tried := c.Compared, c.Tried
 		r.CullComparedFrames, r.CullTriedFrames = &compared, &tried

@@ -483,7 +483,8 @@ func TestWebTimingModes(t *testing.T) {
 //
 // With the occlusion culling forced on (the culler's walk and a texture
 // upload a frame) and with auto, whose comparison after the warm-up
-// runs GPU timer queries and reads them back, in the counted frames.
+// runs GPU timer queries and reads them back, in the counted frames; with
+// the balls drawn as squares, and with the forms' comparison.
 func TestWebAllocatesNothing(t *testing.T) {
 	for _, c := range []struct {
 		q      string
@@ -491,6 +492,7 @@ func TestWebAllocatesNothing(t *testing.T) {
 	}{
 		{"balls=300&duration=2500ms&stats", 60}, {"balls=300&vsync=off&duration=2500ms&stats", 60},
 		{"balls=2000&cull=on&duration=2500ms&stats", 20}, {"balls=2000&vsync=off&duration=5s&stats", 40},
+		{"balls=300&sprites=quads&duration=2500ms&stats", 60}, {"balls=300&vsync=off&cull=off&duration=2500ms&stats", 60},
 	} {
 		q := c.q
 		w := openPage(t, 60*time.Second, q)
@@ -508,20 +510,24 @@ func TestWebAllocatesNothing(t *testing.T) {
 			t.Errorf("?%s: cull %q, hidden %v: want on, some hidden", q, s.Cull, s.CullHidden)
 		case strings.Contains(q, "balls=2000&vsync=off") && timer && (s.CullCostOnMs == nil || s.CullCostOffMs == nil):
 			t.Errorf("?%s: the culling's comparison measured no costs (on %v, off %v)", q, s.CullCostOnMs, s.CullCostOffMs)
+		case strings.Contains(q, "sprites=quads") && s.Sprites != "quads":
+			t.Errorf("?%s: sprites %q, want quads", q, s.Sprites)
+		case strings.Contains(q, "cull=off") && timer && (s.SpritesCostQuadsMs == nil || s.SpritesCostPointsMs == nil):
+			t.Errorf("?%s: the form's comparison measured no costs (squares %v, points %v)", q, s.SpritesCostQuadsMs, s.SpritesCostPointsMs)
 		}
 	}
 }
 
 // The occlusion culling changes no pixel: at 10,000 balls (four in ten
 // of them hidden under later ones) the canvas with ?cull=on is the one
-// with ?cull=off, after the same ticks (fast: the last frame drawn at
+// with ?cull=off (both of points: culled balls are), after the same ticks (fast: the last frame drawn at
 // the tick itself, alpha 0; with interpolation off at alpha 1), and the
 // stats report the choice forced.
 func TestWebCullingKeepsThePicture(t *testing.T) {
 	for _, world := range []string{"balls=10000&seed=4&ticks=60&fast", "balls=10000&seed=9&ticks=45&fast&interp=false"} {
 		hashes := map[string]uint32{}
 		for _, cull := range []string{"on", "off"} {
-			q := world + "&hud=false&graph=false&stats&cull=" + cull
+			q := world + "&hud=false&graph=false&stats&sprites=points&cull=" + cull
 			w := openPage(t, 120*time.Second, q)
 			s := w.stats()
 			var h uint32
@@ -596,31 +602,12 @@ func TestWebCullingAutoChooses(t *testing.T) {
 // the page) has nothing to measure what culling saves with: auto stays
 // off, with no costs to report; ?cull=on still culls.
 func TestWebCullingWithoutTimer(t *testing.T) {
-	dir, _ := buildWeb(t)
-	index, err := os.ReadFile(filepath.Join(dir, "index.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	const hide = `<script>
-const getExtension = WebGL2RenderingContext.prototype.getExtension;
-WebGL2RenderingContext.prototype.getExtension = function (name) {
-	return name === "EXT_disjoint_timer_query_webgl2" ? null : getExtension.call(this, name);
-};
-</script>
-`
-	const loader = `<script src="wasm_exec.js">`
-	if !bytes.Contains(index, []byte(loader)) {
-		t.Fatalf("index.html has no %s", loader)
-	}
-	page := bytes.Replace(index, []byte(loader), []byte(hide+loader), 1)
-	if err := os.WriteFile(filepath.Join(dir, "notimer.html"), page, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	file := noTimerPage(t)
 	for _, c := range []struct{ query, want string }{
 		{"balls=10000&vsync=off&duration=4s&stats", "off"},
 		{"balls=10000&vsync=off&duration=3s&stats&cull=on", "on"},
 	} {
-		w := openPageFile(t, 60*time.Second, "notimer.html", c.query)
+		w := openPageFile(t, 60*time.Second, file, c.query)
 		var timer bool
 		w.eval(`window.interpdemo.timer_query === true`, &timer)
 		s := w.stats()

@@ -6,9 +6,18 @@
 // the projection folds in the 1/256 scale.
 #ifdef QUADS
 // A square's six vertices read their ball's positions from buffer
-// textures over the same buffers the points read as attributes.
+// textures over the same buffers the points read as attributes; in
+// WebGL2, which has no buffer textures, compiled with TEX2D_POSITIONS,
+// from 2D textures of texWidth texels a row, copies of those buffers
+// (internal/web/sprites.go).
+#ifdef TEX2D_POSITIONS
+uniform isampler2D lastTex;
+uniform isampler2D nextTex;
+uniform int texWidth;
+#else
 uniform isamplerBuffer lastTex;
 uniform isamplerBuffer nextTex;
+#endif
 #define BALL (gl_VertexID / 6)
 #else
 layout(location = 0) in vec2 lastPos;
@@ -82,8 +91,15 @@ bool hidden(vec4 clip) {
 // interpolated to itself. q is the offset from the ball's centre in
 // pixels, which the disc's edge is measured by (a point sprite's
 // gl_PointCoord, scaled).
+#ifdef GL_ES
+// GLSL ES 3.00 has no noperspective; with w = 1 everywhere (an
+// orthographic projection) perspective-correct interpolation is the same.
+out vec3 color;
+out vec2 q;
+#else
 noperspective out vec3 color;
 noperspective out vec2 q;
+#endif
 const vec2 corners[6] = vec2[6](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(1.0, 1.0),
                                 vec2(-1.0, -1.0), vec2(1.0, 1.0), vec2(-1.0, 1.0));
 #else
@@ -99,7 +115,10 @@ vec3 palette(int i) {
 }
 
 void main() {
-#ifdef QUADS
+#if defined(QUADS) && defined(TEX2D_POSITIONS)
+    ivec2 at = ivec2(BALL % texWidth, BALL / texWidth);
+    vec2 p = mix(vec2(texelFetch(lastTex, at, 0).xy), vec2(texelFetch(nextTex, at, 0).xy), alpha);
+#elif defined(QUADS)
     vec2 p = mix(vec2(texelFetch(lastTex, BALL).xy), vec2(texelFetch(nextTex, BALL).xy), alpha);
 #else
     vec2 p = mix(lastPos, nextPos, alpha);

@@ -9,8 +9,13 @@
 #ifdef QUADS
 // Drawn as a square (render/quads.go): q is the offset from the ball's
 // centre in pixels.
+#ifdef GL_ES
+in vec3 color;
+in vec2 q;
+#else
 noperspective in vec3 color;
 noperspective in vec2 q;
+#endif
 #define DISTANCE length(q)
 #else
 flat in vec3 color;

@@ -104,13 +104,14 @@ type Demo struct {
 	net  *netGame // a network game's socket and session, or nil
 	keys keyState
 
-	view   view
-	vsync  vsyncState
-	cull   hud.Cull // the renderer's occlusion culling, for the HUD
-	pace   *pacing
-	ov     *overlay
-	notice notice
-	title  titleBar
+	view    view
+	vsync   vsyncState
+	cull    hud.Cull    // the renderer's occlusion culling, for the HUD
+	sprites hud.Sprites // the balls' form, for the HUD
+	pace    *pacing
+	ov      *overlay
+	notice  notice
+	title   titleBar
 
 	fps, tps *loop.RateCounter
 	last     sim.FrameInfo // the latest frame's logic

@@ -136,6 +136,9 @@ func TestHUDLinesFitTheirPanel(t *testing.T) {
 		// The culling's line at its widest: every cost measured, in the
 		// tens of milliseconds.
 		f.d.SetCull(hud.Cull{Known: true, On: true, Mode: "auto", Walk: 12345 * time.Microsecond, CostOn: 98765 * time.Microsecond, CostOff: 99999 * time.Microsecond})
+		// And the form's: the longest mode's name (a page's without a GPU
+		// timer), and both costs in the hundreds of milliseconds.
+		f.d.SetSprites(hud.Sprites{Known: true, Quads: true, Mode: "auto, no GPU timer", CostQuads: 987654 * time.Microsecond, CostPoints: 999999 * time.Microsecond})
 		for range 3 {
 			f.step()
 			f.clock.Advance(hudRefresh)

@@ -290,6 +290,7 @@ func (d *Demo) snapshot(now time.Duration) *hud.Snapshot {
 		Help:                d.view.help,
 		GraphLegend:         d.view.graph,
 		Cull:                d.cull,
+		Sprites:             d.sprites,
 	}
 	d.pace.snapshot(s)
 	return s
@@ -299,6 +300,10 @@ func (d *Demo) snapshot(now time.Duration) *hud.Snapshot {
 // its choice and the costs behind it (a front end calls it each frame, or
 // when they change).
 func (d *Demo) SetCull(c hud.Cull) { d.cull = c }
+
+// SetSprites tells the HUD's long form the balls' form: points or
+// squares, and the costs behind the choice (as SetCull).
+func (d *Demo) SetSprites(s hud.Sprites) { d.sprites = s }
 
 // hudHelp is the key table as the HUD shows it, made once.
 var hudHelp = hudKeyHelp()

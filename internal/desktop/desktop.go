@@ -325,6 +325,7 @@ func (a *app) frame() {
 	}
 	d.BeginDraw(a.clock.Now())
 	d.SetCull(hudCull(a.rend.CullStats()))
+	d.SetSprites(hudSprites(a.rend.SpriteStats()))
 	uploaded := d.SyncWorld(a.rend.Sync)
 	a.show(d.Scene(now, a.winW, a.winH), now)
 	if wake, vblank, ok := d.VblankWait(a.clock.Now()); ok {
@@ -401,6 +402,12 @@ func reportSprites(r *report.Stats, s render.SpriteStats) {
 func hudCull(s render.CullStats) hud.Cull {
 	return hud.Cull{Known: true, On: s.On, Mode: s.Mode.String(),
 		Walk: time.Duration(s.WalkNs), CostOn: time.Duration(s.CostOnNs), CostOff: time.Duration(s.CostOffNs)}
+}
+
+// hudSprites is the form's line of the HUD's long form.
+func hudSprites(s render.SpriteStats) hud.Sprites {
+	return hud.Sprites{Known: true, Quads: s.Quads, Mode: demo.SpritesForms[s.Mode],
+		CostQuads: time.Duration(s.CostQuadsNs), CostPoints: time.Duration(s.CostPointsNs)}
 }
 
 // setTitle sets the window title from bytes. SetTitle copies them into C

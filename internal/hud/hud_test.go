@@ -168,7 +168,8 @@ func TestAppendTextNamesEverything(t *testing.T) {
 		RenderLoad: 200 * ms, LogicLoad: 10 * ms, Balls: 1000, Player: true,
 		Mode: "fixed", ModeLine: []byte("substep: 3 cycles"), Speed: 0.5, Paused: true, Tick: 40 * ms, MaxLoops: 5, Lockstep: true,
 		Status: []byte("recording to x.rec"), KeyHelp: "Space interp   PgUp/PgDn tick time", GraphLegend: true, Help: true,
-		Cull: Cull{Known: true, On: true, Mode: "auto", Walk: 1200 * time.Microsecond, CostOn: 12400 * time.Microsecond, CostOff: 19600 * time.Microsecond},
+		Cull:    Cull{Known: true, On: true, Mode: "auto", Walk: 1200 * time.Microsecond, CostOn: 12400 * time.Microsecond, CostOff: 19600 * time.Microsecond},
+		Sprites: Sprites{Known: true, Quads: true, Mode: "auto", CostQuads: 1200 * time.Microsecond, CostPoints: 1600 * time.Microsecond},
 	}
 	text := string(AppendText(nil, &s))
 	for _, want := range []string{
@@ -178,6 +179,7 @@ func TestAppendTextNamesEverything(t *testing.T) {
 		"max-loops 5", "debt kept", "speed 0.50x", "PAUSED", "substep: 3 cycles", "recording to x.rec",
 		"Space interp", "PgUp/PgDn", "graph: the last 4 s",
 		"cull on (auto)  walk 1.20ms  frame 12.4ms on, 19.6ms off",
+		"sprites quads (auto)  frame 1.20ms quads, 1.60ms points",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("HUD text lacks %q:\n%s", want, text)
@@ -199,6 +201,27 @@ func TestCullLine(t *testing.T) {
 	s.Cull, s.Help = Cull{Known: true, On: true, Mode: "auto", Walk: ms, CostOn: ms, CostOff: 2 * ms}, false
 	if text := string(AppendText(nil, &s)); strings.Contains(text, "cull") {
 		t.Errorf("the culling in the short form: %q", text)
+	}
+}
+
+// TestSpritesLine: the form's line is in the long form only, and only
+// where the front end told it; costs not measured are left out.
+func TestSpritesLine(t *testing.T) {
+	s := Snapshot{Help: true, Sprites: Sprites{Known: true, Mode: "points", CostQuads: -1, CostPoints: -1}}
+	if text := string(AppendText(nil, &s)); !strings.HasSuffix(text, "\nsprites points (points)") && !strings.Contains(text, "\nsprites points (points)\n") {
+		t.Errorf("forced points: %q", text)
+	}
+	s.Sprites = Sprites{Known: true, Quads: true, Mode: "auto", CostQuads: ms, CostPoints: -1}
+	if text := string(AppendText(nil, &s)); !strings.Contains(text, "\nsprites quads (auto)") || strings.Contains(text, "frame 1") {
+		t.Errorf("auto, one form measured: %q", text)
+	}
+	s.Sprites.Known = false
+	if text := string(AppendText(nil, &s)); strings.Contains(text, "sprites") {
+		t.Errorf("a form's line the front end never gave: %q", text)
+	}
+	s.Sprites, s.Help = Sprites{Known: true, Quads: true, Mode: "auto", CostQuads: ms, CostPoints: 2 * ms}, false
+	if text := string(AppendText(nil, &s)); strings.Contains(text, "sprites") {
+		t.Errorf("the form in the short form: %q", text)
 	}
 }
 

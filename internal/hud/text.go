@@ -52,6 +52,9 @@ type Snapshot struct {
 	// Cull is the renderer's occlusion culling (the long form): its line
 	// is left out where the front end says nothing of it.
 	Cull Cull
+	// Sprites is the balls' form (the long form): its line is left out
+	// where the front end says nothing of it.
+	Sprites Sprites
 }
 
 // Cull is the occlusion culling's choice and what it measured: the
@@ -61,6 +64,14 @@ type Cull struct {
 	Known, On             bool
 	Mode                  string // auto, on or off
 	Walk, CostOn, CostOff time.Duration
+}
+
+// Sprites is the balls' form as chosen, points or squares, and what a
+// frame cost drawn each way (each negative where not measured).
+type Sprites struct {
+	Known, Quads          bool
+	Mode                  string // auto, points or quads
+	CostQuads, CostPoints time.Duration
 }
 
 // GraphLegend explains the graph, a line or two per item, each line
@@ -223,6 +234,7 @@ func AppendText(dst []byte, s *Snapshot) []byte {
 	b = appendLoads(b, s)
 	b = appendPacing(b, s)
 	b = appendCull(b, &s.Cull)
+	b = appendSprites(b, &s.Sprites)
 	if s.KeyHelp != "" {
 		b = append(b, "\n\n"...)
 		b = append(b, s.KeyHelp...)
@@ -259,6 +271,31 @@ func appendCull(b []byte, c *Cull) []byte {
 		b = append(b, " on, "...)
 		b = AppendMs(b, c.CostOff)
 		b = append(b, " off"...)
+	}
+	return b
+}
+
+// appendSprites appends the form's line: "sprites quads (auto)  frame
+// 1.20ms quads, 1.60ms points".
+func appendSprites(b []byte, c *Sprites) []byte {
+	if !c.Known {
+		return b
+	}
+	b = append(b, "\nsprites "...)
+	if c.Quads {
+		b = append(b, "quads"...)
+	} else {
+		b = append(b, "points"...)
+	}
+	b = append(b, " ("...)
+	b = append(b, c.Mode...)
+	b = append(b, ')')
+	if c.CostQuads >= 0 && c.CostPoints >= 0 {
+		b = append(b, "  frame "...)
+		b = AppendMs(b, c.CostQuads)
+		b = append(b, " quads, "...)
+		b = AppendMs(b, c.CostPoints)
+		b = append(b, " points"...)
 	}
 	return b
 }

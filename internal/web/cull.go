@@ -132,7 +132,7 @@ func (r *glRenderer) resizeCells(scale float64) {
 		}
 	}
 	y0 := r.winH - r.view.Max.Y
-	for _, p := range []*ballProgram{&r.disc, &r.ball} {
+	for _, p := range r.programs() {
 		g.Call("useProgram", p.prog)
 		g.Call("uniform4f", p.viewport, r.view.Min.X-marginPx, y0-marginPx, r.view.Dx()+2*marginPx, r.view.Dy()+2*marginPx)
 		g.Call("uniform2f", p.cellOrigin, r.view.Min.X, r.winH-r.view.Min.Y)
@@ -166,31 +166,38 @@ func (c *cellCuller) syncCells(last, next []int32, step bool) {
 }
 
 // beginBalls decides whether this frame's ball draw is culled, finds the
-// hidden balls if so, and starts the draw's GPU timer when the choice
-// measures the frame. It allocates nothing.
-func (r *glRenderer) beginBalls(alpha float32) (cull bool) {
+// hidden balls if so, chooses the form of the balls not culled
+// (sprites.go), and starts the draw's GPU timer when a choice measures
+// the frame. It allocates nothing.
+func (r *glRenderer) beginBalls(alpha float32) (cull, quads bool) {
 	c := &r.cells
 	c.on = false
-	if !r.cullable() {
-		return false
+	if c.hasTimer() {
+		c.timers.poll(c.timer)
 	}
-	c.timers.poll(c.timer, c.choice)
-	t0 := wallNs()
 	c.scene.Balls = r.pos.N()
-	on, measure, tag := c.choice.Frame(c.scene)
-	if on {
-		r.prepareCells(alpha)
-	}
-	if measure && c.hasTimer() {
-		if q := c.timers.begin(c.timer); q != nil {
-			q.tag = tag
-			if on {
-				q.cost.Strategy = wallNs() - t0
+	measured := false
+	if r.cullable() {
+		t0 := wallNs()
+		on, measure, tag := c.choice.Frame(c.scene)
+		if on {
+			r.prepareCells(alpha)
+		}
+		if measure && c.hasTimer() {
+			if q := c.timers.begin(c.timer); q != nil {
+				q.tag, q.choice = tag, c.choice
+				if on {
+					q.cost.Strategy = wallNs() - t0
+				}
 			}
 		}
+		c.on, measured = on, measure
 	}
-	c.on = on
-	return on
+	if !c.on {
+		quads = r.chooseSprites(measured)
+	}
+	r.sprites.quads = quads
+	return c.on, quads
 }
 
 // endBalls ends the ball draw's GPU timer, if one runs.
@@ -247,6 +254,7 @@ type timers struct {
 }
 
 type timerQuery struct {
+	choice *adaptive.Choice // whose comparison measures the frame: the culling's or the form's
 	tag    adaptive.Tag
 	cost   adaptive.Cost
 	cpuSet bool // frameDone set cost.Busy (the Go frame's part of it)
@@ -279,9 +287,9 @@ func (t *timers) frameDone(ns int64) {
 	t.open = 0
 }
 
-// poll hands the costs that are complete to choice, oldest first; a
-// dropped GPU time (a disjoint event) drops its frame.
-func (t *timers) poll(tj js.Value, choice *adaptive.Choice) {
+// poll hands the costs that are complete to their choices, oldest
+// first; a dropped GPU time (a disjoint event) drops its frame.
+func (t *timers) poll(tj js.Value) {
 	for t.n > 0 {
 		q := &t.q[t.head]
 		if !q.cpuSet {
@@ -294,9 +302,9 @@ func (t *timers) poll(tj js.Value, choice *adaptive.Choice) {
 		if ns != timerDisjoint {
 			// The page's Go frame never waits for the GPU, as a
 			// window's frame does at its swap: the GPU's time is added.
-			choice.MeasuredGPU(q.tag, int64(ns))
+			q.choice.MeasuredGPU(q.tag, int64(ns))
 			q.cost.Busy += int64(ns)
-			choice.Measured(q.tag, q.cost)
+			q.choice.Measured(q.tag, q.cost)
 		}
 		t.head = (t.head + 1) % timerRing
 		t.n--

@@ -33,6 +33,7 @@ const (
 	glColorBufferBit   = 0x4000
 	glUnsignedByte     = 0x1401
 	glUnpackAlignment  = 0x0CF5
+	glTriangles        = 0x0004
 	glTriangleStrip    = 0x0005
 	glTexture0         = 0x84C0
 	glRGBA8            = 0x8058
@@ -65,17 +66,19 @@ var (
 
 // glRenderer draws the demo's Scene with WebGL2, the way package render
 // draws it with OpenGL 3.3: one draw call of point sprites for every
-// ball, placed between its last and next position by the vertex shader
-// (ball.vert) from two buffers, so that a frame with no tick changes one
-// uniform and uploads no position; the HUD and the graph as textures
-// updated where they changed; the balls that later ones hide entirely
-// culled first where that pays (cull.go). The shaders are the window's,
-// their version line swapped (shaders.WebGL2).
+// ball (or of squares, where they measure cheaper: sprites.go), placed
+// between its last and next position by the vertex shader (ball.vert)
+// from two buffers, so that a frame with no tick changes one uniform and
+// uploads no position; the HUD and the graph as textures updated where
+// they changed; the balls that later ones hide entirely culled first
+// where that pays (cull.go). The shaders are the window's, their version
+// line swapped (shaders.WebGL2).
 type glRenderer struct {
 	gl  js.Value
 	cfg physics.Config
 
-	disc, ball ballProgram // ball.vert with disc.frag (balls), with ball.frag (ghost rings)
+	disc, ball ballProgram     // ball.vert with disc.frag (balls), with ball.frag (ghost rings)
+	progs      [3]*ballProgram // disc, ball, and the squares' (sprites.go) where made
 	ov         overlayProgram
 
 	vbo      [2]js.Value
@@ -95,7 +98,8 @@ type glRenderer struct {
 
 	fences js.Value // fencesJS's queue of the frames still on the GPU
 
-	cells cellCuller // occlusion culling of hidden balls (cull.go)
+	cells   cellCuller    // occlusion culling of hidden balls (cull.go)
+	sprites spriteChooser // the balls' form: points or squares (sprites.go)
 }
 
 // maxInFlight is how many frames the page may run ahead of the GPU, as
@@ -123,9 +127,10 @@ type panelTexture struct {
 }
 
 // newGLRenderer makes the renderer on canvas, whose WebGL2 context it
-// asks for, its occlusion culling chosen as cull says; an error says why
-// there is none.
-func newGLRenderer(canvas js.Value, cfg physics.Config, cull adaptive.Mode) (*glRenderer, error) {
+// asks for, its occlusion culling chosen as cull says and the balls'
+// form as sprites says (as demo.SpritesForms names the modes); an error
+// says why there is none.
+func newGLRenderer(canvas js.Value, cfg physics.Config, cull, sprites adaptive.Mode) (*glRenderer, error) {
 	ctx := canvas.Call("getContext", "webgl2", map[string]any{
 		"antialias": false, "alpha": false, "depth": false, "preserveDrawingBuffer": true,
 	})
@@ -144,7 +149,8 @@ func newGLRenderer(canvas js.Value, cfg physics.Config, cull adaptive.Mode) (*gl
 	if r.ball.prog, err = r.program("ball", vert, shaders.BallFrag); err != nil {
 		return nil, err
 	}
-	for _, p := range []*ballProgram{&r.disc, &r.ball} {
+	r.progs = [3]*ballProgram{&r.disc, &r.ball, &r.sprites.prog}
+	for _, p := range r.progs[:2] {
 		r.initBall(p)
 	}
 	if r.ov.prog, err = r.program("overlay", shaders.OverlayVert, shaders.OverlayFrag); err != nil {
@@ -177,6 +183,9 @@ func newGLRenderer(canvas js.Value, cfg physics.Config, cull adaptive.Mode) (*gl
 	r.stage = js.Global().Get("Uint8Array").New(demo.GraphMaxWidth * demo.GraphHeight * 4)
 	r.fences = js.Global().Get("Function").New("gl", fencesJS).Invoke(g)
 	r.initCells(cull)
+	if err := r.initSprites(sprites, vert); err != nil {
+		return nil, err
+	}
 	if e := g.Call("getError").Int(); e != 0 {
 		return nil, fmt.Errorf("WebGL error 0x%x during setup", e)
 	}
@@ -268,7 +277,7 @@ func (r *glRenderer) resize(w, h int, area demo.Rect) {
 	rad := float64(r.cfg.Radius) * scale
 	g := r.gl
 	arr := float32Array(proj[:])
-	for _, p := range []*ballProgram{&r.disc, &r.ball} {
+	for _, p := range r.programs() {
 		g.Call("useProgram", p.prog)
 		g.Call("uniformMatrix4fv", p.proj, false, arr)
 		g.Call("uniform1f", p.pointSize, 2*rad+1) // the disc and its anti-aliased edge
@@ -298,11 +307,14 @@ func (r *glRenderer) sync(last, next []int32, step, moved uint64) int {
 		return 0
 	case positions.Next:
 		r.upload(r.vbo[r.pos.Next()], next)
+		r.copySquares(r.pos.Next(), n)
 		r.cells.syncCells(last, next, true)
 		return r.count(len(next))
 	}
 	r.upload(r.vbo[r.pos.Last()], last)
 	r.upload(r.vbo[r.pos.Next()], next)
+	r.copySquares(r.pos.Last(), n)
+	r.copySquares(r.pos.Next(), n)
 	r.cells.syncCells(last, next, false)
 	return r.count(len(last) + len(next))
 }
@@ -324,6 +336,7 @@ func (r *glRenderer) grow(n int) {
 		r.stage = js.Global().Get("Uint8Array").New(c * 8)
 	}
 	r.capacity = c
+	r.growSquares(c)
 	r.pos.Lost()
 }
 
@@ -386,23 +399,29 @@ func (r *glRenderer) draw(sc *demo.Scene) {
 		}
 		p := &r.disc
 		if hl != r.highlight {
-			for _, q := range []*ballProgram{&r.disc, &r.ball} {
+			for _, q := range r.programs() {
 				g.Call("useProgram", q.prog)
 				g.Call("uniform1i", q.highlight, min(hl+1, 1))
 				g.Call("uniform1i", q.hlBall, max(hl, 0))
 			}
 			r.highlight = hl
 		}
-		cull := r.beginBalls(sc.Alpha) // finds the hidden balls, starts the GPU timer
-		g.Call("useProgram", p.prog)
-		g.Call("uniform1f", p.alpha, sc.Alpha)
-		if cull {
-			g.Call("uniform1i", p.cellCull, 1)
-		}
-		g.Call("drawArrays", glPoints, 0, n)
-		r.endBalls()
-		if cull {
-			g.Call("uniform1i", p.cellCull, 0)
+		cull, quads := r.beginBalls(sc.Alpha) // finds the hidden balls, chooses the form, starts the GPU timer
+		if quads {
+			r.drawSquares(sc.Alpha, r.pos.Last(), n)
+			r.endBalls()
+			g.Call("bindVertexArray", r.vao[r.pos.Last()]) // the ghost rings' points
+		} else {
+			g.Call("useProgram", p.prog)
+			g.Call("uniform1f", p.alpha, sc.Alpha)
+			if cull {
+				g.Call("uniform1i", p.cellCull, 1)
+			}
+			g.Call("drawArrays", glPoints, 0, n)
+			r.endBalls()
+			if cull {
+				g.Call("uniform1i", p.cellCull, 0)
+			}
 		}
 		if sc.Ghosts {
 			q := &r.ball

@@ -141,7 +141,7 @@ func (p *page) start() error {
 	style := p.canvas.Get("style")
 	style.Set("width", fmt.Sprintf("%dpx", w))
 	style.Set("height", fmt.Sprintf("%dpx", h))
-	if p.gl, err = newGLRenderer(p.canvas, p.d.World().Config(), p.cfg.Cull); err != nil {
+	if p.gl, err = newGLRenderer(p.canvas, p.d.World().Config(), p.cfg.Cull, p.cfg.Sprites); err != nil {
 		return err
 	}
 	world, _, _ := demo.Layout(w, h, p.cfg.HUDColumn(), p.cfg.Graph)
@@ -151,6 +151,9 @@ func (p *page) start() error {
 	p.api.Set("timer_query", p.gl.cells.hasTimer())
 	if p.cfg.Cull == adaptive.Auto && !p.gl.cells.hasTimer() {
 		p.log.Write([]byte("cull auto: this browser offers no " + timerExtension + ": culling stays off (?cull=on forces it)\n"))
+	}
+	if p.cfg.Sprites == adaptive.Auto && !p.gl.cells.hasTimer() {
+		p.log.Write([]byte("sprites auto: this browser offers no " + timerExtension + ": the balls stay points (?sprites=quads forces squares)\n"))
 	}
 	p.d.Uploaded(p.d.SyncWorld(p.gl.sync)) // the initial upload, before any frame
 	p.listen()
@@ -310,6 +313,7 @@ func (p *page) info() any {
 		"title": p.doc.Get("title").String(), "refresh_ms": float64(p.refresh) / 1e6,
 		"vsync": p.animate, "uploaded": p.gl.uploaded,
 		"cull": p.gl.culling(), "cull_hidden": p.gl.cullStats(true).Hidden, "timer_query": p.gl.cells.hasTimer(),
+		"quads": p.gl.sprites.quads,
 	}
 }
 
@@ -367,6 +371,7 @@ func (p *page) draw(now time.Duration, ts float64) {
 	p.frameNow = now
 	d.BeginDraw(p.clock.Now())
 	d.SetCull(p.gl.cullStats(false).hud())
+	d.SetSprites(p.gl.spriteStats().hud())
 	uploaded := d.SyncWorld(p.gl.sync)
 	sc := d.Scene(now, p.gl.winW, p.gl.winH)
 	p.alpha = sc.Alpha
@@ -470,6 +475,7 @@ func (p *page) report(r *report.Stats) {
 	r.GLRenderer = p.gl.info()
 	r.OverlayUploadBytes = p.gl.ovBytes
 	p.gl.cullStats(true).report(r)
+	p.gl.spriteStats().report(r)
 	if p.warm {
 		a, g := p.runAllocs, p.runGCs
 		r.AllocsAfterWarmup, r.GCAfterWarmup = &a, &g

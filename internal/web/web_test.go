@@ -148,3 +148,52 @@ func TestCullStatsReport(t *testing.T) {
 		t.Errorf("HUD without a timer: %+v", h)
 	}
 }
+
+// The page reports its form with the window's keys, each cost under its
+// form's name: the page's choice is of squares (on draws them), the
+// window's of points.
+func TestSpriteStatsReport(t *testing.T) {
+	for _, c := range []struct {
+		mode adaptive.Mode
+		want adaptive.Mode
+	}{{adaptive.Auto, adaptive.Auto}, {adaptive.On, adaptive.Off}, {adaptive.Off, adaptive.On}} {
+		if got := squaresMode(c.mode); got != c.want {
+			t.Errorf("squaresMode(%s) = %s, want %s", demo.SpritesForms[c.mode], got, c.want)
+		}
+	}
+	var r report.Stats
+	newSpriteStats(adaptive.Off, true, true, adaptive.New(squaresMode(adaptive.Off))).report(&r)
+	if r.Sprites != "quads" || r.SpritesMode != "quads" || r.SpritesCostQuadsMs != nil || r.SpritesComparedFrames != nil {
+		t.Errorf("forced squares: %q %q cost %v compared %v", r.Sprites, r.SpritesMode, r.SpritesCostQuadsMs, r.SpritesComparedFrames)
+	}
+	// A comparison: squares (on) 6 ms a frame, 2 of them the GPU's;
+	// points 10 ms, 4 of them the GPU's.
+	ch := adaptive.New(squaresMode(adaptive.Auto))
+	sc := adaptive.Scene{Balls: 10, ViewW: 640, ViewH: 480, RadiusPx64: 512}
+	for range 4 * adaptive.TrialFrames {
+		quads, measure, tag := ch.Frame(sc)
+		if measure {
+			cost, gpu := adaptive.Cost{Busy: 10e6}, int64(4e6)
+			if quads {
+				cost, gpu = adaptive.Cost{Busy: 6e6}, 2e6
+			}
+			ch.MeasuredGPU(tag, gpu)
+			ch.Measured(tag, cost)
+		}
+	}
+	s := newSpriteStats(adaptive.Auto, ch.On(), true, ch)
+	r = report.Stats{}
+	s.report(&r)
+	if r.Sprites != "quads" || r.SpritesMode != "auto" || r.SpritesCostQuadsMs == nil || *r.SpritesCostQuadsMs != 6 ||
+		r.SpritesCostPointsMs == nil || *r.SpritesCostPointsMs != 10 || r.SpritesGPUQuadsMs == nil || *r.SpritesGPUQuadsMs != 2 ||
+		r.SpritesGPUPointsMs == nil || *r.SpritesGPUPointsMs != 4 || r.SpritesComparedFrames == nil || *r.SpritesComparedFrames == 0 {
+		t.Errorf("measured: sprites %q (%q) cost %v/%v gpu %v/%v compared %v", r.Sprites, r.SpritesMode,
+			r.SpritesCostQuadsMs, r.SpritesCostPointsMs, r.SpritesGPUQuadsMs, r.SpritesGPUPointsMs, r.SpritesComparedFrames)
+	}
+	if h := s.hud(); h.Mode != "auto" || !h.Quads || h.CostQuads != 6*time.Millisecond || h.CostPoints != 10*time.Millisecond {
+		t.Errorf("HUD: %+v", h)
+	}
+	if h := newSpriteStats(adaptive.Auto, false, false, nil).hud(); h.Mode != noTimerMode || h.Quads || h.CostQuads >= 0 {
+		t.Errorf("HUD without a timer: %+v", h)
+	}
+}

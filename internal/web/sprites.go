@@ -1,0 +1,206 @@
+//go:build js && wasm
+
+package web
+
+import (
+	"syscall/js"
+
+	"github.com/interpdemo/interpdemo/physics"
+	"github.com/interpdemo/interpdemo/render/adaptive"
+	"github.com/interpdemo/interpdemo/shaders"
+)
+
+// The balls' form on the page, as in the window (render/quads.go): point
+// sprites, or squares of two triangles each, the same disc shaded in
+// them; ?sprites=auto (the default) chooses by measurement, with the
+// culling's timer and measures (cull.go), ?sprites=points or quads forces
+// one.
+//
+// Auto starts with points, where the window's starts with squares: each
+// the form measured cheaper on the software rasterizer at hand
+// (SwiftShader here, llvmpipe there). The start matters, for the
+// culling's comparison weighs culled points against the form in force,
+// and the form's comparisons run only in frames that do not cull: started
+// with squares, which SwiftShader draws a quarter dearer than points, the
+// page took up culling against them at 3,000 balls, and never compared
+// the points. So the page's choice is of squares ("on" draws them; the
+// window's "on" is the point sprite), which a Choice starts without.
+//
+// The squares are one draw of six vertices a ball, which read their
+// ball's positions from textures. WebGL2 has no buffer textures, which
+// the window reads them from: the page keeps two RG32I textures of
+// posTexWidth texels a row, each a copy of a position buffer that the GPU
+// makes from the buffer itself (bound as PIXEL_UNPACK_BUFFER) whenever
+// the buffer is written, so nothing more crosses from JavaScript. A
+// draw instanced per ball, tried first, was far slower on SwiftShader,
+// which draws instance after instance: 0.5x the points' frame rate at
+// 1,000 balls, 0.33x at 10,000 (docs/WEB.md).
+//
+// Culled balls are points (the culling runs once a vertex, six times a
+// ball as squares), and a frame that the culling's comparison measures
+// draws the form in force, unmeasured here: each comparison measures its
+// own option alone.
+//
+// Without EXT_disjoint_timer_query_webgl2, nothing measures what either
+// form costs the GPU: auto stays with points, the form every browser
+// draws natively, and ?sprites=quads forces squares.
+
+// The WebGL2 constants of the squares.
+const (
+	glPixelUnpackBuffer = 0x88EC
+	glRG32I             = 0x823B
+	glRGInteger         = 0x8228
+	posTexUnitLast      = 3 // ball.vert's lastTex, with TEX2D_POSITIONS
+	posTexUnitNext      = 4 // and nextTex
+	// posTexWidth is the texels a row of the position textures. WebGL2
+	// guarantees textures of 2,048 texels a side: physics.MaxBalls
+	// balls fit.
+	posTexWidth = 1024
+)
+
+// The position textures hold physics.MaxBalls balls within 2,048 rows.
+const _ = uint(2048*posTexWidth - physics.MaxBalls)
+
+// spriteChooser is the page's choice of form, and the squares' program,
+// vertex array and position textures.
+type spriteChooser struct {
+	mode   adaptive.Mode    // ?sprites=, as demo.SpritesForms names it (On: points; Off: squares)
+	choice *adaptive.Choice // on: squares (squaresMode)
+	prog   ballProgram
+	vao    js.Value    // no attributes: the vertices read the textures
+	tex    [2]js.Value // tex[i] is a copy of vbo[i]
+	quads  bool        // the last frame that drew balls drew squares
+}
+
+// initSprites makes the squares' program, vertex array and textures
+// (none where points are forced) and the choice for mode. vert is
+// ball.vert as the page's points compile it.
+func (r *glRenderer) initSprites(mode adaptive.Mode, vert string) error {
+	s := &r.sprites
+	s.mode = mode
+	s.choice = adaptive.New(squaresMode(mode))
+	if mode == adaptive.Auto && !r.cells.hasTimer() {
+		s.choice = adaptive.New(adaptive.Off) // points, never compared
+	}
+	if s.choice.Mode() == adaptive.Off {
+		return nil // points forced: no squares
+	}
+	v, err := shaders.WithDefine(vert, "QUADS")
+	if err == nil {
+		v, err = shaders.WithDefine(v, "TEX2D_POSITIONS")
+	}
+	if err != nil {
+		return err
+	}
+	f, err := shaders.WithDefine(shaders.DiscFrag, "QUADS")
+	if err != nil {
+		return err
+	}
+	if s.prog.prog, err = r.program("squares", v, f); err != nil {
+		return err
+	}
+	r.initBall(&s.prog)
+	g := r.gl
+	g.Call("uniform1i", r.uniform(s.prog.prog, "lastTex"), posTexUnitLast)
+	g.Call("uniform1i", r.uniform(s.prog.prog, "nextTex"), posTexUnitNext)
+	g.Call("uniform1i", r.uniform(s.prog.prog, "texWidth"), posTexWidth)
+	s.vao = g.Call("createVertexArray")
+	for i := range s.tex {
+		s.tex[i] = g.Call("createTexture")
+		g.Call("bindTexture", glTexture2D, s.tex[i])
+		g.Call("texParameteri", glTexture2D, glTextureMinFilter, glNearest)
+		g.Call("texParameteri", glTexture2D, glTextureMagFilter, glNearest)
+	}
+	g.Call("bindTexture", glTexture2D, nil)
+	return nil
+}
+
+// squaresUsable says the squares can be drawn: their program is made.
+func (r *glRenderer) squaresUsable() bool { return r.sprites.prog.prog.Truthy() }
+
+// growSquares sizes the position textures for capacity balls.
+func (r *glRenderer) growSquares(capacity int) {
+	if !r.squaresUsable() {
+		return
+	}
+	g := r.gl
+	rows := (capacity + posTexWidth - 1) / posTexWidth
+	for _, t := range r.sprites.tex {
+		g.Call("bindTexture", glTexture2D, t)
+		g.Call("texImage2D", glTexture2D, 0, glRG32I, posTexWidth, rows, 0, glRGInteger, glInt, nil)
+	}
+	g.Call("bindTexture", glTexture2D, nil)
+}
+
+// copySquares copies the first n balls' positions of vbo[i], just
+// written, into tex[i], on the GPU: full rows, then the last row's rest.
+func (r *glRenderer) copySquares(i, n int) {
+	if !r.squaresUsable() || n == 0 {
+		return
+	}
+	g := r.gl
+	g.Call("bindBuffer", glPixelUnpackBuffer, r.vbo[i])
+	g.Call("bindTexture", glTexture2D, r.sprites.tex[i])
+	if rows := n / posTexWidth; rows > 0 {
+		g.Call("texSubImage2D", glTexture2D, 0, 0, 0, posTexWidth, rows, glRGInteger, glInt, 0)
+	}
+	if rows, rest := n/posTexWidth, n%posTexWidth; rest > 0 {
+		g.Call("texSubImage2D", glTexture2D, 0, 0, rows, rest, 1, glRGInteger, glInt, rows*posTexWidth*8)
+	}
+	g.Call("bindTexture", glTexture2D, nil)
+	g.Call("bindBuffer", glPixelUnpackBuffer, nil) // the panels' uploads read from JavaScript again
+}
+
+// chooseSprites says whether this frame draws its balls as squares,
+// where they are not culled, and starts the draw's GPU timer when the
+// choice measures the frame. cullMeasured says the culling's comparison
+// measures it. It allocates nothing.
+func (r *glRenderer) chooseSprites(cullMeasured bool) (quads bool) {
+	s := &r.sprites
+	if !r.squaresUsable() {
+		return false
+	}
+	if cullMeasured {
+		return s.choice.On()
+	}
+	quads, measure, tag := s.choice.Frame(r.cells.scene)
+	if measure && r.cells.hasTimer() {
+		if q := r.cells.timers.begin(r.cells.timer); q != nil {
+			q.tag, q.choice = tag, s.choice
+		}
+	}
+	return quads
+}
+
+// drawSquares draws n balls as squares at mix factor alpha, from the
+// textures of last.
+func (r *glRenderer) drawSquares(alpha float32, last, n int) {
+	g := r.gl
+	p := &r.sprites.prog
+	g.Call("bindVertexArray", r.sprites.vao)
+	g.Call("useProgram", p.prog)
+	g.Call("uniform1f", p.alpha, alpha)
+	g.Call("activeTexture", glTexture0+posTexUnitLast)
+	g.Call("bindTexture", glTexture2D, r.sprites.tex[last])
+	g.Call("activeTexture", glTexture0+posTexUnitNext)
+	g.Call("bindTexture", glTexture2D, r.sprites.tex[1-last])
+	g.Call("activeTexture", glTexture0)
+	g.Call("drawArrays", glTriangles, 0, 6*n)
+}
+
+// quads reports whether the balls of the last Sync are drawn as squares
+// where they are not culled: the choice in force.
+func (r *glRenderer) quads() bool { return r.squaresUsable() && r.sprites.choice.On() }
+
+// spriteStats is the form's choice and costs.
+func (r *glRenderer) spriteStats() spriteStats {
+	return newSpriteStats(r.sprites.mode, r.quads(), r.cells.hasTimer(), r.sprites.choice)
+}
+
+// programs are the ball programs made, for uniforms set on every one.
+func (r *glRenderer) programs() []*ballProgram {
+	if r.squaresUsable() {
+		return r.progs[:3]
+	}
+	return r.progs[:2]
+}

@@ -104,17 +104,9 @@ type CullStats struct {
 
 // CullStats reports the culling's choice and costs.
 func (r *Renderer) CullStats() CullStats {
-	s := CullStats{Mode: r.cfg.Cull, On: r.Culling(), WalkNs: -1, GPUOnNs: -1, GPUOffNs: -1, CostOnNs: -1, CostOffNs: -1}
-	_, on, offTotal, onTotal, offOK, onOK := r.cells.choice.Costs()
-	if onOK {
-		s.WalkNs, s.CostOnNs = on.Strategy, onTotal
-	}
-	if offOK {
-		s.CostOffNs = offTotal
-	}
-	s.GPUOffNs, s.GPUOnNs = r.cells.choice.GPU()
-	s.Compared, s.Tried = r.cells.choice.Compared()
-	return s
+	m := r.cells.choice.Summary()
+	return CullStats{Mode: r.cfg.Cull, On: r.Culling(), WalkNs: m.OnStrategy, GPUOnNs: m.OnGPU, GPUOffNs: m.OffGPU,
+		CostOnNs: m.OnTotal, CostOffNs: m.OffTotal, Compared: m.Compared, Tried: m.Tried}
 }
 
 // CullHidden counts the balls the last culled frame hid (0 where culling

@@ -129,18 +129,9 @@ type SpriteStats struct {
 
 // SpriteStats reports the balls' form and the costs behind it.
 func (r *Renderer) SpriteStats() SpriteStats {
-	c := r.quads.choice
-	s := SpriteStats{Mode: r.cfg.Sprites, Quads: r.Quads(), CostQuadsNs: -1, CostPointsNs: -1}
-	_, _, offTotal, onTotal, offOK, onOK := c.Costs()
-	if offOK {
-		s.CostQuadsNs = offTotal
-	}
-	if onOK {
-		s.CostPointsNs = onTotal
-	}
-	s.GPUQuadsNs, s.GPUPointsNs = c.GPU()
-	s.Compared, s.Tried = c.Compared()
-	return s
+	m := r.quads.choice.Summary() // "on" is the point sprite
+	return SpriteStats{Mode: r.cfg.Sprites, Quads: r.Quads(), CostQuadsNs: m.OffTotal, CostPointsNs: m.OnTotal,
+		GPUQuadsNs: m.OffGPU, GPUPointsNs: m.OnGPU, Compared: m.Compared, Tried: m.Tried}
 }
 
 // chooseQuads says whether this frame draws its balls as squares, where

@@ -41,15 +41,9 @@ func newCullStats(mode adaptive.Mode, on, timer bool, hidden int, choice *adapti
 	if choice == nil {
 		return s
 	}
-	_, onCost, offTotal, onTotal, offOK, onOK := choice.Costs()
-	if onOK {
-		s.WalkNs, s.CostOnNs = onCost.Strategy, onTotal
-	}
-	if offOK {
-		s.CostOffNs = offTotal
-	}
-	s.GPUOffNs, s.GPUOnNs = choice.GPU()
-	s.Compared, s.Tried = choice.Compared()
+	m := choice.Summary()
+	s.WalkNs, s.CostOnNs, s.CostOffNs, s.GPUOnNs, s.GPUOffNs = m.OnStrategy, m.OnTotal, m.OffTotal, m.OnGPU, m.OffGPU
+	s.Compared, s.Tried = m.Compared, m.Tried
 	return s
 }
 

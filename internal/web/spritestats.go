@@ -50,15 +50,9 @@ func newSpriteStats(mode adaptive.Mode, quads, timer bool, choice *adaptive.Choi
 	if choice == nil {
 		return s
 	}
-	_, _, offTotal, onTotal, offOK, onOK := choice.Costs()
-	if onOK {
-		s.CostQuadsNs = onTotal
-	}
-	if offOK {
-		s.CostPointsNs = offTotal
-	}
-	s.GPUPointsNs, s.GPUQuadsNs = choice.GPU()
-	s.Compared, s.Tried = choice.Compared()
+	m := choice.Summary() // "on" draws squares
+	s.CostQuadsNs, s.CostPointsNs, s.GPUQuadsNs, s.GPUPointsNs = m.OnTotal, m.OffTotal, m.OnGPU, m.OffGPU
+	s.Compared, s.Tried = m.Compared, m.Tried
 	return s
 }
 

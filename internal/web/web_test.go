@@ -121,19 +121,7 @@ func TestCullStatsReport(t *testing.T) {
 		t.Errorf("auto, off: %q %q hidden %v", r.Cull, r.CullMode, r.CullHidden)
 	}
 	// A comparison's costs, reported in ms.
-	c := adaptive.New(adaptive.Auto)
-	sc := adaptive.Scene{Balls: 10, ViewW: 640, ViewH: 480, RadiusPx64: 512}
-	for range 4 * adaptive.TrialFrames {
-		on, measure, tag := c.Frame(sc)
-		if measure {
-			cost, gpu := adaptive.Cost{Busy: 10e6}, int64(4e6)
-			if on {
-				cost, gpu = adaptive.Cost{Strategy: 1e6, Busy: 5e6}, 2e6
-			}
-			c.MeasuredGPU(tag, gpu)
-			c.Measured(tag, cost)
-		}
-	}
+	c := measuredChoice(adaptive.Cost{Busy: 10e6}, adaptive.Cost{Strategy: 1e6, Busy: 5e6}, 4e6, 2e6)
 	s := newCullStats(adaptive.Auto, c.On(), true, 0, c)
 	r = report.Stats{}
 	s.report(&r)
@@ -168,19 +156,7 @@ func TestSpriteStatsReport(t *testing.T) {
 	}
 	// A comparison: squares (on) 6 ms a frame, 2 of them the GPU's;
 	// points 10 ms, 4 of them the GPU's.
-	ch := adaptive.New(squaresMode(adaptive.Auto))
-	sc := adaptive.Scene{Balls: 10, ViewW: 640, ViewH: 480, RadiusPx64: 512}
-	for range 4 * adaptive.TrialFrames {
-		quads, measure, tag := ch.Frame(sc)
-		if measure {
-			cost, gpu := adaptive.Cost{Busy: 10e6}, int64(4e6)
-			if quads {
-				cost, gpu = adaptive.Cost{Busy: 6e6}, 2e6
-			}
-			ch.MeasuredGPU(tag, gpu)
-			ch.Measured(tag, cost)
-		}
-	}
+	ch := measuredChoice(adaptive.Cost{Busy: 10e6}, adaptive.Cost{Busy: 6e6}, 4e6, 2e6)
 	s := newSpriteStats(adaptive.Auto, ch.On(), true, ch)
 	r = report.Stats{}
 	s.report(&r)
@@ -196,4 +172,23 @@ func TestSpriteStatsReport(t *testing.T) {
 	if h := newSpriteStats(adaptive.Auto, false, false, nil).hud(); h.Mode != noTimerMode || h.Quads || h.CostQuads >= 0 {
 		t.Errorf("HUD without a timer: %+v", h)
 	}
+}
+
+// measuredChoice is an auto Choice after comparisons whose frames cost
+// off and on, the GPU offGPU and onGPU of them.
+func measuredChoice(off, on adaptive.Cost, offGPU, onGPU int64) *adaptive.Choice {
+	c := adaptive.New(adaptive.Auto)
+	sc := adaptive.Scene{Balls: 10, ViewW: 640, ViewH: 480, RadiusPx64: 512}
+	for range 4 * adaptive.TrialFrames {
+		use, measure, tag := c.Frame(sc)
+		if measure {
+			cost, gpu := off, offGPU
+			if use {
+				cost, gpu = on, onGPU
+			}
+			c.MeasuredGPU(tag, gpu)
+			c.Measured(tag, cost)
+		}
+	}
+	return c
 }

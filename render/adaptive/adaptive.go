@@ -244,6 +244,30 @@ func (c *Choice) Costs() (off, on Cost, offTotal, onTotal int64, offKnown, onKno
 	return c.typical[0], c.typical[1], c.totals[0], c.totals[1], c.known[0], c.known[1]
 }
 
+// Summary is a choice's last comparison as a report shows it: in
+// nanoseconds, -1 where not measured, each option's typical frame (the
+// lower quartile of its frames' totals, as Costs), the strategy's own
+// time in its frames (that part's lower quartile), and each option's last
+// GPU time (as GPU); and the frames the comparisons drew and tried (as
+// Compared).
+type Summary struct {
+	OffTotal, OnTotal, OnStrategy int64
+	OffGPU, OnGPU                 int64
+	Compared, Tried               int
+}
+
+// Summary returns the choice's last comparison for a report.
+func (c *Choice) Summary() Summary {
+	s := Summary{OffTotal: -1, OnTotal: -1, OnStrategy: -1, OffGPU: c.gpu[0], OnGPU: c.gpu[1], Compared: c.compared, Tried: c.tried}
+	if c.known[0] {
+		s.OffTotal = c.totals[0]
+	}
+	if c.known[1] {
+		s.OnTotal, s.OnStrategy = c.totals[1], c.typical[1].Strategy
+	}
+	return s
+}
+
 // Compared returns how many frames the comparisons drew since New, both
 // options, and how many of those tried the option not in force: what
 // deciding by measurement cost.

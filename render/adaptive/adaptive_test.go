@@ -557,3 +557,31 @@ func TestWarmUpEndWithSwitchToConfirm(t *testing.T) {
 		t.Errorf("culling off after Restart, want the switch in force while compared")
 	}
 }
+
+// Summary is what Costs, GPU and Compared say, -1 for what was not
+// measured: nothing before a comparison; after one, each option's total
+// and the strategy's own time with it on.
+func TestSummary(t *testing.T) {
+	c := New(Auto)
+	if m := c.Summary(); m != (Summary{OffTotal: -1, OnTotal: -1, OnStrategy: -1, OffGPU: -1, OnGPU: -1}) {
+		t.Errorf("before a comparison: %+v", m)
+	}
+	sc := Scene{Balls: 10, ViewW: 640, ViewH: 480, RadiusPx64: 512}
+	for range 4 * TrialFrames {
+		on, measure, tag := c.Frame(sc)
+		if measure {
+			cost, gpu := Cost{Busy: 10e6}, int64(4e6)
+			if on {
+				cost, gpu = Cost{Strategy: 1e6, Busy: 5e6}, 2e6
+			}
+			c.MeasuredGPU(tag, gpu)
+			c.Measured(tag, cost)
+		}
+	}
+	_, on, offTotal, onTotal, offOK, onOK := c.Costs()
+	frames, tried := c.Compared()
+	want := Summary{OffTotal: offTotal, OnTotal: onTotal, OnStrategy: on.Strategy, OffGPU: 4e6, OnGPU: 2e6, Compared: frames, Tried: tried}
+	if m := c.Summary(); !offOK || !onOK || m != want || m.OnTotal != 6e6 || m.OffTotal != 10e6 || m.OnStrategy != 1e6 || m.Compared == 0 {
+		t.Errorf("after comparisons: %+v, want %+v (known %v, %v)", m, want, offOK, onOK)
+	}
+}

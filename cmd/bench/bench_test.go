@@ -220,3 +220,12 @@ func TestCheckStartupAgainst(t *testing.T) {
 		t.Errorf("1 round: %v, want an error naming -startup-rounds", err)
 	}
 }
+
+// The page's query for a command line: -name value is name=value, a bare
+// -name is name, the order kept; demo.ArgsFromQuery's way back.
+func TestQueryOf(t *testing.T) {
+	got := queryOf([]string{"-vsync", "off", "-stats", "-sprites", "auto", "-balls", "1000", "-hud-help"})
+	if want := "vsync=off&stats&sprites=auto&balls=1000&hud-help"; got != want {
+		t.Errorf("queryOf = %q, want %q", got, want)
+	}
+}

@@ -55,75 +55,13 @@ func web(o *options, r *results) error {
 }
 
 func measureWeb(o *options) (*webResults, error) {
-	dir, err := os.MkdirTemp("", "interpdemo-bench-web-")
+	pr, err := startPages(o)
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
-	wasm := filepath.Join(dir, "interpdemo.wasm")
-	cmd := exec.Command(o.goTool, "build", "-trimpath", "-o", wasm, "./cmd/web")
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("building the page: %v: %s", err, out)
-	}
-	goroot, err := exec.Command(o.goTool, "env", "GOROOT").Output()
-	if err != nil {
-		return nil, err
-	}
-	for _, f := range [][2]string{{"cmd/web/index.html", "index.html"}, {filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"), "wasm_exec.js"}} {
-		b, err := os.ReadFile(f[0])
-		if err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(filepath.Join(dir, f[1]), b, 0o644); err != nil {
-			return nil, err
-		}
-	}
-	res := &webResults{secs: o.dur("10s")}
-	b, err := os.ReadFile(wasm)
-	if err != nil {
-		return nil, err
-	}
-	res.wasmBytes = int64(len(b))
-	var gz bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-	zw.Write(b)
-	zw.Close()
-	res.gzipBytes = int64(gz.Len())
-
-	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
-	defer srv.Close()
-	path, err := cdp.Find()
-	if err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
-	defer cancel()
-	br, err := cdp.Launch(ctx, cdp.Options{Path: path, Width: 1100, Height: 760})
-	if err != nil {
-		return nil, err
-	}
-	defer br.Close()
-	res.browser = br.Version()
-	page := func(query string) (*report.Stats, error) {
-		p, err := br.NewPage(ctx, srv.URL+"/?"+query)
-		if err != nil {
-			return nil, err
-		}
-		defer p.Close()
-		if err := p.WaitFor(ctx, `window.interpdemo && (window.interpdemo.state === "stopped" || window.interpdemo.state === "error")`); err != nil {
-			return nil, fmt.Errorf("?%s: %v", query, err)
-		}
-		var line, state string
-		if err := p.Eval(ctx, `document.getElementById("stats").textContent`, &line); err != nil {
-			return nil, err
-		}
-		p.Eval(ctx, `window.interpdemo.state`, &state)
-		if state != "stopped" {
-			return nil, fmt.Errorf("?%s: %s", query, line)
-		}
-		return report.Parse([]byte(line))
-	}
+	defer pr.stop()
+	res := &webResults{secs: o.dur("10s"), wasmBytes: pr.wasmBytes, gzipBytes: pr.gzipBytes, browser: pr.browser.Version()}
+	ctx, page := pr.ctx, pr.page
 	if o.roomOnly {
 		return res, res.roomGame(ctx, o, page)
 	}
@@ -157,6 +95,104 @@ func measureWeb(o *options) (*webResults, error) {
 		return nil, fmt.Errorf("a room's game with the page: %v", err)
 	}
 	return res, nil
+}
+
+// pageRunner is the page as make web builds it, served from 127.0.0.1,
+// and a headless Chromium to run it in.
+type pageRunner struct {
+	ctx                  context.Context
+	browser              *cdp.Browser
+	url                  string
+	wasmBytes, gzipBytes int64
+	stop                 func()
+}
+
+// startPages builds the page, serves it and starts the browser, within
+// 15 minutes; stop ends them.
+func startPages(o *options) (*pageRunner, error) {
+	dir, err := os.MkdirTemp("", "interpdemo-bench-web-")
+	if err != nil {
+		return nil, err
+	}
+	var stops []func()
+	pr := &pageRunner{stop: func() {
+		for i := len(stops) - 1; i >= 0; i-- {
+			stops[i]()
+		}
+	}}
+	stops = append(stops, func() { os.RemoveAll(dir) })
+	fail := func(err error) (*pageRunner, error) {
+		pr.stop()
+		return nil, err
+	}
+	wasm := filepath.Join(dir, "interpdemo.wasm")
+	cmd := exec.Command(o.goTool, "build", "-trimpath", "-o", wasm, "./cmd/web")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fail(fmt.Errorf("building the page: %v: %s", err, out))
+	}
+	goroot, err := exec.Command(o.goTool, "env", "GOROOT").Output()
+	if err != nil {
+		return fail(err)
+	}
+	for _, f := range [][2]string{{"cmd/web/index.html", "index.html"}, {filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"), "wasm_exec.js"}} {
+		b, err := os.ReadFile(f[0])
+		if err != nil {
+			return fail(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f[1]), b, 0o644); err != nil {
+			return fail(err)
+		}
+	}
+	b, err := os.ReadFile(wasm)
+	if err != nil {
+		return fail(err)
+	}
+	pr.wasmBytes = int64(len(b))
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	zw.Write(b)
+	zw.Close()
+	pr.gzipBytes = int64(gz.Len())
+
+	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	stops = append(stops, srv.Close)
+	pr.url = srv.URL
+	path, err := cdp.Find()
+	if err != nil {
+		return fail(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	stops = append(stops, cancel)
+	pr.ctx = ctx
+	if pr.browser, err = cdp.Launch(ctx, cdp.Options{Path: path, Width: 1100, Height: 760}); err != nil {
+		return fail(err)
+	}
+	stops = append(stops, func() { pr.browser.Close() })
+	return pr, nil
+}
+
+// page runs the page with query (?stats among it) to its end and returns
+// its -stats.
+func (pr *pageRunner) page(query string) (*report.Stats, error) {
+	ctx := pr.ctx
+	p, err := pr.browser.NewPage(ctx, pr.url+"/?"+query)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	if err := p.WaitFor(ctx, `window.interpdemo && (window.interpdemo.state === "stopped" || window.interpdemo.state === "error")`); err != nil {
+		return nil, fmt.Errorf("?%s: %v", query, err)
+	}
+	var line, state string
+	if err := p.Eval(ctx, `document.getElementById("stats").textContent`, &line); err != nil {
+		return nil, err
+	}
+	p.Eval(ctx, `window.interpdemo.state`, &state)
+	if state != "stopped" {
+		return nil, fmt.Errorf("?%s: %s", query, line)
+	}
+	return report.Parse([]byte(line))
 }
 
 // roomGame plays a game through a lobby's room: a native host, the page

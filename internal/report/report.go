@@ -124,8 +124,7 @@ type Stats struct {
 	// how it was chosen (-sprites: auto, points or quads). With auto, as
 	// for the culling: the lower quartiles of the last comparison, where
 	// measured, a frame's cost and the ball draw's GPU time each way, and
-	// the frames the comparisons drew and tried. None from a page, which
-	// draws points.
+	// the frames the comparisons drew and tried. A page reports the same.
 	Sprites               string   `json:"sprites,omitempty"`
 	SpritesMode           string   `json:"sprites_mode,omitempty"`
 	SpritesCostQuadsMs    *float64 `json:"sprites_cost_quads_ms,omitempty"`
@@ -280,7 +279,8 @@ func msOrNil(ns int64) *float64 {
 	return &v
 }
 
-// Sprites is the balls' form as a window's renderer chose it: the mode
+// Sprites is the balls' form as a renderer chose it, a window's or a
+// page's: the mode
 // (-sprites), the form in force, and the measured costs in nanoseconds
 // (negative where not measured).
 type Sprites struct {

@@ -307,14 +307,13 @@ func (r *glRenderer) sync(last, next []int32, step, moved uint64) int {
 		return 0
 	case positions.Next:
 		r.upload(r.vbo[r.pos.Next()], next)
-		r.copySquares(r.pos.Next(), n)
+		r.sprites.stale[r.pos.Next()] = true
 		r.cells.syncCells(last, next, true)
 		return r.count(len(next))
 	}
 	r.upload(r.vbo[r.pos.Last()], last)
 	r.upload(r.vbo[r.pos.Next()], next)
-	r.copySquares(r.pos.Last(), n)
-	r.copySquares(r.pos.Next(), n)
+	r.sprites.stale = [2]bool{true, true}
 	r.cells.syncCells(last, next, false)
 	return r.count(len(last) + len(next))
 }

@@ -30,8 +30,10 @@ import (
 // ball's positions from textures. WebGL2 has no buffer textures, which
 // the window reads them from: the page keeps two RG32I textures of
 // posTexWidth texels a row, each a copy of a position buffer that the GPU
-// makes from the buffer itself (bound as PIXEL_UNPACK_BUFFER) whenever
-// the buffer is written, so nothing more crosses from JavaScript. A
+// makes from the buffer itself (bound as PIXEL_UNPACK_BUFFER), so nothing
+// more crosses from JavaScript; made in the frame that draws squares
+// after the buffer was written, so that a page drawing points copies
+// nothing. A
 // draw instanced per ball, tried first, was far slower on SwiftShader,
 // which draws instance after instance: 0.5x the points' frame rate at
 // 1,000 balls, 0.33x at 10,000 (docs/WEB.md).
@@ -68,7 +70,8 @@ type spriteChooser struct {
 	choice *adaptive.Choice // on: squares (squaresMode)
 	prog   ballProgram
 	vao    js.Value    // no attributes: the vertices read the textures
-	tex    [2]js.Value // tex[i] is a copy of vbo[i]
+	tex    [2]js.Value // tex[i] is a copy of vbo[i], but where stale[i]
+	stale  [2]bool     // vbo[i] was written since tex[i] was copied
 	quads  bool        // the last frame that drew balls drew squares
 }
 
@@ -132,10 +135,11 @@ func (r *glRenderer) growSquares(capacity int) {
 	g.Call("bindTexture", glTexture2D, nil)
 }
 
-// copySquares copies the first n balls' positions of vbo[i], just
-// written, into tex[i], on the GPU: full rows, then the last row's rest.
+// copySquares copies the first n balls' positions of vbo[i] into
+// tex[i], on the GPU: full rows, then the last row's rest.
 func (r *glRenderer) copySquares(i, n int) {
-	if !r.squaresUsable() || n == 0 {
+	r.sprites.stale[i] = false
+	if n == 0 {
 		return
 	}
 	g := r.gl
@@ -173,8 +177,13 @@ func (r *glRenderer) chooseSprites(cullMeasured bool) (quads bool) {
 }
 
 // drawSquares draws n balls as squares at mix factor alpha, from the
-// textures of last.
+// textures of last, copied first where their buffers were written since.
 func (r *glRenderer) drawSquares(alpha float32, last, n int) {
+	for i, stale := range r.sprites.stale {
+		if stale {
+			r.copySquares(i, n)
+		}
+	}
 	g := r.gl
 	p := &r.sprites.prog
 	g.Call("bindVertexArray", r.sprites.vao)

@@ -106,10 +106,10 @@ func abs(x int) int {
 }
 
 // With ?sprites=auto (the default) and the browser's GPU timer, the page
-// compares the two forms in the frames that do not cull, as the window
-// does, reports both costs, and keeps the one they say: the squares are
-// taken up where they cost at most adaptive.Margin of the points (the
-// page's choice is of squares, and starts without them) and kept while
+// compares the two forms, here with the culling off (the page's choice
+// then among the two alone), reports both costs, and keeps the one they
+// say: the squares are taken up where they cost at most adaptive.Margin
+// of the points (listed first, in force at the start) and kept while
 // cheaper at all.
 func TestWebSpritesAutoChooses(t *testing.T) {
 	q := "balls=1000&vsync=off&duration=6s&stats&cull=off"
@@ -142,6 +142,83 @@ func TestWebSpritesAutoChooses(t *testing.T) {
 	if (s.Sprites == "quads" && quads >= points) || (s.Sprites == "points" && quads < adaptive.Margin*points) {
 		t.Errorf("?%s: sprites %s, yet a frame costs %.2f ms as squares, %.2f as points", q, s.Sprites, quads, points)
 	}
+}
+
+// With everything auto, the page's one choice weighs all three ways to
+// draw the balls (internal/web/options.go): points, squares and culled
+// points each get measured, at 3,000 balls, where the culling can run
+// (and where two choices of two, started with squares, took up culling
+// against them and never measured the points: docs/WEB.md), and at
+// 10,000, where SwiftShader draws them culled cheaper; and the
+// option in force agrees with what they measured, within the margin: an
+// option listed later is taken up only where it costs at most
+// adaptive.Margin of the one in force, one listed earlier kept only
+// while dearer, so the option in force costs at most 1/Margin of any
+// other measured.
+func TestWebBallsAutoChoosesAmongThree(t *testing.T) {
+	for _, q := range []string{"balls=3000&vsync=off&duration=6s&stats", "balls=10000&vsync=off&duration=8s&stats"} {
+		w := openPage(t, 120*time.Second, q)
+		var timer bool
+		w.eval(`window.interpdemo.timer_query === true`, &timer)
+		s := w.stats()
+		if s.CullMode != "auto" || s.SpritesMode != "auto" {
+			t.Fatalf("?%s: cull mode %q, sprites mode %q: want auto, auto", q, s.CullMode, s.SpritesMode)
+		}
+		if !timer {
+			t.Skipf("?%s: the browser offers no GPU timer; TestWebSpritesWithoutTimer and TestWebCullingWithoutTimer cover this", q)
+		}
+		names := [3]string{"points", "squares", "culled points"}
+		costs := [3]*float64{s.SpritesCostPointsMs, s.SpritesCostQuadsMs, s.CullCostOnMs}
+		force := 0 // points
+		switch {
+		case s.Cull == "on":
+			force = 2
+		case s.Sprites == "quads":
+			force = 1
+		}
+		t.Logf("?%s: in force %s (cull %s, sprites %s); a frame %s ms as points, %s as squares, %s culled (walk %s); "+
+			"compared %s frames with culled points, %s of the forms; %.1f FPS",
+			q, names[force], s.Cull, s.Sprites, msText(costs[0]), msText(costs[1]), msText(costs[2]), msText(s.CullWalkMs),
+			intText(s.CullComparedFrames), intText(s.SpritesComparedFrames), s.FPS)
+		missing := false
+		for i, c := range costs {
+			if c == nil || *c <= 0 {
+				t.Errorf("?%s: %s not measured (%s ms): want all three measured", q, names[i], msText(c))
+				missing = true
+			}
+		}
+		if missing {
+			continue
+		}
+		if s.CullComparedFrames == nil || *s.CullComparedFrames < 2*adaptive.Samples {
+			t.Errorf("?%s: %s frames compared with culled points, want at least %d", q, intText(s.CullComparedFrames), 2*adaptive.Samples)
+		}
+		// The culling's "off" is the cheaper of the forms unculled.
+		if s.CullCostOffMs == nil || *s.CullCostOffMs != min(*costs[0], *costs[1]) {
+			t.Errorf("?%s: cull_cost_off_ms %s, want the cheaper of %.3f and %.3f", q, msText(s.CullCostOffMs), *costs[0], *costs[1])
+		}
+		for i, c := range costs {
+			if i != force && adaptive.Margin**costs[force] > *c {
+				t.Errorf("?%s: %s in force at %.2f ms a frame, yet %s measured %.2f: more than the margin cheaper", q, names[force], *costs[force], names[i], *c)
+			}
+		}
+	}
+}
+
+// msText is a cost for a message: "none" where not measured.
+func msText(p *float64) string {
+	if p == nil {
+		return "none"
+	}
+	return fmt.Sprintf("%.2f", *p)
+}
+
+// intText is a count for a message: "none" where not reported.
+func intText(p *int) string {
+	if p == nil {
+		return "none"
+	}
+	return fmt.Sprint(*p)
 }
 
 // A browser without EXT_disjoint_timer_query_webgl2 has nothing to

@@ -1,6 +1,10 @@
 package render
 
-import "github.com/go-gl/gl/v3.3-core/gl"
+import (
+	"github.com/go-gl/gl/v3.3-core/gl"
+
+	"github.com/interpdemo/interpdemo/render/adaptive"
+)
 
 // Drawing the balls. Each ball is a point sprite shaded as an
 // anti-aliased disc and blended over what is beneath, in the world's
@@ -32,52 +36,50 @@ func (r *Renderer) drawBalls(alpha float32, rects []Rect, whole bool) {
 		return
 	}
 	whole = whole && len(rects) == 1 && rects[0] == r.view
-	// Culled or not: the choice in force, or the other in a comparison,
-	// then measured (cellcull.go). Then, where not culled, squares or
-	// points, chosen the same way (quads.go).
-	cells, cullMeasured := false, false
-	var q *timerQuery
+	// Squares, points, or culled points: the choice in force, or another
+	// in a comparison, then measured (choice.go).
+	//
 	// A repaint of parts of a retained drawable draws its balls in the
 	// form of the balls around them, so that no frame shows the two
 	// forms side by side (their edges may differ in a last bit): squares
-	// where the drawable holds squares, culled or not where it holds
-	// points. The choices go on in frames that repaint the world whole.
-	partsOf := !whole && r.cfg.Retained
-	if r.cullable() && !(partsOf && r.quads.on) {
-		c := &r.cells
-		c.timers.poll(c.choice)
-		on, measure, tag := c.choice.Frame(r.cullScene())
-		cells, cullMeasured = on, measure
+	// where the drawable holds squares, else points, culled where the
+	// choice in force culls. The choice goes on in frames that repaint
+	// the world whole.
+	opt := optPoints
+	var q *timerQuery
+	switch {
+	case r.cfg.Painter:
+	case !whole && r.cfg.Retained:
+		switch {
+		case r.quads.on:
+			opt = optSquares
+		case r.option() == optCulled:
+			opt = optCulled
+			r.prepareCells(alpha)
+		}
+	default:
+		var measure bool
+		var tag adaptive.Tag
+		opt, measure, tag = r.pick()
 		var start int64
 		if measure {
 			start = wallNow() // the clock only on the frames a comparison measures
 		}
-		if cells {
+		if opt == optCulled {
 			r.prepareCells(alpha)
 		}
 		if measure {
-			c.used, c.measured = true, true // a fence each frame, whatever the option: the same pacing for both
-			if q = c.timers.begin(start); q != nil {
+			r.cells.used, r.cells.measured = true, true // a fence each frame, whatever the option: the same pacing for all
+			if q = r.timers.begin(start); q != nil {
 				q.tag = tag
-				if cells {
+				if opt == optCulled {
 					q.cost.Strategy = wallNow() - start
 				}
 			}
 		}
 	}
+	cells, quads := opt == optCulled, opt == optSquares
 	r.cells.on = cells
-	quads := false
-	switch {
-	case cells:
-	case partsOf:
-		quads = r.quads.on
-	default:
-		var qt *timerQuery
-		quads, qt = r.chooseQuads(cullMeasured)
-		if qt != nil {
-			q = qt
-		}
-	}
 	r.quads.on = quads
 	var p *ballProgram
 	switch {
@@ -97,7 +99,7 @@ func (r *Renderer) drawBalls(alpha float32, rects []Rect, whole bool) {
 	if !r.ready(p) {
 		if q != nil {
 			gl.EndQuery(gl.TIME_ELAPSED)
-			r.cells.timers.open, r.quads.timers.open = nil, nil // nothing drawn: no frame's cost
+			r.timers.open = nil // nothing drawn: no frame's cost
 		}
 		return
 	}

@@ -16,8 +16,9 @@ import (
 // frame still in flight reads would make the upload wait for it.
 //
 // Whether it pays is measured on the running machine (package
-// render/adaptive), on the frames a comparison measures (15 to 30 frames
-// of each option in 512 at first, in 4,096 once the choice holds): the
+// render/adaptive, in one choice with the balls' form: choice.go), on
+// the frames a comparison measures (15 to 30 frames of each option in
+// 512 at first, in 4,096 once the choice holds): the
 // culler's time, and the frame's from its ball draw to the end of
 // EndFrame (after the swap), which holds the GPU's time wherever the GPU
 // is what the frame waits for (EndFrame waits for the frame two before,
@@ -48,43 +49,30 @@ type cellCuller struct {
 	// fences it, and makes it wait for the GPU's time).
 	measured bool
 
-	choice *adaptive.Choice
-	timers timers
-	on     bool // the last frame that drew balls culled them
+	on bool // the last frame that drew balls culled them
 }
 
 // Culling reports whether the balls of the last Sync are drawn with
 // occlusion culling: the choice in force (Config.Cull; with auto, the
 // cheaper as measured), where culling can run at all (Config.Painter off,
 // balls small enough for a stamp).
-func (r *Renderer) Culling() bool {
-	return r.cullable() && r.cells.choice.On()
-}
+func (r *Renderer) Culling() bool { return r.option() == optCulled }
 
 // cullable reports whether the balls can be culled.
 func (r *Renderer) cullable() bool {
 	c := &r.cells
-	return !r.cfg.Painter && c.tex[0] != 0 && c.choice.Mode() != adaptive.Off &&
+	return !r.cfg.Painter && c.tex[0] != 0 && r.cfg.Cull != adaptive.Off &&
 		c.Balls() == r.pos.N() && r.pos.N() > 0 && c.Usable()
 }
 
 // SetCull sets how the culling is chosen (see Config.Cull); a new
-// comparison starts.
+// comparison starts, of all the options the modes now allow.
 func (r *Renderer) SetCull(m adaptive.Mode) {
-	if r.cells.choice != nil && r.cells.choice.Mode() == adaptive.Off && m != adaptive.Off {
+	if r.cfg.Cull == adaptive.Off && m != adaptive.Off {
 		r.pos.Lost() // the culler kept no positions: the next Sync gives them
 	}
 	r.cfg.Cull = m
-	r.cells.choice = adaptive.New(m)
-}
-
-// CompareCullAgain forgets the culling's measured costs, and those of
-// the balls' form (quads.go), and compares again: for the end of a
-// program's warm-up, whose work (compiling shaders, starting threads) is
-// no frame's cost.
-func (r *Renderer) CompareCullAgain() {
-	r.cells.choice.Restart()
-	r.quads.choice.Restart()
+	r.choice = newChoice()
 }
 
 // CullStats is the culling's choice and the costs behind it.
@@ -92,21 +80,41 @@ type CullStats struct {
 	Mode adaptive.Mode
 	On   bool // the choice in force (false where culling cannot run)
 	// With auto, in ns, -1 where not measured: the lower quartiles of
-	// the last comparison, the culler's time and what the choice
+	// the last comparisons, the culler's time and what the choice
 	// compares, a frame's time from its ball draw to the end of EndFrame,
-	// with and without culling; and the ball draw's GPU time (a timer
-	// query) of the last frame measured with and without.
+	// with culling and without (the cheaper form measured, squares or
+	// points); and the ball draw's GPU time (a timer query) of the last
+	// frame measured with and without (in that form).
 	WalkNs, GPUOnNs, GPUOffNs, CostOnNs, CostOffNs int64
-	// Compared counts the frames the comparisons drew, Tried those of
-	// them drawn with the option not in force (adaptive.Choice.Compared).
+	// Compared counts the frames the comparisons of culled points with
+	// either form drew, Tried those of them drawn with the option not in
+	// force (adaptive.Choice.ComparedPair).
 	Compared, Tried int
 }
 
 // CullStats reports the culling's choice and costs.
 func (r *Renderer) CullStats() CullStats {
-	m := r.cells.choice.Summary()
-	return CullStats{Mode: r.cfg.Cull, On: r.Culling(), WalkNs: m.OnStrategy, GPUOnNs: m.OnGPU, GPUOffNs: m.OffGPU,
-		CostOnNs: m.OnTotal, CostOffNs: m.OffTotal, Compared: m.Compared, Tried: m.Tried}
+	s := CullStats{Mode: r.cfg.Cull, On: r.Culling()}
+	s.CostOnNs, s.WalkNs, s.GPUOnNs = r.choice.Measures(optCulled)
+	s.CostOffNs, s.GPUOffNs = r.cheaperForm()
+	for _, o := range [2]int{optSquares, optPoints} {
+		f, t := r.choice.ComparedPair(optCulled, o)
+		s.Compared += f
+		s.Tried += t
+	}
+	return s
+}
+
+// cheaperForm is the cost and GPU time of the cheaper form measured
+// without culling, squares or points: -1, -1 where neither was.
+func (r *Renderer) cheaperForm() (cost, gpu int64) {
+	cost, gpu = -1, -1
+	for _, o := range [2]int{optSquares, optPoints} {
+		if t, _, g := r.choice.Measures(o); t >= 0 && (cost < 0 || t < cost) {
+			cost, gpu = t, g
+		}
+	}
+	return cost, gpu
 }
 
 // CullHidden counts the balls the last culled frame hid (0 where culling
@@ -183,7 +191,6 @@ func (r *Renderer) initCells() {
 		gl.TexImage2D(gl.TEXTURE_2D, 0, gl.R32I, 1, 1, 0, gl.RED_INTEGER, gl.INT, nil)
 	}
 	gl.ActiveTexture(gl.TEXTURE0)
-	c.timers.init()
 }
 
 func (c *cellCuller) delete() {
@@ -191,7 +198,6 @@ func (c *cellCuller) delete() {
 		gl.DeleteTextures(cellTextures, &c.tex[0])
 		c.tex = [cellTextures]uint32{}
 	}
-	c.timers.delete()
 }
 
 // prepareCells finds the hidden balls at mix factor alpha and leaves the

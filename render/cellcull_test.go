@@ -352,3 +352,57 @@ func TestCellsSamplerHasATextureBeforeCulling(t *testing.T) {
 	r.EndFrame()
 	check("after a frame without culling")
 }
+
+// TestAutoChoosesAmongThree: everything auto, 10,000 balls of radius 8:
+// squares, points and culled points are each drawn, measured and
+// reported, within the first comparisons (the option in force against
+// each other at once), and the option in force at the end is not one
+// that another measured Margin cheaper than. Two choices of two, one
+// after the other, never measured the form not in force while culling
+// was (choice.go).
+func TestAutoChoosesAmongThree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("hundreds of frames of 10,000 balls")
+	}
+	win := withGL(t, 640, 480)
+	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits})
+	last, next := randomBalls(10_000, 7)
+	r.Sync(last, next, 1, 1)
+	var drawn [numOptions]int
+	frames := 4*2*adaptive.MaxTrialFrames + 16
+	for i := range frames {
+		r.Clear()
+		r.DrawBalls(float32(i%50) / 50)
+		switch {
+		case r.cells.on:
+			drawn[optCulled]++
+		case r.quads.on:
+			drawn[optSquares]++
+		default:
+			drawn[optPoints]++
+		}
+		win.Swap()
+		r.EndFrame()
+	}
+	c, s := r.CullStats(), r.SpriteStats()
+	t.Logf("frames drawn as squares, points, culled: %v; last measured: squares %.3f ms, points %.3f, culled %.3f (walk %.3f); in force: option %d",
+		drawn, float64(s.CostQuadsNs)/1e6, float64(s.CostPointsNs)/1e6, float64(c.CostOnNs)/1e6, float64(c.WalkNs)/1e6, r.choice.Option())
+	costs := [numOptions]int64{optSquares: s.CostQuadsNs, optPoints: s.CostPointsNs, optCulled: c.CostOnNs}
+	for o, n := range drawn {
+		if n < adaptive.Block-adaptive.Settle || costs[o] <= 0 {
+			t.Errorf("option %d drawn %d times, measured %d ns: each option is compared", o, n, costs[o])
+		}
+	}
+	if c.WalkNs <= 0 || c.CostOffNs != min(s.CostQuadsNs, s.CostPointsNs) {
+		t.Errorf("culling's stats %+v: want the walk measured, and the cost without culling the cheaper form's (%d, %d)", c, s.CostQuadsNs, s.CostPointsNs)
+	}
+	in := r.choice.Option()
+	for o, cost := range costs {
+		if o != in && float64(cost) < adaptive.Margin*float64(costs[in]) {
+			t.Errorf("option %d in force at %d ns, option %d measured %d: over the margin cheaper", in, costs[in], o, cost)
+		}
+	}
+	if f, _ := r.choice.Compared(); s.Compared+c.Compared != f {
+		t.Errorf("the form's comparisons %d frames and the culling's %d, want all %d between them", s.Compared, c.Compared, f)
+	}
+}

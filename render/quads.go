@@ -18,9 +18,8 @@ import (
 // rasterizer less: on llvmpipe at 1,000 balls the frame takes about a
 // quarter less CPU (docs/DESIGN.md, "Squares or points"). On a GPU the
 // vertices may cost more than the rasterizing saves. So which form draws
-// the balls is chosen as the culling is, by measurement on the running
-// machine (package render/adaptive): the Choice's option "on" is the
-// point sprite, "off" (where auto starts) the square.
+// the balls is chosen by measurement on the running machine, in one
+// choice with the culling (choice.go): squares, points, or culled points.
 //
 // What llvmpipe needs for its rectangles, and the squares give it:
 //   - no flat attribute (it keeps the rectangle path off): the colour is
@@ -41,17 +40,15 @@ import (
 // the choice goes on in frames that repaint the world whole (drawBalls).
 //
 // Culling stays with the points: it runs in the vertex shader, once a
-// ball there and six times here. Where culling is in force the balls
-// are points; where it is not, the form in force here.
+// ball there and six times here. Culled balls are points, which is why
+// the form and the culling are one choice of three, not two of two.
 
 // quadChunk is how many balls one draw of squares holds: 1,020 vertices,
 // the largest multiple of 6 in Mesa 22.3's runs of 1,024.
 const quadChunk = 170
 
 type quadDrawer struct {
-	choice *adaptive.Choice
-	timers timers
-	tbo    [2]uint32 // buffer textures over vbo[0] and vbo[1]
+	tbo [2]uint32 // buffer textures over vbo[0] and vbo[1]
 	// The runs of one glMultiDrawArrays for n balls: first vertex and
 	// count of each. Made again only when the ball count changes.
 	first, count []int32
@@ -66,7 +63,6 @@ func (r *Renderer) initQuads() {
 	q := &r.quads
 	gl.GenTextures(2, &q.tbo[0])
 	r.attachQuads(r.capacity)
-	q.timers.init()
 }
 
 // attachQuads points the buffer textures at the position buffers' data
@@ -93,71 +89,46 @@ func (q *quadDrawer) delete() {
 		gl.DeleteTextures(2, &q.tbo[0])
 		q.tbo = [2]uint32{}
 	}
-	q.timers.delete()
 }
 
 // quadsUsable reports whether the balls can be drawn as squares.
 func (r *Renderer) quadsUsable() bool {
-	return !r.cfg.Painter && r.quads.tbo[0] != 0 && r.quads.choice.Mode() != adaptive.On && r.pos.N() > 0
+	return !r.cfg.Painter && r.quads.tbo[0] != 0 && r.cfg.Sprites != adaptive.On && r.pos.N() > 0
 }
 
 // Quads reports whether the balls of the last Sync are drawn as squares
-// (not point sprites) where they are not culled: the choice in force
-// (Config.Sprites; with auto, the cheaper as measured).
-func (r *Renderer) Quads() bool { return r.quadsUsable() && !r.quads.choice.On() }
+// (not point sprites, culled or not): the choice in force (Config.Sprites
+// and Config.Cull; with auto, the cheapest as measured).
+func (r *Renderer) Quads() bool { return r.option() == optSquares }
 
 // SetSprites sets how the balls' form is chosen (see Config.Sprites); a
-// new comparison starts.
+// new comparison starts, of all the options the modes now allow.
 func (r *Renderer) SetSprites(m adaptive.Mode) {
 	r.cfg.Sprites = m
-	r.quads.choice = adaptive.New(m)
+	r.choice = newChoice()
 }
 
 // SpriteStats is the balls' form as chosen, and the costs behind it.
 type SpriteStats struct {
 	Mode  adaptive.Mode // On: points; Off: squares
-	Quads bool          // the form in force: squares (false where they cannot be)
+	Quads bool          // the form in force: squares (false where they cannot be, or the balls are culled)
 	// With auto, in ns, -1 where not measured: the lower quartiles of the
-	// last comparison, a frame's time from its ball draw to the end of
-	// EndFrame, drawn as squares and as points; and the ball draw's GPU
-	// time (a timer query) of the last frame measured each way.
+	// last comparisons, a frame's time from its ball draw to the end of
+	// EndFrame, drawn as squares and as points (not culled); and the ball
+	// draw's GPU time (a timer query) of the last frame measured each way.
 	CostQuadsNs, CostPointsNs, GPUQuadsNs, GPUPointsNs int64
-	// Compared counts the frames the comparisons drew, Tried those of
-	// them drawn in the form not in force.
+	// Compared counts the frames the comparisons of squares with points
+	// drew, Tried those of them drawn in the form not in force.
 	Compared, Tried int
 }
 
 // SpriteStats reports the balls' form and the costs behind it.
 func (r *Renderer) SpriteStats() SpriteStats {
-	m := r.quads.choice.Summary() // "on" is the point sprite
-	return SpriteStats{Mode: r.cfg.Sprites, Quads: r.Quads(), CostQuadsNs: m.OffTotal, CostPointsNs: m.OnTotal,
-		GPUQuadsNs: m.OffGPU, GPUPointsNs: m.OnGPU, Compared: m.Compared, Tried: m.Tried}
-}
-
-// chooseQuads says whether this frame draws its balls as squares, where
-// they are not culled. A frame that the culling's comparison measures
-// draws the form in force, unmeasured here: each comparison measures its
-// own option alone.
-func (r *Renderer) chooseQuads(cullMeasured bool) (quads bool, t *timerQuery) {
-	q := &r.quads
-	if !r.quadsUsable() {
-		return false, nil
-	}
-	if cullMeasured {
-		return !q.choice.On(), nil
-	}
-	q.timers.poll(q.choice)
-	points, measure, tag := q.choice.Frame(r.cullScene())
-	if !measure {
-		return !points, nil
-	}
-	// Fenced each frame, whatever the form, as the culling's comparisons
-	// are (EndFrame): the same pacing for both.
-	r.cells.used, r.cells.measured = true, true
-	if t = q.timers.begin(wallNow()); t != nil {
-		t.tag = tag
-	}
-	return !points, t
+	s := SpriteStats{Mode: r.cfg.Sprites, Quads: r.Quads()}
+	s.CostQuadsNs, _, s.GPUQuadsNs = r.choice.Measures(optSquares)
+	s.CostPointsNs, _, s.GPUPointsNs = r.choice.Measures(optPoints)
+	s.Compared, s.Tried = r.choice.ComparedPair(optSquares, optPoints)
+	return s
 }
 
 // drawQuads draws the balls as squares, in runs of quadChunk.

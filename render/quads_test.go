@@ -134,8 +134,8 @@ func TestAutoSpritesMeasuresBoth(t *testing.T) {
 	if least := 2*adaptive.TrialFrames - adaptive.Settle; s.Compared < least || s.Tried < adaptive.TrialFrames || s.Tried > s.Compared {
 		t.Errorf("the comparisons drew %d frames, %d of them the form not in force; want at least %d and %d", s.Compared, s.Tried, least, adaptive.TrialFrames)
 	}
-	if s.Mode != adaptive.Auto || s.Quads != !r.quads.choice.On() {
-		t.Errorf("reported %+v, the choice in force points=%v", s, r.quads.choice.On())
+	if s.Mode != adaptive.Auto || s.Quads != (r.choice.Option() == optSquares) {
+		t.Errorf("reported %+v, the option in force %d", s, r.choice.Option())
 	}
 }
 
@@ -155,9 +155,9 @@ func TestPartsKeepTheForm(t *testing.T) {
 	parts, wholeFrames := 0, 0
 	for f := range 4 * adaptive.TrialFrames {
 		before := r.quads.on
-		compared, _ := r.quads.choice.Compared()
+		compared, _ := r.choice.Compared()
 		r.Draw(&Frame{Alpha: float32(f%8) / 8})
-		after, _ := r.quads.choice.Compared()
+		after, _ := r.choice.Compared()
 		if r.RepaintedPixels() >= 640*480 {
 			wholeFrames++
 			continue

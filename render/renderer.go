@@ -54,14 +54,16 @@ type Config struct {
 	// the reference the fast path is measured and compared against.
 	Painter bool
 	// Cull says how the occlusion culling is chosen: adaptive.Auto (the
-	// zero value) uses it while it measures cheaper on this machine,
-	// adaptive.On and adaptive.Off force it (see cellcull.go).
+	// zero value) uses it while it measures cheaper on this machine than
+	// either form of the balls drawn whole, adaptive.On and adaptive.Off
+	// force it (see choice.go and cellcull.go).
 	Cull adaptive.Mode
 	// Sprites says how the balls' form is chosen where they are not
 	// culled: adaptive.Auto (the zero value) draws each ball as a square
 	// of two triangles or as a point sprite, whichever measures cheaper
-	// on this machine; adaptive.On forces points, adaptive.Off squares
-	// (see quads.go).
+	// on this machine (culled points being the third option of the same
+	// choice); adaptive.On forces points, adaptive.Off squares (see
+	// choice.go and quads.go).
 	Sprites adaptive.Mode
 	// Retained says the drawable keeps its pixels from one frame to the
 	// next: an EGL pbuffer (SDL's offscreen driver) is a single buffer
@@ -100,6 +102,11 @@ const marginPx = 64
 // the new next positions.
 type Renderer struct {
 	cfg Config
+
+	// choice chooses how the balls are drawn (choice.go), timers
+	// measure the frames its comparisons ask for.
+	choice *adaptive.Choice
+	timers timers
 
 	ball ballProgram // ball.vert + ball.frag: the reference disc, and the ghost rings
 	disc ballProgram // ball.vert + disc.frag: the disc, lean
@@ -175,8 +182,7 @@ func New(cfg Config) (*Renderer, error) {
 		return nil, fmt.Errorf("render: OpenGL 3.3 needed, context is %d.%d", major, minor)
 	}
 	r := &Renderer{cfg: cfg, fenceEvery: 1, highlight: -1, clock: wallNow} // the uniforms start at 0: none
-	r.cells.choice = adaptive.New(cfg.Cull)
-	r.quads.choice = adaptive.New(cfg.Sprites)
+	r.choice = newChoice()
 	r.debug.init(major, minor)
 	if cfg.LayersOnly {
 		return r.initLayers()
@@ -245,6 +251,7 @@ func New(cfg Config) (*Renderer, error) {
 	gl.Disable(gl.DEPTH_TEST)
 	r.initCells()
 	r.initQuads()
+	r.timers.init()
 	return r.initLayers()
 }
 
@@ -634,8 +641,7 @@ func (r *Renderer) ReadPixels() *image.RGBA {
 // frames a second and a frame p99 of 31 ms, against 325 and 9.3 ms with
 // this rule (medians of alternating 3 s runs, 2026-11-27; DESIGN.md).
 func (r *Renderer) EndFrame() {
-	defer r.cells.timers.endFrame(r.cells.choice) // after any wait for the GPU
-	defer r.quads.timers.endFrame(r.quads.choice)
+	defer r.timers.endFrame(r.choice) // after any wait for the GPU
 	r.sinceFence++
 	measured := r.cells.measured
 	r.cells.measured = false
@@ -782,6 +788,7 @@ func (r *Renderer) Delete() {
 	}
 	r.cells.delete()
 	r.quads.delete()
+	r.timers.delete()
 	for _, p := range r.programs() {
 		p.prog.Delete()
 	}

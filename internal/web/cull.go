@@ -16,10 +16,35 @@ import (
 // package render/occlusion finds, in Go, the balls that later balls hide
 // entirely; their windows go to an R32I texture on unit 2, and ball.vert
 // (compiled with CELL_CULL) moves the hidden balls out of the clip
-// volume. Package render/adaptive chooses, with ?cull=auto (the
-// default), whether it pays, from the frames a comparison measures: a
-// frame's cost is the culler's time (Strategy) and the rest of it
-// (Busy), which is
+// volume. Culled balls are points (the culling runs once a vertex, six
+// times a ball as squares).
+//
+// One choice weighs every way the page can draw its balls: points,
+// squares (sprites.go), or culled points (options.go), a single
+// adaptive.Choice among three (adaptive.NewOf) for ?cull= and ?sprites=
+// together. Two choices of two, the culling's and the form's, each
+// blind to the other's options, could miss the cheapest: the culling's
+// comparison weighed culled points against the form in force, and the
+// form's comparisons ran only in frames that did not cull, so a start
+// with a form dearer than culled points, the other form cheaper than
+// both, kept culling and never measured the other form. The list starts
+// with points, as the page always has: SwiftShader draws them cheaper
+// than squares, every browser draws them natively, and the list's order
+// is the hysteresis: squares and culling, each spending work to save
+// other work, are taken up only where they measure adaptive.Margin
+// cheaper than the option in force, twice, and kept while cheaper at
+// all.
+//
+// Each frame the page says which options it can draw
+// (adaptive.Scene.Options, from allowedOptions): culling only where the
+// culler holds the balls and the view suits it, and not with ?cull=off;
+// squares only where their program is made, and not with
+// ?sprites=points; points unculled not with ?sprites=quads; with ?cull=on,
+// where the balls can be culled, the culled points alone. A change of
+// them is a new scene: a new comparison.
+//
+// A frame's cost is the culler's time (Strategy, in frames that cull)
+// and the rest of it (Busy), which is
 //
 //   - the Go frame's wall time, less the culler's: the export's call
 //     that draws the frame, from its start to its end (a page has no CPU
@@ -32,9 +57,12 @@ import (
 //     the loop waits for its fences between calls), so, unlike the
 //     window's, its time holds none of the GPU's: the query must add it.
 //
-// A browser without the extension gives no measure of what culling saves
-// (the GPU's work; the Go frame only pays the culler's time): there auto
-// stays off, and ?cull=on forces it (docs/WEB.md says why).
+// A browser without the extension gives no measure of what culling or
+// the squares save (the GPU's work; the Go frame only pays the culler's
+// time): there the page makes no choice, auto draws points unculled, and
+// ?cull=on and ?sprites=quads force theirs (docs/WEB.md says why). With
+// every mode forced, there is nothing to choose either: the page draws
+// the first option allowed (firstOption).
 
 // The WebGL2 constants of the culling.
 const (
@@ -53,11 +81,16 @@ const (
 	ballVertCullFlag = "CELL_CULL"
 )
 
-// cellCuller is the page's culler, its textures and its choice.
+// cellCuller is the page's culler and its textures, and the balls' one
+// choice with its GPU timer.
 type cellCuller struct {
 	occlusion.Culler
-	mode   adaptive.Mode // ?cull=
+	mode adaptive.Mode // ?cull=
+	// choice is the balls' among the page's options (options.go); nil
+	// where nothing measures: no GPU timer, or ?cull= and ?sprites= both
+	// forced.
 	choice *adaptive.Choice
+	force  int // the option in force at the last frame that drew balls
 	tex    [cellTextures]js.Value
 	ring   int
 	bytes  js.Value       // a Uint8Array the windows are copied through
@@ -69,7 +102,7 @@ type cellCuller struct {
 	timers timers
 }
 
-// initCells makes the textures, the timer and the choice for mode.
+// initCells makes the textures and the timer for mode.
 func (r *glRenderer) initCells(mode adaptive.Mode) {
 	c := &r.cells
 	g := r.gl
@@ -90,11 +123,16 @@ func (r *glRenderer) initCells(mode adaptive.Mode) {
 		c.timer = t
 	}
 	c.mode = mode
-	c.choice = adaptive.New(mode)
-	if mode == adaptive.Auto && !c.hasTimer() {
-		// Nothing to measure what culling saves with: off, as a Choice
-		// starts, and never compared.
-		c.choice = adaptive.New(adaptive.Off)
+}
+
+// initChoice makes the balls' choice, where there is one to make: with
+// the GPU timer, and ?cull= or ?sprites= auto (choosing); and puts the
+// first option allowed before any ball is drawn in force.
+func (r *glRenderer) initChoice() {
+	c := &r.cells
+	c.force = firstOption(r.options())
+	if choosing(c.mode, r.sprites.mode, c.hasTimer()) {
+		c.choice = adaptive.NewOf(numOptions)
 	}
 }
 
@@ -149,8 +187,13 @@ func (r *glRenderer) cullable() bool {
 }
 
 // culling reports whether the balls of the last Sync are drawn culled:
-// the choice in force, where culling can run.
-func (r *glRenderer) culling() bool { return r.cullable() && r.cells.choice.On() }
+// the option in force, where culling can run.
+func (r *glRenderer) culling() bool { return r.cullable() && r.cells.force == optCulled }
+
+// options is the mask of the options this frame can draw (options.go).
+func (r *glRenderer) options() uint8 {
+	return allowedOptions(r.cells.mode, r.sprites.mode, r.cullable(), r.squaresUsable())
+}
 
 // syncCells keeps the culler's copy of the positions sync uploaded;
 // step says exactly one step of the world separates them from the last.
@@ -165,39 +208,37 @@ func (c *cellCuller) syncCells(last, next []int32, step bool) {
 	c.Sync(last, next)
 }
 
-// beginBalls decides whether this frame's ball draw is culled, finds the
-// hidden balls if so, chooses the form of the balls not culled
-// (sprites.go), and starts the draw's GPU timer when a choice measures
-// the frame. It allocates nothing.
+// beginBalls chooses how this frame draws its balls: culled (then it
+// finds the hidden balls), or unculled as squares or points; and starts
+// the draw's GPU timer when the choice measures the frame. It allocates
+// nothing.
 func (r *glRenderer) beginBalls(alpha float32) (cull, quads bool) {
 	c := &r.cells
-	c.on = false
 	if c.hasTimer() {
-		c.timers.poll(c.timer)
+		c.timers.poll(c.timer, c.choice)
 	}
 	c.scene.Balls = r.pos.N()
-	measured := false
-	if r.cullable() {
+	c.scene.Options = r.options() // a change starts a new comparison
+	opt, measure, tag := firstOption(c.scene.Options), false, adaptive.Tag{}
+	c.force = opt
+	if c.choice != nil {
+		opt, measure, tag = c.choice.Pick(c.scene)
+		c.force = c.choice.Option()
+	}
+	cull, quads = opt == optCulled, opt == optSquares
+	var walk int64
+	if cull {
 		t0 := wallNs()
-		on, measure, tag := c.choice.Frame(c.scene)
-		if on {
-			r.prepareCells(alpha)
-		}
-		if measure && c.hasTimer() {
-			if q := c.timers.begin(c.timer); q != nil {
-				q.tag, q.choice = tag, c.choice
-				if on {
-					q.cost.Strategy = wallNs() - t0
-				}
-			}
-		}
-		c.on, measured = on, measure
+		r.prepareCells(alpha)
+		walk = wallNs() - t0
 	}
-	if !c.on {
-		quads = r.chooseSprites(measured)
+	if measure && c.hasTimer() {
+		if q := c.timers.begin(c.timer); q != nil {
+			q.tag, q.cost.Strategy = tag, walk
+		}
 	}
-	r.sprites.quads = quads
-	return c.on, quads
+	c.on, r.sprites.quads = cull, quads
+	return cull, quads
 }
 
 // endBalls ends the ball draw's GPU timer, if one runs.
@@ -232,9 +273,9 @@ func (r *glRenderer) prepareCells(alpha float32) {
 	g.Call("activeTexture", glTexture0)
 }
 
-// cullStats is the culling's choice and costs; hidden (a walk over
-// every ball: for a report, not a frame) adds how many balls the last
-// frame hid.
+// cullStats is the culling's part of the choice and its costs; hidden
+// (a walk over every ball: for a report, not a frame) adds how many
+// balls the last frame hid.
 func (r *glRenderer) cullStats(hidden bool) cullStats {
 	c := &r.cells
 	n := 0
@@ -254,8 +295,7 @@ type timers struct {
 }
 
 type timerQuery struct {
-	choice *adaptive.Choice // whose comparison measures the frame: the culling's or the form's
-	tag    adaptive.Tag
+	tag    adaptive.Tag // the choice's for the frame
 	cost   adaptive.Cost
 	cpuSet bool // frameDone set cost.Busy (the Go frame's part of it)
 }
@@ -287,9 +327,9 @@ func (t *timers) frameDone(ns int64) {
 	t.open = 0
 }
 
-// poll hands the costs that are complete to their choices, oldest
-// first; a dropped GPU time (a disjoint event) drops its frame.
-func (t *timers) poll(tj js.Value) {
+// poll hands the costs that are complete to the choice, oldest first; a
+// dropped GPU time (a disjoint event) drops its frame.
+func (t *timers) poll(tj js.Value, choice *adaptive.Choice) {
 	for t.n > 0 {
 		q := &t.q[t.head]
 		if !q.cpuSet {
@@ -302,9 +342,11 @@ func (t *timers) poll(tj js.Value) {
 		if ns != timerDisjoint {
 			// The page's Go frame never waits for the GPU, as a
 			// window's frame does at its swap: the GPU's time is added.
-			q.choice.MeasuredGPU(q.tag, int64(ns))
 			q.cost.Busy += int64(ns)
-			q.choice.Measured(q.tag, q.cost)
+			if choice != nil {
+				choice.MeasuredGPU(q.tag, int64(ns))
+				choice.Measured(q.tag, q.cost)
+			}
 		}
 		t.head = (t.head + 1) % timerRing
 		t.n--

@@ -14,25 +14,29 @@ import (
 // outside a browser too.
 type cullStats struct {
 	Mode adaptive.Mode // what the page was asked for (?cull=)
-	On   bool          // the choice in force (false where culling cannot run)
+	On   bool          // the option in force is the culled points (false where culling cannot run)
 	// Timer says the browser offers EXT_disjoint_timer_query_webgl2:
 	// without it, auto stays off (see docs/WEB.md).
 	Timer bool
 	// Hidden is how many balls the last culled frame hid.
 	Hidden int
-	// The typical costs of the last comparison (with auto: each part's
-	// lower quartile, see adaptive.Choice.Costs), in nanoseconds, -1
-	// where not measured: the culler's time; the ball draw's GPU time
-	// with and without culling; a frame's whole cost with and without
-	// (the Go frame's wall time and the draw's GPU time: cull.go).
+	// The typical costs of the last comparisons (each part's lower
+	// quartile, see adaptive.Choice.Measures), in nanoseconds, -1 where
+	// not measured: the culler's time; the ball draw's GPU time with and
+	// without culling; a frame's whole cost with and without (the Go
+	// frame's wall time and the draw's GPU time: cull.go). Without is
+	// the cheaper measured of the two forms unculled, points and squares
+	// (options.go), the GPU time its own.
 	WalkNs, GPUOnNs, GPUOffNs, CostOnNs, CostOffNs int64
-	// Compared and Tried count the comparisons' frames, and those of
-	// them with the option not in force (adaptive.Choice.Compared).
+	// Compared and Tried count the frames of the comparisons of culled
+	// points with either form unculled, and those of them with the
+	// option not in force (adaptive.Choice.ComparedPair).
 	Compared, Tried int
 }
 
-// newCullStats reads choice's costs into the stats of a page asked for
-// mode.
+// newCullStats reads the page's choice's costs (nil where it has none:
+// no GPU timer, or every mode forced) into the stats of a page asked for
+// mode; on says the culled points are in force, where culling can run.
 func newCullStats(mode adaptive.Mode, on, timer bool, hidden int, choice *adaptive.Choice) cullStats {
 	s := cullStats{Mode: mode, On: on, Timer: timer, WalkNs: -1, GPUOnNs: -1, GPUOffNs: -1, CostOnNs: -1, CostOffNs: -1}
 	if on {
@@ -41,10 +45,24 @@ func newCullStats(mode adaptive.Mode, on, timer bool, hidden int, choice *adapti
 	if choice == nil {
 		return s
 	}
-	m := choice.Summary()
-	s.WalkNs, s.CostOnNs, s.CostOffNs, s.GPUOnNs, s.GPUOffNs = m.OnStrategy, m.OnTotal, m.OffTotal, m.OnGPU, m.OffGPU
-	s.Compared, s.Tried = m.Compared, m.Tried
+	s.CostOnNs, s.WalkNs, s.GPUOnNs = choice.Measures(optCulled)
+	s.CostOffNs, s.GPUOffNs = cheaperUnculled(choice)
+	for _, form := range [2]int{optPoints, optSquares} {
+		frames, tried := choice.ComparedPair(optCulled, form)
+		s.Compared, s.Tried = s.Compared+frames, s.Tried+tried
+	}
 	return s
+}
+
+// cheaperUnculled is the typical frame and the last GPU time of the form
+// unculled, points or squares, whose frame measured cheaper (either,
+// where only one was measured; -1, -1 where neither was).
+func cheaperUnculled(choice *adaptive.Choice) (total, gpu int64) {
+	total, _, gpu = choice.Measures(optPoints)
+	if q, _, qg := choice.Measures(optSquares); q >= 0 && (total < 0 || q < total) {
+		total, gpu = q, qg
+	}
+	return total, gpu
 }
 
 // report adds the culling to -stats, with the window's keys.

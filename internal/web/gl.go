@@ -186,6 +186,7 @@ func newGLRenderer(canvas js.Value, cfg physics.Config, cull, sprites adaptive.M
 	if err := r.initSprites(sprites, vert); err != nil {
 		return nil, err
 	}
+	r.initChoice()
 	if e := g.Call("getError").Int(); e != 0 {
 		return nil, fmt.Errorf("WebGL error 0x%x during setup", e)
 	}

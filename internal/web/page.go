@@ -146,7 +146,7 @@ func (p *page) start() error {
 	}
 	world, _, _ := demo.Layout(w, h, p.cfg.HUDColumn(), p.cfg.Graph)
 	p.gl.resize(w, h, world)
-	// Whether the browser offers the GPU timer the culling's choice needs
+	// Whether the browser offers the GPU timer the balls' choice needs
 	// (cull.go): a property, read without a call into Go.
 	p.api.Set("timer_query", p.gl.cells.hasTimer())
 	if p.cfg.Cull == adaptive.Auto && !p.gl.cells.hasTimer() {
@@ -388,7 +388,7 @@ func (p *page) draw(now time.Duration, ts float64) {
 	}
 	d.Presented(shown, 0, 0)
 	d.EndFrame(now, p.clock.Now(), uploaded)
-	// The Go frame's wall time, for the culling's choice: the call that
+	// The Go frame's wall time, for the balls' choice: the call that
 	// drew it, from its start (a page has no CPU clock).
 	p.gl.frameDone(int64(p.clock.Now() - p.callStart))
 	p.frames++
@@ -430,7 +430,9 @@ func (p *page) countAllocs(now time.Duration) {
 		} else if now >= p.warmAt {
 			runtime.ReadMemStats(&p.mem)
 			p.allocs, p.gcs, p.warm = p.mem.Mallocs, uint64(p.mem.NumGC), true
-			p.gl.cells.choice.Restart() // what the culling measured so far was the warm-up's, as in the window
+			if ch := p.gl.cells.choice; ch != nil {
+				ch.Restart() // what the balls' choice measured so far was the warm-up's, as in the window
+			}
 		}
 	}
 }

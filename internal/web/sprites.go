@@ -13,18 +13,18 @@ import (
 // The balls' form on the page, as in the window (render/quads.go): point
 // sprites, or squares of two triangles each, the same disc shaded in
 // them; ?sprites=auto (the default) chooses by measurement, with the
-// culling's timer and measures (cull.go), ?sprites=points or quads forces
-// one.
+// culling's timer and measures, ?sprites=points or quads forces one.
+// Points, squares and culled points are the options of one choice
+// (cull.go, options.go): every frame that choice measures weighs one of
+// the three against another, so the form is compared in frames that
+// could cull too, and the culling against either form.
 //
-// Auto starts with points, where the window's starts with squares: each
-// the form measured cheaper on the software rasterizer at hand
-// (SwiftShader here, llvmpipe there). The start matters, for the
-// culling's comparison weighs culled points against the form in force,
-// and the form's comparisons run only in frames that do not cull: started
-// with squares, which SwiftShader draws a quarter dearer than points, the
-// page took up culling against them at 3,000 balls, and never compared
-// the points. So the page's choice is of squares ("on" draws them; the
-// window's "on" is the point sprite), which a Choice starts without.
+// Points come first in the page's list, where the window's form starts
+// with squares: each the form measured cheaper on the software
+// rasterizer at hand (SwiftShader here, llvmpipe there). The list's
+// order is the choice's hysteresis: the squares are taken up over the
+// points only where they measure adaptive.Margin cheaper, twice, and
+// kept while cheaper at all.
 //
 // The squares are one draw of six vertices a ball, which read their
 // ball's positions from textures. WebGL2 has no buffer textures, which
@@ -33,19 +33,14 @@ import (
 // makes from the buffer itself (bound as PIXEL_UNPACK_BUFFER), so nothing
 // more crosses from JavaScript; made in the frame that draws squares
 // after the buffer was written, so that a page drawing points copies
-// nothing. A
-// draw instanced per ball, tried first, was far slower on SwiftShader,
-// which draws instance after instance: 0.5x the points' frame rate at
-// 1,000 balls, 0.33x at 10,000 (docs/WEB.md).
-//
-// Culled balls are points (the culling runs once a vertex, six times a
-// ball as squares), and a frame that the culling's comparison measures
-// draws the form in force, unmeasured here: each comparison measures its
-// own option alone.
+// nothing. A draw instanced per ball, tried first, was far slower on
+// SwiftShader, which draws instance after instance: 0.5x the points'
+// frame rate at 1,000 balls, 0.33x at 10,000 (docs/WEB.md).
 //
 // Without EXT_disjoint_timer_query_webgl2, nothing measures what either
 // form costs the GPU: auto stays with points, the form every browser
-// draws natively, and ?sprites=quads forces squares.
+// draws natively (their program alone is made), and ?sprites=quads
+// forces squares.
 
 // The WebGL2 constants of the squares.
 const (
@@ -63,30 +58,26 @@ const (
 // The position textures hold physics.MaxBalls balls within 2,048 rows.
 const _ = uint(2048*posTexWidth - physics.MaxBalls)
 
-// spriteChooser is the page's choice of form, and the squares' program,
+// spriteChooser is the page's form of the balls: the squares' program,
 // vertex array and position textures.
 type spriteChooser struct {
-	mode   adaptive.Mode    // ?sprites=, as demo.SpritesForms names it (On: points; Off: squares)
-	choice *adaptive.Choice // on: squares (squaresMode)
-	prog   ballProgram
-	vao    js.Value    // no attributes: the vertices read the textures
-	tex    [2]js.Value // tex[i] is a copy of vbo[i], but where stale[i]
-	stale  [2]bool     // vbo[i] was written since tex[i] was copied
-	quads  bool        // the last frame that drew balls drew squares
+	mode  adaptive.Mode // ?sprites=, as demo.SpritesForms names it (On: points; Off: squares)
+	prog  ballProgram
+	vao   js.Value    // no attributes: the vertices read the textures
+	tex   [2]js.Value // tex[i] is a copy of vbo[i], but where stale[i]
+	stale [2]bool     // vbo[i] was written since tex[i] was copied
+	quads bool        // the last frame that drew balls drew squares
 }
 
 // initSprites makes the squares' program, vertex array and textures
-// (none where points are forced) and the choice for mode. vert is
-// ball.vert as the page's points compile it.
+// (none where points are forced, or auto has no GPU timer to measure
+// them with), for mode. vert is ball.vert as the page's points compile
+// it.
 func (r *glRenderer) initSprites(mode adaptive.Mode, vert string) error {
 	s := &r.sprites
 	s.mode = mode
-	s.choice = adaptive.New(squaresMode(mode))
-	if mode == adaptive.Auto && !r.cells.hasTimer() {
-		s.choice = adaptive.New(adaptive.Off) // points, never compared
-	}
-	if s.choice.Mode() == adaptive.Off {
-		return nil // points forced: no squares
+	if mode == adaptive.On || (mode == adaptive.Auto && !r.cells.hasTimer()) {
+		return nil // points, forced or never compared: no squares
 	}
 	v, err := shaders.WithDefine(vert, "QUADS")
 	if err == nil {
@@ -155,27 +146,6 @@ func (r *glRenderer) copySquares(i, n int) {
 	g.Call("bindBuffer", glPixelUnpackBuffer, nil) // the panels' uploads read from JavaScript again
 }
 
-// chooseSprites says whether this frame draws its balls as squares,
-// where they are not culled, and starts the draw's GPU timer when the
-// choice measures the frame. cullMeasured says the culling's comparison
-// measures it. It allocates nothing.
-func (r *glRenderer) chooseSprites(cullMeasured bool) (quads bool) {
-	s := &r.sprites
-	if !r.squaresUsable() {
-		return false
-	}
-	if cullMeasured {
-		return s.choice.On()
-	}
-	quads, measure, tag := s.choice.Frame(r.cells.scene)
-	if measure && r.cells.hasTimer() {
-		if q := r.cells.timers.begin(r.cells.timer); q != nil {
-			q.tag, q.choice = tag, s.choice
-		}
-	}
-	return quads
-}
-
 // drawSquares draws n balls as squares at mix factor alpha, from the
 // textures of last, copied first where their buffers were written since.
 func (r *glRenderer) drawSquares(alpha float32, last, n int) {
@@ -197,13 +167,13 @@ func (r *glRenderer) drawSquares(alpha float32, last, n int) {
 	g.Call("drawArrays", glTriangles, 0, 6*n)
 }
 
-// quads reports whether the balls of the last Sync are drawn as squares
-// where they are not culled: the choice in force.
-func (r *glRenderer) quads() bool { return r.squaresUsable() && r.sprites.choice.On() }
+// quads reports whether the balls of the last Sync are drawn as
+// squares: the option in force.
+func (r *glRenderer) quads() bool { return r.squaresUsable() && r.cells.force == optSquares }
 
-// spriteStats is the form's choice and costs.
+// spriteStats is the form's part of the choice and its costs.
 func (r *glRenderer) spriteStats() spriteStats {
-	return newSpriteStats(r.sprites.mode, r.quads(), r.cells.hasTimer(), r.sprites.choice)
+	return newSpriteStats(r.sprites.mode, r.quads(), r.cells.hasTimer(), r.cells.choice)
 }
 
 // programs are the ball programs made, for uniforms set on every one.

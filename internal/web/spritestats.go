@@ -15,44 +15,34 @@ import (
 // outside a browser too.
 type spriteStats struct {
 	Mode  adaptive.Mode // what the page was asked for (?sprites=; On: points, Off: squares, as demo.SpritesForms names them)
-	Quads bool          // the form in force: squares
+	Quads bool          // the option in force: squares
 	// Timer says the browser offers EXT_disjoint_timer_query_webgl2:
 	// without it, auto stays with points (sprites.go).
 	Timer bool
-	// The typical costs of the last comparison (each form's lower
-	// quartile, see adaptive.Choice.Costs) in nanoseconds, -1 where not
-	// measured: a frame's whole cost drawn as squares and as points (the
-	// Go frame's wall time and the ball draw's GPU time), and the draw's
-	// GPU time each way.
+	// The typical costs of the last comparisons that measured each form
+	// unculled (the lower quartile of its frames, see
+	// adaptive.Choice.Measures) in nanoseconds, -1 where not measured: a
+	// frame's whole cost drawn as squares and as points (the Go frame's
+	// wall time and the ball draw's GPU time), and the draw's last GPU
+	// time each way.
 	CostQuadsNs, CostPointsNs, GPUQuadsNs, GPUPointsNs int64
-	// Compared and Tried count the comparisons' frames, and those of
-	// them in the form not in force.
+	// Compared and Tried count the frames of the comparisons of the two
+	// forms unculled, and those of them in the form not in force
+	// (adaptive.Choice.ComparedPair).
 	Compared, Tried int
 }
 
-// squaresMode is the page's choice's mode for ?sprites= (as
-// demo.SpritesForms names the modes, On for points): its choice is of
-// squares, on drawing them, so that auto starts with points (sprites.go).
-func squaresMode(m adaptive.Mode) adaptive.Mode {
-	switch m {
-	case adaptive.On:
-		return adaptive.Off
-	case adaptive.Off:
-		return adaptive.On
-	}
-	return m
-}
-
-// newSpriteStats reads choice's costs into the stats of a page asked for
-// mode; choice is of squares (squaresMode).
+// newSpriteStats reads the page's choice's costs (nil where it has none:
+// no GPU timer, or every mode forced) into the stats of a page asked for
+// mode; quads says the squares are in force.
 func newSpriteStats(mode adaptive.Mode, quads, timer bool, choice *adaptive.Choice) spriteStats {
 	s := spriteStats{Mode: mode, Quads: quads, Timer: timer, CostQuadsNs: -1, CostPointsNs: -1, GPUQuadsNs: -1, GPUPointsNs: -1}
 	if choice == nil {
 		return s
 	}
-	m := choice.Summary() // "on" draws squares
-	s.CostQuadsNs, s.CostPointsNs, s.GPUQuadsNs, s.GPUPointsNs = m.OnTotal, m.OffTotal, m.OnGPU, m.OffGPU
-	s.Compared, s.Tried = m.Compared, m.Tried
+	s.CostQuadsNs, _, s.GPUQuadsNs = choice.Measures(optSquares)
+	s.CostPointsNs, _, s.GPUPointsNs = choice.Measures(optPoints)
+	s.Compared, s.Tried = choice.ComparedPair(optPoints, optSquares)
 	return s
 }
 

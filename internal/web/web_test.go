@@ -111,60 +111,69 @@ func TestEveryDemoKeyHasACode(t *testing.T) {
 // mode, the hidden balls only when culling, and only the costs measured.
 func TestCullStatsReport(t *testing.T) {
 	var r report.Stats
-	newCullStats(adaptive.On, true, true, 1234, adaptive.New(adaptive.On)).report(&r)
-	if r.Cull != "on" || r.CullMode != "on" || r.CullHidden == nil || *r.CullHidden != 1234 || r.CullWalkMs != nil || r.CullCostOnMs != nil {
-		t.Errorf("forced on: %q %q hidden %v walk %v cost %v", r.Cull, r.CullMode, r.CullHidden, r.CullWalkMs, r.CullCostOnMs)
+	newCullStats(adaptive.On, true, true, 1234, nil).report(&r) // forced: no choice
+	if r.Cull != "on" || r.CullMode != "on" || r.CullHidden == nil || *r.CullHidden != 1234 || r.CullWalkMs != nil || r.CullCostOnMs != nil ||
+		r.CullComparedFrames != nil {
+		t.Errorf("forced on: %q %q hidden %v walk %v cost %v compared %v", r.Cull, r.CullMode, r.CullHidden, r.CullWalkMs, r.CullCostOnMs, r.CullComparedFrames)
 	}
 	r = report.Stats{}
-	newCullStats(adaptive.Auto, false, true, 99, adaptive.New(adaptive.Auto)).report(&r)
-	if r.Cull != "off" || r.CullMode != "auto" || r.CullHidden != nil {
-		t.Errorf("auto, off: %q %q hidden %v", r.Cull, r.CullMode, r.CullHidden)
+	newCullStats(adaptive.Auto, false, true, 99, adaptive.NewOf(numOptions)).report(&r)
+	if r.Cull != "off" || r.CullMode != "auto" || r.CullHidden != nil || r.CullCostOnMs != nil || r.CullComparedFrames == nil || *r.CullComparedFrames != 0 {
+		t.Errorf("auto, off, nothing measured: %q %q hidden %v cost %v compared %v", r.Cull, r.CullMode, r.CullHidden, r.CullCostOnMs, r.CullComparedFrames)
 	}
-	// A comparison's costs, reported in ms.
-	c := measuredChoice(adaptive.Cost{Busy: 10e6}, adaptive.Cost{Strategy: 1e6, Busy: 5e6}, 4e6, 2e6)
-	s := newCullStats(adaptive.Auto, c.On(), true, 0, c)
+	// A comparison's costs, reported in ms: points 10 ms a frame, 4 of
+	// them the GPU's; squares 8 ms, 3 the GPU's; culled points 6 ms, 1 of
+	// them the culler's, 2 the GPU's. The cheaper form unculled is the
+	// squares: culling's "off".
+	c := measuredChoice(0, [numOptions]adaptive.Cost{{Busy: 10e6}, {Busy: 8e6}, {Strategy: 1e6, Busy: 5e6}}, [numOptions]int64{4e6, 3e6, 2e6})
+	s := newCullStats(adaptive.Auto, c.Option() == optCulled, true, 0, c)
 	r = report.Stats{}
 	s.report(&r)
-	if r.CullWalkMs == nil || *r.CullWalkMs != 1 || r.CullGPUOnMs == nil || *r.CullGPUOnMs != 2 || r.CullGPUOffMs == nil || *r.CullGPUOffMs != 4 ||
-		r.CullCostOnMs == nil || *r.CullCostOnMs != 6 || r.CullCostOffMs == nil || *r.CullCostOffMs != 10 || r.Cull != "on" {
+	if r.CullWalkMs == nil || *r.CullWalkMs != 1 || r.CullGPUOnMs == nil || *r.CullGPUOnMs != 2 || r.CullGPUOffMs == nil || *r.CullGPUOffMs != 3 ||
+		r.CullCostOnMs == nil || *r.CullCostOnMs != 6 || r.CullCostOffMs == nil || *r.CullCostOffMs != 8 || r.Cull != "on" {
 		t.Errorf("measured: cull %q walk %v gpu %v/%v cost %v/%v", r.Cull, r.CullWalkMs, r.CullGPUOnMs, r.CullGPUOffMs, r.CullCostOnMs, r.CullCostOffMs)
 	}
-	if h := s.hud(); h.Mode != "auto" || !h.On || h.Walk != time.Millisecond {
+	// The culling's comparisons alone: with points, and with squares.
+	f0, t0 := c.ComparedPair(optCulled, optPoints)
+	f1, t1 := c.ComparedPair(optCulled, optSquares)
+	all, _ := c.Compared()
+	if r.CullComparedFrames == nil || *r.CullComparedFrames != f0+f1 || *r.CullTriedFrames != t0+t1 || f0 == 0 || f1 == 0 || f0+f1 > all {
+		t.Errorf("compared %v (tried %v): want %d+%d (%d+%d) of %d, the pairs with culled points", r.CullComparedFrames, r.CullTriedFrames, f0, f1, t0, t1, all)
+	}
+	if h := s.hud(); h.Mode != "auto" || !h.On || h.Walk != time.Millisecond || h.CostOff != 8*time.Millisecond {
 		t.Errorf("HUD: %+v", h)
 	}
 	if h := newCullStats(adaptive.Auto, false, false, 0, nil).hud(); h.Mode != noTimerMode || h.On || h.CostOn >= 0 {
 		t.Errorf("HUD without a timer: %+v", h)
 	}
+	// Squares never measured (?sprites=points): "off" is the points'.
+	c = measuredChoice(1<<optPoints|1<<optCulled, [numOptions]adaptive.Cost{{Busy: 10e6}, {Busy: 1e6}, {Strategy: 1e6, Busy: 5e6}}, [numOptions]int64{4e6, 1e6, 2e6})
+	if s := newCullStats(adaptive.Auto, true, true, 0, c); s.CostOffNs != 10e6 || s.GPUOffNs != 4e6 {
+		t.Errorf("squares not allowed: cost off %d, GPU %d; want the points' 10 ms, 4 ms", s.CostOffNs, s.GPUOffNs)
+	}
 }
 
 // The page reports its form with the window's keys, each cost under its
-// form's name: the page's choice is of squares (on draws them), the
-// window's of points.
+// form's name.
 func TestSpriteStatsReport(t *testing.T) {
-	for _, c := range []struct {
-		mode adaptive.Mode
-		want adaptive.Mode
-	}{{adaptive.Auto, adaptive.Auto}, {adaptive.On, adaptive.Off}, {adaptive.Off, adaptive.On}} {
-		if got := squaresMode(c.mode); got != c.want {
-			t.Errorf("squaresMode(%s) = %s, want %s", demo.SpritesForms[c.mode], got, c.want)
-		}
-	}
 	var r report.Stats
-	newSpriteStats(adaptive.Off, true, true, adaptive.New(squaresMode(adaptive.Off))).report(&r)
+	newSpriteStats(adaptive.Off, true, true, nil).report(&r) // squares forced: no choice
 	if r.Sprites != "quads" || r.SpritesMode != "quads" || r.SpritesCostQuadsMs != nil || r.SpritesComparedFrames != nil {
 		t.Errorf("forced squares: %q %q cost %v compared %v", r.Sprites, r.SpritesMode, r.SpritesCostQuadsMs, r.SpritesComparedFrames)
 	}
-	// A comparison: squares (on) 6 ms a frame, 2 of them the GPU's;
-	// points 10 ms, 4 of them the GPU's.
-	ch := measuredChoice(adaptive.Cost{Busy: 10e6}, adaptive.Cost{Busy: 6e6}, 4e6, 2e6)
-	s := newSpriteStats(adaptive.Auto, ch.On(), true, ch)
+	// A comparison: squares 6 ms a frame, 2 of them the GPU's; points
+	// 10 ms, 4 of them the GPU's; culling not allowed (?cull=off).
+	ch := measuredChoice(1<<optPoints|1<<optSquares, [numOptions]adaptive.Cost{{Busy: 10e6}, {Busy: 6e6}, {Busy: 1e6}}, [numOptions]int64{4e6, 2e6, 1e6})
+	s := newSpriteStats(adaptive.Auto, ch.Option() == optSquares, true, ch)
 	r = report.Stats{}
 	s.report(&r)
+	frames, _ := ch.Compared()
 	if r.Sprites != "quads" || r.SpritesMode != "auto" || r.SpritesCostQuadsMs == nil || *r.SpritesCostQuadsMs != 6 ||
 		r.SpritesCostPointsMs == nil || *r.SpritesCostPointsMs != 10 || r.SpritesGPUQuadsMs == nil || *r.SpritesGPUQuadsMs != 2 ||
-		r.SpritesGPUPointsMs == nil || *r.SpritesGPUPointsMs != 4 || r.SpritesComparedFrames == nil || *r.SpritesComparedFrames == 0 {
-		t.Errorf("measured: sprites %q (%q) cost %v/%v gpu %v/%v compared %v", r.Sprites, r.SpritesMode,
-			r.SpritesCostQuadsMs, r.SpritesCostPointsMs, r.SpritesGPUQuadsMs, r.SpritesGPUPointsMs, r.SpritesComparedFrames)
+		r.SpritesGPUPointsMs == nil || *r.SpritesGPUPointsMs != 4 || r.SpritesComparedFrames == nil || *r.SpritesComparedFrames == 0 ||
+		*r.SpritesComparedFrames != frames {
+		t.Errorf("measured: sprites %q (%q) cost %v/%v gpu %v/%v compared %v of %d", r.Sprites, r.SpritesMode,
+			r.SpritesCostQuadsMs, r.SpritesCostPointsMs, r.SpritesGPUQuadsMs, r.SpritesGPUPointsMs, r.SpritesComparedFrames, frames)
 	}
 	if h := s.hud(); h.Mode != "auto" || !h.Quads || h.CostQuads != 6*time.Millisecond || h.CostPoints != 10*time.Millisecond {
 		t.Errorf("HUD: %+v", h)
@@ -172,22 +181,78 @@ func TestSpriteStatsReport(t *testing.T) {
 	if h := newSpriteStats(adaptive.Auto, false, false, nil).hud(); h.Mode != noTimerMode || h.Quads || h.CostQuads >= 0 {
 		t.Errorf("HUD without a timer: %+v", h)
 	}
+	// All three allowed, every pair compared (points 10 ms, squares 8,
+	// culled points 9: culling not taken up against points, by the
+	// margin, nor against squares): the forms' frames are those of their
+	// own comparisons, the culling's the rest.
+	ch = measuredChoice(0, [numOptions]adaptive.Cost{{Busy: 10e6}, {Busy: 8e6}, {Strategy: 1e6, Busy: 8e6}}, [numOptions]int64{4e6, 3e6, 2e6})
+	s = newSpriteStats(adaptive.Auto, ch.Option() == optSquares, true, ch)
+	cs := newCullStats(adaptive.Auto, ch.Option() == optCulled, true, 0, ch)
+	pair, _ := ch.ComparedPair(optPoints, optSquares)
+	all, _ := ch.Compared()
+	if !s.Quads || cs.On || s.CostQuadsNs != 8e6 || s.CostPointsNs != 10e6 || cs.CostOnNs != 9e6 || cs.CostOffNs != 8e6 ||
+		s.Compared != pair || pair == 0 || cs.Compared != all-pair || cs.Compared == 0 {
+		t.Errorf("three options: quads %v, culled %v, costs %d/%d, culled %d against %d, compared %d and %d (the forms' pair %d of %d)",
+			s.Quads, cs.On, s.CostQuadsNs, s.CostPointsNs, cs.CostOnNs, cs.CostOffNs, s.Compared, cs.Compared, pair, all)
+	}
 }
 
-// measuredChoice is an auto Choice after comparisons whose frames cost
-// off and on, the GPU offGPU and onGPU of them.
-func measuredChoice(off, on adaptive.Cost, offGPU, onGPU int64) *adaptive.Choice {
-	c := adaptive.New(adaptive.Auto)
-	sc := adaptive.Scene{Balls: 10, ViewW: 640, ViewH: 480, RadiusPx64: 512}
-	for range 4 * adaptive.TrialFrames {
-		use, measure, tag := c.Frame(sc)
+// The options a frame can draw, for each mode of ?cull= and ?sprites=
+// (as demo.SpritesForms names them), where the balls can be culled or
+// not; and what a page without a choice draws (the first of them).
+func TestAllowedOptions(t *testing.T) {
+	const P, Q, C = 1 << optPoints, 1 << optSquares, 1 << optCulled
+	auto, on, off := adaptive.Auto, adaptive.On, adaptive.Off
+	for _, c := range []struct {
+		cull, sprites     adaptive.Mode
+		cullable, squares bool
+		want              uint8
+		first             int
+	}{
+		{auto, auto, true, true, P | Q | C, optPoints},
+		{auto, auto, false, true, P | Q, optPoints},
+		{auto, auto, true, false, P | C, optPoints}, // no squares' program: no GPU timer
+		{on, auto, true, true, C, optCulled},        // culling forced
+		{on, off, true, true, C, optCulled},         // culled balls are points, even with ?sprites=quads
+		{on, auto, false, true, P | Q, optPoints},   // forced, but the balls cannot be culled now
+		{on, off, false, true, Q, optSquares},
+		{off, auto, false, true, P | Q, optPoints},
+		{off, off, false, true, Q, optSquares}, // everything forced
+		{off, on, false, false, P, optPoints},
+		{auto, off, true, true, Q | C, optSquares}, // squares unless culled
+		{auto, on, true, false, P | C, optPoints},
+		{auto, off, false, false, P, optPoints}, // nothing drawable: points
+	} {
+		got := allowedOptions(c.cull, c.sprites, c.cullable, c.squares)
+		if got != c.want || firstOption(got) != c.first {
+			t.Errorf("cull %s, sprites %s, cullable %v, squares %v: options %03b (first %d), want %03b (%d)",
+				c.cull, demo.SpritesForms[c.sprites], c.cullable, c.squares, got, firstOption(got), c.want, c.first)
+		}
+	}
+	for _, c := range []struct {
+		cull, sprites adaptive.Mode
+		timer, want   bool
+	}{
+		{auto, auto, true, true}, {auto, on, true, true}, {off, auto, true, true}, {on, off, true, false},
+		{off, off, true, false}, {auto, auto, false, false},
+	} {
+		if got := choosing(c.cull, c.sprites, c.timer); got != c.want {
+			t.Errorf("cull %s, sprites %s, timer %v: a choice %v, want %v", c.cull, demo.SpritesForms[c.sprites], c.timer, got, c.want)
+		}
+	}
+}
+
+// measuredChoice is the page's choice after comparisons among the
+// options mask allows (0: all), whose frames cost cost and the GPU gpu
+// of them, by option.
+func measuredChoice(mask uint8, cost [numOptions]adaptive.Cost, gpu [numOptions]int64) *adaptive.Choice {
+	c := adaptive.NewOf(numOptions)
+	sc := adaptive.Scene{Balls: 10, ViewW: 640, ViewH: 480, RadiusPx64: 512, Options: mask}
+	for range 8 * adaptive.MaxTrialFrames {
+		opt, measure, tag := c.Pick(sc)
 		if measure {
-			cost, gpu := off, offGPU
-			if use {
-				cost, gpu = on, onGPU
-			}
-			c.MeasuredGPU(tag, gpu)
-			c.Measured(tag, cost)
+			c.MeasuredGPU(tag, gpu[opt])
+			c.Measured(tag, cost[opt])
 		}
 	}
 	return c

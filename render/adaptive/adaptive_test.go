@@ -184,7 +184,7 @@ func TestStaleCostsDropped(t *testing.T) {
 	c.Frame(Scene{Balls: 5}) // a new comparison: the tags above are stale
 	for i, tag := range tags {
 		cost := Cost{Busy: 1e9}
-		if tag.on {
+		if tag.opt == 1 {
 			cost = Cost{Busy: 1}
 		}
 		_ = i
@@ -209,8 +209,8 @@ func TestBlocks(t *testing.T) {
 		if on {
 			b = '1'
 		}
-		if !measure || tag.on != on {
-			t.Fatalf("a comparison's frame measured %v, as on %v, drawn on %v", measure, tag.on, on)
+		if !measure || (tag.opt == 1) != on {
+			t.Fatalf("a comparison's frame measured %v, as on %v, drawn on %v", measure, tag.opt == 1, on)
 		}
 		if tag.settle {
 			b += 'a' - '0' // settling, not counted: a (off) or b (on)
@@ -244,7 +244,7 @@ func TestEarlyEnd(t *testing.T) {
 	} {
 		s := newSim(Auto, 0)
 		if tc.startOn {
-			s.c.on, s.c.chosen = true, true
+			s.c.cur, s.c.chosen = 1, true
 		}
 		s.run(2*TrialFrames+2, scene10k, tc.cost)
 		if s.c.On() != tc.want {
@@ -547,8 +547,8 @@ func TestWarmUpEndDuringComparison(t *testing.T) {
 func TestWarmUpEndWithSwitchToConfirm(t *testing.T) {
 	c := New(Auto)
 	c.scene = scene10k
-	c.on, c.confirm, c.held, c.every, c.chosen = true, true, FirstEvery, 1, true
-	c.farRun, c.farOn = 2, false
+	c.cur, c.left, c.confirm, c.held, c.every, c.chosen = 1, 0, true, FirstEvery, 1, true
+	c.farRun, c.farOpt = 2, 0
 	c.Restart()
 	if _, measure, _ := c.Frame(scene10k); !measure {
 		t.Errorf("no comparison at once after Restart; next in %d frames", c.every)

@@ -1,0 +1,95 @@
+package render
+
+import "github.com/interpdemo/interpdemo/render/adaptive"
+
+// How the balls are drawn: one choice among three, by measurement on the
+// running machine (package render/adaptive): squares of two triangles
+// (quads.go), point sprites, or point sprites culled (cellcull.go). Each
+// costs what the others save: the squares six vertices a ball for a
+// cheaper rasterizing, culling a walk over every ball on the CPU for the
+// hidden sprites not rasterized.
+//
+// They were two choices of two, the culling's and the form's: culled
+// balls are points, so the culling's comparison weighed culled points
+// against whichever form was in force, and the form was compared only in
+// frames that did not cull. Where the form in force was dearer than
+// culled points and the other form cheaper than both, a run took up
+// culling and never tried the other form; which form a run started with
+// decided it. One choice compares the three, one pair at a time (the
+// option in force against each of the others at once after a new scene,
+// then against the one measured cheapest, and each at least every third
+// comparison).
+//
+// The list's order is the hysteresis': squares first (where auto starts:
+// on llvmpipe the cheapest at the ball counts the demo starts with),
+// then points, then culled points, the option that spends most to save
+// most; an option is taken up over one listed before it where it
+// measures 10 % cheaper, twice, as culling was over going without
+// (adaptive.NewOf). The modes (Config.Cull, Config.Sprites) keep the
+// choice to the options they allow: -cull on leaves culled points alone
+// (where the culler can run), -cull off the two forms; -sprites points
+// or quads one form of the two.
+const (
+	optSquares = iota
+	optPoints
+	optCulled
+	numOptions
+)
+
+// options are the options the modes allow where the culler can run
+// (cullable) and where the squares can be drawn (quadsUsable), as a
+// Scene's Options: at least one.
+func (r *Renderer) options() uint8 {
+	cull := r.cullable()
+	if cull && r.cfg.Cull == adaptive.On {
+		return 1 << optCulled
+	}
+	var m uint8
+	if cull {
+		m |= 1 << optCulled
+	}
+	if r.quadsUsable() {
+		m |= 1 << optSquares
+	}
+	if r.cfg.Sprites != adaptive.Off || m&(1<<optSquares) == 0 {
+		m |= 1 << optPoints
+	}
+	if r.cfg.Sprites == adaptive.Off && m&(1<<optSquares) != 0 {
+		m &^= 1 << optPoints
+	}
+	return m
+}
+
+// option is the option in force that the modes allow now.
+func (r *Renderer) option() int {
+	m := r.options()
+	if o := r.choice.Option(); m&(1<<o) != 0 {
+		return o
+	}
+	for o := range numOptions {
+		if m&(1<<o) != 0 {
+			return o
+		}
+	}
+	return optPoints
+}
+
+// newChoice makes the balls' choice: among all three options, which
+// the modes narrow frame by frame (options).
+func newChoice() *adaptive.Choice { return adaptive.NewOf(numOptions) }
+
+// CompareCullAgain forgets the measured costs of the balls' forms,
+// culled or not, and compares them again: for the end of a program's
+// warm-up, whose work (compiling shaders, starting threads) is no
+// frame's cost.
+func (r *Renderer) CompareCullAgain() { r.choice.Restart() }
+
+// pick says how this frame, which repaints the world whole, draws its
+// balls, and whether the choice measures it (then report its cost with
+// tag: timers).
+func (r *Renderer) pick() (opt int, measure bool, tag adaptive.Tag) {
+	r.timers.poll(r.choice)
+	s := r.cullScene()
+	s.Options = r.options()
+	return r.choice.Pick(s)
+}

@@ -178,6 +178,66 @@ func TestBallProgramsMadeOnFirstUse(t *testing.T) {
 	made("after a frame with the ghosts' rings", &r.discWhole, &r.disc, &r.ball)
 }
 
+// TestPrepareChoicesMakesTheirPrograms: PrepareChoices makes the ball
+// programs of every option the modes allow, and only those, so that the
+// comparisons after it make none (at 1,000,000 balls on llvmpipe they
+// came after the warm-up, and allocated there).
+func TestPrepareChoicesMakesTheirPrograms(t *testing.T) {
+	win := withGL(t, 640, 480)
+	for _, tc := range []struct {
+		name     string
+		cfg      Config
+		want     func(r *Renderer) []*ballProgram
+		drawable bool
+	}{
+		{"auto", Config{}, func(r *Renderer) []*ballProgram { return []*ballProgram{&r.discWholeQuads, &r.discWhole} }, true},
+		{"auto, retained", Config{Retained: true}, func(r *Renderer) []*ballProgram {
+			return []*ballProgram{&r.discWholeQuads, &r.discQuads, &r.discWhole, &r.disc}
+		}, false},
+		{"squares forced, no culling", Config{Sprites: adaptive.Off, Cull: adaptive.Off}, func(r *Renderer) []*ballProgram { return []*ballProgram{&r.discWholeQuads} }, false},
+		{"culling forced", Config{Cull: adaptive.On}, func(r *Renderer) []*ballProgram { return []*ballProgram{&r.discWhole} }, false},
+	} {
+		cfg := tc.cfg
+		cfg.WorldW, cfg.WorldH, cfg.Radius, cfg.FracBits = 640, 480, 8, fracBits
+		r := newRendererConfig(t, win, cfg)
+		r.Resize(640, 480)
+		last, next := randomBalls(10_000, 3)
+		r.Sync(last, next, 1, 1)
+		r.PrepareChoices()
+		want := tc.want(r)
+		if len(r.progs) != len(want) {
+			t.Errorf("%s: %d programs made, want %d", tc.name, len(r.progs), len(want))
+		}
+		for _, p := range want {
+			if p.prog == nil {
+				t.Errorf("%s: %q not made", tc.name, p.src.name)
+			}
+		}
+		if !tc.drawable {
+			continue
+		}
+		// Every option drawn in the comparisons: no program more.
+		var drawn [numOptions]int
+		for i := range 4*2*adaptive.MaxTrialFrames + 16 {
+			r.Clear()
+			r.DrawBalls(float32(i%50) / 50)
+			switch {
+			case r.cells.on:
+				drawn[optCulled]++
+			case r.quads.on:
+				drawn[optSquares]++
+			default:
+				drawn[optPoints]++
+			}
+			win.Swap()
+			r.EndFrame()
+		}
+		if len(r.progs) != len(want) || drawn[optSquares] == 0 || drawn[optPoints] == 0 || drawn[optCulled] == 0 {
+			t.Errorf("%s: after frames of each option (%v), %d programs made, want %d", tc.name, drawn, len(r.progs), len(want))
+		}
+	}
+}
+
 // A window that presents only what each frame repainted (no swap: the
 // X server keeps what the window showed) shows, after every frame,
 // exactly the whole frame: read from the X server, under Xvfb. Only the

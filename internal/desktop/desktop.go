@@ -303,6 +303,9 @@ func (a *app) frame() {
 	d := a.d
 	now := a.clock.Now()
 	warm := a.mem.warm
+	if a.mem.warmsAt(now) {
+		a.rend.PrepareChoices() // what the choices may draw with, made before the counts
+	}
 	a.mem.frameStart(now)
 	if a.mem.warm && !warm {
 		a.rend.CompareCullAgain() // what the culling measured so far was the warm-up's

@@ -74,7 +74,7 @@ func (s *memStats) frameStart(now time.Duration) {
 	if s.frames == 0 {
 		s.start = now
 	}
-	if !s.warm && s.frames > 0 && now-s.start >= warmup {
+	if s.warmsAt(now) {
 		s.warm = true
 		spareThreads(spareThreadCount()) // before the counts: starting threads allocates
 		readRSS(&s.begin)
@@ -84,6 +84,12 @@ func (s *memStats) frameStart(now time.Duration) {
 		s.begin.allocs, s.begin.gcs = s.readAllocs()
 	}
 	s.gc.check(now)
+}
+
+// warmsAt reports whether the frame starting at now ends the warm-up:
+// frameStart takes the counts there.
+func (s *memStats) warmsAt(now time.Duration) bool {
+	return !s.warm && s.frames > 0 && now-s.start >= warmup
 }
 
 // frameDone counts a frame; the first one's end is the start-up time.

@@ -5,10 +5,11 @@
 // rasterizer, where every hidden sprite costs a microsecond, and a GPU,
 // where the whole draw costs less than finding what to skip.
 //
-// A Choice keeps one option in force (the strategy on or off, or one of a
-// few: NewOf) and, now and then, compares it with another: blocks of a few frames of each, in
-// turn, so that a load that comes and goes on the machine weighs on both
-// alike. The first frames of a block are not counted: a GPU (or a
+// A Choice keeps one option in force (the strategy on or off; or one of
+// a few, NewOf: the renderer's squares, points and culled points) and,
+// now and then, compares it with another: blocks of a few frames of
+// each, in turn, so that a load that comes and goes on the machine weighs
+// on both alike. The first frames of a block are not counted: a GPU (or a
 // software rasterizer's threads) still works on the frames before them,
 // drawn the other way (or, before a comparison, left unfenced); where
 // none can be, at the start and after the comparison's own frames of the

@@ -176,9 +176,10 @@ func TestAmongKeepsToTheOptions(t *testing.T) {
 // not one: at radius 8, squares against culled points alone end 10 runs
 // of 200 with culling (8.1 % of the frames), squares against points
 // alone 6 (4.3 %), and the three 20 (10.9 %), where the interval between
-// comparisons is kept while the untried options are tried (reset to
-// their one frame, it made comparisons come every few frames: 33 and
-// 23.7 %). The bounds are TestNoisyShortFrames' at radius 8.
+// comparisons is kept while the untried options are tried (with the
+// interval set to one frame for them, it doubled from there, and
+// comparisons came every few frames: 33 runs and 23.7 %). The bounds are
+// TestNoisyShortFrames' at radius 8.
 func TestAmongNoisy(t *testing.T) {
 	const runs = 200
 	for _, tc := range []struct {

@@ -368,22 +368,7 @@ func TestAutoChoosesAmongThree(t *testing.T) {
 	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits})
 	last, next := randomBalls(10_000, 7)
 	r.Sync(last, next, 1, 1)
-	var drawn [numOptions]int
-	frames := 4*2*adaptive.MaxTrialFrames + 16
-	for i := range frames {
-		r.Clear()
-		r.DrawBalls(float32(i%50) / 50)
-		switch {
-		case r.cells.on:
-			drawn[optCulled]++
-		case r.quads.on:
-			drawn[optSquares]++
-		default:
-			drawn[optPoints]++
-		}
-		win.Swap()
-		r.EndFrame()
-	}
+	drawn := drawOptions(r, win, 4*2*adaptive.MaxTrialFrames+16)
 	c, s := r.CullStats(), r.SpriteStats()
 	t.Logf("frames drawn as squares, points, culled: %v; last measured: squares %.3f ms, points %.3f, culled %.3f (walk %.3f); in force: option %d",
 		drawn, float64(s.CostQuadsNs)/1e6, float64(s.CostPointsNs)/1e6, float64(c.CostOnNs)/1e6, float64(c.WalkNs)/1e6, r.choice.Option())
@@ -405,4 +390,25 @@ func TestAutoChoosesAmongThree(t *testing.T) {
 	if f, _ := r.choice.Compared(); s.Compared+c.Compared != f {
 		t.Errorf("the form's comparisons %d frames and the culling's %d, want all %d between them", s.Compared, c.Compared, f)
 	}
+}
+
+// drawOptions draws frames whole frames of r's balls, at points between
+// ticks, and counts those drawn with each option (squares, points,
+// culled points).
+func drawOptions(r *Renderer, win interface{ Swap() }, frames int) (drawn [numOptions]int) {
+	for i := range frames {
+		r.Clear()
+		r.DrawBalls(float32(i%50) / 50)
+		switch {
+		case r.cells.on:
+			drawn[optCulled]++
+		case r.quads.on:
+			drawn[optSquares]++
+		default:
+			drawn[optPoints]++
+		}
+		win.Swap()
+		r.EndFrame()
+	}
+	return drawn
 }

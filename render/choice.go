@@ -52,27 +52,13 @@ func (r *Renderer) options() uint8 {
 		m |= 1 << optSquares
 	}
 	if r.cfg.Sprites != adaptive.Off || m&(1<<optSquares) == 0 {
-		m |= 1 << optPoints
-	}
-	if r.cfg.Sprites == adaptive.Off && m&(1<<optSquares) != 0 {
-		m &^= 1 << optPoints
+		m |= 1 << optPoints // points, unless squares are forced and can be drawn
 	}
 	return m
 }
 
 // option is the option in force that the modes allow now.
-func (r *Renderer) option() int {
-	m := r.options()
-	if o := r.choice.Option(); m&(1<<o) != 0 {
-		return o
-	}
-	for o := range numOptions {
-		if m&(1<<o) != 0 {
-			return o
-		}
-	}
-	return optPoints
-}
+func (r *Renderer) option() int { return r.choice.OptionIn(r.options()) }
 
 // newChoice makes the balls' choice: among all three options, which
 // the modes narrow frame by frame (options).

@@ -217,21 +217,7 @@ func TestPrepareChoicesMakesTheirPrograms(t *testing.T) {
 			continue
 		}
 		// Every option drawn in the comparisons: no program more.
-		var drawn [numOptions]int
-		for i := range 4*2*adaptive.MaxTrialFrames + 16 {
-			r.Clear()
-			r.DrawBalls(float32(i%50) / 50)
-			switch {
-			case r.cells.on:
-				drawn[optCulled]++
-			case r.quads.on:
-				drawn[optSquares]++
-			default:
-				drawn[optPoints]++
-			}
-			win.Swap()
-			r.EndFrame()
-		}
+		drawn := drawOptions(r, win, 4*2*adaptive.MaxTrialFrames+16)
 		if len(r.progs) != len(want) || drawn[optSquares] == 0 || drawn[optPoints] == 0 || drawn[optCulled] == 0 {
 			t.Errorf("%s: after frames of each option (%v), %d programs made, want %d", tc.name, drawn, len(r.progs), len(want))
 		}

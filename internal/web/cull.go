@@ -62,7 +62,9 @@ import (
 // time): there the page makes no choice, auto draws points unculled, and
 // ?cull=on and ?sprites=quads force theirs (docs/WEB.md says why). With
 // every mode forced, there is nothing to choose either: the page draws
-// the first option allowed (firstOption).
+// the first option allowed (adaptive.First): so auto without a timer
+// draws points unculled, ?cull=on culls (the options hold nothing else)
+// and ?sprites=quads draws squares.
 
 // The WebGL2 constants of the culling.
 const (
@@ -90,7 +92,6 @@ type cellCuller struct {
 	// where nothing measures: no GPU timer, or ?cull= and ?sprites= both
 	// forced.
 	choice *adaptive.Choice
-	force  int // the option in force at the last frame that drew balls
 	tex    [cellTextures]js.Value
 	ring   int
 	bytes  js.Value       // a Uint8Array the windows are copied through
@@ -126,11 +127,9 @@ func (r *glRenderer) initCells(mode adaptive.Mode) {
 }
 
 // initChoice makes the balls' choice, where there is one to make: with
-// the GPU timer, and ?cull= or ?sprites= auto (choosing); and puts the
-// first option allowed before any ball is drawn in force.
+// the GPU timer, and ?cull= or ?sprites= auto (choosing).
 func (r *glRenderer) initChoice() {
 	c := &r.cells
-	c.force = firstOption(r.options())
 	if choosing(c.mode, r.sprites.mode, c.hasTimer()) {
 		c.choice = adaptive.NewOf(numOptions)
 	}
@@ -188,7 +187,17 @@ func (r *glRenderer) cullable() bool {
 
 // culling reports whether the balls of the last Sync are drawn culled:
 // the option in force, where culling can run.
-func (r *glRenderer) culling() bool { return r.cullable() && r.cells.force == optCulled }
+func (r *glRenderer) culling() bool { return r.option() == optCulled }
+
+// option is the option in force that the options allow now: the
+// choice's, or the first allowed where there is no choice.
+func (r *glRenderer) option() int {
+	m := r.options()
+	if r.cells.choice == nil {
+		return adaptive.First(m)
+	}
+	return r.cells.choice.OptionIn(m)
+}
 
 // options is the mask of the options this frame can draw (options.go).
 func (r *glRenderer) options() uint8 {
@@ -219,18 +228,21 @@ func (r *glRenderer) beginBalls(alpha float32) (cull, quads bool) {
 	}
 	c.scene.Balls = r.pos.N()
 	c.scene.Options = r.options() // a change starts a new comparison
-	opt, measure, tag := firstOption(c.scene.Options), false, adaptive.Tag{}
-	c.force = opt
+	opt, measure, tag := adaptive.First(c.scene.Options), false, adaptive.Tag{}
 	if c.choice != nil {
 		opt, measure, tag = c.choice.Pick(c.scene)
-		c.force = c.choice.Option()
 	}
 	cull, quads = opt == optCulled, opt == optSquares
 	var walk int64
 	if cull {
-		t0 := wallNs()
+		var t0 int64
+		if measure {
+			t0 = wallNs() // the clock only on the frames a comparison measures
+		}
 		r.prepareCells(alpha)
-		walk = wallNs() - t0
+		if measure {
+			walk = wallNs() - t0
+		}
 	}
 	if measure && c.hasTimer() {
 		if q := c.timers.begin(c.timer); q != nil {

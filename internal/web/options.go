@@ -44,20 +44,6 @@ func allowedOptions(cull, sprites adaptive.Mode, cullable, squares bool) uint8 {
 	return m
 }
 
-// firstOption is the first option of mask in the page's list: what a
-// page draws where nothing measures (no GPU timer, or every mode forced).
-// So auto without a timer draws points unculled, and a forced mode is
-// obeyed: ?cull=on culls (the mask holds nothing else), ?sprites=quads
-// draws squares.
-func firstOption(mask uint8) int {
-	for i := range numOptions {
-		if mask&(1<<i) != 0 {
-			return i
-		}
-	}
-	return optPoints
-}
-
 // choosing reports whether the page makes an adaptive.Choice for cull
 // and sprites: with the GPU timer (timer), which alone measures what the
 // options cost the GPU, and either mode auto.

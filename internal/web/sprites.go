@@ -169,7 +169,7 @@ func (r *glRenderer) drawSquares(alpha float32, last, n int) {
 
 // quads reports whether the balls of the last Sync are drawn as
 // squares: the option in force.
-func (r *glRenderer) quads() bool { return r.squaresUsable() && r.cells.force == optSquares }
+func (r *glRenderer) quads() bool { return r.option() == optSquares }
 
 // spriteStats is the form's part of the choice and its costs.
 func (r *glRenderer) spriteStats() spriteStats {

@@ -224,9 +224,9 @@ func TestAllowedOptions(t *testing.T) {
 		{auto, off, false, false, P, optPoints}, // nothing drawable: points
 	} {
 		got := allowedOptions(c.cull, c.sprites, c.cullable, c.squares)
-		if got != c.want || firstOption(got) != c.first {
+		if got != c.want || adaptive.First(got) != c.first {
 			t.Errorf("cull %s, sprites %s, cullable %v, squares %v: options %03b (first %d), want %03b (%d)",
-				c.cull, demo.SpritesForms[c.sprites], c.cullable, c.squares, got, firstOption(got), c.want, c.first)
+				c.cull, demo.SpritesForms[c.sprites], c.cullable, c.squares, got, adaptive.First(got), c.want, c.first)
 		}
 	}
 	for _, c := range []struct {

@@ -444,13 +444,27 @@ func (c *Choice) allowed(i int) bool {
 
 // firstAllowed is the first option listed that can be drawn (0 where
 // none can).
-func (c *Choice) firstAllowed() int {
-	for i := range c.n {
-		if c.allowed(i) {
+func (c *Choice) firstAllowed() int { return First(c.scene.Options & (1<<c.n - 1)) }
+
+// First is the first option of options (bit i for option i, as
+// Scene.Options): 0 where there is none.
+func First(options uint8) int {
+	for i := range 8 {
+		if options&(1<<i) != 0 {
 			return i
 		}
 	}
 	return 0
+}
+
+// OptionIn is the option in force where options (as Scene.Options)
+// hold it, else the first of them: what a frame drawing with those
+// options draws, when the choice is asked outside Pick (a report).
+func (c *Choice) OptionIn(options uint8) int {
+	if options&(1<<c.cur) != 0 {
+		return c.cur
+	}
+	return First(options)
 }
 
 // challenger is the option the next comparison tries: the one a switch
@@ -472,23 +486,25 @@ func (c *Choice) challenger() int {
 	}
 	best := -1
 	for i := c.n - 1; i >= 0; i-- {
-		if i == c.cur || !c.allowed(i) {
-			continue
-		}
-		switch {
-		case best < 0:
-			best = i
-		case c.skipped[i] != c.skipped[best]:
-			if c.skipped[i] > c.skipped[best] && c.skipped[i] >= Skips {
-				best = i
-			} else if c.skipped[best] < Skips && c.lastCost(i) < c.lastCost(best) {
-				best = i
-			}
-		case c.lastCost(i) < c.lastCost(best):
+		if i != c.cur && c.allowed(i) && (best < 0 || c.sooner(i, best)) {
 			best = i
 		}
 	}
 	return best
+}
+
+// sooner reports whether option i is to be tried before option j: one
+// that Skips comparisons have passed over first (the longer passed over
+// first), else the cheaper when last tried.
+func (c *Choice) sooner(i, j int) bool {
+	oi, oj := c.skipped[i] >= Skips, c.skipped[j] >= Skips
+	switch {
+	case oi != oj:
+		return oi
+	case oi && c.skipped[i] != c.skipped[j]:
+		return c.skipped[i] > c.skipped[j]
+	}
+	return c.lastCost(i) < c.lastCost(j)
 }
 
 // lastCost is what option i's frames cost when last counted: the lower

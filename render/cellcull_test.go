@@ -381,11 +381,18 @@ func TestAutoChoosesAmongThree(t *testing.T) {
 	if c.WalkNs <= 0 || c.CostOffNs != min(s.CostQuadsNs, s.CostPointsNs) {
 		t.Errorf("culling's stats %+v: want the walk measured, and the cost without culling the cheaper form's (%d, %d)", c, s.CostQuadsNs, s.CostPointsNs)
 	}
+	// The option in force against the other of the last comparison:
+	// costs measured in turn (the last costs of options measured in
+	// different comparisons need not compare, the load changing).
 	in := r.choice.Option()
-	for o, cost := range costs {
-		if o != in && float64(cost) < adaptive.Margin*float64(costs[in]) {
-			t.Errorf("option %d in force at %d ns, option %d measured %d: over the margin cheaper", in, costs[in], o, cost)
-		}
+	a, b, ta, tb, ok := r.choice.Last()
+	if in == b {
+		a, b, ta, tb = b, a, tb, ta
+	}
+	if !ok || in != a || ta < 0 || tb < 0 {
+		t.Errorf("option %d in force, the last comparison %d (%d ns) against %d (%d ns): want the one in force among them, both measured", in, a, ta, b, tb)
+	} else if float64(tb) < adaptive.Margin*float64(ta) {
+		t.Errorf("option %d in force at %d ns, option %d measured %d in the same comparison: over the margin cheaper", in, ta, b, tb)
 	}
 	if f, _ := r.choice.Compared(); s.Compared+c.Compared != f {
 		t.Errorf("the form's comparisons %d frames and the culling's %d, want all %d between them", s.Compared, c.Compared, f)

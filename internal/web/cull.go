@@ -199,6 +199,28 @@ func (r *glRenderer) option() int {
 	return r.cells.choice.OptionIn(m)
 }
 
+// lastComparison is the balls' choice's last comparison that ended, for
+// info(): the option in force when it started, the one it tried, and
+// their costs in it (ms, -1 where not measured); nil before one ended.
+func (r *glRenderer) lastComparison() any {
+	if r.cells.choice == nil {
+		return nil
+	}
+	a, b, ta, tb, ok := r.cells.choice.Last()
+	if !ok {
+		return nil
+	}
+	return []any{a, b, msOf(ta), msOf(tb)}
+}
+
+// msOf is ns in milliseconds, -1 for -1.
+func msOf(ns int64) float64 {
+	if ns < 0 {
+		return -1
+	}
+	return float64(ns) / 1e6
+}
+
 // options is the mask of the options this frame can draw (options.go).
 func (r *glRenderer) options() uint8 {
 	return allowedOptions(r.cells.mode, r.sprites.mode, r.cullable(), r.squaresUsable())

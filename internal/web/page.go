@@ -313,7 +313,7 @@ func (p *page) info() any {
 		"title": p.doc.Get("title").String(), "refresh_ms": float64(p.refresh) / 1e6,
 		"vsync": p.animate, "uploaded": p.gl.uploaded,
 		"cull": p.gl.culling(), "cull_hidden": p.gl.cullStats(true).Hidden, "timer_query": p.gl.cells.hasTimer(),
-		"quads": p.gl.sprites.quads,
+		"quads": p.gl.sprites.quads, "last_comparison": p.gl.lastComparison(),
 	}
 }
 

@@ -243,7 +243,12 @@ type Choice struct {
 	// pair of options compared, the lower first.
 	compared, tried int
 	pairs           [MaxOptions][MaxOptions][2]int
-	sorted          []int64
+	// last: the options of the last comparison that ended, the one in
+	// force first, and what each cost in it (Last).
+	last       [2]int
+	lastTotals [2]int64
+	lastOK     bool
+	sorted     []int64
 }
 
 // New makes a Choice of a strategy, on or off, for mode. With Auto, it
@@ -507,6 +512,29 @@ func (c *Choice) sooner(i, j int) bool {
 	return c.lastCost(i) < c.lastCost(j)
 }
 
+// costIn is what option i cost in the comparison ending: the lower
+// quartile of its counted frames, or where none was counted the cheapest
+// frame of it measured (a trial ended while settling); -1 for neither.
+func (c *Choice) costIn(i int) int64 {
+	switch {
+	case len(c.samples[i]) > 0:
+		return c.totals[i]
+	case i == c.alt && c.altSeen:
+		return c.altMin
+	}
+	return -1
+}
+
+// Last is the last comparison that ended: the option in force when it
+// started (a) and the one it tried (b), and what each cost in it, in ns
+// (-1 where not measured); ok is false before any ended. Costs of one
+// comparison, measured in turn, compare; the last costs of options
+// measured in different comparisons (Measures) may not, on a machine
+// whose load changed between them.
+func (c *Choice) Last() (a, b int, ta, tb int64, ok bool) {
+	return c.last[0], c.last[1], c.lastTotals[0], c.lastTotals[1], c.lastOK
+}
+
 // lastCost is what option i's frames cost when last counted: the lower
 // quartile of their totals, or the most there is where none was counted
 // (a trial ended while its frames were settling, far dearer).
@@ -679,6 +707,8 @@ func (c *Choice) end(switchOver bool) {
 // far dearer: the next comparison starts at once, and the switch stands
 // only where that one agrees; else the option before is back.
 func (c *Choice) found(opt int) {
+	c.last, c.lastOK = [2]int{c.cur, c.alt}, true
+	c.lastTotals = [2]int64{c.costIn(c.cur), c.costIn(c.alt)}
 	tried := c.alt
 	c.looked[c.cur], c.looked[tried] = true, true
 	for i := range c.skipped {

@@ -266,3 +266,27 @@ func TestNewOfBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestLastIsOneComparison: Last gives the option in force among the two
+// of the last comparison that ended, with the costs that comparison
+// measured of each, whatever other comparisons measured since.
+func TestLastIsOneComparison(t *testing.T) {
+	s := newAmong(3, 0)
+	if _, _, _, _, ok := s.c.Last(); ok {
+		t.Fatal("a last comparison before any ended")
+	}
+	s.run(10*MaxTrialFrames, scene10k, flat([MaxOptions]int64{20e6, 14e6, 10e6}))
+	a, b, ta, tb, ok := s.c.Last()
+	in := s.c.Option()
+	if !ok || a == b || (in != a && in != b) {
+		t.Fatalf("last comparison %d against %d (ok %v), option %d in force: want it among them", a, b, ok, in)
+	}
+	for _, x := range [2]struct {
+		opt  int
+		cost int64
+	}{{a, ta}, {b, tb}} {
+		if want := [MaxOptions]int64{20e6, 14e6, 10e6}[x.opt]; x.cost < want || x.cost > want+100_000 {
+			t.Errorf("option %d cost %d ns in the last comparison, want its %d (and up to 0.1 ms of noise)", x.opt, x.cost, want)
+		}
+	}
+}

@@ -5,25 +5,26 @@ ARGS ?=
 
 # Packages that are pure Go (no cgo): tested with the race detector, and
 # on a 32-bit target (GOARCH=386 runs natively on amd64).
-PURE := ./physics/... ./input/... ./replay/... ./internal/sim/... ./internal/report/... ./internal/trace/... \
-	./internal/stats/... ./internal/atomicfile/... ./internal/hud/... ./render/positions/... ./render/letterbox/... \
+PURE := ./internal/sim/... ./internal/report/... ./internal/trace/... \
+	./internal/stats/... ./internal/hud/... ./render/positions/... ./render/letterbox/... \
 	./render/occlusion/... ./render/adaptive/... ./internal/demo/... ./internal/web/... ./examples/terminal/... ./examples/replay/...
-# The library's own modules (loop, netplay and its transport), nested in
-# this repository so that a game importing them gets none of the demo's
-# dependencies: pure Go too, tested each in its folder, every step that
-# PURE goes through.
-LIBS := loop netplay netplay/webrtc
+# The library's own modules (loop, physics, input, replay, atomicfile,
+# netplay and its transport), nested in this repository so that a game
+# importing them gets none of the demo's dependencies: pure Go too,
+# tested each in its folder, every step that PURE goes through.
+LIBS := loop physics input replay atomicfile netplay netplay/webrtc
 # inlibs runs a command in each of LIBS' folders, stopping at a failure.
 inlibs = for m in $(LIBS); do (cd $$m && echo "($$m) $(1)" && $(1)) || exit 1; done
-# The 386 tests run loop's and netplay's; netplay/webrtc (WebRTC and a
+# The 386 tests run all of LIBS but netplay/webrtc (WebRTC and a
 # WebSocket lobby over real sockets, too slow and timing-bound under
-# qemu-i386's emulation) is built for 386 and vetted there, not run.
-LIBS386 := loop netplay
+# qemu-i386's emulation), which is built for 386 and vetted there, not run.
+LIBS386 := loop physics input replay atomicfile netplay
 inlibs386 = for m in $(LIBS386); do (cd $$m && echo "($$m) $(1)" && $(1)) || exit 1; done
 # The demo's core and what it stands on, as the web page builds them
 # (GOOS=js GOARCH=wasm): make test vets them there, with the page itself
-# (internal/web, cmd/web), whose tests run it in Chromium.
-WASM := ./physics/... ./input/... ./replay/... ./internal/sim/... \
+# (internal/web, cmd/web), whose tests run it in Chromium, and LIBS in
+# their folders.
+WASM := ./internal/sim/... \
 	./internal/demo/... ./internal/hud/... ./internal/report/... ./internal/trace/... ./internal/stats/... ./render/positions/... ./render/letterbox/... \
 	./render/occlusion/... ./render/adaptive/... ./internal/room/...
 # The oldest Go the module supports (go.mod's go line): the pure packages
@@ -130,8 +131,10 @@ test: test-deps browser-deps
 # .ci/qemu-386-exec, which says how and why. Two packages' tests
 # raise signals of their own (SIGXFSZ from a full file, SIGINT to a child)
 # and crash QEMU's 386 emulation the same way: there they are compiled and
-# linked for 386, not run, and make says so.
-PURE386_SIGNALS := ./internal/atomicfile/... ./examples/terminal/...
+# linked for 386, not run, and make says so. (Packages named from here:
+# the workspace lets go list reach atomicfile, a module of LIBS386, from
+# the top.)
+PURE386_SIGNALS := ./atomicfile/... ./examples/terminal/...
 T386 := $(or $(TMPDIR),/tmp)/interpdemo-386
 test-386:
 	@rm -rf $(T386) && mkdir -p $(T386)
@@ -146,12 +149,18 @@ test-386:
 			$(APT) update -qq && $(APT) install -y -qq qemu-user; }; \
 		GODEBUG=asyncpreemptoff=1 qemu-i386 $(T386)/probe.test -test.run '^$$' >/dev/null 2>&1 || { \
 			echo "make: qemu-i386 cannot run a 386 test binary"; exit 1; }; \
-		run=$$(GOARCH=386 $(GO) list $(PURE) | grep -v -x -F "$$(GOARCH=386 $(GO) list $(PURE386_SIGNALS))"); \
+		signals=$$(GOARCH=386 $(GO) list $(PURE386_SIGNALS)) || exit 1; \
+		run=$$(GOARCH=386 $(GO) list $(PURE) | grep -v -x -F "$$signals"); \
 		echo "make: NOTE: this kernel cannot run 32-bit (386) programs: the 386 tests run under qemu-i386"; \
 		GOARCH=386 $(GO) test -exec $(CURDIR)/.ci/qemu-386-exec -short -count=1 $$run || exit 1; \
-		$(call inlibs386,GOARCH=386 $(GO) test -exec $(CURDIR)/.ci/qemu-386-exec -short -count=1 ./...); \
+		for m in $(LIBS386); do \
+			pkgs=$$(cd $$m && GOARCH=386 $(GO) list ./...) || exit 1; \
+			run=$$(echo "$$pkgs" | grep -v -x -F "$$signals"); \
+			[ -z "$$run" ] || (cd $$m && echo "($$m) GOARCH=386 $(GO) test -exec $(CURDIR)/.ci/qemu-386-exec -short -count=1" $$run && \
+				GOARCH=386 $(GO) test -exec $(CURDIR)/.ci/qemu-386-exec -short -count=1 $$run) || exit 1; \
+		done; \
 		echo "make: NOTE: the 386 tests of $(PURE386_SIGNALS) raise signals QEMU cannot deliver: compiled and linked for 386, not run"; \
-		for p in $$(GOARCH=386 $(GO) list $(PURE386_SIGNALS)); do \
+		for p in $$signals; do \
 			GOARCH=386 $(GO) test -c -o $(T386)/$$(echo $$p | tr / _).test $$p || exit 1; \
 		done; \
 	fi
@@ -197,7 +206,7 @@ lint: deps test-ebiten-deps
 FUZZTIME ?= 30s
 fuzz:
 	@for pkg in loop physics input replay netplay lobby; do \
-		dir=.; case $$pkg in loop|netplay) dir=$$pkg; pkg=. ;; lobby) dir=netplay/webrtc; pkg=./lobby ;; *) pkg=./$$pkg ;; esac; \
+		dir=.; case $$pkg in loop|physics|input|replay|netplay) dir=$$pkg; pkg=. ;; lobby) dir=netplay/webrtc; pkg=./lobby ;; *) pkg=./$$pkg ;; esac; \
 		for f in $$(cd $$dir && $(GO) test -list '^Fuzz' $$pkg | grep ^Fuzz); do \
 			echo "== $$dir $$pkg $$f"; \
 			(cd $$dir && $(GO) test $$pkg -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME)) || exit 1; \

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/interpdemo/interpdemo/internal/atomicfile"
+	"github.com/interpdemo/interpdemo/atomicfile"
 	"github.com/interpdemo/interpdemo/internal/cdp"
 	"github.com/interpdemo/interpdemo/internal/report"
 	"github.com/interpdemo/interpdemo/render/adaptive"

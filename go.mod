@@ -5,9 +5,13 @@ go 1.24.0
 require (
 	github.com/go-gl/gl v0.0.0-20231021071112-07e5d0ea2e71
 	github.com/go-gl/mathgl v1.2.0
+	github.com/interpdemo/interpdemo/atomicfile v0.0.0
+	github.com/interpdemo/interpdemo/input v0.0.0
 	github.com/interpdemo/interpdemo/loop v0.0.0
 	github.com/interpdemo/interpdemo/netplay v0.0.0
 	github.com/interpdemo/interpdemo/netplay/webrtc v0.0.0
+	github.com/interpdemo/interpdemo/physics v0.0.0
+	github.com/interpdemo/interpdemo/replay v0.0.0
 	github.com/pion/logging v0.2.4
 	github.com/pion/turn/v5 v5.1.3
 	github.com/veandco/go-sdl2 v0.4.39
@@ -48,7 +52,11 @@ require (
 
 // The library's modules, in this repository until they are published.
 replace (
+	github.com/interpdemo/interpdemo/atomicfile => ./atomicfile
+	github.com/interpdemo/interpdemo/input => ./input
 	github.com/interpdemo/interpdemo/loop => ./loop
 	github.com/interpdemo/interpdemo/netplay => ./netplay
 	github.com/interpdemo/interpdemo/netplay/webrtc => ./netplay/webrtc
+	github.com/interpdemo/interpdemo/physics => ./physics
+	github.com/interpdemo/interpdemo/replay => ./replay
 )

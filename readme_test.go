@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -104,18 +105,23 @@ func TestREADMEProgramBuildsInANewModule(t *testing.T) {
 	}
 }
 
-// clonedLibraryProgram is a game of the library's packages that live in
-// the demo's module (input) on a loop.Driver: a 5 ms tap of Right at
-// 245 ms, polled in GatherInput once the clock has passed it, at 1000 and
-// at 5 frames a second. It prints the tick that acted on it each time.
+// clonedLibraryProgram is a game of the library's modules beside loop
+// (input, replay, and atomicfile under replay) on a loop.Driver: a 5 ms
+// tap of Right at 245 ms, polled in GatherInput once the clock has passed
+// it, at 1000 and at 5 frames a second, each run recorded, written to a
+// file and replayed from it. It prints the tick that acted on the tap
+// each time, in the game and in the replay.
 const clonedLibraryProgram = `package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/interpdemo/interpdemo/input"
 	"github.com/interpdemo/interpdemo/loop"
+	"github.com/interpdemo/interpdemo/replay"
 )
 
 type game struct {
@@ -125,6 +131,7 @@ type game struct {
 	prev   input.Record
 	ticks  int
 	acted  []int
+	rec    *replay.Recorder
 }
 
 func (g *game) GatherInput(fr loop.FixedFrame) {
@@ -141,12 +148,50 @@ func (g *game) Tick(span loop.TickSpan) {
 	}
 	g.prev = rec
 	g.ticks++
+	g.rec.Tick(rec, g.hash)
 }
 
 func (g *game) Independent(loop.FixedFrame) {}
 func (g *game) Draw(float64)               {}
 
+// hash is the game's state: the ticks it ran.
+func (g *game) hash() uint64 { return uint64(g.ticks) }
+
+// replayed reads a recording and returns the ticks on which Right went
+// down, checking the state hashes as it goes.
+func replayed(path string) ([]int, error) {
+	rec, err := replay.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	p := rec.Player()
+	prev := p.Initial()
+	ticks := 0
+	hash := func() uint64 { return uint64(ticks) }
+	var acted []int
+	for {
+		_, in, ok := p.Next()
+		if !ok {
+			break
+		}
+		if in.Down(prev).Has(input.Right) {
+			acted = append(acted, ticks)
+		}
+		prev = in
+		ticks++
+		if err := p.Check(hash); err != nil {
+			return nil, err
+		}
+	}
+	return acted, p.CheckFinal(hash())
+}
+
 func main() {
+	dir, err := os.MkdirTemp("", "taps")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
 	for _, frame := range []time.Duration{time.Millisecond, 200 * time.Millisecond} {
 		clock := loop.NewManualClock(0)
 		fixed, err := loop.NewFixed(loop.FixedConfig{}, 0)
@@ -156,7 +201,7 @@ func main() {
 		g := &game{clock: clock, events: []input.Event{
 			{Time: 245 * time.Millisecond, Button: input.Right, Down: true},
 			{Time: 250 * time.Millisecond, Button: input.Right},
-		}}
+		}, rec: replay.NewRecorder(replay.Settings{Tick: 40 * time.Millisecond, MaxLoops: 5}, 4)}
 		d := &loop.Driver{Clock: clock, Loop: fixed, Game: g}
 		for g.ticks < 12 {
 			if _, err := d.Frame(); err != nil {
@@ -164,17 +209,29 @@ func main() {
 			}
 			clock.Advance(frame)
 		}
-		fmt.Printf("frames of %v: the tap acted on ticks %v\n", frame, g.acted)
+		path := filepath.Join(dir, "taps.rec")
+		if err := g.rec.Finish(g.hash()).WriteFile(path); err != nil {
+			panic(err)
+		}
+		again, err := replayed(path)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("frames of %v: the tap acted on ticks %v, replayed on ticks %v\n", frame, g.acted, again)
 	}
 }
 `
 
-// TestLibraryFromAClone: a game outside the repository uses input, which
-// lives in the demo's module, and loop, as README.md says: a new module
-// and a workspace with the clone (go work init . CLONE; the demo's module
-// finds loop's in the clone through its replace directives). The tap acts
-// on its own tick, tick 6 ([240 ms, 280 ms)), at 1000 and at 5 frames a
-// second: input gathered before the ticks (loop.InputGatherer).
+// TestLibraryFromAClone: a game outside the repository uses input, loop
+// and replay, each a module of its own, as README.md says: a new module
+// that requires and replaces them and atomicfile, which replay requires
+// (a module's replace directives do not reach the modules that import
+// it). It builds with nothing fetched (the module proxy is off), and its
+// module graph lists nothing else but golang.org/x/sys, which atomicfile
+// requires: none of the demo's modules. The tap acts on its own tick,
+// tick 6 ([240 ms, 280 ms)), at 1000 and at 5 frames a second (input
+// gathered before the ticks: loop.InputGatherer), and the recording
+// written to a file replays it there.
 func TestLibraryFromAClone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a module")
@@ -183,10 +240,24 @@ func TestLibraryFromAClone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, gocmd := newModule(t, "module example.com/taps\n\ngo 1.24\n", clonedLibraryProgram, "GOWORK=", "GOFLAGS=")
-	gocmd("work", "init", ".", root)
+	mods := []string{"input", "loop", "replay", "atomicfile"}
+	gomod := "module example.com/taps\n\ngo 1.24\n"
+	for _, m := range mods {
+		gomod += "\nrequire github.com/interpdemo/interpdemo/" + m + " v0.0.0\nreplace github.com/interpdemo/interpdemo/" + m + " => " + filepath.Join(root, m) + "\n"
+	}
+	_, gocmd := newModule(t, gomod, clonedLibraryProgram,
+		"GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off")
+	gocmd("mod", "tidy")
+	for _, line := range strings.Split(strings.TrimSpace(gocmd("mod", "graph")), "\n") {
+		for _, m := range strings.Fields(line) {
+			m = strings.SplitN(m, "@", 2)[0]
+			if m != "example.com/taps" && m != "golang.org/x/sys" && m != "go" && m != "toolchain" && !slices.Contains(mods, strings.TrimPrefix(m, "github.com/interpdemo/interpdemo/")) {
+				t.Errorf("go mod graph lists %s: %q", m, line)
+			}
+		}
+	}
 	out := gocmd("run", ".")
-	want := "frames of 1ms: the tap acted on ticks [6]\nframes of 200ms: the tap acted on ticks [6]\n"
+	want := "frames of 1ms: the tap acted on ticks [6], replayed on ticks [6]\nframes of 200ms: the tap acted on ticks [6], replayed on ticks [6]\n"
 	if out != want {
 		t.Errorf("the program printed\n%s\nwant\n%s", out, want)
 	}

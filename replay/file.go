@@ -7,7 +7,7 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/interpdemo/interpdemo/internal/atomicfile"
+	"github.com/interpdemo/interpdemo/atomicfile"
 )
 
 // WriteFile writes rec to path atomically: to a temporary file in the same

@@ -29,7 +29,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/interpdemo/interpdemo/internal/atomicfile"
+	"github.com/interpdemo/interpdemo/atomicfile"
 	"github.com/interpdemo/interpdemo/internal/report"
 )
 

@@ -8,7 +8,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/interpdemo/interpdemo/internal/atomicfile"
+	"github.com/interpdemo/interpdemo/atomicfile"
 )
 
 func gifcatCmd(args []string, stderr io.Writer) int {

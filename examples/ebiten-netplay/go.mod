@@ -4,7 +4,7 @@ go 1.24.0
 
 require (
 	github.com/hajimehoshi/ebiten/v2 v2.8.8
-	github.com/interpdemo/interpdemo v0.0.0
+	github.com/interpdemo/interpdemo/input v0.0.0
 	github.com/interpdemo/interpdemo/loop v0.0.0
 	github.com/interpdemo/interpdemo/netplay v0.0.0
 	github.com/interpdemo/interpdemo/netplay/webrtc v0.0.0
@@ -35,6 +35,7 @@ require (
 	github.com/pion/webrtc/v4 v4.2.26 // indirect
 	github.com/wlynxg/anet v0.0.5 // indirect
 	golang.org/x/crypto v0.48.0 // indirect
+	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/net v0.50.0 // indirect
 	golang.org/x/sync v0.8.0 // indirect
 	golang.org/x/sys v0.41.0 // indirect
@@ -42,7 +43,7 @@ require (
 )
 
 replace (
-	github.com/interpdemo/interpdemo => ../..
+	github.com/interpdemo/interpdemo/input => ../../input
 	github.com/interpdemo/interpdemo/loop => ../../loop
 	github.com/interpdemo/interpdemo/netplay => ../../netplay
 	github.com/interpdemo/interpdemo/netplay/webrtc => ../../netplay/webrtc

@@ -22,7 +22,7 @@ func TestCoreTouchesNoPlatform(t *testing.T) {
 	banned := []string{"os", "os/exec", "os/signal", "syscall", "net", "unsafe", "runtime/cgo",
 		"golang.org/x/sys/", "github.com/veandco/go-sdl2/", "github.com/go-gl/",
 		"github.com/interpdemo/interpdemo/render", "github.com/interpdemo/interpdemo/internal/platform",
-		"github.com/interpdemo/interpdemo/internal/desktop", "github.com/interpdemo/interpdemo/internal/atomicfile"}
+		"github.com/interpdemo/interpdemo/internal/desktop", "github.com/interpdemo/interpdemo/atomicfile"}
 	clockReads := map[string]bool{"Now": true, "Since": true, "Until": true, "Sleep": true, "After": true, "Tick": true, "NewTimer": true, "NewTicker": true, "AfterFunc": true}
 	checked := 0
 	fset := token.NewFileSet()

@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/interpdemo/interpdemo/internal/atomicfile"
+	"github.com/interpdemo/interpdemo/atomicfile"
 	"github.com/interpdemo/interpdemo/internal/demo"
 	"github.com/interpdemo/interpdemo/replay"
 )

@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 
-	"github.com/interpdemo/interpdemo/internal/atomicfile"
+	"github.com/interpdemo/interpdemo/atomicfile"
 	"github.com/interpdemo/interpdemo/internal/demo"
 )
 

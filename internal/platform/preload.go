@@ -214,7 +214,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/interpdemo/interpdemo/internal/atomicfile"
+	"github.com/interpdemo/interpdemo/atomicfile"
 )
 
 // Loading the GL driver early.

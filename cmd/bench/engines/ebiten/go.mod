@@ -12,6 +12,7 @@ require (
 	github.com/ebitengine/gomobile v0.0.0-20240911145611-4856209ac325 // indirect
 	github.com/ebitengine/hideconsole v1.0.0 // indirect
 	github.com/ebitengine/purego v0.8.0 // indirect
+	github.com/interpdemo/interpdemo/physics v0.0.0 // indirect
 	github.com/jezek/xgb v1.1.1 // indirect
 	golang.org/x/sync v0.8.0 // indirect
 	golang.org/x/sys v0.41.0 // indirect
@@ -21,4 +22,5 @@ replace (
 	github.com/interpdemo/interpdemo => ../../../..
 	github.com/interpdemo/interpdemo/loop => ../../../../loop
 	github.com/interpdemo/interpdemo/netplay => ../../../../netplay
+	github.com/interpdemo/interpdemo/physics => ../../../../physics
 )

@@ -10,6 +10,7 @@ require (
 
 require (
 	github.com/ebitengine/purego v0.7.1 // indirect
+	github.com/interpdemo/interpdemo/physics v0.0.0 // indirect
 	golang.org/x/exp v0.0.0-20240506185415-9bf2ced13842 // indirect
 	golang.org/x/sys v0.41.0 // indirect
 )
@@ -18,4 +19,5 @@ replace (
 	github.com/interpdemo/interpdemo => ../../../..
 	github.com/interpdemo/interpdemo/loop => ../../../../loop
 	github.com/interpdemo/interpdemo/netplay => ../../../../netplay
+	github.com/interpdemo/interpdemo/physics => ../../../../physics
 )

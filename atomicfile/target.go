@@ -123,7 +123,7 @@ func resolve(name string) (target, error) {
 // One of this process's own descriptors (/proc/<pid>/fd/N) is not opened
 // again but duplicated: opening it would make a second open file with an
 // offset of its own, and where standard output is a file the shell opened
-// with `>`, the demo's own printing and the JSON written to /dev/stdout
+// with `>`, the program's own printing and what it writes to /dev/stdout
 // would overwrite each other. The duplicate shares the offset, as the
 // shell's `2>&1` does.
 func pseudoTarget(dir, base string) (target, error) {

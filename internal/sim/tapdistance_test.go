@@ -1,4 +1,4 @@
-package input_test
+package sim_test
 
 import (
 	"fmt"
@@ -14,8 +14,8 @@ import (
 // tapRun plays one tap of the Right key on the real fixed loop and the real
 // world, on a generated clock, and returns how far ball 0 moved under the
 // player's control, in world units. frame is the frame interval (200 ms is
-// 5 FPS). With perTick, every tick gets its own input record (this
-// package); without, the keys are sampled once per frame and every tick of
+// 5 FPS). With perTick, every tick gets its own input record (package
+// input); without, the keys are sampled once per frame and every tick of
 // the frame acts on that sample, as a naive loop does.
 func tapRun(t *testing.T, frame, start, hold time.Duration, perTick bool) float64 {
 	t.Helper()
@@ -70,7 +70,9 @@ func tapRun(t *testing.T, frame, start, hold time.Duration, perTick bool) float6
 // complaint, measured: a tap moves ball 0 by the ticks whose spans it
 // overlaps, 16 units each, whether the game draws at 5 or 1000 FPS. The
 // same tap sampled once per frame is lost at 5 FPS, or applied to every
-// catch-up tick of the frame.
+// catch-up tick of the frame. It lives here, in the demo's module,
+// because it needs input, loop and physics: in input's module it would
+// make the other two requirements of every game that takes input.
 func TestTapDistanceDoesNotDependOnFrameRate(t *testing.T) {
 	var table strings.Builder
 	fmt.Fprintf(&table, "%-6s  %-22s  %-22s  %-22s\n", "tap", "per-tick, 1000 FPS", "per-tick, 5 FPS", "sampled per frame, 5 FPS")

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/interpdemo/interpdemo/internal/atomicfile"
+	"github.com/interpdemo/interpdemo/atomicfile"
 )
 
 // Write a file whole with WriteFile: a reader sees the old content or the

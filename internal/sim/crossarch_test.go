@@ -1,4 +1,4 @@
-package replay_test
+package sim_test
 
 import (
 	"errors"
@@ -16,12 +16,14 @@ import (
 // made on amd64, whose checkpoint hashes every other architecture must
 // reproduce. The lead's `make test` runs this test natively and with
 // GOARCH=386, so one committed file proves that 64-bit and 32-bit builds
-// replay it to the same state, bit for bit.
+// replay it to the same state, bit for bit. It lives here, in the demo's
+// module, because it needs both replay and physics: in replay's module it
+// would make physics a requirement of every game that records.
 //
 // To remake it after a deliberate change of the world's behaviour, on
 // amd64:
 //
-//	go test ./replay -run TestCrossArchReplay -update
+//	go test ./internal/sim -run TestCrossArchReplay -update
 const crossArchFile = "testdata/crossarch.rec"
 
 var update = flag.Bool("update", false, "rewrite "+crossArchFile+" from this machine's physics (run it on amd64)")

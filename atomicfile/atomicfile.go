@@ -44,6 +44,10 @@
 //
 // CheckWritable tells early, before any work is done, whether a later write
 // can succeed.
+//
+// The package is a module of its own,
+// github.com/interpdemo/interpdemo/atomicfile, and needs nothing but
+// golang.org/x/sys: any program can use it.
 package atomicfile
 
 import (
@@ -99,8 +103,8 @@ func Create(name string) (*File, error) {
 // open already still gets the data, ctx done or not. Nothing else is cut
 // short by ctx: a regular file, a device or a descriptor is written
 // whole, since what ends early there is only data lost, and the caller
-// that gives up waiting on one FIFO (a Ctrl-C while the run's files are
-// written) still wants the others.
+// that gives up waiting on one FIFO (a Ctrl-C while a program's files
+// are written) still wants the others.
 func CreateContext(ctx context.Context, name string) (*File, error) {
 	t, err := resolve(name)
 	if err != nil {
@@ -272,8 +276,8 @@ func WriteFileContext(ctx context.Context, name string, write func(w io.Writer) 
 // descriptors (/dev/stdout), that it is open for writing; for a FIFO, that
 // its permissions allow writing. A FIFO is not opened: that would wait for
 // a reader (see FIFOWait) or, if one is waiting, hand it an early end of
-// file. Flags naming output files are checked with it before any window
-// opens.
+// file. A program can check the output files its flags name with it
+// before it starts its work.
 //
 // A device that opens but fails every write (/dev/full) passes the check;
 // the write reports the error.

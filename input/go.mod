@@ -1,0 +1,3 @@
+module github.com/interpdemo/interpdemo/input
+
+go 1.24.0

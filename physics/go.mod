@@ -1,0 +1,5 @@
+module github.com/interpdemo/interpdemo/physics
+
+go 1.24.0
+
+require golang.org/x/sys v0.41.0

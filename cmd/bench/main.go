@@ -385,9 +385,9 @@ func goBenchmarks(o *options, r *results) error {
 		pkg := args[len(args)-1][2:]
 		cmdArgs := append([]string{"test", "-run", "^$", "-count", "1"}, args...)
 		dir := ""
-		if pkg == "loop" {
+		if pkg == "loop" || pkg == "physics" {
 			// A module of its own: its tests run in its folder.
-			dir, cmdArgs[len(cmdArgs)-1] = "loop", "."
+			dir, cmdArgs[len(cmdArgs)-1] = pkg, "."
 		}
 		cmd := exec.Command(o.goTool, cmdArgs...)
 		cmd.Dir = dir

@@ -92,7 +92,7 @@ func (r *results) write(w io.Writer, o *options) error {
 	}
 
 	p("## Go benchmarks\n\n")
-	p("`go test -run '^$' -bench ... ./physics ./render`, and `.` in `loop/`, a module of its own (the limiter with `-benchtime 600x -count 3`: 3 runs of 10 s of 60 FPS waits per variant; target 6 takes the medians):\n\n```\n")
+	p("`go test -run '^$' -bench ... ./render`, and `.` in `loop/` and in `physics/`, modules of their own (the limiter with `-benchtime 600x -count 3`: 3 runs of 10 s of 60 FPS waits per variant; target 6 takes the medians):\n\n```\n")
 	for _, l := range r.benchRaw {
 		p("%s\n", l)
 	}

@@ -7,10 +7,14 @@ import (
 	"github.com/interpdemo/interpdemo/internal/report"
 )
 
-// The culling's choice (issue 34): in a scene where culling pays on
-// llvmpipe (10,000 balls of radius 8 in 640x480) and one where it cannot
-// (radius 1: almost nothing hidden), -cull auto against both forced
-// choices, the three in turn, cullRuns times.
+// The culling's choice (issue 34), now one choice of three (squares,
+// points, culled points; render/choice.go): in a scene where culling
+// pays on llvmpipe (10,000 balls of radius 8 in 640x480) and one where it
+// cannot (radius 1: almost nothing hidden), -cull auto against each of
+// the three options forced, the four in turn, cullRuns times. (Until
+// 2026-12-01 against -cull on and -cull off, where -cull off still chose
+// the form: a run that chose the dearer form there was taken for the
+// forced choice.)
 const cullRuns = 5
 
 // modeScene is one scene's runs: of a choice made by measurement
@@ -21,7 +25,16 @@ type modeScene struct {
 	runs map[string][]*report.Stats // by mode: auto, then the forced ones
 }
 
-var cullModes = []string{"auto", "on", "off"}
+// cullModes are auto and the three options forced, with their flags.
+var (
+	cullModes = []string{"auto", "on", "squares", "points"}
+	cullFlags = map[string][]string{
+		"auto":    {"-cull", "auto"},
+		"on":      {"-cull", "on"},
+		"squares": {"-cull", "off", "-sprites", "quads"},
+		"points":  {"-cull", "off", "-sprites", "points"},
+	}
+)
 
 func cullChoice(o *options, r *results) error {
 	for _, sc := range []struct {
@@ -31,7 +44,7 @@ func cullChoice(o *options, r *results) error {
 		s := &modeScene{name: sc.name, args: []string{"-balls", "10000", "-radius", sc.radius, "-duration", o.dur("8s")}}
 		var err error
 		if s.runs, err = inTurn(cullModes, cullRuns, func(m string) (*report.Stats, error) {
-			return demo(o, append([]string{"-cull", m}, s.args...)...)
+			return demo(o, append(append([]string(nil), cullFlags[m]...), s.args...)...)
 		}); err != nil {
 			return err
 		}
@@ -66,31 +79,52 @@ func (s *modeScene) p50(mode string) float64 {
 	return median(xs)
 }
 
-// better is the forced choice with the lower median frame p50.
+// better is the forced option with the lowest median frame p50.
 func (s *modeScene) better() string {
-	if s.p50("on") < s.p50("off") {
-		return "on"
-	}
-	return "off"
-}
-
-// autoChose counts the auto runs that ended with culling on.
-func (s *modeScene) autoChose() (on, runs int) {
-	for _, st := range s.runs["auto"] {
-		if st.Cull == "on" {
-			on++
+	b := cullModes[1]
+	for _, m := range cullModes[2:] {
+		if s.p50(m) < s.p50(b) {
+			b = m
 		}
 	}
-	return on, len(s.runs["auto"])
+	return b
 }
+
+// autoChose counts the auto runs that ended with culling on, and with
+// squares.
+func (s *modeScene) autoChose() (on, squares, runs int) {
+	for _, st := range s.runs["auto"] {
+		switch {
+		case st.Cull == "on":
+			on++
+		case st.Sprites == "quads":
+			squares++
+		}
+	}
+	return on, squares, len(s.runs["auto"])
+}
+
+// optionAtExit is the option an auto run ended with.
+func optionAtExit(st *report.Stats) string {
+	switch {
+	case st.Cull == "on":
+		return "culled"
+	case st.Sprites == "quads":
+		return "squares"
+	}
+	return "points"
+}
+
+// cullFlagsOf is mode's flags as text.
+func cullFlagsOf(mode string) string { return strings.Join(cullFlags[mode], " ") }
 
 func (r *results) cullTargets(row func(n int, target, measured string, ok bool), n int) {
 	for i, s := range r.cull {
 		b := s.better()
 		ratio := s.p50("auto") / s.p50(b)
-		on, runs := s.autoChose()
-		row(n+i, fmt.Sprintf("%s: `-cull auto`'s frame p50 within 10 %% of the better forced choice (median of %d runs each, the three in turn)", s.name, runs),
-			fmt.Sprintf("%.2fx of `-cull %s`'s (auto %.3f ms, on %.3f ms, off %.3f ms); auto ended with culling on in %d of %d runs", ratio, b, s.p50("auto"), s.p50("on"), s.p50("off"), on, runs),
+		on, squares, runs := s.autoChose()
+		row(n+i, fmt.Sprintf("%s: `-cull auto`'s frame p50 within 10 %% of the best option forced (culled points `-cull on`, squares `-cull off -sprites quads`, points `-cull off -sprites points`; median of %d runs each, the four in turn)", s.name, runs),
+			fmt.Sprintf("%.2fx of `%s`'s (auto %.3f ms, culled %.3f, squares %.3f, points %.3f); auto ended with culled points in %d of %d runs, squares in %d, points in %d", ratio, cullFlagsOf(b), s.p50("auto"), s.p50("on"), s.p50("squares"), s.p50("points"), on, runs, squares, runs-on-squares),
 			ratio <= 1.10)
 	}
 }
@@ -100,20 +134,20 @@ func (r *results) writeCull(p func(string, ...any)) {
 		return
 	}
 	p("## Culling chosen by measurement\n\n")
-	p("`bin/interpdemo -headless -vsync off -hud=false -graph=false -stats -cull auto|on|off %s`, the three in turn, %d times each (see [DESIGN.md](DESIGN.md#culling-chosen-by-measurement)). `cull` is the choice in force at the end of the run; the costs are those of auto's last comparison (lower quartiles: a frame's time from its ball draw to the end of the frame, with and without culling).\n\n",
+	p("`bin/interpdemo -headless -vsync off -hud=false -graph=false -stats %s` with `-cull auto`, and with each of the three options forced (`-cull on`: culled points; `-cull off -sprites quads`: squares; `-cull off -sprites points`: points), the four in turn, %d times each (see [DESIGN.md](DESIGN.md#one-choice-of-three)). The option at exit is the one in force at the end of the run; the costs are those of auto's last comparisons that measured each option (lower quartiles: a frame's time from its ball draw to the end of the frame).\n\n",
 		strings.Join(r.cull[0].args, " "), cullRuns)
-	p("| scene | -cull | frame p50 ms, each run | median | auto: cull at exit, each run | auto: frame ms on / off, each run |\n|---|---|---|---:|---|---|\n")
+	p("| scene | flags | frame p50 ms, each run | median | auto: option at exit, each run | auto: frame ms culled / squares / points, each run |\n|---|---|---|---:|---|---|\n")
 	for _, s := range r.cull {
 		for _, m := range cullModes {
 			var each, chose, costs []string
 			for _, st := range s.runs[m] {
 				each = append(each, fmt.Sprintf("%.3f", st.FrameMsP50))
 				if m == "auto" {
-					chose = append(chose, st.Cull)
-					costs = append(costs, floatOr(st.CullCostOnMs, "%.2f")+" / "+floatOr(st.CullCostOffMs, "%.2f"))
+					chose = append(chose, optionAtExit(st))
+					costs = append(costs, floatOr(st.CullCostOnMs, "%.2f")+" / "+floatOr(st.SpritesCostQuadsMs, "%.2f")+" / "+floatOr(st.SpritesCostPointsMs, "%.2f"))
 				}
 			}
-			p("| %s | %s | %s | %.3f | %s | %s |\n", s.name, m, strings.Join(each, ", "), s.p50(m), strings.Join(chose, ", "), strings.Join(costs, ", "))
+			p("| %s | `%s` | %s | %.3f | %s | %s |\n", s.name, cullFlagsOf(m), strings.Join(each, ", "), s.p50(m), strings.Join(chose, ", "), strings.Join(costs, ", "))
 		}
 	}
 	p("\n")

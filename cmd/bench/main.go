@@ -74,7 +74,7 @@ func run() int {
 	flag.BoolVar(&o.startOnly, "startup-only", false, "measure only the start-up, the demo's and the floor's in turn, and print target 8's row (the report is not written)")
 	flag.StringVar(&o.startAgainst, "startup-against", "", "measure only the start-up of -bin against that of another build of the demo (a path), in turn, and print both medians and the median of the rounds' differences (the report is not written)")
 	flag.IntVar(&o.startRounds, "startup-rounds", 41, "the rounds of -startup-against")
-	flag.BoolVar(&o.cullOnly, "cull-only", false, "measure only the culling's choice (-cull auto against on and off) and print its section (the report is not written)")
+	flag.BoolVar(&o.cullOnly, "cull-only", false, "measure only the balls' choice (-cull auto against each of its three options forced) and print its section (the report is not written)")
 	flag.BoolVar(&o.spritesOnly, "sprites-only", false, "measure only the balls' form (-sprites auto against points and quads) and print its section (the report is not written)")
 	flag.BoolVar(&o.enginesOnly, "engines-only", false, "measure only the demo beside Ebitengine and raylib-go in a window under Xvfb and print the section (the report is not written)")
 	flag.BoolVar(&o.winOnly, "window-only", false, "measure only the runs in a window under Xvfb and print their sections (the report is not written)")

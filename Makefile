@@ -186,7 +186,7 @@ test-ebiten: test-ebiten-deps browser-deps
 
 # Go benchmarks and the headless scenario matrix -> docs/PERFORMANCE.md
 # (a few minutes). perf, if installed, adds where the CPU time goes.
-bench: build test-ebiten-deps
+bench: build test-ebiten-deps browser-deps
 	$(GO) run ./cmd/bench -bin $(BIN) -go $(GO)
 
 lint: deps test-ebiten-deps

@@ -185,7 +185,7 @@ test-ebiten: test-ebiten-deps browser-deps
 		xvfb-run -a -s "-screen 0 1280x1024x24 -nolisten tcp" $(GO) test -count=1 -timeout 5m ./...
 
 # Go benchmarks and the headless scenario matrix -> docs/PERFORMANCE.md
-# (a few minutes). perf, if installed, adds where the CPU time goes.
+# (about 40 minutes on a 2-core machine). perf, if installed, adds where the CPU time goes.
 bench: build test-ebiten-deps browser-deps
 	$(GO) run ./cmd/bench -bin $(BIN) -go $(GO)
 

@@ -94,10 +94,10 @@ func (s *modeScene) better() string {
 // squares.
 func (s *modeScene) autoChose() (on, squares, runs int) {
 	for _, st := range s.runs["auto"] {
-		switch {
-		case st.Cull == "on":
+		switch optionAtExit(st) {
+		case "culled":
 			on++
-		case st.Sprites == "quads":
+		case "squares":
 			squares++
 		}
 	}

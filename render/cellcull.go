@@ -22,10 +22,12 @@ import (
 // culler's time, and the frame's from its ball draw to the end of
 // EndFrame (after the swap), which holds the GPU's time wherever the GPU
 // is what the frame waits for (EndFrame waits for the frame two before,
-// and a swap for the GPU). On a software rasterizer a hidden sprite
-// costs about a microsecond and culling 10,000 balls of 16 px pays; on a
-// GPU the whole draw costs less than finding what to skip, and it stays
-// off.
+// and a swap for the GPU), each option judged by its blocks of frames
+// whole: a block starts with the GPU's queue emptied and its last frame
+// waits for the GPU to finish it (choice.go). On a software rasterizer
+// a hidden sprite costs about a microsecond and culling 10,000 balls of
+// 16 px pays; on a GPU the whole draw costs less than finding what to
+// skip, and it stays off.
 //
 // Each measured frame's ball draw is also timed by a GL_TIME_ELAPSED
 // query, read a few frames late (never waited for), and reported: on a
@@ -46,8 +48,9 @@ type cellCuller struct {
 	texW, texH int
 	used       bool // a frame has used a texture since EndFrame last looked
 	// measured: the frame is one the comparison measures (EndFrame
-	// fences it, and makes it wait for the GPU's time).
-	measured bool
+	// fences it); closes: it closes a block the choice measures whole
+	// (EndFrame waits for the GPU to finish it).
+	measured, closes bool
 
 	on bool // the last frame that drew balls culled them
 }
@@ -79,9 +82,9 @@ func (r *Renderer) SetCull(m adaptive.Mode) {
 type CullStats struct {
 	Mode adaptive.Mode
 	On   bool // the choice in force (false where culling cannot run)
-	// With auto, in ns, -1 where not measured: the lower quartiles of
-	// the last comparisons, the culler's time and what the choice
-	// compares, a frame's time from its ball draw to the end of EndFrame,
+	// With auto, in ns, -1 where not measured: the medians of the last
+	// comparisons' blocks (adaptive.Choice.JudgeBlocks), the culler's
+	// time and what the choice compares, a frame's time from its ball draw to the end of EndFrame,
 	// with culling and without (the cheaper form measured, squares or
 	// points); and the ball draw's GPU time (a timer query) of the last
 	// frame measured with and without (in that form).

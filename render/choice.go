@@ -61,8 +61,15 @@ func (r *Renderer) options() uint8 {
 func (r *Renderer) option() int { return r.choice.OptionIn(r.options()) }
 
 // newChoice makes the balls' choice: among all three options, which
-// the modes narrow frame by frame (options).
-func newChoice() *adaptive.Choice { return adaptive.NewOf(numOptions) }
+// the modes narrow frame by frame (options), each judged by its blocks
+// of frames whole (adaptive.Choice.JudgeBlocks): drawBalls lets the GPU
+// finish what is queued before a block's first frame, and EndFrame waits
+// for it to finish a block's last.
+func newChoice() *adaptive.Choice {
+	c := adaptive.NewOf(numOptions)
+	c.JudgeBlocks()
+	return c
+}
 
 // CompareCullAgain forgets the measured costs of the balls' forms,
 // culled or not, and compares them again: for the end of a program's

@@ -609,15 +609,20 @@ func TestFencesFollowTheLoad(t *testing.T) {
 	}
 }
 
-// TestMeasuredFramesAtTheStartWaitForThemselves: a frame the culling's
-// comparison measures waits for the frame two before, so that its cost
-// holds the GPU's time; the run's first frames have none before them, and
-// would measure only the commands they queue (on an NVIDIA H100 at
-// 1,000,000 balls, 0.2 and 0.05 ms among frames of 27 ms, which kept the
-// start's comparison going for 6 blocks of each option). They wait for
-// their own frame: once EndFrame returns, the GPU is done, culled or not.
-// A frame not measured still queues behind the others.
-func TestMeasuredFramesAtTheStartWaitForThemselves(t *testing.T) {
+// TestComparisonBlocksMeasuredWhole: the balls' choice judges each block
+// of a comparison whole (adaptive.Choice.JudgeBlocks): the last frame of
+// a block waits for the GPU to finish it, so that once its EndFrame
+// returns the GPU is done, and what the block's option queued is in its
+// cost, none left to the frames after it, drawn another way. The start's
+// first block has no settling frames, and nothing before it in flight:
+// each of its frames waits for its own (else they would measure only the
+// commands they queue: on an NVIDIA H100 at 1,000,000 balls, 0.2 and
+// 0.05 ms among frames of 27 ms). The other frames of a block queue
+// behind each other, as frames nobody measures do: a block measured
+// frame by frame alone would be each frame's latency, without the
+// overlap that pipelining gives an option (on llvmpipe at 10,000 balls of
+// radius 1, points as cheap as squares, which are cheaper).
+func TestComparisonBlocksMeasuredWhole(t *testing.T) {
 	win := withGL(t, 640, 480)
 	// Big balls: each frame is millions of fragments, work the
 	// rasterizer does after the draw call has returned.
@@ -634,26 +639,47 @@ func TestMeasuredFramesAtTheStartWaitForThemselves(t *testing.T) {
 		return false
 	}
 	// frame draws a frame at mix factor alpha and reports whether the
+	// comparison measured it, whether it closed a block, and whether the
 	// GPU is done with it once EndFrame has returned.
-	frame := func(alpha float32) bool {
+	frame := func(alpha float32) (measured, closes, done bool) {
 		r.Clear()
 		r.DrawBalls(alpha)
+		measured, closes = r.cells.measured, r.cells.closes
 		win.Swap()
 		r.EndFrame()
-		return idle()
+		return measured, closes, idle()
 	}
-	for i := range 4 {
-		if !frame(float32(i) / 4) {
-			t.Fatalf("frame %d of the start's comparison: the GPU still at work after EndFrame", i+1)
+	const start = adaptive.Block - adaptive.Settle // the start's first block
+	closed, queued := 0, 0
+	for i := range 3 * adaptive.Block {
+		measured, closes, done := frame(float32(i) / 16)
+		switch {
+		case !measured:
+			t.Fatalf("frame %d of the start's comparison not measured", i+1)
+		case i < start && !closes:
+			t.Errorf("frame %d, of the start's first block: not waiting for its own work", i+1)
+		case closes && !done:
+			t.Errorf("frame %d closes a block: the GPU still at work after EndFrame", i+1)
+		case closes:
+			closed++
+		case !done:
+			queued++
 		}
 	}
-	// Frames nobody measures queue behind each other: the mechanism
-	// above is the comparison's, not every frame's.
+	if closed < start+2 {
+		t.Errorf("%d frames of the comparison's first %d closed a block or waited for their own, want at least %d", closed, 3*adaptive.Block, start+2)
+	}
+	if queued == 0 {
+		t.Errorf("every frame within the comparison's blocks left the GPU done; want frames queued behind each other")
+	}
+	// Frames nobody measures queue behind each other too.
 	r.SetCull(adaptive.Off)
 	r.SetSprites(adaptive.Off)
 	busy := 0
 	for i := range 8 {
-		if !frame(float32(i) / 8) {
+		if measured, _, done := frame(float32(i) / 8); measured {
+			t.Fatalf("frame %d measured with the choice forced", i+1)
+		} else if !done {
 			busy++
 		}
 	}

@@ -112,8 +112,8 @@ func (r *Renderer) SetSprites(m adaptive.Mode) {
 type SpriteStats struct {
 	Mode  adaptive.Mode // On: points; Off: squares
 	Quads bool          // the form in force: squares (false where they cannot be, or the balls are culled)
-	// With auto, in ns, -1 where not measured: the lower quartiles of the
-	// last comparisons, a frame's time from its ball draw to the end of
+	// With auto, in ns, -1 where not measured: the medians of the last
+	// comparisons' blocks (as CullStats), a frame's time from its ball draw to the end of
 	// EndFrame, drawn as squares and as points (not culled); and the ball
 	// draw's GPU time (a timer query) of the last frame measured each way.
 	CostQuadsNs, CostPointsNs, GPUQuadsNs, GPUPointsNs int64

@@ -643,8 +643,8 @@ func (r *Renderer) ReadPixels() *image.RGBA {
 func (r *Renderer) EndFrame() {
 	defer r.timers.endFrame(r.choice) // after any wait for the GPU
 	r.sinceFence++
-	measured := r.cells.measured
-	r.cells.measured = false
+	closes := r.cells.measured && r.cells.closes
+	r.cells.measured, r.cells.closes = false, false
 	if r.cells.used {
 		// The CPU culler's textures are a ring of cellTextures: a frame
 		// must not queue more frames than that before one is done. And a
@@ -678,17 +678,19 @@ func (r *Renderer) EndFrame() {
 	waited := full && r.retireFence()
 	r.fences[r.nFence] = gl.FenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0)
 	r.nFence++
-	if measured && !full {
-		// No frame two before in flight to wait for (the run's first
-		// frames, or a queue drained): a measured frame would measure
-		// only the commands it queued, and the frames two later would pay
-		// for its GPU time. It waits for its own frame instead, and the
-		// queue stays empty while measured frames follow. On an NVIDIA
-		// H100 at 1,000,000 balls the run's first two frames without
-		// culling measured 0.2 and 0.05 ms, against 27 for the third: the
-		// start's comparison found going without the cheaper, and went on
-		// for 6 blocks of each option (30 frames of 27 ms, where culling
-		// takes 5).
+	if closes {
+		// The last frame of a block the choice measures whole (package
+		// render/adaptive, JudgeBlocks): it waits for the GPU to finish
+		// the block, so that the block's cost holds all the work its
+		// option queued, and none is left to the frames after it, drawn
+		// another way. A block's frames each measured alone, as first
+		// built, let llvmpipe's point sprites at 10,000 balls of radius 1
+		// leave their work to the squares after them: the choice took the
+		// points, a fifth dearer (DESIGN.md). (Before that, a measured
+		// frame with no frame two before in flight waited for its own, so
+		// that on an NVIDIA H100 at 1,000,000 balls the run's first two
+		// frames without culling no longer measured 0.2 and 0.05 ms
+		// against 27 for the third: their work is in the block's now.)
 		for r.nFence > 0 {
 			waited = r.retireFence() || waited
 		}

@@ -134,7 +134,7 @@ func (r *results) writeCull(p func(string, ...any)) {
 		return
 	}
 	p("## Culling chosen by measurement\n\n")
-	p("`bin/interpdemo -headless -vsync off -hud=false -graph=false -stats %s` with `-cull auto`, and with each of the three options forced (`-cull on`: culled points; `-cull off -sprites quads`: squares; `-cull off -sprites points`: points), the four in turn, %d times each (see [DESIGN.md](DESIGN.md#one-choice-of-three)). The option at exit is the one in force at the end of the run; the costs are those of auto's last comparisons that measured each option (lower quartiles: a frame's time from its ball draw to the end of the frame).\n\n",
+	p("`bin/interpdemo -headless -vsync off -hud=false -graph=false -stats %s` with `-cull auto`, and with each of the three options forced (`-cull on`: culled points; `-cull off -sprites quads`: squares; `-cull off -sprites points`: points), the four in turn, %d times each (see [DESIGN.md](DESIGN.md#one-choice-of-three)). The option at exit is the one in force at the end of the run; the costs are those of auto's last comparisons that measured each option (a frame's time from its ball draw to the end of the frame: the median of the blocks' mean frames, each block from an empty GPU queue to an empty one, [DESIGN.md](DESIGN.md#blocks-measured-whole)).\n\n",
 		strings.Join(r.cull[0].args, " "), cullRuns)
 	p("| scene | flags | frame p50 ms, each run | median | auto: option at exit, each run | auto: frame ms culled / squares / points, each run |\n|---|---|---|---:|---|---|\n")
 	for _, s := range r.cull {

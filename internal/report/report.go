@@ -101,8 +101,9 @@ type Stats struct {
 	// Cull is the occlusion culling's choice in force at exit, "on" or
 	// "off" ("off" too where it cannot run: see render.Renderer.Culling);
 	// CullMode how it was chosen (-cull: auto, on or off); CullHidden the
-	// balls the last culled frame hid. With auto, the lower quartiles of the last
-	// comparison, where measured: the culler's CPU time, the ball draw's
+	// balls the last culled frame hid. With auto, what the last comparison
+	// measured (in the window the medians of its blocks' mean frames, on
+	// the page the lower quartiles of its frames), where measured: the culler's CPU time, the ball draw's
 	// GPU time with and without culling, and what a frame cost with and
 	// without (its wall time from the ball draw to the end of the frame).
 	Cull          string   `json:"cull,omitempty"`
@@ -122,7 +123,7 @@ type Stats struct {
 	// culled, "quads" (squares of two triangles) or "points" (point
 	// sprites; "points" too where squares cannot be drawn); SpritesMode
 	// how it was chosen (-sprites: auto, points or quads). With auto, as
-	// for the culling: the lower quartiles of the last comparison, where
+	// for the culling: what the last comparison measured, where
 	// measured, a frame's cost and the ball draw's GPU time each way, and
 	// the frames the comparisons drew and tried. A page reports the same.
 	Sprites               string   `json:"sprites,omitempty"`

@@ -13,6 +13,7 @@ type sim struct {
 	delay   int
 	pending []late
 	frame   int
+	tag     Tag // the frame's, while cost is asked for it
 	// counts
 	trials, measured, switches int
 	onFrames                   int // frames drawn with the strategy
@@ -24,7 +25,17 @@ type late struct {
 	cost Cost
 }
 
-func newSim(mode Mode, delay int) *sim { return &sim{c: New(mode), delay: delay} }
+func newSim(mode Mode, delay int) *sim {
+	s := &sim{c: New(mode), delay: delay}
+	if judgeWhole {
+		s.c.JudgeBlocks()
+	}
+	return s
+}
+
+// judgeWhole: the models' choices judge blocks whole
+// (TestModelsJudgingBlocksWhole).
+var judgeWhole bool
 
 func (s *sim) run(frames int, scene Scene, cost func(on bool, frame int) Cost) {
 	for range frames {
@@ -35,6 +46,7 @@ func (s *sim) run(frames int, scene Scene, cost func(on bool, frame int) Cost) {
 			s.pending = s.pending[1:]
 		}
 		on, measure, tag := s.c.Frame(scene)
+		s.tag = tag
 		if on != s.c.On() {
 			s.trials++
 		}

@@ -14,7 +14,13 @@ type among struct {
 	measured int             // frames measured
 }
 
-func newAmong(n, delay int) *among { return &among{c: NewOf(n), delay: delay} }
+func newAmong(n, delay int) *among {
+	s := &among{c: NewOf(n), delay: delay}
+	if judgeWhole {
+		s.c.JudgeBlocks()
+	}
+	return s
+}
 
 func (s *among) run(frames int, scene Scene, cost func(opt, frame int) Cost) {
 	for range frames {

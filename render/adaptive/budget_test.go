@@ -180,7 +180,10 @@ func TestLongFramesStart(t *testing.T) {
 // frame with culling (the walk over new positions). A measured frame with
 // no frame two before in flight (the run's first frames, or the queue
 // drained by frames so measured) waits for its own GPU work, as the
-// renderer's EndFrame does. The warm-up ends after warm ns (Restart). It
+// renderer's EndFrame did before it judged blocks whole; judging blocks
+// whole (judgeWhole), a block's first frame finds the queue emptied, the
+// wait not counted, and its last waits for all, as the renderer's
+// drawBalls and EndFrame do. The warm-up ends after warm ns (Restart). It
 // returns the frames drawn with culling off, and all frames.
 func pipelined(seed uint64, onCPU, onGPU, offCPU, offGPU, tickCPU, run, warm int64) (off, frames int, s *sim) {
 	rng := rand.New(rand.NewPCG(seed, 34))
@@ -188,8 +191,10 @@ func pipelined(seed uint64, onCPU, onGPU, offCPU, offGPU, tickCPU, run, warm int
 	var nextTick int64
 	var gpu [2]int64 // the GPU times of the frames in flight, oldest first
 	queued := 0      // how many: at most 2
-	// frame returns what a frame drawn with on takes, and queues it.
-	frame := func(on, measured, tick bool, x float64) (cpu, took int64) {
+	// frame returns what a frame drawn with on takes (and of that, what
+	// it counts: judging blocks whole, not the wait for the queue to
+	// empty before a block), and queues it.
+	frame := func(on, measured, tick bool, x float64) (cpu, took, counted int64) {
 		cpu, g := int64(float64(offCPU)*x), offGPU
 		if on {
 			cpu, g = int64(float64(onCPU)*x), onGPU
@@ -197,18 +202,31 @@ func pipelined(seed uint64, onCPU, onGPU, offCPU, offGPU, tickCPU, run, warm int
 				cpu += tickCPU
 			}
 		}
+		var drained int64
+		if judgeWhole && measured && s.tag.Opens() {
+			for _, t := range gpu[:queued] {
+				drained += t
+			}
+			queued = 0
+		}
 		switch {
+		case judgeWhole && measured && s.tag.Closes(): // waits for all
+			took = cpu + g
+			for _, t := range gpu[:queued] {
+				took += t
+			}
+			queued = 0
 		case queued == 2: // waits for the frame two before
 			took = max(cpu, gpu[0])
 			gpu = [2]int64{gpu[1], g}
-		case measured: // waits for its own
+		case measured && !judgeWhole: // waits for its own
 			took, queued = cpu+g, 0
 		default: // queued behind the others
 			took = cpu
 			gpu[queued] = g
 			queued++
 		}
-		return cpu, took
+		return cpu, drained + took, took
 	}
 	frames = runFor(s, run, warm, func(now int64) int64 {
 		x := math.Exp(0.05 * rng.NormFloat64())
@@ -220,15 +238,15 @@ func pipelined(seed uint64, onCPU, onGPU, offCPU, offGPU, tickCPU, run, warm int
 		measured := false
 		s.run(1, scene10k, func(on bool, _ int) Cost {
 			measured = true
-			cpu, t := frame(on, true, tick, x)
-			took = t
+			cpu, all, t := frame(on, true, tick, x)
+			took = all
 			if on {
 				return Cost{Strategy: cpu, Busy: t - cpu}
 			}
 			return Cost{Busy: t}
 		})
 		if !measured {
-			_, took = frame(s.c.On(), false, tick, x)
+			_, took, _ = frame(s.c.On(), false, tick, x)
 		}
 		return took
 	})

@@ -49,7 +49,9 @@ func (d *demo) waitStderr(re *regexp.Regexp, timeout time.Duration) string {
 			if m := re.FindStringSubmatch(d.stderr.String()); m != nil {
 				return m[len(m)-1]
 			}
-			d.t.Fatalf("interpdemo %v exited (status %d) before saying %q\nstderr: %s", d.args, d.code(), re, d.stderr.String())
+			// The process state names a signal that ended it ("signal:
+			// segmentation fault"), where the status alone says -1.
+			d.t.Fatalf("interpdemo %v exited (%v) before saying %q\nstderr: %s", d.args, d.cmd.ProcessState, re, d.stderr.String())
 		case <-time.After(20 * time.Millisecond):
 		}
 	}

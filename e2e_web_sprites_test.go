@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/interpdemo/interpdemo/internal/report"
 	"github.com/interpdemo/interpdemo/render/adaptive"
 )
 
@@ -169,13 +170,7 @@ func TestWebBallsAutoChoosesAmongThree(t *testing.T) {
 		}
 		names := ballOptions
 		costs := [3]*float64{s.SpritesCostPointsMs, s.SpritesCostQuadsMs, s.CullCostOnMs}
-		force := 0 // points
-		switch {
-		case s.Cull == "on":
-			force = 2
-		case s.Sprites == "quads":
-			force = 1
-		}
+		force := optionInForce(s)
 		t.Logf("?%s: in force %s (cull %s, sprites %s); a frame %s ms as points, %s as squares, %s culled (walk %s); "+
 			"compared %s frames with culled points, %s of the forms; %.1f FPS",
 			q, names[force], s.Cull, s.Sprites, msText(costs[0]), msText(costs[1]), msText(costs[2]), msText(s.CullWalkMs),
@@ -204,6 +199,18 @@ func TestWebBallsAutoChoosesAmongThree(t *testing.T) {
 // ballOptions names the page's options, in its list's order
 // (internal/web/options.go).
 var ballOptions = [3]string{"points", "squares", "culled points"}
+
+// optionInForce is the page's option in force at exit, as its -stats
+// say it (an index of ballOptions).
+func optionInForce(s *report.Stats) int {
+	switch {
+	case s.Cull == "on":
+		return 2
+	case s.Sprites == "quads":
+		return 1
+	}
+	return 0 // points
+}
 
 // lastComparisonAgrees checks the option in force (force, an index of
 // ballOptions) against the other option of the page's last comparison,

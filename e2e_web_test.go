@@ -596,14 +596,7 @@ func TestWebCullingAutoChooses(t *testing.T) {
 	// hysteresis: checked against its last comparison, whose two costs
 	// were measured in turn (the last costs of culling and of the forms
 	// may come from different comparisons).
-	force := 0 // points
-	switch {
-	case s.Cull == "on":
-		force = 2
-	case s.Sprites == "quads":
-		force = 1
-	}
-	lastComparisonAgrees(t, w, q, force)
+	lastComparisonAgrees(t, w, q, optionInForce(s))
 }
 
 // A browser without EXT_disjoint_timer_query_webgl2 (hidden here from

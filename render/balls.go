@@ -75,7 +75,7 @@ func (r *Renderer) drawBalls(alpha float32, rects []Rect, whole bool) {
 			r.prepareCells(alpha)
 		}
 		if measure {
-			r.cells.used, r.cells.measured = true, true // a fence each frame, whatever the option: the same pacing for all
+			r.cells.used = true // a fence each frame, whatever the option: the same pacing for all
 			r.cells.closes = tag.Closes()
 			if q = r.timers.begin(start); q != nil {
 				q.tag = tag

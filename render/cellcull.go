@@ -47,10 +47,10 @@ type cellCuller struct {
 	// windows (0 until a frame culls: one texel each, initCells).
 	texW, texH int
 	used       bool // a frame has used a texture since EndFrame last looked
-	// measured: the frame is one the comparison measures (EndFrame
-	// fences it); closes: it closes a block the choice measures whole
-	// (EndFrame waits for the GPU to finish it).
-	measured, closes bool
+	// closes: the frame, one the comparison measures, closes a block
+	// the choice measures whole (EndFrame waits for the GPU to finish
+	// it).
+	closes bool
 
 	on bool // the last frame that drew balls culled them
 }

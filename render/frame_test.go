@@ -642,9 +642,11 @@ func TestComparisonBlocksMeasuredWhole(t *testing.T) {
 	// comparison measured it, whether it closed a block, and whether the
 	// GPU is done with it once EndFrame has returned.
 	frame := func(alpha float32) (measured, closes, done bool) {
+		before, _ := r.choice.Compared()
 		r.Clear()
 		r.DrawBalls(alpha)
-		measured, closes = r.cells.measured, r.cells.closes
+		after, _ := r.choice.Compared()
+		measured, closes = after > before, r.cells.closes
 		win.Swap()
 		r.EndFrame()
 		return measured, closes, idle()

@@ -643,8 +643,8 @@ func (r *Renderer) ReadPixels() *image.RGBA {
 func (r *Renderer) EndFrame() {
 	defer r.timers.endFrame(r.choice) // after any wait for the GPU
 	r.sinceFence++
-	closes := r.cells.measured && r.cells.closes
-	r.cells.measured, r.cells.closes = false, false
+	closes := r.cells.closes
+	r.cells.closes = false
 	if r.cells.used {
 		// The CPU culler's textures are a ring of cellTextures: a frame
 		// must not queue more frames than that before one is done. And a

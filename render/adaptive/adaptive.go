@@ -488,13 +488,13 @@ func (c *Choice) Pick(s Scene) (opt int, measure bool, tag Tag) {
 	}
 	settle := k%Block < Settle
 	var edge uint8
-	if k%Block == 0 || k == c.first {
+	if c.whole && (k%Block == 0 || k == c.first) {
 		edge |= opens
 	}
-	if k%Block == Block-1 {
+	if c.whole && k%Block == Block-1 {
 		edge |= closes | last
 	}
-	if k < Block && c.first > 0 {
+	if c.whole && k < Block && c.first > 0 {
 		// A first block without settling frames: its first frames
 		// would find the queue emptied, costing their CPU time alone
 		// (on an NVIDIA H100 at 1,000,000 balls without culling, the
@@ -516,9 +516,6 @@ func (c *Choice) Pick(s Scene) (opt int, measure bool, tag Tag) {
 		c.curDrawn++
 	}
 	c.lastOpt, c.lastMeasured = use, true
-	if !c.whole {
-		edge = 0
-	}
 	return use, true, Tag{round: c.round, opt: uint8(use), settle: settle, block: uint8(k / Block), edge: edge}
 }
 

@@ -368,7 +368,7 @@ func TestAutoChoosesAmongThree(t *testing.T) {
 	r := newRendererConfig(t, win, Config{WorldW: 640, WorldH: 480, Radius: 8, FracBits: fracBits})
 	last, next := randomBalls(10_000, 7)
 	r.Sync(last, next, 1, 1)
-	drawn := drawOptions(r, win, 4*2*adaptive.MaxTrialFrames+16)
+	drawn := drawOptions(r, win, optionsFrames)
 	c, s := r.CullStats(), r.SpriteStats()
 	t.Logf("frames drawn as squares, points, culled: %v; last measured: squares %.3f ms, points %.3f, culled %.3f (walk %.3f); in force: option %d",
 		drawn, float64(s.CostQuadsNs)/1e6, float64(s.CostPointsNs)/1e6, float64(c.CostOnNs)/1e6, float64(c.WalkNs)/1e6, r.choice.Option())
@@ -398,6 +398,11 @@ func TestAutoChoosesAmongThree(t *testing.T) {
 		t.Errorf("the form's comparisons %d frames and the culling's %d, want all %d between them", s.Compared, c.Compared, f)
 	}
 }
+
+// optionsFrames is enough frames for the first comparisons to have tried
+// each option (a confirmation's longer blocks among them), with their
+// late results.
+const optionsFrames = 4*2*adaptive.MaxBlocks*adaptive.Block + 16
 
 // drawOptions draws frames whole frames of r's balls, at points between
 // ticks, and counts those drawn with each option (squares, points,

@@ -217,7 +217,7 @@ func TestPrepareChoicesMakesTheirPrograms(t *testing.T) {
 			continue
 		}
 		// Every option drawn in the comparisons: no program more.
-		drawn := drawOptions(r, win, 4*2*adaptive.MaxTrialFrames+16)
+		drawn := drawOptions(r, win, optionsFrames)
 		if len(r.progs) != len(want) || drawn[optSquares] == 0 || drawn[optPoints] == 0 || drawn[optCulled] == 0 {
 			t.Errorf("%s: after frames of each option (%v), %d programs made, want %d", tc.name, drawn, len(r.progs), len(want))
 		}

@@ -24,7 +24,9 @@
 // one, and an option costs the mean frame of its blocks, the work it
 // left queued in its own cost. Judged by single frames, on a rasterizer
 // that works behind the loop, an option can look cheap by leaving its
-// work to the frames after it, drawn another way.
+// work to the frames after it, drawn another way. A comparison that
+// confirms a switch between options that measured near measures blocks
+// twice as long (LongBlock), where a block's start and end weigh less.
 //
 // Frames of a few milliseconds are noisy: on a busy machine one option's
 // frames spread over three times and more, more than the options differ
@@ -43,9 +45,11 @@
 // two frames in a row of the other option that cost over 4 times the
 // dearest counted frame of the option in force end the trial at once; two
 // counted frames that both cost over twice that, or under half its
-// cheapest, decide it. Beyond the spread of its own frames, not within
-// it: on a busy machine a frame now and then costs a tenth of the others
-// (it found the rasterizer done), or ten times as much.
+// cheapest, decide it (judging blocks whole, the other option is plainly
+// cheaper by a block: one frame can be cheap by leaving its work queued).
+// Beyond the spread of its own frames, not within it: on a busy machine
+// a frame now and then costs a tenth of the others (it found the
+// rasterizer done), or ten times as much.
 //
 //	on, measure, tag := choice.Frame(scene)
 //	... draw with the strategy on or off; if measure, time it ...
@@ -142,10 +146,19 @@ const (
 	// than MinCounted (ns) and its answer would change the option in
 	// force (or it confirms a switch): then it goes on, a block of each
 	// at a time, up to MaxBlocks of each.
-	MinCounted     = 100_000_000
-	MaxBlocks      = 6
-	MaxTrialFrames = MaxBlocks * Block
-	MaxSamples     = MaxBlocks * (Block - Settle)
+	MinCounted = 100_000_000
+	MaxBlocks  = 6
+	// LongBlock: judging blocks whole (JudgeBlocks), a comparison that
+	// confirms a switch between two options the comparison before found
+	// Near (the dearer under Near times the cheaper) measures blocks of
+	// LongBlock frames, not Block: a block's start and end, from an
+	// empty queue to an empty one, weigh half as much on its mean frame.
+	LongBlock = 2 * Block
+	Near      = 1.25
+	// MaxTrialFrames is the most frames of the other option a comparison
+	// draws (long blocks), MaxSamples the most of each it counts.
+	MaxTrialFrames = MaxBlocks * LongBlock
+	MaxSamples     = MaxBlocks * (LongBlock - Settle)
 	FirstEvery     = 512  // frames from one comparison to the next, at first
 	MaxEvery       = 4096 // at most, the interval doubling while the choice holds
 	// Budget: trying the other option costs at most 1/Budget of the
@@ -235,6 +248,8 @@ type Choice struct {
 	drawn   int // frames the comparison has drawn
 	limit   int // and is to draw, both options
 	want    int // costs of each option it is to count
+	size    int // frames in each of its blocks: Block, or long
+	long    int // LongBlock (a test's model sets Block, to compare)
 	far     int // frames in a row of the other option far worse
 	// What the comparison's frames of the other option cost: the least
 	// measured (settling frames too), whether any was, and how many were
@@ -273,6 +288,10 @@ type Choice struct {
 	blockSum Cost
 	blockN   int
 	first    int
+	// near: the last comparison of each pair (the lower option first)
+	// found the two within Near of each other, since the scene changed:
+	// one that confirms a switch between them measures long blocks.
+	near [MaxOptions][MaxOptions]bool
 
 	typical [MaxOptions]Cost  // the lower quartiles of the last comparison that measured the option (judging blocks, the medians)
 	totals  [MaxOptions]int64 // and of its frames' totals (its blocks')
@@ -321,7 +340,7 @@ func NewOf(n int) *Choice {
 }
 
 func newChoice(n int, mode Mode) *Choice {
-	c := &Choice{mode: mode, n: n, every: FirstEvery, sorted: make([]int64, 0, MaxSamples), gpu: [MaxOptions]int64{-1, -1, -1}}
+	c := &Choice{mode: mode, n: n, every: FirstEvery, size: Block, long: LongBlock, sorted: make([]int64, 0, MaxSamples), gpu: [MaxOptions]int64{-1, -1, -1}}
 	for i := range c.samples[:n] {
 		c.samples[i] = make([]Cost, 0, MaxSamples)
 		c.blocks[i] = make([]Cost, 0, MaxBlocks)
@@ -337,8 +356,21 @@ func newChoice(n int, mode Mode) *Choice {
 // in its cost), and what an option costs is the mean frame of its
 // blocks (their median), the work it left queued counted in its own.
 // Call it before the first frame. The single frames still end a
-// comparison early where the answer is plain, and the settling frames
-// are still not counted for that.
+// comparison early where the other option is plainly dearer, and the
+// settling frames are still not counted for that; where it is plainly
+// cheaper, a block of it, judged whole, must be (under half the cheapest
+// block and counted frame of the option in force).
+//
+// A block's start and end (the queue empty at each) cost more than its
+// frames do in force, and not alike for every option: on llvmpipe at
+// 10,000 balls of radius 1, blocks of 5 frames of squares took 1.18 to
+// 1.32 times what squares take in force, of points 1.06 to 1.23, and the
+// two measured alike where the squares cost a seventh to a quarter less.
+// So a comparison that confirms a switch between options found Near
+// measures blocks of LongBlock frames, where the ends weigh half as much
+// (there blocks of 10 frames measured the points at 1.14 to 1.18 times
+// the squares); the other comparisons keep blocks of Block, which a
+// burst of the machine's load weighs on less unevenly.
 //
 // Where a GPU (or a software rasterizer's threads) works behind the
 // loop, a frame's cost is not its own: it pays for the frames before it
@@ -452,6 +484,7 @@ func (c *Choice) Pick(s Scene) (opt int, measure bool, tag Tag) {
 	if s != c.scene {
 		c.scene = s
 		c.lastMeasured = false // the GPU may still draw the old scene
+		c.near = [MaxOptions][MaxOptions]bool{}
 		if !c.allowed(c.cur) {
 			c.cur = c.firstAllowed()
 		}
@@ -473,28 +506,28 @@ func (c *Choice) Pick(s Scene) (opt int, measure bool, tag Tag) {
 	case waiting:
 		// A comparison whose costs never come (frames the caller did
 		// not measure to their end) ends after a while with what it has.
-		if c.frames > 2*TrialFrames {
+		if c.frames > 2*Blocks*c.size {
 			c.decide()
 		}
 		c.lastOpt, c.lastMeasured = c.cur, false
 		return c.cur, false, Tag{}
 	}
 	// Measuring: blocks of the option in force and of the other in turn.
-	k := c.drawn
+	k, size := c.drawn, c.size
 	c.drawn++
 	use := c.cur
-	if (k/Block)%2 == 1 {
+	if (k/size)%2 == 1 {
 		use = c.alt
 	}
-	settle := k%Block < Settle
+	settle := k%size < Settle
 	var edge uint8
-	if c.whole && (k%Block == 0 || k == c.first) {
+	if c.whole && (k%size == 0 || k == c.first) {
 		edge |= opens
 	}
-	if c.whole && k%Block == Block-1 {
+	if c.whole && k%size == size-1 {
 		edge |= closes | last
 	}
-	if c.whole && k < Block && c.first > 0 {
+	if c.whole && k < size && c.first > 0 {
 		// A first block without settling frames: its first frames
 		// would find the queue emptied, costing their CPU time alone
 		// (on an NVIDIA H100 at 1,000,000 balls without culling, the
@@ -516,7 +549,7 @@ func (c *Choice) Pick(s Scene) (opt int, measure bool, tag Tag) {
 		c.curDrawn++
 	}
 	c.lastOpt, c.lastMeasured = use, true
-	return use, true, Tag{round: c.round, opt: uint8(use), settle: settle, block: uint8(k / Block), edge: edge}
+	return use, true, Tag{round: c.round, opt: uint8(use), settle: settle, block: uint8(k / size), edge: edge}
 }
 
 // allowed reports whether option i can be drawn in the scene.
@@ -687,7 +720,11 @@ func (c *Choice) start() {
 	c.alt, c.soon = alt, false
 	c.round++
 	c.phase, c.frames, c.far = measuring, 0, 0
-	c.drawn, c.limit, c.want = 0, 2*TrialFrames, Samples
+	c.size = Block
+	if c.whole && c.confirm && c.near[min(c.cur, alt)][max(c.cur, alt)] {
+		c.size = c.long
+	}
+	c.drawn, c.limit, c.want = 0, 2*Blocks*c.size, Blocks*(c.size-Settle)
 	if c.compared == 0 || (c.lastMeasured && c.lastOpt == c.cur) {
 		// Nothing drawn yet, or the other way, or left behind unfenced,
 		// is in flight: the first block needs no settling frames.
@@ -714,11 +751,16 @@ func (c *Choice) Measured(tag Tag, cost Cost) {
 	if opt != cur && opt != alt {
 		return
 	}
-	if c.whole {
-		c.addToBlock(tag, cost)
-	}
+	closed := c.whole && c.addToBlock(tag, cost)
 	if t := cost.Total(); opt != cur && (!c.altSeen || t < c.altMin) {
 		c.altMin, c.altSeen = t, true
+	}
+	if closed && opt == alt && c.blockBetter() {
+		// A block of the other option, judged whole, under half the
+		// cheapest of the option in force: plainly better.
+		c.keep(alt, cost)
+		c.end(true)
+		return
 	}
 	if opt == cur {
 		c.far = 0
@@ -742,7 +784,8 @@ func (c *Choice) Measured(tag Tag, cost Cost) {
 				c.keep(alt, cost)
 				c.end(false)
 				return
-			case 2*prev < lo && 2*t < lo:
+			case !c.whole && 2*prev < lo && 2*t < lo:
+				// (Judging blocks whole, by blocks: blockBetter.)
 				c.keep(alt, cost)
 				c.end(true)
 				return
@@ -768,10 +811,10 @@ func (c *Choice) Measured(tag Tag, cost Cost) {
 }
 
 // addToBlock adds a frame's cost to its block's, and counts the block's
-// mean frame when it closes with all its frames' costs in: a block whose
-// frame went unmeasured is not counted (its work is in the block's
-// closing wait, its time nowhere).
-func (c *Choice) addToBlock(tag Tag, cost Cost) {
+// mean frame when it closes with all its frames' costs in (then it
+// reports true): a block whose frame went unmeasured is not counted (its
+// work is in the block's closing wait, its time nowhere).
+func (c *Choice) addToBlock(tag Tag, cost Cost) bool {
 	if b := int(tag.block); b != c.blockID {
 		c.blockID, c.blockSum, c.blockN = b, Cost{}, 0
 	}
@@ -779,17 +822,42 @@ func (c *Choice) addToBlock(tag Tag, cost Cost) {
 	c.blockSum.Busy += cost.Busy
 	c.blockN++
 	if tag.edge&last == 0 {
-		return
+		return false
 	}
-	size := Block
+	size := c.size
 	if tag.block == 0 {
 		size -= c.first
 	}
+	counted := false
 	if s := &c.blocks[tag.opt]; c.blockN == size && len(*s) < cap(*s) {
 		n := int64(size)
 		*s = append(*s, Cost{Strategy: c.blockSum.Strategy / n, Busy: c.blockSum.Busy / n})
+		counted = true
 	}
 	c.blockID, c.blockN = -1, 0
+	return counted
+}
+
+// blockBetter reports whether the last block of the other option, judged
+// whole, cost under half the cheapest block and the cheapest counted
+// frame of the option in force (of which it has Block-Settle): the
+// early end "plainly better" of a choice judging blocks whole. By single
+// frames it would be fooled where the option tried leaves its work
+// queued: on llvmpipe at 10,000 balls of radius 1, frames of point
+// sprites of 1.7 to 2.2 ms, the last of a block waiting 9.5 to 14 for
+// the rasterizer, against squares' 3.7 to 3.9, ended comparisons with
+// the points after two of their frames, and a short confirmation, which
+// saw the two alike, let the switch stand.
+func (c *Choice) blockBetter() bool {
+	cur, alt := c.blocks[c.cur], c.blocks[c.alt]
+	if len(cur) == 0 || len(alt) == 0 || len(c.samples[c.cur]) < Block-Settle {
+		return false
+	}
+	lo, _ := span(c.samples[c.cur])
+	for _, b := range cur {
+		lo = min(lo, b.Total())
+	}
+	return 2*alt[len(alt)-1].Total() < lo
 }
 
 // keep counts a cost of option i, up to the comparison's count.
@@ -817,6 +885,8 @@ func (c *Choice) end(switchOver bool) {
 func (c *Choice) found(opt int) {
 	c.last, c.lastOK = [2]int{c.cur, c.alt}, true
 	c.lastTotals = [2]int64{c.costIn(c.cur), c.costIn(c.alt)}
+	a, b := c.lastTotals[0], c.lastTotals[1]
+	c.near[min(c.cur, c.alt)][max(c.cur, c.alt)] = a > 0 && b > 0 && float64(max(a, b)) < Near*float64(min(a, b))
 	tried := c.alt
 	c.looked[c.cur], c.looked[tried] = true, true
 	for i := range c.skipped {
@@ -941,9 +1011,16 @@ func (c *Choice) other(opt int) int {
 }
 
 // spanApart reports whether each counted frame of the option not chosen
-// (opt's other) cost over FarApart times the dearest of the one chosen.
+// (opt's other) cost over FarApart times the dearest of the one chosen:
+// judging blocks whole, the dearest block of the one chosen, where it has
+// one (a frame among its counted ones that a tick's walk made dearer
+// does not make a switch from an option five times dearer wait for a
+// confirmation: TestPipelinedStart).
 func (c *Choice) spanApart(opt int) bool {
 	left, to := c.samples[c.other(opt)], c.samples[opt]
+	if c.whole && len(c.blocks[opt]) > 0 {
+		to = c.blocks[opt]
+	}
 	if len(left) == 0 || len(to) == 0 {
 		return false
 	}
@@ -1028,11 +1105,11 @@ func (c *Choice) decide() {
 		if up {
 			opt = hi
 		}
-		if (opt != c.cur || c.confirm) && c.limit < 2*MaxTrialFrames &&
+		if (opt != c.cur || c.confirm) && c.limit < 2*MaxBlocks*c.size &&
 			len(c.samples[lo]) == c.want && len(c.samples[hi]) == c.want &&
 			(sum(c.samples[lo]) < MinCounted || sum(c.samples[hi]) < MinCounted) {
-			c.limit += 2 * Block
-			c.want += Block - Settle
+			c.limit += 2 * c.size
+			c.want += c.size - Settle
 			c.phase = measuring // from the next frame, a block of each
 			return
 		}

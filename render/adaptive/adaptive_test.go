@@ -353,7 +353,7 @@ func TestShortFramesMeasuredLonger(t *testing.T) {
 		on, off int64
 		trials  int // frames of the other option in the first comparison
 	}{
-		{"short frames, culling pays", 2_000_000, 3_000_000, MaxTrialFrames},
+		{"short frames, culling pays", 2_000_000, 3_000_000, MaxBlocks * Block},
 		{"long frames, culling pays", 20_000_000, 30_000_000, TrialFrames},
 		{"short frames, culling does not pay", 3_000_000, 3_000_000, TrialFrames},
 	} {
@@ -454,7 +454,11 @@ func TestSettleOnlyAfterOthers(t *testing.T) {
 	// of them, not far: a third of the cost): its confirmation follows
 	// them, counted at once.
 	s = newSim(Auto, 0)
-	s.run(Block-Settle+Block-1, scene10k, costs(500_000, 3_000_000, 9_000_000))
+	frames := Block - Settle + Block - 1
+	if judgeWhole {
+		frames++ // judged whole, by the block, at its last frame
+	}
+	s.run(frames, scene10k, costs(500_000, 3_000_000, 9_000_000))
 	for _, l := range s.pending { // what the next frame would take in first
 		s.c.Measured(l.tag, l.cost)
 	}

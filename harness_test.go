@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -150,6 +151,7 @@ type demo struct {
 	cmd            *exec.Cmd
 	stdout, stderr output
 	done           chan struct{}
+	killed         atomic.Bool // by the test's cleanup
 	display        string
 	win            string
 }
@@ -200,12 +202,18 @@ func (d *demo) start(cmd *exec.Cmd) {
 	}
 	go func() {
 		d.cmd.Wait()
+		if st := d.cmd.ProcessState; !d.killed.Load() && st != nil && st.ExitCode() == -1 {
+			// Ended by a signal (its exit status reads -1): say which,
+			// whatever the test checks of it.
+			d.t.Logf("interpdemo %v: %v", d.args, st)
+		}
 		close(d.done)
 	}()
 	d.t.Cleanup(func() {
 		select {
 		case <-d.done:
 		default:
+			d.killed.Store(true)
 			d.cmd.Process.Kill()
 			<-d.done
 		}

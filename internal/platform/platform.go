@@ -81,6 +81,14 @@ type Window struct {
 // Open initialises SDL's video subsystem and opens a window with an OpenGL
 // 3.3 core context, current on the calling thread.
 func Open(o Options) (*Window, error) {
+	// Before the environment changes: the start's preloading opens
+	// libraries whose constructors read it (Mesa's and LLVM's: 153 calls
+	// of getenv on its thread, headless here), and C's setenv, under Go's
+	// os.Setenv, may free the array a getenv is reading. That freed
+	// array, read on a thread with every signal blocked, killed the
+	// process by a signal with nothing said, a few times in the tests'
+	// runs under load (TestOpenWaitsForThePreloading).
+	waitPreload(preloadDeadline)
 	serialRaster(o.SerialRaster) // before the driver is loaded, below
 	keepHeapTop()                // before the driver's first buffers
 	if o.Headless {

@@ -238,7 +238,11 @@ import (
 // before any package's init) waits for the preloading to end; what
 // overlaps is the end of the exec and the start of Go's runtime: 6 to
 // 7 ms less start-up here (DESIGN.md, "Where start-up goes"). A process
-// that exits at once (a bad flag) waits for it too.
+// that exits at once (a bad flag) waits for it too. Open waits for it
+// before it changes the environment (setenv): the libraries' constructors
+// read it as they load (getenv), and a setenv beside them may free the
+// array a getenv is reading, on a thread where every signal is blocked,
+// which kills the process with nothing said.
 //
 // The file is learned afresh once a day (a file older than that is not
 // read, and the start that does not preload rewrites it), and where a
@@ -248,6 +252,11 @@ import (
 
 // preloadEnv turns preloading and learning off when set to 0.
 const preloadEnv = "INTERPDEMO_PRELOAD"
+
+// preloadDeadline is how long Open waits for the start's preloading to
+// finish before it changes the environment (about 60 ms here; a
+// preloading that takes longer is left to run, and Open goes on).
+const preloadDeadline = 5 * time.Second
 
 // preloadState is what the start's preloading did: whether it read the
 // file (used), how many libraries it listed (tried) and how many opened.
@@ -347,7 +356,7 @@ func learnPreload() error {
 	if name == "" || os.Getenv(preloadEnv) == "0" {
 		return nil
 	}
-	st, done := waitPreload(5 * time.Second)
+	st, done := waitPreload(preloadDeadline)
 	if !done {
 		return nil
 	}

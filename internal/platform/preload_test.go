@@ -121,6 +121,13 @@ func preloadChild(t *testing.T, dir string, env ...string) (st preloadState, has
 // C compiler cgo uses, and returns its path.
 func probeLibrary(t *testing.T, dir, name string) string {
 	t.Helper()
+	return cLibrary(t, dir, name, "int "+name+"(void) { return 42; }\n")
+}
+
+// cLibrary builds the shared library lib<name>.so of the C source src in
+// dir, with the C compiler cgo uses, and returns its path.
+func cLibrary(t *testing.T, dir, name, src string) string {
+	t.Helper()
 	cc := os.Getenv("CC")
 	if cc == "" {
 		out, err := exec.Command("go", "env", "CC").Output()
@@ -129,12 +136,12 @@ func probeLibrary(t *testing.T, dir, name string) string {
 		}
 		cc = strings.Fields(string(out))[0]
 	}
-	src := filepath.Join(dir, name+".c")
+	file := filepath.Join(dir, name+".c")
 	lib := filepath.Join(dir, "lib"+name+".so")
-	if err := os.WriteFile(src, []byte("int "+name+"(void) { return 42; }\n"), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command(cc, "-shared", "-fPIC", "-o", lib, src).CombinedOutput(); err != nil {
+	if out, err := exec.Command(cc, "-shared", "-fPIC", "-o", lib, file).CombinedOutput(); err != nil {
 		t.Fatalf("building %s: %v\n%s", lib, err, out)
 	}
 	if err := os.Chmod(lib, 0o755); err != nil {
@@ -272,5 +279,49 @@ func TestOpenLearnsTheDriversLibraries(t *testing.T) {
 	}
 	if !bytes.Equal(b, b2) || !fi2.ModTime().Equal(old) {
 		t.Errorf("a start that needed nothing more rewrote the file:\n%s\nthen\n%s", b, b2)
+	}
+}
+
+// TestOpenWaitsForThePreloading: Open changes the environment
+// (SDL_VIDEODRIVER, headless) only once the start's preloading is done,
+// for the libraries it opens read the environment as they load, and C's
+// setenv beside a getenv on another thread may free the array the getenv
+// reads. The library preloaded here takes a second to load and then
+// reads SDL_VIDEODRIVER: it must see the value the process started with,
+// not Open's. (Open before waited for nothing: the library saw Open's
+// value.)
+func TestOpenWaitsForThePreloading(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("glibc's dynamic loader")
+	}
+	libs := t.TempDir()
+	seen := filepath.Join(libs, "seen")
+	lib := cLibrary(t, libs, "preloadslow", `#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+__attribute__((constructor)) static void slow(void) {
+	struct timespec d = {1, 0};
+	nanosleep(&d, NULL);
+	const char *out = getenv("PRELOAD_SEEN"), *v = getenv("SDL_VIDEODRIVER");
+	FILE *f = out ? fopen(out, "w") : NULL;
+	if (f) {
+		fputs(v ? v : "(unset)", f);
+		fclose(f);
+	}
+}
+int preloadslow(void) { return 42; }
+`)
+	dir := t.TempDir()
+	writePreload(t, dir, time.Now(), lib)
+	st, _, _ := preloadChild(t, dir, preloadChildEnv+"=open", "SDL_VIDEODRIVER=before", "PRELOAD_SEEN="+seen)
+	if !st.used || st.loaded != 1 {
+		t.Fatalf("the start's preloading did %+v, want the slow library opened", st)
+	}
+	b, err := os.ReadFile(seen)
+	if err != nil {
+		t.Fatalf("the slow library said nothing: %v", err)
+	}
+	if got := string(b); got != "before" {
+		t.Errorf("the library preloaded read SDL_VIDEODRIVER=%s as it loaded, want the start's value, before: Open changed the environment while the preloading ran", got)
 	}
 }

@@ -84,10 +84,10 @@ func Open(o Options) (*Window, error) {
 	// Before the environment changes: the start's preloading opens
 	// libraries whose constructors read it (Mesa's and LLVM's: 153 calls
 	// of getenv on its thread, headless here), and C's setenv, under Go's
-	// os.Setenv, may free the array a getenv is reading. That freed
-	// array, read on a thread with every signal blocked, killed the
-	// process by a signal with nothing said, a few times in the tests'
-	// runs under load (TestOpenWaitsForThePreloading).
+	// os.Setenv, may free the array a getenv is reading. A fault there,
+	// on a thread with every signal blocked, kills the process with
+	// nothing said, as three demos died in the tests' runs under load
+	// (TestOpenWaitsForThePreloading; DESIGN.md).
 	waitPreload(preloadDeadline)
 	serialRaster(o.SerialRaster) // before the driver is loaded, below
 	keepHeapTop()                // before the driver's first buffers

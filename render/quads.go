@@ -113,8 +113,8 @@ type SpriteStats struct {
 	Mode  adaptive.Mode // On: points; Off: squares
 	Quads bool          // the form in force: squares (false where they cannot be, or the balls are culled)
 	// With auto, in ns, -1 where not measured: the medians of the last
-	// comparisons' blocks (as CullStats), a frame's time from its ball draw to the end of
-	// EndFrame, drawn as squares and as points (not culled); and the ball
+	// comparisons' blocks (as CullStats), a frame's time from its ball
+	// draw to the end of EndFrame, drawn as squares and as points (not culled); and the ball
 	// draw's GPU time (a timer query) of the last frame measured each way.
 	CostQuadsNs, CostPointsNs, GPUQuadsNs, GPUPointsNs int64
 	// Compared counts the frames the comparisons of squares with points

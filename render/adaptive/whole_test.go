@@ -99,6 +99,27 @@ func (q *queue) frame(opt int, tag Tag) Cost {
 	return Cost{Busy: t}
 }
 
+// runModel runs c for frames frames of scene10k, as the demo does (the
+// warm-up's end, Restart, an eighth in), each frame's cost from frame
+// (its tag the zero Tag where Pick did not ask to measure it), reported
+// at the frame's end; it returns the frames drawn with option 1.
+func runModel(c *Choice, frames int, frame func(opt int, tag Tag) Cost) (option1 int) {
+	for f := range frames {
+		if f == frames/8 {
+			c.Restart()
+		}
+		opt, measure, tag := c.Pick(scene10k)
+		cost := frame(opt, tag)
+		if opt == 1 {
+			option1++
+		}
+		if measure {
+			c.Measured(tag, cost)
+		}
+	}
+	return option1
+}
+
 // TestWholeBlocksCountWhatIsLeftQueued: on the queue above, points' work
 // a fifth over the squares', so the squares are the cheaper, the choice
 // judging blocks whole keeps the squares in nearly every run; the same
@@ -115,22 +136,7 @@ func TestWholeBlocksCountWhatIsLeftQueued(t *testing.T) {
 				c.JudgeBlocks()
 			}
 			q := &queue{rng: rand.New(rand.NewPCG(seed, 12)), work: [2]int64{2_600_000, 3_150_000}, cpu: 100_000}
-			for f := range frames {
-				if f == frames/8 {
-					c.Restart() // the warm-up's end, as the demo's
-				}
-				opt, measure, tag := c.Pick(scene10k)
-				if !measure {
-					tag = Tag{}
-				}
-				cost := q.frame(opt, tag)
-				if opt == 1 {
-					pointFrames++
-				}
-				if measure {
-					c.Measured(tag, cost)
-				}
-			}
+			pointFrames += runModel(c, frames, q.frame)
 			if c.Option() == 1 {
 				onPoints++
 			}
@@ -256,19 +262,7 @@ func TestLongBlocksConfirm(t *testing.T) {
 			c.JudgeBlocks()
 			c.long = long
 			e := &ends{rng: rand.New(rand.NewPCG(seed, 56)), work: [2]int64{4_000_000, 4_600_000}, end: [2]int64{6_000_000, 1_500_000}}
-			for f := range frames {
-				if f == frames/8 {
-					c.Restart() // the warm-up's end, as the demo's
-				}
-				opt, measure, tag := c.Pick(scene10k)
-				cost := e.frame(opt, tag)
-				if opt == 1 {
-					pointFrames++
-				}
-				if measure {
-					c.Measured(tag, cost)
-				}
-			}
+			pointFrames += runModel(c, frames, e.frame)
 			if c.Option() == 1 {
 				onPoints++
 			}
@@ -392,9 +386,6 @@ func TestWholeBlocksNotFooledEarly(t *testing.T) {
 		tried := 0
 		for f := 0; c.round < 2 && f < 1000; f++ {
 			opt, measure, tag := c.Pick(scene10k)
-			if !measure {
-				tag = Tag{}
-			}
 			cost := d.frame(opt, tag)
 			if measure && c.round == 1 {
 				if opt == 1 {

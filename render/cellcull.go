@@ -85,9 +85,10 @@ type CullStats struct {
 	// With auto, in ns, -1 where not measured: the medians of the last
 	// comparisons' blocks (adaptive.Choice.JudgeBlocks), the culler's
 	// time and what the choice compares, a frame's time from its ball
-	// draw to the end of EndFrame, with culling and without (the cheaper form measured, squares or
-	// points); and the ball draw's GPU time (a timer query) of the last
-	// frame measured with and without (in that form).
+	// draw to the end of EndFrame, with culling and without (the cheaper
+	// form measured, squares or points); and the ball draw's GPU time (a
+	// timer query) of the last frame measured with and without (in that
+	// form).
 	WalkNs, GPUOnNs, GPUOffNs, CostOnNs, CostOffNs int64
 	// Compared counts the frames the comparisons of culled points with
 	// either form drew, Tried those of them drawn with the option not in

@@ -14,7 +14,8 @@ var watchingRe = regexp.MustCompile(`watching: 2 players, from tick (\d+)`)
 // two-player game of real processes on 127.0.0.1, lockstep and rollback;
 // 5 s into it a third process watches with -spectate. It exits 0 when the
 // game ends, its -stats says "spectator", and its state hash is the
-// players'.
+// players'; the host ends with the game, not after the spectator's
+// silence.
 func TestSpectatorJoinsFiveSecondsIn(t *testing.T) {
 	t.Parallel() // real-time games, light on the CPU: they overlap with the other network games
 	for _, netcode := range []string{"lockstep", "rollback"} {
@@ -31,9 +32,16 @@ func TestSpectatorJoinsFiveSecondsIn(t *testing.T) {
 			}
 			spec := startDemo(t, "", append([]string{"-spectate", addr}, netCommon...)...)
 			spec.waitStderr(watchingRe, 30*time.Second)
-			for _, d := range []*demo{host, join, spec} {
-				d.mustSucceed(60 * time.Second)
+			spec.mustSucceed(60 * time.Second)
+			left := time.Now()
+			host.mustSucceed(60 * time.Second)
+			if took := time.Since(left); took > 10*time.Second {
+				// The spectator told the host it has the end, then went:
+				// the host has nobody to wait for (it waited for the
+				// spectator's silence, -net-timeout's 30 s, before).
+				t.Errorf("the host ended %v after the spectator", took.Round(time.Millisecond))
 			}
+			join.mustSucceed(60 * time.Second)
 			h, j, s := host.stats(), join.stats(), spec.stats()
 			if s.Net == nil || s.Net.Role != "spectator" || s.Net.Spectator == nil || s.Net.Spectator.StartTick == 0 {
 				t.Fatalf("spectator's -stats: %+v", s.Net)

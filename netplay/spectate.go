@@ -701,6 +701,8 @@ type Spectator struct {
 	helloSent                                     bool
 	welcomed                                      bool
 	news                                          bool
+	// told: the game played to its end, the host was told so (Poll).
+	told bool
 
 	id                    uint64
 	players, inputSize    int
@@ -1000,6 +1002,18 @@ func (sp *Spectator) Unreachable(now time.Duration, addr Addr) {
 func (sp *Spectator) Poll(now time.Duration, out Sender) {
 	switch sp.state {
 	case StateEnded:
+		if sp.err == nil && !sp.told {
+			// Played to the end: the host serves a spectator until it
+			// acknowledges the end, so say so now, before the Watcher is
+			// done and the caller goes. (Before, the last ticks, which
+			// come with the end, went unacknowledged, and the host waited
+			// for the spectator's silence, then dropped it.) Copies
+			// against loss: nothing answers them.
+			sp.told = true
+			for range finalAcks {
+				sp.ack(out)
+			}
+		}
 		return
 	case StateJoining:
 		if sp.welcomed {
@@ -1026,13 +1040,25 @@ func (sp *Spectator) Poll(now time.Duration, out Sender) {
 	}
 	if sp.news || now-sp.lastAck >= DefaultKeepAlive {
 		sp.news, sp.lastAck = false, now
-		w := sp.header(msgSpecAck, sp.id)
-		w.u64(sp.cfg.Nonce)
-		w.uv(uint64(sp.snapGot))
-		w.uv(sp.received - sp.start)
-		sp.appendHeld(&w)
-		sp.send(out, &w)
+		sp.ack(out)
 	}
+}
+
+// finalAcks is how many copies of its last acknowledgement a spectator
+// sends: where the network loses one datagram in ten, all three are lost
+// once in a thousand games, and the host ends after Silence then, as
+// before.
+const finalAcks = 3
+
+// ack sends the host an acknowledgement: the snapshot bytes and the
+// ticks received.
+func (sp *Spectator) ack(out Sender) {
+	w := sp.header(msgSpecAck, sp.id)
+	w.u64(sp.cfg.Nonce)
+	w.uv(uint64(sp.snapGot))
+	w.uv(sp.received - sp.start)
+	sp.appendHeld(&w)
+	sp.send(out, &w)
 }
 
 // appendHeld appends to an acknowledgement the bitmap of the snapshot's
@@ -1110,10 +1136,12 @@ func (w *Watcher) Behind() int64 { return int64(w.sp.confirmed) - int64(w.head) 
 // Loaded reports whether the snapshot is in the game.
 func (w *Watcher) Loaded() bool { return w.loaded }
 
-// Done reports whether the game ran to its end (or the spectator failed).
+// Done reports whether the game ran to its end and the host was told so
+// (the Spectator's Poll after the last tick), or the spectator failed:
+// the caller may close its socket.
 func (w *Watcher) Done() bool {
 	sp := w.sp
-	return sp.err != nil || (w.loaded && sp.endSet && w.head >= sp.end)
+	return sp.err != nil || (w.loaded && sp.endSet && w.head >= sp.end && sp.told)
 }
 
 // Frame runs the ticks due (as Runner.Frame), those that arrived.

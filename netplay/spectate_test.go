@@ -115,7 +115,9 @@ type endpoint interface {
 // spectated plays a 2-player rollback game of ticks ticks over net, with
 // a Broadcast on the host, and a spectator that joins at joinAt; it
 // returns the players, the spectator and its Watcher's game when all are
-// done.
+// done. A spectator whose Watcher is done leaves at once, as the demo's
+// does (it closes its socket): the host must not have to wait for its
+// silence, nor drop it, to end.
 func spectated(t *testing.T, c Conditions, ticks uint64, joinAt time.Duration, fill int, scfg SpectatorConfig) ([]*specPlayer, *Spectator, *Watcher, *specGame) {
 	return spectatedLossy(t, c, ticks, joinAt, fill, scfg, false)
 }
@@ -159,17 +161,18 @@ func spectatedLossy(t *testing.T, c Conditions, ticks uint64, joinAt time.Durati
 	var w *Watcher
 	var sg *specGame
 	var now time.Duration
+	left := false // the spectator left: it neither receives nor sends
 	deliver := func(from, to Addr, pkt []byte) {
 		for _, p := range players {
 			if p.addr == to {
 				p.ep.Receive(now, from, pkt)
 			}
 		}
-		if sp != nil && to == specAddr {
+		if sp != nil && !left && to == specAddr {
 			sp.Receive(now, from, pkt)
 		}
 	}
-	var specStart time.Duration
+	var specStart, leftAt, sessionDoneAt, bcastDoneAt time.Duration
 	for ; now < 120*time.Second; now += 5 * time.Millisecond {
 		net.Deliver(now, deliver)
 		for _, p := range players {
@@ -188,7 +191,7 @@ func spectatedLossy(t *testing.T, c Conditions, ticks uint64, joinAt time.Durati
 				t.Fatal(err)
 			}
 		}
-		if sp != nil {
+		if sp != nil && !left {
 			if w == nil && sp.State() >= StateLobby && sp.Err() == nil {
 				sg = newSpecGame(fill, 1)
 				sg.lossy = lossy
@@ -207,12 +210,49 @@ func spectatedLossy(t *testing.T, c Conditions, ticks uint64, joinAt time.Durati
 				w.Frame(now, due, 5)
 			}
 			sp.Poll(now, SendFunc(func(to Addr, pkt []byte) { net.Send(now, specAddr, to, pkt) }))
+			if w != nil && w.Done() && sp.Err() == nil {
+				left, leftAt = true, now
+			}
+		}
+		if sessionDoneAt == 0 && players[0].s.Done() {
+			sessionDoneAt = now
+		}
+		if bcastDoneAt == 0 && bcast.Done() {
+			bcastDoneAt = now
 		}
 		if players[0].s.Done() && players[1].s.Done() && bcast.Done() && sp != nil && (sp.Err() != nil || (w != nil && w.Done())) {
 			break
 		}
 	}
+	if left {
+		// The host heard that the spectator has the end: it did not
+		// give it up as silent (DefaultSilence), nor serve it long after
+		// it left and the players' session ended.
+		if d := bcast.Stats().Dropped; d != 0 {
+			t.Errorf("the host dropped %d spectators; the one that left at the end had the whole game", d)
+		}
+		if end := max(leftAt, sessionDoneAt); bcastDoneAt == 0 || bcastDoneAt-end > 250*time.Millisecond {
+			t.Errorf("the host's Broadcast done at %v; the spectator left at %v, the host's session done at %v", bcastDoneAt, leftAt, sessionDoneAt)
+		}
+	}
 	return players, sp, w, sg
+}
+
+// A spectator that watched the game to its end and left at once (its
+// Watcher done, its socket closed) lets the host end with the players'
+// session: the host heard it had the end, and did not drop it after its
+// silence (spectated checks both). Before, the last ticks, which come with
+// the end, went unacknowledged: the host served the spectator for
+// DefaultSilence after it left (the demo's host, for its -net-timeout).
+func TestHostEndsWhenTheSpectatorLeaves(t *testing.T) {
+	for _, c := range []Conditions{{}, {Delay: 20 * time.Millisecond}, {Delay: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.1}} {
+		for _, ticks := range []uint64{100, 301} {
+			_, sp, w, _ := spectated(t, c, ticks, 500*time.Millisecond, 0, SpectatorConfig{Nonce: 9, InputSize: 1})
+			if sp.Err() != nil || w == nil || !w.Done() || w.Head() != ticks {
+				t.Fatalf("%+v, %d ticks: spectator %v, %v", c, ticks, sp.Err(), sp.State())
+			}
+		}
+	}
 }
 
 // A spectator that arrives while the game runs gets a snapshot, then the

@@ -875,7 +875,9 @@ func conflicts(c *Config, set map[string]bool, w sim.Settings, s *netplay.Sessio
 // after a silence) and closes the socket.
 func (g *netGame) leave(clock loop.Clock) {
 	if g.spec != nil {
-		g.conn.Close() // a spectator just goes: nobody waits for it
+		// A spectator just goes: at the end its last Poll told the host
+		// it has it; one that quits before is dropped after its silence.
+		g.conn.Close()
 		return
 	}
 	g.sess.Quit(clock.Now())

@@ -310,6 +310,7 @@ func TestKilledPeer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real time")
 	}
+	t.Parallel() // real-time games, light on the CPU: they overlap with the other network games
 	started := regexp.MustCompile(`game started`)
 	t.Run("ends", func(t *testing.T) {
 		t.Parallel()
@@ -504,6 +505,7 @@ func TestQuitEndsEveryoneAtOneTick(t *testing.T) {
 // TestJoinerTakesTheHostsWorld: a joiner's world flag that disagrees with
 // the host's is a clear error; flags that agree are fine.
 func TestJoinerTakesTheHostsWorld(t *testing.T) {
+	t.Parallel() // real-time games, light on the CPU: they overlap with the other network games
 	host, addr := hostGame(t, 2, "-balls", "7", "-ticks", "50")
 	bad := joinGame(t, addr, 61, "-balls", "5")
 	if code := bad.mustExit(30 * time.Second); code == 0 || !strings.Contains(bad.stderr.String(), "-balls: is 7 in the host's game, not 5") {

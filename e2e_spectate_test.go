@@ -68,6 +68,8 @@ func TestRefusedAtOnce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real time")
 	}
+	t.Parallel() // real-time games, light on the CPU: they overlap with the other network games
+
 	pc, err := net.ListenPacket("udp", "127.0.0.1:0") // a port nobody answers on
 	if err != nil {
 		t.Fatal(err)

@@ -22,6 +22,9 @@ import (
 // of the window is the layout's (core.Layout); the run must take the ball
 // through those places, or the test says it proved nothing.
 func TestOverlaysNeverHideTheBall(t *testing.T) {
+	// 10 s at 30 FPS of one ball, a fifth of a core: it runs beside the
+	// network games, and what it checks is in each frame it reads back.
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "run.gif")
 	d := runDemo(t, "", 60*time.Second, "-headless", "-hud-help", "-speed", "4", "-fps-cap", "30", "-duration", "10s", "-gif", path)
 	if d.code() != 0 {

@@ -98,7 +98,14 @@ type PacerConfig struct {
 // grid point, more than half an interval after it, or on the same grid
 // point as the last frame, does not fit. One such frame moves no grid: if
 // it came early for its point, it is taken for a very late wake-up after
-// the point before, and its Time is now. When three frames in a row, or
+// the point before, and its Time is now. It ends a stretch of the
+// envelope (the steps across it may be miscounted), and the next block
+// starts another; the interval is the slope over the stretches added up
+// (their times over their steps), so the machine waking the program late
+// now and then costs the estimate only the frames around each late one.
+// A block's point counts only once the frame after it fits (a frame
+// woken nearly a whole interval late looks early for the next vblank),
+// and the measured start's points only when all 32 intervals fitted. When three frames in a row, or
 // one in four for a while, do not fit (vsync turned off behind the
 // program's back, a display whose rate changed), the pacer gives the grid
 // up, passes the times through, measures the interval again and snaps
@@ -139,9 +146,22 @@ type Pacer struct {
 	blk      envPoint
 	blkR     time.Duration // blk's time against the line n × period
 	hasBlk   bool
-	floor    time.Duration // least lag in the block
-	nblk     int
-	slew     time.Duration // how far the grid creeps forward each frame
+	// pend is the last block's point, held for one frame: it counts
+	// only if the frame after it fits (a frame woken nearly a whole
+	// interval late looks early for the next vblank, and the next frame
+	// on the same grid point gives it away).
+	pend    envPoint
+	hasPend bool
+	floor   time.Duration // least lag in the block
+	nblk    int
+	slew    time.Duration // how far the grid creeps forward each frame
+	// The envelope's stretches that a misfit closed since the grid was
+	// found: their time and their grid steps, first point to last.
+	// tip is the open stretch's latest point (valid when hasTip).
+	doneNow time.Duration
+	doneN   int64
+	tip     envPoint
+	hasTip  bool
 
 	frames, missed int64
 }
@@ -248,8 +268,9 @@ func (p *Pacer) unlock() {
 func (p *Pacer) lock(now, period time.Duration) {
 	p.locked, p.period, p.time, p.n = true, period, now, 0
 	p.misfit = 0
-	p.hasFirst, p.hasBlk = false, false
+	p.hasFirst, p.hasBlk, p.hasTip, p.hasPend = false, false, false, false
 	p.nblk, p.slew = 0, 0
+	p.doneNow, p.doneN = 0, 0
 }
 
 // Step paces the frame that measured the time now.
@@ -300,6 +321,10 @@ func (p *Pacer) snap(now time.Duration, fr *PacedFrame) {
 		k, pred = k-1, pred-per
 	}
 	p.n = int64(addSat(time.Duration(p.n), k))
+	if p.hasPend && fits {
+		p.envelope(p.pend)
+	}
+	p.hasPend = false
 	if fits {
 		p.misfit = max(0, p.misfit-1)
 	} else {
@@ -314,8 +339,9 @@ func (p *Pacer) snap(now time.Duration, fr *PacedFrame) {
 			return
 		}
 		// One frame off, perhaps by a wrong number of steps: keep the
-		// grid, but measure the interval from here on.
-		p.hasFirst = false
+		// grid, close the envelope's stretch (its steps are counted
+		// right) and start a new one from here.
+		p.closeStretch()
 	}
 	grid, t := pred, pred
 	switch {
@@ -340,9 +366,7 @@ func (p *Pacer) snap(now time.Duration, fr *PacedFrame) {
 		// over the next block, the grid creeps forward by a quarter of it,
 		// a little every frame.
 		p.slew = p.floor / (4 * pacerBlock)
-		if p.hasBlk {
-			p.envelope()
-		}
+		p.pend, p.hasPend = p.blk, p.hasBlk
 		p.nblk, p.hasBlk = 0, false
 	}
 	p.time = grid
@@ -368,16 +392,37 @@ func latest(t0, now, per time.Duration) (k, point time.Duration) {
 	return time.Duration(min(q, math.MaxInt64)), point
 }
 
-// envelope ends a block: the interval is the slope of the lower envelope,
-// from its first point to the block's.
-func (p *Pacer) envelope() {
+// envelope ends a block: the interval is the slope of the lower envelope
+// from its first point to the block's, together with the stretches a
+// misfit closed before (their times and steps added up: a late wake-up
+// does not throw away what the frames before it measured).
+func (p *Pacer) envelope(pt envPoint) {
 	if !p.hasFirst {
-		p.first, p.hasFirst = p.blk, true
+		p.first, p.hasFirst = pt, true
 		return
 	}
-	if est, ok := slope(p.first, p.blk); ok && est-p.period <= p.period/8 && p.period-est <= p.period/8 {
-		p.period = est
+	if est, ok := slope(p.first, pt); ok && est-p.period <= p.period/8 && p.period-est <= p.period/8 {
+		p.tip, p.hasTip = pt, true
+		if p.doneN == 0 {
+			p.period = est
+			return
+		}
+		k := time.Duration(p.doneN + pt.n - p.first.n)
+		p.period = (p.doneNow + pt.now - p.first.now + k/2) / k
 	}
+}
+
+// closeStretch ends the envelope's open stretch at its latest point and
+// adds it to the closed ones; a new block starts with the next frame, and
+// the new stretch with that block (its steps may count from another
+// origin than those before the misfit).
+func (p *Pacer) closeStretch() {
+	if p.hasFirst && p.hasTip {
+		p.doneNow = addSat(p.doneNow, p.tip.now-p.first.now)
+		p.doneN = int64(addSat(time.Duration(p.doneN), time.Duration(p.tip.n-p.first.n)))
+	}
+	p.hasFirst, p.hasTip, p.hasBlk = false, false, false
+	p.nblk = 0
 }
 
 // slope is the interval between two envelope points, rounded to the
@@ -452,8 +497,13 @@ func (p *Pacer) measure(now time.Duration) bool {
 		per = est
 	}
 	p.lock(now, per)
-	// The grid's steps count from here; the first half's point carries
-	// over as the envelope's first point.
-	p.first, p.hasFirst = envPoint{halves[0].now, halves[0].n - n}, true
+	if inliers == pacerBoot {
+		// The grid's steps count from here; the halves' points carry
+		// over as the envelope's first stretch. (Not after an outlier:
+		// a frame woken more than an interval late may have been
+		// counted a step short or long.)
+		p.first, p.hasFirst = envPoint{halves[0].now, halves[0].n - n}, true
+		p.tip, p.hasTip = envPoint{halves[1].now, halves[1].n - n}, true
+	}
 	return true
 }

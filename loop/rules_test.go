@@ -188,10 +188,8 @@ func TestPacerEnvelopeSlopeBounds(t *testing.T) {
 		{rulePer - rulePer/8 - 1, false},
 	} {
 		p := &Pacer{period: rulePer}
-		p.blk = envPoint{now: 0, n: 0}
-		p.envelope() // the first point
-		p.blk = envPoint{now: 16 * c.slope, n: 16}
-		p.envelope()
+		p.envelope(envPoint{now: 0, n: 0}) // the first point
+		p.envelope(envPoint{now: 16 * c.slope, n: 16})
 		want := rulePer
 		if c.taken {
 			want = c.slope

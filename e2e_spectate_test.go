@@ -15,7 +15,9 @@ var watchingRe = regexp.MustCompile(`watching: 2 players, from tick (\d+)`)
 // 5 s into it a third process watches with -spectate. It exits 0 when the
 // game ends, its -stats says "spectator", and its state hash is the
 // players'; the host ends with the game, not after the spectator's
-// silence.
+// silence. A fourth watches from the same moment and leaves 3 s later
+// (-duration): it says goodbye, and the host, which would serve it until
+// its silence (-net-timeout, 30 s) and wait for it at the end, does not.
 func TestSpectatorJoinsFiveSecondsIn(t *testing.T) {
 	t.Parallel() // real-time games, light on the CPU: they overlap with the other network games
 	for _, netcode := range []string{"lockstep", "rollback"} {
@@ -31,7 +33,9 @@ func TestSpectatorJoinsFiveSecondsIn(t *testing.T) {
 			case <-time.After(5 * time.Second): // the scenario: a spectator 5 s into the game
 			}
 			spec := startDemo(t, "", append([]string{"-spectate", addr}, netCommon...)...)
+			quitter := startDemo(t, "", append([]string{"-spectate", addr, "-duration", "3s"}, netCommon...)...)
 			spec.waitStderr(watchingRe, 30*time.Second)
+			quitter.mustSucceed(30 * time.Second)
 			spec.mustSucceed(60 * time.Second)
 			left := time.Now()
 			host.mustSucceed(60 * time.Second)
@@ -49,8 +53,11 @@ func TestSpectatorJoinsFiveSecondsIn(t *testing.T) {
 			if s.StateHash != h.StateHash || j.StateHash != h.StateHash || s.WorldTicks != 300 || h.WorldTicks != 300 {
 				t.Errorf("spectator at tick %d with %s; host at %d with %s, joiner %s", s.WorldTicks, s.StateHash, h.WorldTicks, h.StateHash, j.StateHash)
 			}
-			if h.Net.Spectators == nil || *h.Net.Spectators != 1 {
-				t.Errorf("the host welcomed %v spectators", h.Net.Spectators)
+			if h.Net.Spectators == nil || *h.Net.Spectators != 2 {
+				t.Errorf("the host welcomed %v spectators, want 2", h.Net.Spectators)
+			}
+			if q := quitter.stats(); q.Net == nil || q.Net.End != "quit" || q.WorldTicks >= 300 {
+				t.Errorf("the spectator that left: tick %d, net %+v", q.WorldTicks, q.Net)
 			}
 			t.Logf("%s: the spectator started at tick %d, joined in %.0f ms, %d bytes of snapshot", netcode,
 				s.Net.Spectator.StartTick, s.Net.Spectator.JoinMs, s.Net.Spectator.SnapshotBytes)

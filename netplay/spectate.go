@@ -50,6 +50,8 @@ import (
 //	                       uv ticks received, [u8 n (0..128), n bytes: bit i of the
 //	                       bitmap (byte i/8, bit i%8) says chunk first+1+i is held,
 //	                       where first is the chunk at the bytes received]
+//	SpecBye     spectator  u64 token: it goes; the header's session ID is the
+//	                       Welcome's, or 0 before it (Spectator.Leave)
 
 const (
 	msgSpecHello   msgType = 6
@@ -57,6 +59,7 @@ const (
 	msgSpecReject  msgType = 8
 	msgSpecData    msgType = 9
 	msgSpecAck     msgType = 10
+	msgSpecBye     msgType = 11
 )
 
 // Spectator limits and defaults.
@@ -150,6 +153,7 @@ type BroadcastStats struct {
 	Joined        int64 // spectators welcomed
 	Rejected      int64 // turned away: every slot taken
 	Dropped       int64 // too far behind, or silent
+	Left          int64 // said they go (Spectator.Leave): their slots freed at once
 	Snapshots     int64 // snapshots taken
 	SnapshotBytes int   // the size of the last
 	BytesSent     int64
@@ -265,7 +269,7 @@ func (b *Broadcast) Unreachable(now time.Duration, addr Addr) { b.s.Unreachable(
 // Session).
 func (b *Broadcast) Receive(now time.Duration, from Addr, pkt []byte) {
 	if len(pkt) < headerSize || pkt[0] != magic0 || pkt[1] != magic1 || pkt[2] != ProtocolVersion ||
-		(msgType(pkt[3]) != msgSpecHello && msgType(pkt[3]) != msgSpecAck) {
+		(msgType(pkt[3]) != msgSpecHello && msgType(pkt[3]) != msgSpecAck && msgType(pkt[3]) != msgSpecBye) {
 		b.s.Receive(now, from, pkt)
 		return
 	}
@@ -279,6 +283,17 @@ func (b *Broadcast) Receive(now time.Duration, from Addr, pkt []byte) {
 			return
 		}
 		b.hello(now, from, token)
+	case msgSpecBye:
+		sp := b.spec(from, token)
+		if r.err != nil || r.off != len(pkt) || (session != b.s.id && session != 0) || sp == nil {
+			if sp == nil && r.err == nil && r.off == len(pkt) {
+				return // a copy of a Bye already taken
+			}
+			b.s.bad++
+			return
+		}
+		*sp = specPeer{}
+		b.st.Left++
 	case msgSpecAck:
 		snapGot := r.uvMax(uint64(DefaultMaxSnapshot))
 		have := r.uvMax(MaxTick)
@@ -701,8 +716,10 @@ type Spectator struct {
 	helloSent                                     bool
 	welcomed                                      bool
 	news                                          bool
-	// told: the game played to its end, the host was told so (Poll).
+	// told: the game played to its end, or the spectator left (Leave),
+	// and the host was told so (Poll).
 	told bool
+	left bool
 
 	id                    uint64
 	players, inputSize    int
@@ -792,6 +809,20 @@ func (sp *Spectator) Stats() SpectatorStats {
 		st.JoinTime = sp.loadedAt - sp.born
 	}
 	return st
+}
+
+// Leave ends the watching before the game's end: the next Poll tells the
+// host, which frees the spectator's slot at once and does not wait for it
+// at the end (without it, a spectator that goes is served until its
+// silence, BroadcastConfig.Silence). The state is StateEnded, Err stays
+// nil, and the Watcher runs no more ticks; once it is Done (that Poll),
+// the caller may close its socket. A spectator already ended is left as
+// it is: one that played to the end told the host so itself.
+func (sp *Spectator) Leave(now time.Duration) {
+	if sp.state == StateEnded {
+		return
+	}
+	sp.left, sp.state = true, StateEnded
 }
 
 func (sp *Spectator) fail(err error) {
@@ -1007,11 +1038,17 @@ func (sp *Spectator) Poll(now time.Duration, out Sender) {
 			// acknowledges the end, so say so now, before the Watcher is
 			// done and the caller goes. (Before, the last ticks, which
 			// come with the end, went unacknowledged, and the host waited
-			// for the spectator's silence, then dropped it.) Copies
-			// against loss: nothing answers them.
+			// for the spectator's silence, then dropped it.) Left: say
+			// goodbye. Copies against loss: nothing answers them.
 			sp.told = true
 			for range finalAcks {
-				sp.ack(out)
+				if sp.left {
+					w := sp.header(msgSpecBye, sp.id)
+					w.u64(sp.cfg.Nonce)
+					sp.send(out, &w)
+				} else {
+					sp.ack(out)
+				}
 			}
 		}
 		return
@@ -1044,8 +1081,8 @@ func (sp *Spectator) Poll(now time.Duration, out Sender) {
 	}
 }
 
-// finalAcks is how many copies of its last acknowledgement a spectator
-// sends: where the network loses one datagram in ten, all three are lost
+// finalAcks is how many copies of its last acknowledgement (or of its
+// Bye) a spectator sends: where the network loses one datagram in ten, all three are lost
 // once in a thousand games, and the host ends after Silence then, as
 // before.
 const finalAcks = 3
@@ -1136,18 +1173,18 @@ func (w *Watcher) Behind() int64 { return int64(w.sp.confirmed) - int64(w.head) 
 // Loaded reports whether the snapshot is in the game.
 func (w *Watcher) Loaded() bool { return w.loaded }
 
-// Done reports whether the game ran to its end and the host was told so
-// (the Spectator's Poll after the last tick), or the spectator failed:
-// the caller may close its socket.
+// Done reports whether the game ran to its end, or the spectator left
+// (Spectator.Leave), and the host was told so (the Spectator's next Poll),
+// or the spectator failed: the caller may close its socket.
 func (w *Watcher) Done() bool {
 	sp := w.sp
-	return sp.err != nil || (w.loaded && sp.endSet && w.head >= sp.end && sp.told)
+	return sp.err != nil || (sp.left && sp.told) || (w.loaded && sp.endSet && w.head >= sp.end && sp.told)
 }
 
 // Frame runs the ticks due (as Runner.Frame), those that arrived.
 func (w *Watcher) Frame(now time.Duration, due, maxLoops int) (ran int) {
 	sp := w.sp
-	if sp.err != nil {
+	if sp.err != nil || sp.left {
 		return 0
 	}
 	if !w.loaded {

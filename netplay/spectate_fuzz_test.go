@@ -9,14 +9,25 @@ import (
 // loading a snapshot) and to a host's Broadcast never panic, and each is
 // counted as bad or taken.
 func FuzzSpectatorReceive(f *testing.F) {
+	// current is a datagram written out by hand, of this ProtocolVersion.
+	current := func(s string) []byte {
+		b := []byte(s)
+		b[2] = ProtocolVersion
+		return b
+	}
 	g := &gen{rng: 5}
 	buf := make([]byte, MaxPacketSize)
 	for i := range 10 {
 		p := g.packet(msgType(1 + i%5))
 		f.Add(append([]byte(nil), buf[:p.encode(buf)]...))
 	}
-	f.Add([]byte("NP\x02\x09\x01\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x05\x02"))
-	f.Add([]byte("NP\x02\x07\x01\x00\x00\x00\x00\x00\x00\x00\x09\x00\x00\x00\x00\x00\x00\x00\x02\x01\x00\x05\x40"))
+	f.Add(current("NP\x02\x09\x01\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x05\x02"))
+	f.Add(current("NP\x02\x07\x01\x00\x00\x00\x00\x00\x00\x00\x09\x00\x00\x00\x00\x00\x00\x00\x02\x01\x00\x05\x40"))
+	// Goodbyes (SpecBye): before the Welcome (session 0), after it, and
+	// one byte too long.
+	f.Add(current("NP\x02\x0b\x00\x00\x00\x00\x00\x00\x00\x00\x09\x00\x00\x00\x00\x00\x00\x00"))
+	f.Add(current("NP\x02\x0b\x01\x00\x00\x00\x00\x00\x00\x00\x09\x00\x00\x00\x00\x00\x00\x00"))
+	f.Add(current("NP\x02\x0b\x01\x00\x00\x00\x00\x00\x00\x00\x09\x00\x00\x00\x00\x00\x00\x00\x00"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		host := addr(0)
 		sp, _ := NewSpectator(SpectatorConfig{Nonce: 9, InputSize: 1, MaxSnapshot: 1 << 16}, host, 0)

@@ -124,6 +124,14 @@ func spectated(t *testing.T, c Conditions, ticks uint64, joinAt time.Duration, f
 
 func spectatedLossy(t *testing.T, c Conditions, ticks uint64, joinAt time.Duration, fill int, scfg SpectatorConfig, lossy bool) ([]*specPlayer, *Spectator, *Watcher, *specGame) {
 	t.Helper()
+	players, sp, w, sg, _ := spectatedUntil(t, c, ticks, joinAt, 0, fill, scfg, lossy)
+	return players, sp, w, sg
+}
+
+// spectatedUntil is spectatedLossy with a spectator that leaves
+// (Spectator.Leave) at leaveAt, if not 0, and the host's Broadcast.
+func spectatedUntil(t *testing.T, c Conditions, ticks uint64, joinAt, leaveAt time.Duration, fill int, scfg SpectatorConfig, lossy bool) ([]*specPlayer, *Spectator, *Watcher, *specGame, *Broadcast) {
+	t.Helper()
 	net, err := NewNetSim(c, 11, 4096)
 	if err != nil {
 		t.Fatal(err)
@@ -172,7 +180,7 @@ func spectatedLossy(t *testing.T, c Conditions, ticks uint64, joinAt time.Durati
 			sp.Receive(now, from, pkt)
 		}
 	}
-	var specStart, leftAt, sessionDoneAt, bcastDoneAt time.Duration
+	var specStart, leftAt, freedAt, sessionDoneAt, bcastDoneAt time.Duration
 	for ; now < 120*time.Second; now += 5 * time.Millisecond {
 		net.Deliver(now, deliver)
 		for _, p := range players {
@@ -192,7 +200,10 @@ func spectatedLossy(t *testing.T, c Conditions, ticks uint64, joinAt time.Durati
 			}
 		}
 		if sp != nil && !left {
-			if w == nil && sp.State() >= StateLobby && sp.Err() == nil {
+			if leaveAt > 0 && now >= leaveAt && sp.State() != StateEnded {
+				sp.Leave(now)
+			}
+			if w == nil && sp.State() >= StateLobby && sp.Err() == nil && !(leaveAt > 0 && now >= leaveAt) {
 				sg = newSpecGame(fill, 1)
 				sg.lossy = lossy
 				if w, err = NewWatcher(sp, sg); err != nil {
@@ -213,6 +224,12 @@ func spectatedLossy(t *testing.T, c Conditions, ticks uint64, joinAt time.Durati
 			if w != nil && w.Done() && sp.Err() == nil {
 				left, leftAt = true, now
 			}
+			if w == nil && leaveAt > 0 && now >= leaveAt {
+				left, leftAt = true, now // it left before it had a Watcher
+			}
+		}
+		if left && freedAt == 0 && bcast.Stats().Spectators == 0 {
+			freedAt = now
 		}
 		if sessionDoneAt == 0 && players[0].s.Done() {
 			sessionDoneAt = now
@@ -220,22 +237,35 @@ func spectatedLossy(t *testing.T, c Conditions, ticks uint64, joinAt time.Durati
 		if bcastDoneAt == 0 && bcast.Done() {
 			bcastDoneAt = now
 		}
-		if players[0].s.Done() && players[1].s.Done() && bcast.Done() && sp != nil && (sp.Err() != nil || (w != nil && w.Done())) {
+		if players[0].s.Done() && players[1].s.Done() && bcast.Done() && sp != nil && (sp.Err() != nil || left || (w != nil && w.Done())) {
 			break
 		}
 	}
 	if left {
-		// The host heard that the spectator has the end: it did not
-		// give it up as silent (DefaultSilence), nor serve it long after
-		// it left and the players' session ended.
+		// The host heard that the spectator has the end, or goes: it did
+		// not give it up as silent (DefaultSilence), nor serve it long
+		// after it left and the players' session ended.
 		if d := bcast.Stats().Dropped; d != 0 {
-			t.Errorf("the host dropped %d spectators; the one that left at the end had the whole game", d)
+			t.Errorf("the host dropped %d spectators; the one that left told it (it had the end, or said goodbye)", d)
 		}
 		if end := max(leftAt, sessionDoneAt); bcastDoneAt == 0 || bcastDoneAt-end > 250*time.Millisecond {
 			t.Errorf("the host's Broadcast done at %v; the spectator left at %v, the host's session done at %v", bcastDoneAt, leftAt, sessionDoneAt)
 		}
+		// One that left before the end said goodbye: its slot is freed
+		// as soon as the Bye arrives; one that played to the end did not
+		// need to.
+		wantLeft := int64(0)
+		if leaveAt > 0 && leftAt >= leaveAt {
+			wantLeft = 1
+		}
+		if st := bcast.Stats(); st.Left != wantLeft {
+			t.Errorf("the host counts %d spectators that left, want %d", st.Left, wantLeft)
+		}
+		if wantLeft == 1 && (freedAt == 0 || freedAt-leftAt > 250*time.Millisecond) {
+			t.Errorf("the spectator left at %v; its slot freed at %v", leftAt, freedAt)
+		}
 	}
-	return players, sp, w, sg
+	return players, sp, w, sg, bcast
 }
 
 // A spectator that watched the game to its end and left at once (its
@@ -348,5 +378,107 @@ func TestSpectatorSnapshotChecked(t *testing.T) {
 		if p.s.Err() != nil || p.r.Head() != 200 {
 			t.Errorf("player %d: %v at tick %d", i, p.s.Err(), p.r.Head())
 		}
+	}
+}
+
+// A spectator that leaves before the end (Spectator.Leave) says goodbye:
+// the host frees its slot when the Bye arrives and ends with the players'
+// session, without dropping it as silent (spectatedUntil checks all
+// three), over a clean and a lossy network, loading or watching, and
+// shortly before the end, when the host would otherwise wait for its
+// silence after the game.
+func TestSpectatorLeaves(t *testing.T) {
+	for _, c := range []Conditions{{}, {Delay: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.1}} {
+		for _, leaveAt := range []time.Duration{505 * time.Millisecond, 2 * time.Second, 5500 * time.Millisecond} {
+			players, sp, w, _, bcast := spectatedUntil(t, c, 301, 500*time.Millisecond, leaveAt, 0, SpectatorConfig{Nonce: 9, InputSize: 1}, false)
+			if sp.Err() != nil || sp.State() != StateEnded {
+				t.Fatalf("%+v, left at %v: spectator %v, %v", c, leaveAt, sp.Err(), sp.State())
+			}
+			if w != nil && (!w.Done() || w.Head() >= 301) {
+				t.Errorf("%+v, left at %v: the Watcher done %v at tick %d: it watched on", c, leaveAt, w.Done(), w.Head())
+			}
+			for i, p := range players {
+				if p.s.Err() != nil || p.r.Head() != 301 {
+					t.Errorf("%+v, left at %v: player %d: %v at tick %d", c, leaveAt, i, p.s.Err(), p.r.Head())
+				}
+			}
+			if st := bcast.Stats(); st.Left != 1 || st.Dropped != 0 || st.Spectators != 0 {
+				t.Errorf("%+v, left at %v: %+v", c, leaveAt, st)
+			}
+		}
+	}
+}
+
+// A Bye frees the slot it names, only that one, and another spectator
+// takes it; a Bye from another address, with another token or another
+// session ID frees nothing, and copies of one already taken are ignored.
+func TestSpectatorByeFreesTheSlot(t *testing.T) {
+	s, err := NewHost(Config{Nonce: 1, InputSize: 1, Players: 2}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newSpecGame(0, MaxMaxPrediction+2)
+	r, err := NewRunner(s, g, g, RunnerConfig{Netcode: Rollback})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bcast, err := NewBroadcast(r, BroadcastConfig{MaxSpectators: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Duration(0)
+	// say passes what sp sends in a Poll to the host, from a.
+	say := func(sp *Spectator, a Addr) int {
+		n := 0
+		sp.Poll(now, SendFunc(func(_ Addr, pkt []byte) {
+			n++
+			bcast.Receive(now, a, append([]byte(nil), pkt...))
+		}))
+		return n
+	}
+	newSpec := func(nonce uint64) *Spectator {
+		sp, err := NewSpectator(SpectatorConfig{Nonce: nonce, InputSize: 1}, addr(0), now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sp
+	}
+	a, b := newSpec(9), newSpec(10)
+	say(a, addr(5))
+	say(b, addr(6))
+	if st := bcast.Stats(); st.Spectators != 1 || st.Rejected != 1 {
+		t.Fatalf("one slot, two Hellos: %+v", st)
+	}
+	bye := func(session, token uint64) []byte {
+		var buf [MaxPacketSize]byte
+		w := specHeader(buf[:], msgSpecBye, session)
+		w.u64(token)
+		return append([]byte(nil), w.b...)
+	}
+	bad := s.Stats().BadPackets
+	bcast.Receive(now, addr(6), bye(0, 9))                // another address
+	bcast.Receive(now, addr(5), bye(0, 10))               // another token
+	bcast.Receive(now, addr(5), bye(77, 9))               // another session
+	bcast.Receive(now, addr(5), bye(0, 9)[:headerSize+4]) // cut short
+	if st := bcast.Stats(); st.Spectators != 1 || st.Left != 0 {
+		t.Fatalf("forged Byes freed the slot: %+v", st)
+	}
+	if got := s.Stats().BadPackets - bad; got != 2 {
+		t.Errorf("%d bad packets counted for the session and length forgeries, want 2", got)
+	}
+	a.Leave(now)
+	if n := say(a, addr(5)); n != finalAcks {
+		t.Errorf("Leave sent %d Byes, want %d", n, finalAcks)
+	}
+	if n := say(a, addr(5)); n != 0 {
+		t.Errorf("a second Poll after Leave sent %d more", n)
+	}
+	if st := bcast.Stats(); st.Spectators != 0 || st.Left != 1 || s.Stats().BadPackets-bad != 2 {
+		t.Fatalf("after the Bye: %+v, %d bad", st, s.Stats().BadPackets-bad)
+	}
+	now += helloEvery
+	say(b, addr(6))
+	if st := bcast.Stats(); st.Spectators != 1 || st.Rejected != 1 || st.Joined != 2 {
+		t.Errorf("the freed slot was not taken: %+v", st)
 	}
 }

@@ -237,6 +237,7 @@ func (d *Demo) Close() {
 		d.trace = nil
 	}
 	if d.net != nil {
+		d.net.stopWatching(d.p.Clock.Now()) // a spectator stopped otherwise (Stop) says goodbye too
 		d.net.conn.Close()
 	}
 }
@@ -271,6 +272,9 @@ func (d *Demo) RequestQuit(now time.Duration) {
 	if d.net != nil && d.net.spec == nil && !d.sim.Finished() {
 		d.sim.Quit(now)
 		return
+	}
+	if d.net != nil {
+		d.net.stopWatching(now) // a spectator's goodbye, if it goes before the end
 	}
 	d.quit = true
 }

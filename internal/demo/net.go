@@ -417,6 +417,7 @@ type netGame struct {
 	spec      *netplay.Spectator // a spectator's, or nil
 	ep        netplay.Endpoint   // what conn carries datagrams for: the simulation's
 	watched   bool               // "watching" was said
+	left      bool               // a spectator left before the end (stopWatching)
 	netcode   string
 	started   bool // "game started" was said
 	// lobbySaid: a joiner said its player index in the lobby.
@@ -875,8 +876,7 @@ func conflicts(c *Config, set map[string]bool, w sim.Settings, s *netplay.Sessio
 // after a silence) and closes the socket.
 func (g *netGame) leave(clock loop.Clock) {
 	if g.spec != nil {
-		// A spectator just goes: at the end its last Poll told the host
-		// it has it; one that quits before is dropped after its silence.
+		g.stopWatching(clock.Now())
 		g.conn.Close()
 		return
 	}
@@ -887,6 +887,20 @@ func (g *netGame) leave(clock loop.Clock) {
 		g.conn.Wait(10 * time.Millisecond)
 	}
 	g.conn.Close()
+}
+
+// stopWatching is a spectator's goodbye, before it goes: the host frees
+// its slot at once, and does not serve it until its silence (-net-timeout)
+// nor wait that long for it at the game's end. A spectator that played to
+// the end, or failed, has nothing to say: its last Poll told the host it
+// has the end.
+func (g *netGame) stopWatching(now time.Duration) {
+	if g.spec == nil || g.spec.State() == netplay.StateEnded {
+		return
+	}
+	g.spec.Leave(now)
+	g.left = true
+	netplay.Write(now, g.tr, g.spec) // the Byes
 }
 
 // lobbyLine is the HUD's and the title's word on a game not yet running.
@@ -1026,6 +1040,8 @@ func (g *netGame) report(s *sim.Sim) *report.Net {
 		end := "game over"
 		if err := g.spec.Err(); err != nil {
 			end = err.Error()
+		} else if g.left {
+			end = "quit"
 		}
 		return &report.Net{
 			Role: "spectator", Players: g.spec.Players(), Player: -1, RTTMs: []float64{}, Transport: g.transport,

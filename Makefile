@@ -40,9 +40,11 @@ WASM := ./internal/sim/... \
 GOMIN := $(shell sed -n 's/^go //p' go.mod)
 # staticcheck, pinned: make lint fetches it through the module proxy.
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
-# The same for the page's packages: built for this machine, run with
+# The same for what the page builds (the page, the demo's core under it,
+# and the library's modules): built for this machine, run with
 # GOOS=js GOARCH=wasm (go run's -exec), so that it checks them as the
-# browser's build sees them. (GOOS=js before go run builds the tool itself
+# browser's build sees them (code only the native build uses is unused
+# there). (GOOS=js before go run builds the tool itself
 # for js/wasm, which this machine cannot execute.)
 STATICCHECK_WASM ?= $(GO) run -exec 'env GOOS=js GOARCH=wasm' honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # Debian/Ubuntu packages: the SDL2 headers to build, Xvfb and xdotool to test.
@@ -205,7 +207,7 @@ lint: deps test-ebiten-deps
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
-	$(STATICCHECK_WASM) ./internal/web/... ./cmd/web/...
+	$(STATICCHECK_WASM) $(WASM) ./internal/web/... ./cmd/web/... $(LIBPKGS)
 	@$(call inlibs,$(GO) vet ./... && $(STATICCHECK) ./...)
 	cd examples/ebiten && $(GO) vet ./... && $(STATICCHECK) ./...
 	cd examples/ebiten-netplay && $(GO) vet ./... && $(STATICCHECK) ./... && \

@@ -100,31 +100,6 @@ func (l Limits) Validate() error {
 	return nil
 }
 
-// withDefaults returns l with its zero fields set to the defaults.
-func (l Limits) withDefaults() Limits {
-	d := DefaultLimits()
-	set := func(v *int, def int) {
-		if *v == 0 {
-			*v = def
-		}
-	}
-	setD := func(v *time.Duration, def time.Duration) {
-		if *v == 0 {
-			*v = def
-		}
-	}
-	set(&l.Rooms, d.Rooms)
-	set(&l.Spectators, d.Spectators)
-	set(&l.Conns, d.Conns)
-	set(&l.MessageSize, d.MessageSize)
-	set(&l.Rate, d.Rate)
-	set(&l.Burst, d.Burst)
-	set(&l.Queue, d.Queue)
-	setD(&l.Handshake, d.Handshake)
-	setD(&l.Idle, d.Idle)
-	return l
-}
-
 // limitField is one field of a Limits with its range.
 type limitField struct {
 	name     string

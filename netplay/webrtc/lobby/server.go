@@ -778,3 +778,29 @@ func (s *Server) wait(ctx context.Context) bool {
 		return false
 	}
 }
+
+// withDefaults returns l with its zero fields set to the defaults (the
+// server's: the page's build, which has no server, does without).
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits()
+	set := func(v *int, def int) {
+		if *v == 0 {
+			*v = def
+		}
+	}
+	setD := func(v *time.Duration, def time.Duration) {
+		if *v == 0 {
+			*v = def
+		}
+	}
+	set(&l.Rooms, d.Rooms)
+	set(&l.Spectators, d.Spectators)
+	set(&l.Conns, d.Conns)
+	set(&l.MessageSize, d.MessageSize)
+	set(&l.Rate, d.Rate)
+	set(&l.Burst, d.Burst)
+	set(&l.Queue, d.Queue)
+	setD(&l.Handshake, d.Handshake)
+	setD(&l.Idle, d.Idle)
+	return l
+}

@@ -28,6 +28,16 @@ import (
 // frames) receives the snapshot as fast as datagrams come; a 2.4 MB
 // snapshot then takes a few of the host's frames.
 //
+// The ticks go out as the players confirm them, up to 1,024 past what
+// the spectator acknowledged, and a spectator takes them in order only.
+// The host times each spectator's round trip (from its Welcome, then
+// from datagrams of new ticks, as TCP does: RFC 6298), and sends the
+// ticks from the first one not acknowledged again when an
+// acknowledgement comes a round trip and a quarter after that tick went
+// out without it (a spectator acknowledges at once when ticks arrive
+// past a gap), or when none comes for a round trip and a half (doubled
+// at each such time out until the next round trip measured).
+//
 // On the host, a Broadcast wraps the host's Session and its Runner: pass
 // the Broadcast, not the Session, to the transport (netplay/udp's Conn
 // takes either), and it serves up to MaxSpectators spectators besides the
@@ -207,6 +217,55 @@ type specPeer struct {
 	have     uint64        // ticks acknowledged (from start)
 	sentTop  uint64        // one past the last tick sent
 	news     bool
+	// The ticks' retransmission: sentAt[t%spectatorWindow] is when tick
+	// t last went out, sentMax one past the last tick ever sent; rtt and
+	// rttVar the smoothed round trip and its mean deviation, from the
+	// Welcome (welcomes: the number sent, welcomeAt: the last's time) and
+	// from probes (probeTop: one past the last tick of a datagram of new
+	// ticks, sent at probeAt); lost says an acknowledgement came a round
+	// trip after the first tick in flight went out, without it; backoff
+	// doubles the timeout after each going back for a time out, until a
+	// round trip is measured again.
+	sentAt       [spectatorWindow]time.Duration
+	sentMax      uint64
+	rtt          time.Duration
+	rttVar       time.Duration
+	welcomeAt    time.Duration
+	welcomes     int
+	timedWelcome bool
+	probeTop     uint64
+	probeAt      time.Duration
+	probing      bool
+	lost         bool
+	backoff      uint8
+}
+
+// tickTimeout is how long a tick sent to sp may go unacknowledged, with
+// no acknowledgement at all to say it was lost, before the host takes it
+// for lost and sends it again, and those after it: the round trip and
+// four of its mean deviations, as TCP times its retransmissions
+// (specResend before one is measured, and at least that), doubled for
+// each time out since the last round trip measured, up to 16 times.
+func (sp *specPeer) tickTimeout() time.Duration {
+	return max(specResend, sp.rtt+4*sp.rttVar, sp.rtt+sp.rtt/2) << min(sp.backoff, 4)
+}
+
+// lossWindow is how long past a round trip an acknowledgement may come
+// without a tick sent before it was sent is taken for lost: twice the
+// round trip's mean deviation, and at least a quarter of the round trip
+// (for jitter and reordering; RACK's window), less than tickTimeout's.
+func (sp *specPeer) lossWindow() time.Duration { return max(2*sp.rttVar, sp.rtt/4) }
+
+// sample adds a round trip measured to sp's estimate (RFC 6298's).
+func (sp *specPeer) sample(rtt time.Duration) {
+	if sp.rtt == 0 {
+		sp.rtt, sp.rttVar = max(rtt, 1), rtt/2
+	} else {
+		d := rtt - sp.rtt
+		sp.rtt += d / 8
+		sp.rttVar += (max(d, -d) - sp.rttVar) / 4
+	}
+	sp.backoff = 0
 }
 
 // NewBroadcast serves spectators of the game the host's Runner r plays.
@@ -314,12 +373,31 @@ func (b *Broadcast) Receive(now time.Duration, from Addr, pkt []byte) {
 		}
 		sp.lastHeard = now
 		sp.welcome = false
+		if sp.welcomes > 0 && !sp.timedWelcome {
+			// The first acknowledgement: a round trip since the first
+			// Welcome (or more, if that one was lost: the timeouts start
+			// long, not short).
+			sp.sample(now - sp.welcomeAt)
+			sp.timedWelcome = true
+		}
 		if sp.bound && int(snapGot) <= len(b.snap) {
 			b.snapAck(now, sp, int(snapGot), sack[:nSack])
 		}
 		if have > sp.have && have <= sp.sentTop {
 			sp.have = have
 			sp.news = true
+			if sp.probing && sp.start+have >= sp.probeTop {
+				// Tick probeTop-1 went out once, at probeAt: a round trip.
+				sp.probing = false
+				sp.sample(now - sp.probeAt)
+			}
+		}
+		// An acknowledgement sent after the first tick in flight should
+		// have arrived, and without it: lost (as TCP's RACK judges; a
+		// quarter of a round trip allowed for reordering and jitter).
+		if acked := sp.start + sp.have; sp.rtt > 0 && sp.sentTop > acked &&
+			now-sp.sentAt[acked%spectatorWindow] > sp.rtt+sp.lossWindow() {
+			sp.lost = true
 		}
 	}
 }
@@ -420,6 +498,10 @@ func (b *Broadcast) Poll(now time.Duration, out Sender) {
 			b.sendWelcome(out, sp)
 			sp.welcome = false
 			sp.lastSent = now
+			if sp.welcomes == 0 {
+				sp.welcomeAt = now
+			}
+			sp.welcomes++
 			continue
 		}
 		b.sendData(now, out, sp)
@@ -512,16 +594,29 @@ func (b *Broadcast) sendWelcome(out Sender, sp *specPeer) {
 	b.emit(out, sp.addr, &w)
 }
 
-// sendData sends a spectator what it lacks: snapshot bytes, then ticks,
-// again after specResend without an acknowledgement; the end once the
-// game is over; a keepalive otherwise.
+// sendData sends a spectator what it lacks: snapshot bytes, then ticks
+// (again from the first not acknowledged, once lost: this file's first
+// comment says when); the end once the game is over; a keepalive
+// otherwise.
 func (b *Broadcast) sendData(now time.Duration, out Sender, sp *specPeer) {
 	s := b.s
 	over := s.state >= StateEnding
-	stale := now-sp.lastSent >= specResend
-	if stale {
-		sp.sentTop = sp.start + sp.have // go back: what was sent and not acknowledged is lost
+	stale := now-sp.lastSent >= specResend // send something: the spectator hears the host
+	if acked := sp.start + sp.have; sp.sentTop > acked {
+		// Go back: what was sent and not acknowledged is lost, by the
+		// acknowledgements or for lack of one in time. (Not only when
+		// nothing went out for a while: a running game sends new ticks
+		// every tick, and a spectator takes ticks in order only.) A round
+		// trip measured across it would be wrong.
+		timedOut := now-sp.sentAt[acked%spectatorWindow] >= sp.tickTimeout()
+		if sp.lost || timedOut {
+			sp.sentTop, sp.probing = acked, false
+			if !sp.lost {
+				sp.backoff = min(sp.backoff+1, 4)
+			}
+		}
 	}
+	sp.lost = false
 	if sp.snapSent > sp.snapAcked && now-sp.snapAt >= specResend && now-sp.ackAt >= specResend {
 		// Nothing acknowledged since the last chunks went out: those
 		// not acknowledged are lost. Send them again, fewer at a time.
@@ -572,12 +667,21 @@ func (b *Broadcast) sendData(now time.Duration, out Sender, sp *specPeer) {
 		if ticksLeft {
 			row := s.players * s.inputSize
 			for ; k < 255 && sp.sentTop+uint64(k) < top && len(w.b)+row <= cap(w.b); k++ {
-				rec := &b.log[(sp.sentTop+uint64(k))%spectatorLog]
+				t := sp.sentTop + uint64(k)
+				rec := &b.log[t%spectatorLog]
 				for p := range s.players {
 					w.bytes(rec[p][:s.inputSize])
 				}
+				sp.sentAt[t%spectatorWindow] = now
 			}
 			sp.sentTop += uint64(k)
+			if sp.sentTop > sp.sentMax {
+				if !sp.probing && sp.sentTop-uint64(k) >= sp.sentMax {
+					// Only new ticks: their acknowledgement times a round trip.
+					sp.probing, sp.probeTop, sp.probeAt = true, sp.sentTop, now
+				}
+				sp.sentMax = sp.sentTop
+			}
 		}
 		if w.ok {
 			w.b[countAt] = uint8(k)
@@ -1002,6 +1106,12 @@ func (sp *Spectator) data(now time.Duration, r *reader) {
 		sp.chunk(off, chunk)
 	}
 	body := r.b[r.off:]
+	if k > 0 && first > sp.received {
+		// Ticks past a gap: say at once what arrived in order, so that
+		// the host sends the gap again about a round trip after it went
+		// out, not a time out after.
+		sp.news = true
+	}
 	for i := range k {
 		t := first + uint64(i)
 		if t != sp.received || t >= sp.played+spectatorWindow {

@@ -107,6 +107,20 @@ type specPlayer struct {
 	start time.Duration
 }
 
+// frame is one frame of the player's loop: the ticks due by its clock
+// since its game started (5 a frame at most), then its datagrams.
+func (p *specPlayer) frame(now, tick time.Duration, out Sender) {
+	if p.s.State() == StateRunning && p.start == 0 {
+		p.start = now
+	}
+	due := 0
+	if p.start > 0 {
+		due = int((now-p.start)/tick) - int(p.r.Stats().Ticks+p.r.Owed())
+	}
+	p.r.Frame(now, due, 5)
+	p.ep.Poll(now, out)
+}
+
 type endpoint interface {
 	Receive(now time.Duration, from Addr, pkt []byte)
 	Poll(now time.Duration, out Sender)
@@ -128,6 +142,43 @@ func spectatedLossy(t *testing.T, c Conditions, ticks uint64, joinAt time.Durati
 	return players, sp, w, sg
 }
 
+// specPlayers makes the two players of a spectated game, host (with
+// hostCfg) and joiner, each with its Runner (netcode) and a specGame of
+// fill bytes, and the host's Broadcast, serving up to maxSpectators: the
+// host's endpoint.
+func specPlayers(t *testing.T, hostCfg Config, netcode Netcode, fill, maxSpectators int) ([]*specPlayer, *Broadcast) {
+	t.Helper()
+	var players []*specPlayer
+	var bcast *Broadcast
+	for i := range 2 {
+		var s *Session
+		var err error
+		if i == 0 {
+			s, err = NewHost(hostCfg, 0)
+		} else {
+			s, err = NewJoiner(Config{Nonce: 2, InputSize: hostCfg.InputSize}, addr(0), 0)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := newSpecGame(fill, MaxMaxPrediction+2)
+		g.seed, g.index = uint64(i+1), i
+		r, err := NewRunner(s, g, g, RunnerConfig{Netcode: netcode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := &specPlayer{s: s, r: r, g: g, ep: s, addr: addr(i)}
+		if i == 0 {
+			if bcast, err = NewBroadcast(r, BroadcastConfig{MaxSpectators: maxSpectators}); err != nil {
+				t.Fatal(err)
+			}
+			p.ep = bcast
+		}
+		players = append(players, p)
+	}
+	return players, bcast
+}
+
 // spectatedUntil is spectatedLossy with a spectator that leaves
 // (Spectator.Leave) at leaveAt, if not 0, and the host's Broadcast.
 func spectatedUntil(t *testing.T, c Conditions, ticks uint64, joinAt, leaveAt time.Duration, fill int, scfg SpectatorConfig, lossy bool) ([]*specPlayer, *Spectator, *Watcher, *specGame, *Broadcast) {
@@ -137,33 +188,7 @@ func spectatedUntil(t *testing.T, c Conditions, ticks uint64, joinAt, leaveAt ti
 		t.Fatal(err)
 	}
 	const tick = 20 * time.Millisecond
-	var players []*specPlayer
-	var bcast *Broadcast
-	for i := range 2 {
-		var s *Session
-		if i == 0 {
-			s, err = NewHost(Config{Nonce: 1, InputSize: 1, Players: 2, TickLimit: ticks, Settings: []byte("spec")}, 0)
-		} else {
-			s, err = NewJoiner(Config{Nonce: 2, InputSize: 1}, addr(0), 0)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		g := newSpecGame(fill, MaxMaxPrediction+2)
-		g.seed, g.index = uint64(i+1), i
-		r, err := NewRunner(s, g, g, RunnerConfig{Netcode: Rollback})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := &specPlayer{s: s, r: r, g: g, ep: s, addr: addr(i)}
-		if i == 0 {
-			if bcast, err = NewBroadcast(r, BroadcastConfig{MaxSpectators: 2}); err != nil {
-				t.Fatal(err)
-			}
-			p.ep = bcast
-		}
-		players = append(players, p)
-	}
+	players, bcast := specPlayers(t, Config{Nonce: 1, InputSize: 1, Players: 2, TickLimit: ticks, Settings: []byte("spec")}, Rollback, fill, 2)
 	specAddr := addr(5)
 	var sp *Spectator
 	var w *Watcher
@@ -184,15 +209,7 @@ func spectatedUntil(t *testing.T, c Conditions, ticks uint64, joinAt, leaveAt ti
 	for ; now < 120*time.Second; now += 5 * time.Millisecond {
 		net.Deliver(now, deliver)
 		for _, p := range players {
-			if p.s.State() == StateRunning && p.start == 0 {
-				p.start = now
-			}
-			due := 0
-			if p.start > 0 {
-				due = int((now-p.start)/tick) - int(p.r.Stats().Ticks+p.r.Owed())
-			}
-			p.r.Frame(now, due, 5)
-			p.ep.Poll(now, SendFunc(func(to Addr, pkt []byte) { net.Send(now, p.addr, to, pkt) }))
+			p.frame(now, tick, SendFunc(func(to Addr, pkt []byte) { net.Send(now, p.addr, to, pkt) }))
 		}
 		if sp == nil && now >= joinAt {
 			if sp, err = NewSpectator(scfg, addr(0), now); err != nil {

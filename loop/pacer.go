@@ -105,14 +105,16 @@ type PacerConfig struct {
 // now and then costs the estimate only the frames around each late one.
 // A block's point counts only once the frame after it fits (a frame
 // woken nearly a whole interval late looks early for the next vblank),
-// and the measured start's points only when all 32 intervals fitted. When three frames in a row, or
-// one in four for a while, do not fit (vsync turned off behind the
-// program's back, a display whose rate changed), the pacer gives the grid
-// up, passes the times through, measures the interval again and snaps
-// again once the frames fit one. A change of rate the program hears of is given with
-// SetRefresh, and snaps to the new grid at once. A display at half the
-// rate the pacer thinks (60 Hz taken for 120) looks like one whose frames
-// each miss a vblank: the steps of Time are right either way.
+// and the measured start's points only when all 32 intervals fitted.
+//
+// When three frames in a row, or one in four for a while, do not fit
+// (vsync turned off behind the program's back, a display whose rate
+// changed), the pacer gives the grid up, passes the times through,
+// measures the interval again and snaps again once the frames fit one.
+// A change of rate the program hears of is given with SetRefresh, and
+// snaps to the new grid at once. A display at half the rate the pacer
+// thinks (60 Hz taken for 120) looks like one whose frames each miss a
+// vblank: the steps of Time are right either way.
 //
 // Everything is integer nanoseconds; Step reads no clock, allocates
 // nothing and takes any time: a clock going backwards restarts the pacer

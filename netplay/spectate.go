@@ -220,8 +220,8 @@ type specPeer struct {
 	// The ticks' retransmission: sentAt[t%spectatorWindow] is when tick
 	// t last went out, sentMax one past the last tick ever sent; rtt and
 	// rttVar the smoothed round trip and its mean deviation, from the
-	// Welcome (welcomes: the number sent, welcomeAt: the last's time) and
-	// from probes (probeTop: one past the last tick of a datagram of new
+	// first Welcome (sent at welcomeAt, when welcomeSent; timedWelcome
+	// once the first acknowledgement timed it) and from probes (probeTop: one past the last tick of a datagram of new
 	// ticks, sent at probeAt); lost says an acknowledgement came a round
 	// trip after the first tick in flight went out, without it; backoff
 	// doubles the timeout after each going back for a time out, until a
@@ -231,7 +231,7 @@ type specPeer struct {
 	rtt          time.Duration
 	rttVar       time.Duration
 	welcomeAt    time.Duration
-	welcomes     int
+	welcomeSent  bool
 	timedWelcome bool
 	probeTop     uint64
 	probeAt      time.Duration
@@ -243,17 +243,18 @@ type specPeer struct {
 // tickTimeout is how long a tick sent to sp may go unacknowledged, with
 // no acknowledgement at all to say it was lost, before the host takes it
 // for lost and sends it again, and those after it: the round trip and
-// four of its mean deviations, as TCP times its retransmissions
-// (specResend before one is measured, and at least that), doubled for
-// each time out since the last round trip measured, up to 16 times.
+// four of its mean deviations, as TCP times its retransmissions, and at
+// least a round trip and a half (past lossWindow's judgement) and
+// specResend; doubled for each time out since the last round trip
+// measured, up to 16 times.
 func (sp *specPeer) tickTimeout() time.Duration {
 	return max(specResend, sp.rtt+4*sp.rttVar, sp.rtt+sp.rtt/2) << min(sp.backoff, 4)
 }
 
-// lossWindow is how long past a round trip an acknowledgement may come
-// without a tick sent before it was sent is taken for lost: twice the
-// round trip's mean deviation, and at least a quarter of the round trip
-// (for jitter and reordering; RACK's window), less than tickTimeout's.
+// lossWindow is how long past a round trip after a tick went out an
+// acknowledgement without it may come before the tick is taken for lost:
+// twice the round trip's mean deviation, and at least a quarter of the
+// round trip (for jitter and reordering; RACK's window).
 func (sp *specPeer) lossWindow() time.Duration { return max(2*sp.rttVar, sp.rtt/4) }
 
 // sample adds a round trip measured to sp's estimate (RFC 6298's).
@@ -343,11 +344,15 @@ func (b *Broadcast) Receive(now time.Duration, from Addr, pkt []byte) {
 		}
 		b.hello(now, from, token)
 	case msgSpecBye:
+		if r.err != nil || r.off != len(pkt) {
+			b.s.bad++
+			return
+		}
 		sp := b.spec(from, token)
-		if r.err != nil || r.off != len(pkt) || (session != b.s.id && session != 0) || sp == nil {
-			if sp == nil && r.err == nil && r.off == len(pkt) {
-				return // a copy of a Bye already taken
-			}
+		if sp == nil {
+			return // a copy of a Bye already taken
+		}
+		if session != b.s.id && session != 0 {
 			b.s.bad++
 			return
 		}
@@ -373,7 +378,7 @@ func (b *Broadcast) Receive(now time.Duration, from Addr, pkt []byte) {
 		}
 		sp.lastHeard = now
 		sp.welcome = false
-		if sp.welcomes > 0 && !sp.timedWelcome {
+		if sp.welcomeSent && !sp.timedWelcome {
 			// The first acknowledgement: a round trip since the first
 			// Welcome (or more, if that one was lost: the timeouts start
 			// long, not short).
@@ -498,10 +503,9 @@ func (b *Broadcast) Poll(now time.Duration, out Sender) {
 			b.sendWelcome(out, sp)
 			sp.welcome = false
 			sp.lastSent = now
-			if sp.welcomes == 0 {
-				sp.welcomeAt = now
+			if !sp.welcomeSent {
+				sp.welcomeAt, sp.welcomeSent = now, true
 			}
-			sp.welcomes++
 			continue
 		}
 		b.sendData(now, out, sp)
@@ -1192,9 +1196,9 @@ func (sp *Spectator) Poll(now time.Duration, out Sender) {
 }
 
 // finalAcks is how many copies of its last acknowledgement (or of its
-// Bye) a spectator sends: where the network loses one datagram in ten, all three are lost
-// once in a thousand games, and the host ends after Silence then, as
-// before.
+// Bye) a spectator sends: where the network loses one datagram in ten,
+// all three are lost once in a thousand games, and the host ends after
+// Silence then, as before.
 const finalAcks = 3
 
 // ack sends the host an acknowledgement: the snapshot bytes and the

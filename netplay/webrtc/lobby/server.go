@@ -643,6 +643,15 @@ func (s *Server) write(p *peer) {
 	defer tick.Stop()
 	welcomed := false
 	for {
+		// Shutdown goes first: once the lobby is going away, what the
+		// others' closing queued here (a host's "left") would tell p the
+		// wrong reason.
+		select {
+		case <-s.shutdown:
+			p.conn.Close(websocket.StatusGoingAway, "lobby: shutting down")
+			return
+		default:
+		}
 		select {
 		case m := <-p.out:
 			ctx, cancel := context.WithTimeout(context.Background(), wait)

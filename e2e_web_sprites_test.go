@@ -113,11 +113,11 @@ func abs(x int) int {
 // of the points (listed first, in force at the start) and kept while
 // cheaper at all.
 func TestWebSpritesAutoChooses(t *testing.T) {
-	q := "balls=1000&vsync=off&duration=6s&stats&cull=off"
+	q := "balls=1000&vsync=off&stats&cull=off"
 	w := openPage(t, 90*time.Second, q)
 	var timer bool
 	w.eval(`window.interpdemo.timer_query === true`, &timer)
-	s := w.stats()
+	s := w.statsAfter(choiceFrames)
 	if s.SpritesMode != "auto" || (s.Sprites != "points" && s.Sprites != "quads") {
 		t.Fatalf("?%s: sprites %q, mode %q", q, s.Sprites, s.SpritesMode)
 	}
@@ -157,11 +157,11 @@ func TestWebSpritesAutoChooses(t *testing.T) {
 // while dearer, so the option in force costs at most 1/Margin of any
 // other measured.
 func TestWebBallsAutoChoosesAmongThree(t *testing.T) {
-	for _, q := range []string{"balls=3000&vsync=off&duration=6s&stats", "balls=10000&vsync=off&duration=16s&stats"} {
+	for _, q := range []string{"balls=3000&vsync=off&stats", "balls=10000&vsync=off&stats"} {
 		w := openPage(t, 120*time.Second, q)
 		var timer bool
 		w.eval(`window.interpdemo.timer_query === true`, &timer)
-		s := w.stats()
+		s := w.statsAfter(choiceFrames)
 		if s.CullMode != "auto" || s.SpritesMode != "auto" {
 			t.Fatalf("?%s: cull mode %q, sprites mode %q: want auto, auto", q, s.CullMode, s.SpritesMode)
 		}

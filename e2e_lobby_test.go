@@ -231,6 +231,62 @@ func TestLobbyPageAgainstNative(t *testing.T) {
 			checkRoomGame(t, []*report.Stats{host.stats(), got}, "host", "join")
 		})
 	}
+	// A player who closes the page's tab quits as with Q: the host hears
+	// it at once and ends at the page's end tick, cleanly, not after a
+	// silence of -net-timeout (30 s here) with an error.
+	t.Run("tab closed", func(t *testing.T) {
+		t.Parallel()
+		room := l.room("page-closed")
+		host := startDemo(t, "", append(append([]string{"-lobby", room, "-netcode", "rollback", "-bot", "1"}, roomCommon...), "-ticks", "3000")...)
+		host.waitStderr(regexp.MustCompile(`hosting on`), 30*time.Second)
+		page := openPage(t, 120*time.Second, fmt.Sprintf("lobby=%s&netcode=rollback&bot=2&ticks=3000&stats&%s", room, pageNetTimeout))
+		if err := page.page.WaitFor(page.ctx, `window.interpdemo.state !== "running" || window.interpdemo.info().ticks >= 50`); err != nil {
+			t.Fatalf("waiting for the page's game: %v", err)
+		}
+		if s := page.state(); s != "running" {
+			t.Fatalf("the page %s before tick 50: %s", s, page.text("status"))
+		}
+		closed := time.Now()
+		if err := page.page.Close(); err != nil {
+			t.Fatalf("closing the page: %v", err)
+		}
+		host.mustSucceed(20 * time.Second)
+		took := time.Since(closed)
+		hs := host.stats()
+		if hs.Net == nil || hs.Net.End != "player 1 quit" || hs.WorldTicks < 50 || hs.WorldTicks >= 3000 {
+			t.Fatalf("the host ended %v after the tab closed: %+v at tick %d; want player 1 quit, past tick 50", took, hs.Net, hs.WorldTicks)
+		}
+		if took > 10*time.Second {
+			t.Errorf("the host ended %v after the tab closed: want it to hear at once", took)
+		}
+		t.Logf("the host ended %v after the tab closed, at tick %d: %s", took, hs.WorldTicks, hs.Net.End)
+	})
+	// A spectator whose tab closes says goodbye: the host does not wait
+	// for it at the game's end (its silence, -net-timeout: 30 s here).
+	t.Run("spectator's tab closed", func(t *testing.T) {
+		t.Parallel()
+		room := l.room("page-watch-closed")
+		args := append([]string{"-lobby", room, "-netcode", "rollback"}, roomCommon...)
+		host := startDemo(t, "", append(args, "-bot", "1")...)
+		host.waitStderr(regexp.MustCompile(`hosting on`), 30*time.Second)
+		joiner := startDemo(t, "", append(args, "-bot", "2")...)
+		joiner.waitStderr(playerRe, 30*time.Second)
+		page := openPage(t, 120*time.Second, "lobby="+room+"&spectate&stats&"+pageNetTimeout)
+		if err := page.page.WaitFor(page.ctx, `window.interpdemo.state !== "running" || window.interpdemo.info().ticks > 0`); err != nil {
+			t.Fatalf("waiting for the page to watch: %v", err)
+		}
+		if s := page.state(); s != "running" {
+			t.Fatalf("the page %s before it watched: %s", s, page.text("status"))
+		}
+		closed := time.Now()
+		if err := page.page.Close(); err != nil {
+			t.Fatalf("closing the page: %v", err)
+		}
+		host.mustSucceed(20 * time.Second) // what is left of 300 ticks (12 s), and no wait for the spectator
+		joiner.mustSucceed(20 * time.Second)
+		t.Logf("the host ended %v after the spectator's tab closed", time.Since(closed))
+		checkRoomGame(t, []*report.Stats{host.stats(), joiner.stats()}, "host", "join")
+	})
 	t.Run("spectator joins late", func(t *testing.T) {
 		t.Parallel()
 		room := l.room("page-watch")

@@ -279,6 +279,24 @@ func (d *Demo) RequestQuit(now time.Duration) {
 	d.quit = true
 }
 
+// Goodbye tells a network game's peers, in what goes out now, that this
+// one is going with no more frames to come (a page whose tab closes): a
+// player quits, as with Q, so that the others end cleanly at its end
+// tick rather than after its silence; a spectator says goodbye. Nothing
+// waits for an answer. A run without a network game, or whose game is
+// over, has nothing to say.
+func (d *Demo) Goodbye(now time.Duration) {
+	g := d.net
+	switch {
+	case g == nil || d.quit:
+	case g.spec != nil:
+		g.stopWatching(now)
+	case !d.sim.Finished():
+		d.sim.Quit(now)
+		g.write(now)
+	}
+}
+
 // Interrupt ends the run as RequestQuit does, for a reason from outside
 // the window: a signal, which why names ("interrupted by SIGINT"). A run
 // that is still waiting for its game (a network game's players not all

@@ -301,6 +301,14 @@ func (p *page) listen() {
 		}
 		return nil
 	}))
+	// A tab closed, or the page left, ends the run with no frame after:
+	// the peers of a network game are told at once.
+	w.Call("addEventListener", "pagehide", js.FuncOf(func(js.Value, []js.Value) any {
+		if p.d != nil {
+			p.d.Goodbye(p.clock.Now())
+		}
+		return nil
+	}))
 	p.api.Set("info", js.FuncOf(func(js.Value, []js.Value) any { return p.info() }))
 }
 

@@ -190,6 +190,13 @@ type Broadcast struct {
 	rejects  [4]rejectTo
 	nRejects int
 
+	// gone: the last spectators that said Bye (gone[nGone%len] next to
+	// be overwritten), so that a copy of a Hello arriving after its Bye,
+	// or a Hello that its Bye overtook, takes no slot: before, it took
+	// one and was served a snapshot until its silence freed it.
+	gone  [2 * MaxSpectators]goneSpec
+	nGone int
+
 	buf [MaxPacketSize]byte
 	st  BroadcastStats
 }
@@ -350,7 +357,12 @@ func (b *Broadcast) Receive(now time.Duration, from Addr, pkt []byte) {
 		}
 		sp := b.spec(from, token)
 		if sp == nil {
-			return // a copy of a Bye already taken
+			// A copy of a Bye already taken, or one that overtook its
+			// Hello: that Hello, when it comes, takes no slot.
+			if session == 0 || session == b.s.id {
+				b.leave(now, from, token)
+			}
+			return
 		}
 		if session != b.s.id && session != 0 {
 			b.s.bad++
@@ -358,6 +370,7 @@ func (b *Broadcast) Receive(now time.Duration, from Addr, pkt []byte) {
 		}
 		*sp = specPeer{}
 		b.st.Left++
+		b.leave(now, from, token)
 	case msgSpecAck:
 		snapGot := r.uvMax(uint64(DefaultMaxSnapshot))
 		have := r.uvMax(MaxTick)
@@ -423,6 +436,9 @@ func (b *Broadcast) hello(now time.Duration, from Addr, token uint64) {
 		sp.welcome, sp.lastHeard = true, now // its Welcome was lost
 		return
 	}
+	if b.left(now, from, token) {
+		return // late: the spectator has gone
+	}
 	free := -1
 	for i := range b.cfg.MaxSpectators {
 		if !b.specs[i].used {
@@ -441,6 +457,38 @@ func (b *Broadcast) hello(now time.Duration, from Addr, token uint64) {
 	}
 	b.specs[free] = specPeer{used: true, addr: from, token: token, lastHeard: now, welcome: true}
 	b.st.Joined++
+}
+
+// goneSpec is a spectator that said Bye, and when.
+type goneSpec struct {
+	addr  Addr
+	token uint64
+	at    time.Duration
+}
+
+// leave notes that the spectator (from, token) said Bye, once.
+func (b *Broadcast) leave(now time.Duration, from Addr, token uint64) {
+	for i := range b.gone {
+		if g := &b.gone[i]; g.token == token && g.addr == from {
+			g.at = now
+			return
+		}
+	}
+	b.gone[b.nGone%len(b.gone)] = goneSpec{addr: from, token: token, at: now}
+	b.nGone++
+}
+
+// left reports whether the spectator (from, token) said Bye within
+// Silence: its Hellos still arriving are late copies. (A Hello with the
+// same token after that, from a Spectator given a fixed Nonce that
+// watches again, is served.)
+func (b *Broadcast) left(now time.Duration, from Addr, token uint64) bool {
+	for _, g := range b.gone {
+		if g.token == token && g.addr == from && now-g.at < b.cfg.Silence {
+			return true
+		}
+	}
+	return false
 }
 
 // reject queues a Reject to a spectator: the next Poll sends it. A Reject
@@ -922,10 +970,13 @@ func (sp *Spectator) Stats() SpectatorStats {
 // Leave ends the watching before the game's end: the next Poll tells the
 // host, which frees the spectator's slot at once and does not wait for it
 // at the end (without it, a spectator that goes is served until its
-// silence, BroadcastConfig.Silence). The state is StateEnded, Err stays
-// nil, and the Watcher runs no more ticks; once it is Done (that Poll),
-// the caller may close its socket. A spectator already ended is left as
-// it is: one that played to the end told the host so itself.
+// silence, BroadcastConfig.Silence). For Silence after the goodbye, the
+// host takes no Hello of this spectator's still on the way: a Spectator
+// that watches again from the same address with the same
+// SpectatorConfig.Nonce is served after that. The state is StateEnded,
+// Err stays nil, and the Watcher runs no more ticks; once it is Done
+// (that Poll), the caller may close its socket. A spectator already ended
+// is left as it is: one that played to the end told the host so itself.
 func (sp *Spectator) Leave(now time.Duration) {
 	if sp.state == StateEnded {
 		return

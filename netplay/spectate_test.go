@@ -270,12 +270,14 @@ func spectatedUntil(t *testing.T, c Conditions, ticks uint64, joinAt, leaveAt ti
 		}
 		// One that left before the end said goodbye: its slot is freed
 		// as soon as the Bye arrives; one that played to the end did not
-		// need to.
+		// need to. (One whose Bye overtook its Hello, or whose Hellos
+		// were lost, was never served: none joined, none left.)
+		st := bcast.Stats()
 		wantLeft := int64(0)
 		if leaveAt > 0 && leftAt >= leaveAt {
-			wantLeft = 1
+			wantLeft = st.Joined
 		}
-		if st := bcast.Stats(); st.Left != wantLeft {
+		if st.Left != wantLeft {
 			t.Errorf("the host counts %d spectators that left, want %d", st.Left, wantLeft)
 		}
 		if wantLeft == 1 && (freedAt == 0 || freedAt-leftAt > 250*time.Millisecond) {
@@ -419,7 +421,10 @@ func TestSpectatorLeaves(t *testing.T) {
 					t.Errorf("%+v, left at %v: player %d: %v at tick %d", c, leaveAt, i, p.s.Err(), p.r.Head())
 				}
 			}
-			if st := bcast.Stats(); st.Left != 1 || st.Dropped != 0 || st.Spectators != 0 {
+			// Leaving at 505 ms, it may not have been served yet: its
+			// Hellos lost, or its Bye ahead of them.
+			st := bcast.Stats()
+			if st.Left != st.Joined || st.Joined > 1 || (st.Joined == 0 && leaveAt > time.Second) || st.Dropped != 0 || st.Spectators != 0 {
 				t.Errorf("%+v, left at %v: %+v", c, leaveAt, st)
 			}
 		}
@@ -430,37 +435,10 @@ func TestSpectatorLeaves(t *testing.T) {
 // takes it; a Bye from another address, with another token or another
 // session ID frees nothing, and copies of one already taken are ignored.
 func TestSpectatorByeFreesTheSlot(t *testing.T) {
-	s, err := NewHost(Config{Nonce: 1, InputSize: 1, Players: 2}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := newSpecGame(0, MaxMaxPrediction+2)
-	r, err := NewRunner(s, g, g, RunnerConfig{Netcode: Rollback})
-	if err != nil {
-		t.Fatal(err)
-	}
-	bcast, err := NewBroadcast(r, BroadcastConfig{MaxSpectators: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, bcast := oneSlotHost(t)
 	now := time.Duration(0)
-	// say passes what sp sends in a Poll to the host, from a.
-	say := func(sp *Spectator, a Addr) int {
-		n := 0
-		sp.Poll(now, SendFunc(func(_ Addr, pkt []byte) {
-			n++
-			bcast.Receive(now, a, append([]byte(nil), pkt...))
-		}))
-		return n
-	}
-	newSpec := func(nonce uint64) *Spectator {
-		sp, err := NewSpectator(SpectatorConfig{Nonce: nonce, InputSize: 1}, addr(0), now)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return sp
-	}
-	a, b := newSpec(9), newSpec(10)
+	say := func(sp *Spectator, a Addr) int { return len(polled(sp, now, bcast, a, true)) }
+	a, b := newSpec(t, 9, now), newSpec(t, 10, now)
 	say(a, addr(5))
 	say(b, addr(6))
 	if st := bcast.Stats(); st.Spectators != 1 || st.Rejected != 1 {
@@ -497,5 +475,101 @@ func TestSpectatorByeFreesTheSlot(t *testing.T) {
 	say(b, addr(6))
 	if st := bcast.Stats(); st.Spectators != 1 || st.Rejected != 1 || st.Joined != 2 {
 		t.Errorf("the freed slot was not taken: %+v", st)
+	}
+}
+
+// oneSlotHost is a host's Session, not started, and its Broadcast, with
+// one spectator's slot.
+func oneSlotHost(t *testing.T) (*Session, *Broadcast) {
+	t.Helper()
+	s, err := NewHost(Config{Nonce: 1, InputSize: 1, Players: 2}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newSpecGame(0, MaxMaxPrediction+2)
+	r, err := NewRunner(s, g, g, RunnerConfig{Netcode: Rollback})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bcast, err := NewBroadcast(r, BroadcastConfig{MaxSpectators: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, bcast
+}
+
+// newSpec is a Spectator of host addr(0) with the given nonce.
+func newSpec(t *testing.T, nonce uint64, now time.Duration) *Spectator {
+	t.Helper()
+	sp, err := NewSpectator(SpectatorConfig{Nonce: nonce, InputSize: 1}, addr(0), now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp
+}
+
+// polled is what sp sends in a Poll at now, each datagram copied; passed
+// on to bcast from a when deliver is true.
+func polled(sp *Spectator, now time.Duration, bcast *Broadcast, a Addr, deliver bool) [][]byte {
+	var sent [][]byte
+	sp.Poll(now, SendFunc(func(_ Addr, pkt []byte) {
+		pkt = append([]byte(nil), pkt...)
+		sent = append(sent, pkt)
+		if deliver {
+			bcast.Receive(now, a, pkt)
+		}
+	}))
+	return sent
+}
+
+// A Hello that arrives after its spectator's Bye, a late copy or one the
+// Bye overtook, takes no slot: the host serves nobody, and the slot is
+// there for the next spectator at once (before, the late Hello took it,
+// was served a snapshot, and held it until its silence, Config.Silence
+// later). After Silence the same address and token are served again (a
+// Spectator with a fixed Nonce that watches again).
+func TestSpectatorLateHelloTakesNoSlot(t *testing.T) {
+	for _, overtaken := range []bool{false, true} {
+		s, bcast := oneSlotHost(t)
+		now := time.Duration(0)
+		a := newSpec(t, 9, now)
+		hello := polled(a, now, bcast, addr(5), !overtaken) // the first Hello
+		if len(hello) != 1 {
+			t.Fatalf("the first Poll sent %d datagrams, want a Hello", len(hello))
+		}
+		wantJoined := int64(1)
+		if overtaken {
+			wantJoined = 0
+		}
+		if st := bcast.Stats(); st.Joined != wantJoined {
+			t.Fatalf("overtaken %v: before the Bye: %+v", overtaken, st)
+		}
+		now += 10 * time.Millisecond
+		a.Leave(now)
+		if n := len(polled(a, now, bcast, addr(5), true)); n != finalAcks {
+			t.Fatalf("Leave sent %d Byes, want %d", n, finalAcks)
+		}
+		now += 10 * time.Millisecond
+		bcast.Receive(now, addr(5), hello[0]) // late
+		if st := bcast.Stats(); st.Spectators != 0 || st.Joined != wantJoined {
+			t.Errorf("overtaken %v: a Hello after its Bye: %+v", overtaken, st)
+		}
+		b := newSpec(t, 10, now)
+		polled(b, now, bcast, addr(6), true)
+		if st := bcast.Stats(); st.Spectators != 1 || st.Rejected != 0 || st.Joined != wantJoined+1 {
+			t.Errorf("overtaken %v: the next spectator: %+v", overtaken, st)
+		}
+		if got := s.Stats().BadPackets; got != 0 {
+			t.Errorf("overtaken %v: %d bad packets", overtaken, got)
+		}
+		// b leaves; past Silence, a's address and token are a new
+		// spectator's.
+		b.Leave(now)
+		polled(b, now, bcast, addr(6), true)
+		now += DefaultSilence
+		bcast.Receive(now, addr(5), hello[0])
+		if st := bcast.Stats(); st.Spectators != 1 || st.Joined != wantJoined+2 {
+			t.Errorf("overtaken %v: the same token after Silence: %+v", overtaken, st)
+		}
 	}
 }

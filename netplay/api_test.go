@@ -211,6 +211,65 @@ func TestLobbyQuitFreesSlot(t *testing.T) {
 	}
 }
 
+// A late copy of the Hello of a joiner that quit in the lobby takes no
+// slot: the next joiners get the slots at once, and the game starts
+// without waiting for one gone (before, the copy took the slot, the host
+// sent Welcomes to a joiner gone and held the slot for it until
+// JoinTimeout). After Silence the same address and nonce are a new
+// joiner's.
+func TestLobbyLateHelloTakesNoSlot(t *testing.T) {
+	host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 3, Delay: DefaultDelay}, 0)
+	hello := quitInLobby(t, host, addr(1), 2)
+	host.Receive(4*ms, addr(1), hello) // late
+	if j := host.Stats().Joined; j != 1 {
+		t.Errorf("a late Hello of a joiner that quit: joined %d, want 1", j)
+	}
+	b, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 3}, addr(0), 5*ms)
+	c, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 4}, addr(0), 5*ms)
+	joiners := map[Addr]*Session{addr(2): b, addr(3): c}
+	for now := 5 * ms; now < 30*ms; now += ms {
+		host.Poll(now, SendFunc(func(to Addr, p []byte) {
+			if j := joiners[to]; j != nil {
+				j.Receive(now, addr(0), p)
+			}
+		}))
+		for from, j := range joiners {
+			j.Poll(now, SendFunc(func(_ Addr, p []byte) { host.Receive(now, from, p) }))
+		}
+	}
+	if b.Err() != nil || c.Err() != nil || b.Index()+c.Index() != 3 || host.State() != StateRunning {
+		t.Errorf("b: %v, index %d; c: %v, index %d; host %v", b.Err(), b.Index(), c.Err(), c.Index(), host.State())
+	}
+
+	host, _ = NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2, Delay: DefaultDelay}, 0)
+	hello = quitInLobby(t, host, addr(1), 2)
+	host.Receive(DefaultSilence+3*ms, addr(1), hello)
+	if j := host.Stats().Joined; j != 2 {
+		t.Errorf("the Hello again, Silence after the quit: joined %d, want 2", j)
+	}
+}
+
+// quitInLobby has a joiner of the nonce join host's lobby from the
+// address, from 0 to 2 ms, and quit at 3 ms. It returns its first Hello.
+func quitInLobby(t *testing.T, host *Session, from Addr, nonce uint64) []byte {
+	t.Helper()
+	a, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: nonce}, addr(0), 0)
+	var hello []byte
+	a.Poll(0, SendFunc(func(_ Addr, p []byte) { hello = append([]byte(nil), p...) }))
+	host.Receive(0, from, hello)
+	host.Poll(ms, SendFunc(func(to Addr, p []byte) { a.Receive(ms, addr(0), p) }))
+	a.Poll(2*ms, SendFunc(func(_ Addr, p []byte) { host.Receive(2*ms, from, p) }))
+	if a.State() != StateLobby || a.Index() != 1 || host.Stats().Joined != 2 {
+		t.Fatalf("a: %v, index %d, joined %d", a.State(), a.Index(), host.Stats().Joined)
+	}
+	a.Quit(3 * ms)
+	a.Poll(3*ms, SendFunc(func(_ Addr, p []byte) { host.Receive(3*ms, from, p) }))
+	if !a.Done() || host.Stats().Joined != 1 {
+		t.Fatalf("after the quit: a %v, host joined %d", a.State(), host.Stats().Joined)
+	}
+	return hello
+}
+
 func TestHostQuitInLobby(t *testing.T) {
 	host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 3, Delay: DefaultDelay}, 0)
 	a, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 2}, addr(0), 0)

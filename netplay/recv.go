@@ -61,6 +61,8 @@ func (s *Session) hostReceive(now time.Duration, from Addr, pkt []byte, err erro
 			}
 		case err != nil || p.typ != msgHello:
 			s.bad++
+		case s.quitters.has(now, from, p.token, s.cfg.Silence):
+			// A late copy of the Hello of a joiner that quit: gone.
 		default:
 			s.peers[free] = peer{used: true, welcome: true, addr: from, token: p.token, lastHeard: now}
 			s.joined++
@@ -94,6 +96,7 @@ func (s *Session) hostReceive(now time.Duration, from Addr, pkt []byte, err erro
 		if p.flags&flagEnded != 0 {
 			switch s.state {
 			case StateLobby: // it quit in the lobby: free the slot
+				s.quitters.add(now, r.addr, r.token)
 				*r = peer{}
 				s.joined--
 				s.event(Event{Kind: EventSynchronizing, Joined: s.joined, Players: s.players})

@@ -413,9 +413,14 @@ type Session struct {
 	kckd  [MaxPlayers]bool             // kicked
 	nKick int
 
-	peers  [MaxPlayers]peer
-	info   [MaxPlayers]peerInfo // joiner: the host's view of each player
-	infoAt time.Duration        // joiner: when info arrived
+	peers [MaxPlayers]peer
+	// quitters (host): the joiners that quit in the lobby, so that a late
+	// copy of one's Hello takes no slot (before, it took one and held it
+	// until JoinTimeout, turning the next joiner away when it was the
+	// last).
+	quitters departed
+	info     [MaxPlayers]peerInfo // joiner: the host's view of each player
+	infoAt   time.Duration        // joiner: when info arrived
 	// head is the local game's head, given by a Runner each frame: the
 	// ticks it has run, predicted ones included (next without one).
 	head uint64

@@ -190,12 +190,11 @@ type Broadcast struct {
 	rejects  [4]rejectTo
 	nRejects int
 
-	// gone: the last spectators that said Bye (gone[nGone%len] next to
-	// be overwritten), so that a copy of a Hello arriving after its Bye,
-	// or a Hello that its Bye overtook, takes no slot: before, it took
-	// one and was served a snapshot until its silence freed it.
-	gone  [2 * MaxSpectators]goneSpec
-	nGone int
+	// gone: the spectators that said Bye, so that a copy of a Hello
+	// arriving after its Bye, or a Hello that its Bye overtook, takes no
+	// slot: before, it took one and was served a snapshot until its
+	// silence freed it.
+	gone departed
 
 	buf [MaxPacketSize]byte
 	st  BroadcastStats
@@ -360,7 +359,7 @@ func (b *Broadcast) Receive(now time.Duration, from Addr, pkt []byte) {
 			// A copy of a Bye already taken, or one that overtook its
 			// Hello: that Hello, when it comes, takes no slot.
 			if session == 0 || session == b.s.id {
-				b.leave(now, from, token)
+				b.gone.add(now, from, token)
 			}
 			return
 		}
@@ -370,7 +369,7 @@ func (b *Broadcast) Receive(now time.Duration, from Addr, pkt []byte) {
 		}
 		*sp = specPeer{}
 		b.st.Left++
-		b.leave(now, from, token)
+		b.gone.add(now, from, token)
 	case msgSpecAck:
 		snapGot := r.uvMax(uint64(DefaultMaxSnapshot))
 		have := r.uvMax(MaxTick)
@@ -436,7 +435,7 @@ func (b *Broadcast) hello(now time.Duration, from Addr, token uint64) {
 		sp.welcome, sp.lastHeard = true, now // its Welcome was lost
 		return
 	}
-	if b.left(now, from, token) {
+	if b.gone.has(now, from, token, b.cfg.Silence) {
 		return // late: the spectator has gone
 	}
 	free := -1
@@ -457,38 +456,6 @@ func (b *Broadcast) hello(now time.Duration, from Addr, token uint64) {
 	}
 	b.specs[free] = specPeer{used: true, addr: from, token: token, lastHeard: now, welcome: true}
 	b.st.Joined++
-}
-
-// goneSpec is a spectator that said Bye, and when.
-type goneSpec struct {
-	addr  Addr
-	token uint64
-	at    time.Duration
-}
-
-// leave notes that the spectator (from, token) said Bye, once.
-func (b *Broadcast) leave(now time.Duration, from Addr, token uint64) {
-	for i := range b.gone {
-		if g := &b.gone[i]; g.token == token && g.addr == from {
-			g.at = now
-			return
-		}
-	}
-	b.gone[b.nGone%len(b.gone)] = goneSpec{addr: from, token: token, at: now}
-	b.nGone++
-}
-
-// left reports whether the spectator (from, token) said Bye within
-// Silence: its Hellos still arriving are late copies. (A Hello with the
-// same token after that, from a Spectator given a fixed Nonce that
-// watches again, is served.)
-func (b *Broadcast) left(now time.Duration, from Addr, token uint64) bool {
-	for _, g := range b.gone {
-		if g.token == token && g.addr == from && now-g.at < b.cfg.Silence {
-			return true
-		}
-	}
-	return false
 }
 
 // reject queues a Reject to a spectator: the next Poll sends it. A Reject

@@ -403,11 +403,13 @@ func TestSpectatorSnapshotChecked(t *testing.T) {
 // A spectator that leaves before the end (Spectator.Leave) says goodbye:
 // the host frees its slot when the Bye arrives and ends with the players'
 // session, without dropping it as silent (spectatedUntil checks all
-// three), over a clean and a lossy network, loading or watching, and
-// shortly before the end, when the host would otherwise wait for its
-// silence after the game.
+// three), over a clean network, a lossy one and one that copies and
+// reorders datagrams (where a Bye counted twice would fail it), loading
+// or watching, and shortly before the end, when the host would otherwise
+// wait for its silence after the game.
 func TestSpectatorLeaves(t *testing.T) {
-	for _, c := range []Conditions{{}, {Delay: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.1}} {
+	for _, c := range []Conditions{{}, {Delay: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.1},
+		{Delay: 40 * time.Millisecond, Jitter: 30 * time.Millisecond, Duplicate: 0.5, Reorder: 0.3}} {
 		for _, leaveAt := range []time.Duration{505 * time.Millisecond, 2 * time.Second, 5500 * time.Millisecond} {
 			players, sp, w, _, bcast := spectatedUntil(t, c, 301, 500*time.Millisecond, leaveAt, 0, SpectatorConfig{Nonce: 9, InputSize: 1}, false)
 			if sp.Err() != nil || sp.State() != StateEnded {

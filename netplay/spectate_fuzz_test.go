@@ -64,3 +64,67 @@ func FuzzSpectatorReceive(f *testing.F) {
 		bc.Poll(time.Second, SendFunc(func(Addr, []byte) {}))
 	})
 }
+
+// FuzzBroadcastHellosAndByes: any sequence of spectators' Hellos and Byes
+// (three addresses, three tokens, copies and reorderings included), with
+// time passing and Polls between, keeps a Broadcast's counts whole (those
+// served are those welcomed less those that left and those dropped, and
+// no more than its slots), and a Hello that comes within Silence of its
+// spectator's Bye never takes a slot. Each two bytes of the input are one
+// step: a Hello, a Bye, time passing (up to a Silence and a half), or a
+// Poll.
+func FuzzBroadcastHellosAndByes(f *testing.F) {
+	const hello, bye, wait, poll = 0, 1, 2, 3
+	f.Add([]byte{hello, 0, bye, 0, hello, 0})                    // a late copy of a Hello
+	f.Add([]byte{bye, 4, hello, 4, hello, 1})                    // a Bye ahead of its Hello, then another spectator
+	f.Add([]byte{hello, 0, bye, 0, wait, 255, hello, 0})         // the same token after Silence
+	f.Add([]byte{hello, 0, hello, 1, hello, 2, poll, 0, bye, 1}) // full, then a slot freed
+	f.Fuzz(func(t *testing.T, steps []byte) {
+		s, err := NewHost(Config{Nonce: 1, InputSize: 1, Players: 2}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := newSpecGame(0, MaxMaxPrediction+2)
+		r, err := NewRunner(s, g, g, RunnerConfig{Netcode: Rollback})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bcast, err := NewBroadcast(r, BroadcastConfig{MaxSpectators: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf [MaxPacketSize]byte
+		byeAt := map[[2]uint64]time.Duration{} // (address, token): the last Bye
+		now := time.Duration(0)
+		for i := 0; i+1 < len(steps); i += 2 {
+			arg := steps[i+1]
+			a, token := uint64(arg%3), uint64(arg/3%3+1)
+			from := addr(int(10 + a))
+			before := bcast.Stats()
+			switch steps[i] % 4 {
+			case hello:
+				w := specHeader(buf[:], msgSpecHello, 0)
+				w.u64(token)
+				pkt := buf[:HelloSize]
+				clear(pkt[len(w.b):])
+				bcast.Receive(now, from, pkt)
+				if at, ok := byeAt[[2]uint64{a, token}]; ok && now-at < DefaultSilence && bcast.Stats().Joined != before.Joined {
+					t.Fatalf("step %d: a Hello %v after its Bye took a slot", i/2, now-at)
+				}
+			case bye:
+				w := specHeader(buf[:], msgSpecBye, 0)
+				w.u64(token)
+				bcast.Receive(now, from, w.b)
+				byeAt[[2]uint64{a, token}] = now
+			case wait:
+				now += time.Duration(arg) * DefaultSilence * 3 / 2 / 255
+			case poll:
+				bcast.Poll(now, SendFunc(func(Addr, []byte) {}))
+			}
+			st := bcast.Stats()
+			if int64(st.Spectators) != st.Joined-st.Left-st.Dropped || st.Spectators > 2 {
+				t.Fatalf("step %d: %+v", i/2, st)
+			}
+		}
+	})
+}

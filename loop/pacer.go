@@ -133,6 +133,7 @@ type Pacer struct {
 	trust   bool // the interval is believed: lock without measuring
 	last    time.Duration
 	time    time.Duration // the last paced time: a point of the grid
+	shown   time.Duration // the last frame's Time (now, for one woken very late)
 	period  time.Duration // the refresh interval; 0 while unknown
 	n       int64         // grid steps since the grid was found
 
@@ -285,6 +286,7 @@ func (p *Pacer) Step(now time.Duration) PacedFrame {
 		p.unlock()
 		p.measure(now)
 		fr.Interval = p.period
+		p.shown = fr.Time
 		return fr
 	}
 	d := now - p.last
@@ -293,7 +295,11 @@ func (p *Pacer) Step(now time.Duration) PacedFrame {
 	case p.vsyncOff:
 		p.time = now
 	case d == 0:
-		fr.Time, fr.Snapped = p.time, p.locked // the same time again
+		// The same time again: the last frame's, which is not the grid's
+		// point where that frame woke up very late (before, Time went
+		// back to the point, up to an interval and an eighth before
+		// now; found by FuzzPacer).
+		fr.Time, fr.Snapped = p.shown, p.locked
 	case !p.locked:
 		p.time = now
 		if p.trust && p.period > 0 {
@@ -307,6 +313,7 @@ func (p *Pacer) Step(now time.Duration) PacedFrame {
 		p.snap(now, &fr)
 	}
 	fr.Interval = p.period
+	p.shown = fr.Time
 	return fr
 }
 

@@ -218,12 +218,23 @@ lint: deps test-ebiten-deps
 
 # Each fuzz target for 30 s (FUZZTIME=… to change).
 FUZZTIME ?= 30s
+# A target fails on a failing input, which go test writes under the
+# package's testdata/fuzz. Go 1.26's fuzzing can also end a clean run with
+# "context deadline exceeded" as -fuzztime runs out, writing nothing
+# (golang/go#75804, a race in its coordinator, fixed in Go 1.27; seen here
+# on 2026-12-04): that is said, and not counted as a failure.
+FUZZOUT := $(or $(TMPDIR),/tmp)/interpdemo-fuzz
 fuzz:
 	@for pkg in loop physics input replay netplay lobby; do \
 		dir=.; case $$pkg in loop|physics|input|replay|netplay) dir=$$pkg; pkg=. ;; lobby) dir=netplay/webrtc; pkg=./lobby ;; *) pkg=./$$pkg ;; esac; \
 		for f in $$(cd $$dir && $(GO) test -list '^Fuzz' $$pkg | grep ^Fuzz); do \
 			echo "== $$dir $$pkg $$f"; \
-			(cd $$dir && $(GO) test $$pkg -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME)) || exit 1; \
+			corpus=$$dir/$${pkg#./}/testdata/fuzz/$$f; before=$$(ls $$corpus 2>/dev/null | wc -l); \
+			{ (cd $$dir && $(GO) test $$pkg -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME)); echo $$? >$(FUZZOUT).rc; } 2>&1 | tee $(FUZZOUT).log; \
+			[ "$$(cat $(FUZZOUT).rc)" = 0 ] && continue; \
+			if [ "$$(ls $$corpus 2>/dev/null | wc -l)" = "$$before" ] && grep -q '^    context deadline exceeded$$' $(FUZZOUT).log && ! grep -q 'Failing input' $(FUZZOUT).log; then \
+				echo "make fuzz: $$f ended with Go's 'context deadline exceeded' as -fuzztime ran out and wrote no failing input (golang/go#75804): not a failure"; \
+			else exit 1; fi; \
 		done; \
 	done
 

@@ -523,3 +523,40 @@ func FuzzPacer(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPacerSettings is FuzzPacer with the settings changed between
+// frames: before frame i, bit i%64 of ops set, a new hint (SetRefresh) on
+// even frames, vsync toggled on odd ones. The same properties hold
+// throughout, and with vsync off Time is Now.
+func FuzzPacerSettings(f *testing.F) {
+	fuzzCorpus(f, func(d []byte) { f.Add(d, uint32(16666667), uint64(0x0102040810204080)) })
+	fuzzCorpus(f, func(d []byte) { f.Add(d, uint32(10000000), ^uint64(0)) })
+	f.Fuzz(func(t *testing.T, data []byte, hintNs uint32, ops uint64) {
+		var p Pacer
+		vsync := true
+		now := time.Duration(0)
+		var last PacedFrame
+		for i, d := range fuzzDeltas(data) {
+			if ops&(1<<(i%64)) != 0 {
+				if i%2 == 0 {
+					if err := p.SetRefresh(time.Duration(hintNs)); err != nil {
+						t.Fatal(err)
+					}
+				} else {
+					vsync = !vsync
+					p.SetVsync(vsync)
+				}
+			}
+			now += d
+			fr := p.Step(now)
+			checkPaced(t, i, fr)
+			if i > 0 && d >= 0 && fr.Time < last.Time {
+				t.Fatalf("frame %d: Time went back from %v to %v while the clock went forward", i, last.Time, fr.Time)
+			}
+			if !vsync && fr.Time != now {
+				t.Fatalf("frame %d: vsync off, Time %v != now %v", i, fr.Time, now)
+			}
+			last = fr
+		}
+	})
+}

@@ -294,12 +294,15 @@ func (p *Pacer) Step(now time.Duration) PacedFrame {
 	switch {
 	case p.vsyncOff:
 		p.time = now
-	case d == 0:
+	case d == 0 && p.locked:
 		// The same time again: the last frame's, which is not the grid's
 		// point where that frame woke up very late (before, Time went
 		// back to the point, up to an interval and an eighth before
 		// now; found by FuzzPacer).
-		fr.Time, fr.Snapped = p.shown, p.locked
+		fr.Time, fr.Snapped = p.shown, true
+	case d == 0:
+		// Off the grid (a new hint, vsync turned on: it starts with the
+		// next frame), the time passes through, as it does until then.
 	case !p.locked:
 		p.time = now
 		if p.trust && p.period > 0 {

@@ -465,6 +465,18 @@ func TestPacerSettings(t *testing.T) {
 	if fr := p.Step(20 * ms); fr.Steps != 1 || fr.Time != 20*ms {
 		t.Fatalf("on the 5 ms grid: %+v", fr)
 	}
+	// A new hint between two frames at the same time: the second is off
+	// the grid, its time passed through (before, it got the last grid
+	// point, not snapped, off Now).
+	if fr := p.Step(25*ms + 300*time.Microsecond); !fr.Snapped || fr.Time != 25*ms {
+		t.Fatalf("0.3 ms late on the 5 ms grid: %+v", fr)
+	}
+	if err := p.SetRefresh(5 * ms); err != nil {
+		t.Fatal(err)
+	}
+	if fr := p.Step(25*ms + 300*time.Microsecond); fr.Snapped || fr.Time != fr.Now {
+		t.Fatalf("the same time after SetRefresh(5ms): %+v", fr)
+	}
 	if err := p.SetRefresh(0); err != nil || p.Interval() != 5*ms || p.Config().Refresh != 0 {
 		t.Fatalf("SetRefresh(0): %v, interval %v", err, p.Interval())
 	}

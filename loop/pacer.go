@@ -133,7 +133,7 @@ type Pacer struct {
 	trust   bool // the interval is believed: lock without measuring
 	last    time.Duration
 	time    time.Duration // the last paced time: a point of the grid
-	shown   time.Duration // the last frame's Time (now, for one woken very late)
+	shown   time.Duration // the last frame's Time, for one at the same time (now, where that one woke up very late)
 	period  time.Duration // the refresh interval; 0 while unknown
 	n       int64         // grid steps since the grid was found
 
@@ -286,7 +286,6 @@ func (p *Pacer) Step(now time.Duration) PacedFrame {
 		p.unlock()
 		p.measure(now)
 		fr.Interval = p.period
-		p.shown = fr.Time
 		return fr
 	}
 	d := now - p.last

@@ -80,19 +80,7 @@ func FuzzBroadcastHellosAndByes(f *testing.F) {
 	f.Add([]byte{hello, 0, bye, 0, wait, 255, hello, 0})         // the same token after Silence
 	f.Add([]byte{hello, 0, hello, 1, hello, 2, poll, 0, bye, 1}) // full, then a slot freed
 	f.Fuzz(func(t *testing.T, steps []byte) {
-		s, err := NewHost(Config{Nonce: 1, InputSize: 1, Players: 2}, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g := newSpecGame(0, MaxMaxPrediction+2)
-		r, err := NewRunner(s, g, g, RunnerConfig{Netcode: Rollback})
-		if err != nil {
-			t.Fatal(err)
-		}
-		bcast, err := NewBroadcast(r, BroadcastConfig{MaxSpectators: 2})
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, bcast := lobbyHost(t, 2)
 		var buf [MaxPacketSize]byte
 		byeAt := map[[2]uint64]time.Duration{} // (address, token): the last Bye
 		now := time.Duration(0)

@@ -437,7 +437,7 @@ func TestSpectatorLeaves(t *testing.T) {
 // takes it; a Bye from another address, with another token or another
 // session ID frees nothing, and copies of one already taken are ignored.
 func TestSpectatorByeFreesTheSlot(t *testing.T) {
-	s, bcast := oneSlotHost(t)
+	s, bcast := lobbyHost(t, 1)
 	now := time.Duration(0)
 	say := func(sp *Spectator, a Addr) int { return len(polled(sp, now, bcast, a, true)) }
 	a, b := newSpec(t, 9, now), newSpec(t, 10, now)
@@ -480,9 +480,9 @@ func TestSpectatorByeFreesTheSlot(t *testing.T) {
 	}
 }
 
-// oneSlotHost is a host's Session, not started, and its Broadcast, with
-// one spectator's slot.
-func oneSlotHost(t *testing.T) (*Session, *Broadcast) {
+// lobbyHost is a host's Session, not started, and its Broadcast, with
+// slots spectators' slots.
+func lobbyHost(t *testing.T, slots int) (*Session, *Broadcast) {
 	t.Helper()
 	s, err := NewHost(Config{Nonce: 1, InputSize: 1, Players: 2}, 0)
 	if err != nil {
@@ -493,7 +493,7 @@ func oneSlotHost(t *testing.T) (*Session, *Broadcast) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bcast, err := NewBroadcast(r, BroadcastConfig{MaxSpectators: 1})
+	bcast, err := NewBroadcast(r, BroadcastConfig{MaxSpectators: slots})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -532,7 +532,7 @@ func polled(sp *Spectator, now time.Duration, bcast *Broadcast, a Addr, deliver 
 // Spectator with a fixed Nonce that watches again).
 func TestSpectatorLateHelloTakesNoSlot(t *testing.T) {
 	for _, overtaken := range []bool{false, true} {
-		s, bcast := oneSlotHost(t)
+		s, bcast := lobbyHost(t, 1)
 		now := time.Duration(0)
 		a := newSpec(t, 9, now)
 		hello := polled(a, now, bcast, addr(5), !overtaken) // the first Hello

@@ -3,16 +3,18 @@ package netplay
 import (
 	"testing"
 	"time"
+
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // pair is two sessions in a running game over a simulated network, driven
 // without a harness: what a frame loop does, nothing more.
 type pair struct {
-	net   *NetSim
+	net   *netsim.Path
 	s     [2]*Session
-	addrs [2]Addr
-	send  [2]func(Addr, []byte)
-	recv  func(from, to Addr, pkt []byte)
+	addrs [2]string
+	send  [2]func(string, []byte)
+	recv  func(from, to string, pkt []byte)
 	hash  func() uint64
 	now   time.Duration
 	recs  [][]byte
@@ -20,13 +22,13 @@ type pair struct {
 	start [2]time.Duration
 }
 
-func newPair(t testing.TB, c Conditions) *pair {
+func newPair(t testing.TB, c netsim.Conditions) *pair {
 	t.Helper()
-	n, err := NewNetSim(c, 1, 256)
+	n, err := netsim.NewPath(c, 1, 256)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &pair{net: n, addrs: [2]Addr{addr(0), addr(1)}, recs: make([][]byte, 0, MaxPlayers)}
+	p := &pair{net: n, addrs: [2]string{addr(0), addr(1)}, recs: make([][]byte, 0, MaxPlayers)}
 	if p.s[0], err = NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2, Delay: DefaultDelay}, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -34,9 +36,9 @@ func newPair(t testing.TB, c Conditions) *pair {
 		t.Fatal(err)
 	}
 	for i := range p.s {
-		p.send[i] = func(to Addr, pkt []byte) { p.net.Send(p.now, p.addrs[i], to, pkt) }
+		p.send[i] = func(to string, pkt []byte) { p.net.Send(p.now, p.addrs[i], to, pkt) }
 	}
-	p.recv = func(from, to Addr, pkt []byte) {
+	p.recv = func(from, to string, pkt []byte) {
 		for i := range p.s {
 			if p.addrs[i] == to {
 				p.s[i].Receive(p.now, from, pkt)
@@ -91,7 +93,7 @@ func (p *pair) frame(dt time.Duration) {
 // bad network too: receiving, the ticks, sending, the statistics, the
 // simulator.
 func TestFrameAllocatesNothing(t *testing.T) {
-	for _, c := range []Conditions{{}, {Delay: 30 * ms, Jitter: 10 * ms, Loss: 0.2, Duplicate: 0.1, Reorder: 0.1}} {
+	for _, c := range []netsim.Conditions{{}, {Delay: 30 * ms, Jitter: 10 * ms, Loss: 0.2, Duplicate: 0.1, Reorder: 0.1}} {
 		p := newPair(t, c)
 		for range 1000 { // warm up: hash checkpoints, every path once
 			p.frame(4 * ms)
@@ -126,7 +128,7 @@ func TestFrameAllocatesNothing(t *testing.T) {
 }
 
 func BenchmarkFrame(b *testing.B) {
-	p := newPair(b, Conditions{Delay: 30 * ms, Jitter: 10 * ms, Loss: 0.1})
+	p := newPair(b, netsim.Conditions{Delay: 30 * ms, Jitter: 10 * ms, Loss: 0.1})
 	b.ReportAllocs()
 	for b.Loop() {
 		p.frame(4 * ms)
@@ -134,13 +136,13 @@ func BenchmarkFrame(b *testing.B) {
 }
 
 func BenchmarkEncodeDecode(b *testing.B) {
-	p := newPair(b, Conditions{})
+	p := newPair(b, netsim.Conditions{})
 	for range 200 {
 		p.frame(4 * ms)
 	}
 	var pkt []byte
 	p.s[0].peers[1].news = true
-	p.s[0].Poll(p.now, SendFunc(func(_ Addr, b []byte) { pkt = append([]byte(nil), b...) }))
+	p.s[0].Poll(p.now, SendFunc(func(_ string, b []byte) { pkt = append([]byte(nil), b...) }))
 	var in packet
 	buf := make([]byte, MaxPacketSize)
 	b.ReportAllocs()

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 func TestConfigInvalid(t *testing.T) {
@@ -28,7 +30,7 @@ func TestConfigInvalid(t *testing.T) {
 			t.Errorf("NewHost(%+v): %v, want ErrInvalid", c, err)
 		}
 	}
-	for _, a := range []Addr{""} {
+	for _, a := range []string{""} {
 		if _, err := NewJoiner(Config{InputSize: testInputSize, Nonce: 1}, a, 0); !errors.Is(err, ErrInvalid) {
 			t.Errorf("NewJoiner(%v): %v, want ErrInvalid", a, err)
 		}
@@ -53,13 +55,13 @@ func running(t *testing.T) (host, join *Session, carry func(now time.Duration, d
 	host, _ = NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2, Delay: DefaultDelay}, 0)
 	join, _ = NewJoiner(Config{InputSize: testInputSize, Nonce: 2}, addr(0), 0)
 	carry = func(now time.Duration, drop bool) {
-		host.Poll(now, SendFunc(func(_ Addr, p []byte) {
+		host.Poll(now, SendFunc(func(_ string, p []byte) {
 			if !drop {
 				join.Receive(now, addr(0), p)
 			}
 		}))
 
-		join.Poll(now, SendFunc(func(_ Addr, p []byte) {
+		join.Poll(now, SendFunc(func(_ string, p []byte) {
 			if !drop {
 				host.Receive(now, addr(1), p)
 			}
@@ -183,14 +185,14 @@ func TestLobbyQuitFreesSlot(t *testing.T) {
 	host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 3, Delay: DefaultDelay}, 0)
 	a, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 2}, addr(0), 0)
 	b, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 3}, addr(0), 0)
-	carry := func(now time.Duration, j *Session, from Addr) {
-		host.Poll(now, SendFunc(func(to Addr, p []byte) {
+	carry := func(now time.Duration, j *Session, from string) {
+		host.Poll(now, SendFunc(func(to string, p []byte) {
 			if to == from {
 				j.Receive(now, addr(0), p)
 			}
 		}))
 
-		j.Poll(now, SendFunc(func(_ Addr, p []byte) { host.Receive(now, from, p) }))
+		j.Poll(now, SendFunc(func(_ string, p []byte) { host.Receive(now, from, p) }))
 	}
 	for now := time.Duration(0); now < 5*ms; now += ms {
 		carry(now, a, addr(1))
@@ -226,15 +228,15 @@ func TestLobbyLateHelloTakesNoSlot(t *testing.T) {
 	}
 	b, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 3}, addr(0), 5*ms)
 	c, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 4}, addr(0), 5*ms)
-	joiners := map[Addr]*Session{addr(2): b, addr(3): c}
+	joiners := map[string]*Session{addr(2): b, addr(3): c}
 	for now := 5 * ms; now < 30*ms; now += ms {
-		host.Poll(now, SendFunc(func(to Addr, p []byte) {
+		host.Poll(now, SendFunc(func(to string, p []byte) {
 			if j := joiners[to]; j != nil {
 				j.Receive(now, addr(0), p)
 			}
 		}))
 		for from, j := range joiners {
-			j.Poll(now, SendFunc(func(_ Addr, p []byte) { host.Receive(now, from, p) }))
+			j.Poll(now, SendFunc(func(_ string, p []byte) { host.Receive(now, from, p) }))
 		}
 	}
 	if b.Err() != nil || c.Err() != nil || b.Index()+c.Index() != 3 || host.State() != StateRunning {
@@ -251,19 +253,19 @@ func TestLobbyLateHelloTakesNoSlot(t *testing.T) {
 
 // quitInLobby has a joiner of the nonce join host's lobby from the
 // address, from 0 to 2 ms, and quit at 3 ms. It returns its first Hello.
-func quitInLobby(t *testing.T, host *Session, from Addr, nonce uint64) []byte {
+func quitInLobby(t *testing.T, host *Session, from string, nonce uint64) []byte {
 	t.Helper()
 	a, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: nonce}, addr(0), 0)
 	var hello []byte
-	a.Poll(0, SendFunc(func(_ Addr, p []byte) { hello = append([]byte(nil), p...) }))
+	a.Poll(0, SendFunc(func(_ string, p []byte) { hello = append([]byte(nil), p...) }))
 	host.Receive(0, from, hello)
-	host.Poll(ms, SendFunc(func(to Addr, p []byte) { a.Receive(ms, addr(0), p) }))
-	a.Poll(2*ms, SendFunc(func(_ Addr, p []byte) { host.Receive(2*ms, from, p) }))
+	host.Poll(ms, SendFunc(func(to string, p []byte) { a.Receive(ms, addr(0), p) }))
+	a.Poll(2*ms, SendFunc(func(_ string, p []byte) { host.Receive(2*ms, from, p) }))
 	if a.State() != StateLobby || a.Index() != 1 || host.Stats().Joined != 2 {
 		t.Fatalf("a: %v, index %d, joined %d", a.State(), a.Index(), host.Stats().Joined)
 	}
 	a.Quit(3 * ms)
-	a.Poll(3*ms, SendFunc(func(_ Addr, p []byte) { host.Receive(3*ms, from, p) }))
+	a.Poll(3*ms, SendFunc(func(_ string, p []byte) { host.Receive(3*ms, from, p) }))
 	if !a.Done() || host.Stats().Joined != 1 {
 		t.Fatalf("after the quit: a %v, host joined %d", a.State(), host.Stats().Joined)
 	}
@@ -274,8 +276,8 @@ func TestHostQuitInLobby(t *testing.T) {
 	host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 3, Delay: DefaultDelay}, 0)
 	a, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 2}, addr(0), 0)
 	step := func(now time.Duration) {
-		host.Poll(now, SendFunc(func(_ Addr, p []byte) { a.Receive(now, addr(0), p) }))
-		a.Poll(now, SendFunc(func(_ Addr, p []byte) { host.Receive(now, addr(1), p) }))
+		host.Poll(now, SendFunc(func(_ string, p []byte) { a.Receive(now, addr(0), p) }))
+		a.Poll(now, SendFunc(func(_ string, p []byte) { host.Receive(now, addr(1), p) }))
 	}
 	for now := time.Duration(0); now < 10*ms; now += ms {
 		step(now)
@@ -296,7 +298,7 @@ func TestJoinTimeout(t *testing.T) {
 	j, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 2, JoinTimeout: time.Second}, addr(0), 0)
 	hellos := 0
 	for now := time.Duration(0); !j.Done(); now += 10 * ms {
-		j.Poll(now, SendFunc(func(to Addr, p []byte) {
+		j.Poll(now, SendFunc(func(to string, p []byte) {
 			if to != addr(0) || len(p) != HelloSize {
 				t.Fatalf("sent %d bytes to %v", len(p), to)
 			}
@@ -314,7 +316,7 @@ func TestJoinTimeout(t *testing.T) {
 }
 
 func TestNoDelay(t *testing.T) {
-	h := newHarness(t, Conditions{Delay: 10 * ms}, 4)
+	h := newHarness(t, netsim.Conditions{Delay: 10 * ms}, 4)
 	h.game(Config{TickLimit: 100}, 3)
 	h.run(30 * time.Second)
 	for _, p := range h.peers {
@@ -326,7 +328,7 @@ func TestNoDelay(t *testing.T) {
 }
 
 func TestLastJoinerKickedHostGoesOn(t *testing.T) {
-	h := newHarness(t, Conditions{Delay: 10 * ms}, 4)
+	h := newHarness(t, netsim.Conditions{Delay: 10 * ms}, 4)
 	h.game(Config{TickLimit: 200, KickAfter: 5 * time.Second, Delay: DefaultDelay}, 2)
 	h.runUntil(10*time.Second, func() bool { return h.peers[1].s.NextTick() >= 50 })
 	h.peers[1].dead = true
@@ -374,8 +376,8 @@ func TestJoinTakesTheHostsSettings(t *testing.T) {
 			t.Fatal(err)
 		}
 		for now := time.Duration(0); now < 100*ms && j.State() < StateLobby && j.Err() == nil; now += ms {
-			j.Poll(now, SendFunc(func(_ Addr, p []byte) { host.Receive(now, addr(1), p) }))
-			host.Poll(now, SendFunc(func(_ Addr, p []byte) { j.Receive(now, addr(0), p) }))
+			j.Poll(now, SendFunc(func(_ string, p []byte) { host.Receive(now, addr(1), p) }))
+			host.Poll(now, SendFunc(func(_ string, p []byte) { j.Receive(now, addr(0), p) }))
 		}
 		return j
 	}
@@ -406,15 +408,15 @@ func TestJoinerAnswersWelcomeWhenReady(t *testing.T) {
 	host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2, Delay: DefaultDelay}, 0)
 	j, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 2}, addr(0), 0)
 	var queued [][]byte // what reaches the joiner's socket while it sets up
-	toJoiner := func(_ Addr, p []byte) { queued = append(queued, bytes.Clone(p)) }
+	toJoiner := func(_ string, p []byte) { queued = append(queued, bytes.Clone(p)) }
 	deliver := func(now time.Duration) {
 		for _, p := range queued {
 			j.Receive(now, addr(0), p)
 		}
 		queued = nil
 	}
-	j.Poll(0, SendFunc(func(_ Addr, p []byte) { host.Receive(0, addr(1), p) })) // Hello
-	host.Poll(ms, SendFunc(toJoiner))                                           // Welcome
+	j.Poll(0, SendFunc(func(_ string, p []byte) { host.Receive(0, addr(1), p) })) // Hello
+	host.Poll(ms, SendFunc(toJoiner))                                             // Welcome
 	deliver(ms)
 	if j.State() != StateLobby {
 		t.Fatalf("joiner %v after the Welcome", j.State())
@@ -427,7 +429,7 @@ func TestJoinerAnswersWelcomeWhenReady(t *testing.T) {
 		t.Fatalf("while the joiner set up: host %v, %d joined", host.State(), host.Stats().Joined)
 	}
 	deliver(setup) // the joiner's loop runs: it reads, then answers
-	j.Poll(setup, SendFunc(func(_ Addr, p []byte) { host.Receive(setup, addr(1), p) }))
+	j.Poll(setup, SendFunc(func(_ string, p []byte) { host.Receive(setup, addr(1), p) }))
 	if j.Err() != nil || j.State() != StateLobby {
 		t.Fatalf("joiner %v, %v at its first Poll after %v of set-up", j.State(), j.Err(), setup)
 	}
@@ -443,9 +445,9 @@ func TestJoinerAnswersWelcomeWhenReady(t *testing.T) {
 	// A joiner that never answers is dropped after JoinTimeout.
 	host, _ = NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2, JoinTimeout: 5 * time.Second, Delay: DefaultDelay}, 0)
 	j, _ = NewJoiner(Config{InputSize: testInputSize, Nonce: 2}, addr(0), 0)
-	j.Poll(0, SendFunc(func(_ Addr, p []byte) { host.Receive(0, addr(1), p) }))
+	j.Poll(0, SendFunc(func(_ string, p []byte) { host.Receive(0, addr(1), p) }))
 	for now := ms; now < 5*time.Second+20*ms; now += 10 * ms {
-		host.Poll(now, SendFunc(func(Addr, []byte) {}))
+		host.Poll(now, SendFunc(func(string, []byte) {}))
 		if joined := host.Stats().Joined; (now < 5*time.Second && joined != 2) || (now >= 5*time.Second+ms && joined != 1) {
 			t.Fatalf("at %v: %d joined", now, joined)
 		}

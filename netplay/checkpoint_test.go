@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // A peer that runs behind gets the others' state hash for a checkpoint
@@ -24,7 +26,7 @@ func TestRemoteHashBeforeLocal(t *testing.T) {
 	} {
 		for _, at := range []uint64{25, 50} {
 			t.Run(fmt.Sprint(c.players, "/", c.slow, "/", c.liar, "/", at), func(t *testing.T) {
-				h := newHarness(t, Conditions{Delay: 5 * ms}, 9)
+				h := newHarness(t, netsim.Conditions{Delay: 5 * ms}, 9)
 				h.game(Config{TickLimit: 100, Delay: 30}, c.players)
 				// The harness's peers are in the order they joined; find
 				// them by player index once the game runs.
@@ -71,7 +73,7 @@ func TestFirstDesyncReported(t *testing.T) {
 	for players := MinPlayers; players <= MaxPlayers; players++ {
 		for liar := range players {
 			t.Run(fmt.Sprint(players, "/", liar), func(t *testing.T) {
-				h := newHarness(t, Conditions{Delay: 15 * ms, Jitter: 5 * ms, Loss: 0.1, Reorder: 0.1}, uint64(players*10+liar))
+				h := newHarness(t, netsim.Conditions{Delay: 15 * ms, Jitter: 5 * ms, Loss: 0.1, Reorder: 0.1}, uint64(players*10+liar))
 				h.game(Config{TickLimit: 150, Delay: DefaultDelay}, players)
 				lp := h.peers[liar]
 				lp.lies = map[uint64]bool{50: true, 100: true}

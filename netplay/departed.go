@@ -13,14 +13,14 @@ type departed struct {
 }
 
 type departure struct {
-	addr  Addr
+	addr  string
 	token uint64
 	at    time.Duration
 }
 
 // add notes that (addr, token) went at now; once: a copy of its goodbye
 // only moves the time.
-func (d *departed) add(now time.Duration, addr Addr, token uint64) {
+func (d *departed) add(now time.Duration, addr string, token uint64) {
 	for i := range d.peers {
 		if p := &d.peers[i]; p.token == token && p.addr == addr {
 			p.at = now
@@ -36,7 +36,7 @@ func (d *departed) add(now time.Duration, addr Addr, token uint64) {
 // that, from a peer given a fixed nonce that comes again from the same
 // address, is a new peer's.) A token of 0, which no Hello has, is never
 // held.
-func (d *departed) has(now time.Duration, addr Addr, token uint64, within time.Duration) bool {
+func (d *departed) has(now time.Duration, addr string, token uint64, within time.Duration) bool {
 	for _, p := range d.peers {
 		if p.token == token && token != 0 && p.addr == addr && now-p.at < within {
 			return true

@@ -13,7 +13,7 @@
 // due. Package netplay/udp is a Transport over a UDP socket, MemNet one in
 // memory for tests; any network that carries datagrams can be one (see
 // Transport: two methods that never block, and a third that may say
-// nothing). Peers are named by Addr, a string of the transport's choosing.
+// nothing). Peers are named by string, a string of the transport's choosing.
 //
 // # Playing a game
 //

@@ -142,7 +142,7 @@ func (e *RejectedError) Error() string {
 // the host is not running or unreachable (or speaks a protocol too old to
 // say that its game is full).
 type JoinTimeoutError struct {
-	Host Addr
+	Host string
 	For  time.Duration
 }
 
@@ -153,7 +153,7 @@ func (e *JoinTimeoutError) Error() string {
 // An UnreachableError is the end of a joiner or a spectator whose host's
 // address answered that nothing listens there (the transport's word:
 // Session.Unreachable, Spectator.Unreachable), before any Welcome.
-type UnreachableError struct{ Host Addr }
+type UnreachableError struct{ Host string }
 
 func (e *UnreachableError) Error() string {
 	return fmt.Sprintf("nothing listens at %v: no game hosted there", e.Host)

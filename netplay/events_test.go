@@ -3,12 +3,14 @@ package netplay
 import (
 	"testing"
 	"time"
+
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // A game's life in events, on the host and on a joiner: the lobby's
 // progress, the handshake, the start and the end, in that order.
 func TestEventsOfAGame(t *testing.T) {
-	h := newHarness(t, Conditions{Delay: 10 * ms, Jitter: 3 * ms, Loss: 0.05}, 1)
+	h := newHarness(t, netsim.Conditions{Delay: 10 * ms, Jitter: 3 * ms, Loss: 0.05}, 1)
 	h.game(Config{TickLimit: 60, Delay: DefaultDelay}, 3)
 	evs := map[*tpeer][]Event{}
 	h.drainUntil(30*time.Second, evs, h.allDone)
@@ -60,7 +62,7 @@ func TestEventsOfAGame(t *testing.T) {
 // the other joiner through the host, then Resumed; meanwhile LastHeard
 // grows and Interrupted is set in the stats; the game goes on to its end.
 func TestEventsInterruptedResumed(t *testing.T) {
-	h := newHarness(t, Conditions{Delay: 5 * ms}, 2)
+	h := newHarness(t, netsim.Conditions{Delay: 5 * ms}, 2)
 	h.game(Config{TickLimit: 200, Delay: DefaultDelay}, 3)
 	evs := map[*tpeer][]Event{}
 	host := h.peers[0]
@@ -72,7 +74,7 @@ func TestEventsInterruptedResumed(t *testing.T) {
 		}
 	}
 	from, until := h.now, h.now+1200*ms
-	h.drop = func(f, _ Addr, _ []byte) bool { return f == mute.addr && h.now < until }
+	h.drop = func(f, _ string, _ []byte) bool { return f == mute.addr && h.now < until }
 	var most time.Duration
 	h.drainUntil(30*time.Second, evs, func() bool {
 		st := host.s.Stats().Peers[1]
@@ -144,7 +146,7 @@ func TestEventRingDropsOldest(t *testing.T) {
 // once a second; the host, behind, never is.
 func TestEventWaitRecommendation(t *testing.T) {
 	rg := newRig(t, rigConfig{players: 2, netcode: Rollback, delay: noDelay, seed: 3, tickLimit: 500,
-		timeSync: true, cond: Conditions{Delay: 20 * ms, Jitter: 2 * ms}})
+		timeSync: true, cond: netsim.Conditions{Delay: 20 * ms, Jitter: 2 * ms}})
 	fast := rg.peers[1]
 	fast.ppm = 200_000
 	var advice []Event

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/interpdemo/interpdemo/netplay"
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // counterGame is a whole deterministic game: a tick count and a running
@@ -54,13 +55,13 @@ func ExampleRunner() {
 
 func play(netcode netplay.Netcode, delay int) {
 	const tick = 20 * time.Millisecond
-	net, _ := netplay.NewMemNet(netplay.Conditions{Delay: 40 * time.Millisecond, Loss: 0.1}, 1)
+	net, _ := netsim.NewNet(netsim.Conditions{Delay: 40 * time.Millisecond, Loss: 0.1}, 1)
 	hostPort, _ := net.Port("host")
 	joinPort, _ := net.Port("join")
 	host, _ := netplay.NewHost(netplay.Config{InputSize: 1, Players: 2, Delay: delay, TickLimit: 120}, 0)
 	join, _ := netplay.NewJoiner(netplay.Config{InputSize: 1}, "host", 0)
 	sessions := []*netplay.Session{host, join}
-	ports := []*netplay.MemPort{hostPort, joinPort}
+	ports := []*netsim.Port{hostPort, joinPort}
 	games := []*counterGame{{}, {}}
 	runners := make([]*netplay.Runner, 2)
 	for i, s := range sessions {

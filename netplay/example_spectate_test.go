@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/interpdemo/interpdemo/netplay"
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // watchedGame is counterGame that a spectator can load in the middle of
@@ -30,9 +31,9 @@ func (g *watchedGame) SetState(b []byte) error {
 // its Watcher (which plays the game it receives), made once the host
 // answered.
 type viewer struct {
-	name          netplay.Addr
+	name          string
 	arrive, leave time.Duration // leave: 0 to watch to the end
-	port          *netplay.MemPort
+	port          *netsim.Port
 	sp            *netplay.Spectator
 	w             *netplay.Watcher
 	game          *watchedGame
@@ -85,13 +86,13 @@ func (v *viewer) frame(now, tick time.Duration) {
 // waits for no spectator.
 func ExampleBroadcast() {
 	const tick = 20 * time.Millisecond
-	net, _ := netplay.NewMemNet(netplay.Conditions{Delay: 40 * time.Millisecond, Loss: 0.05}, 1)
+	net, _ := netsim.NewNet(netsim.Conditions{Delay: 40 * time.Millisecond, Loss: 0.05}, 1)
 	hostPort, _ := net.Port("host")
 	joinPort, _ := net.Port("join")
 	host, _ := netplay.NewHost(netplay.Config{InputSize: 1, Players: 2, Delay: 3, TickLimit: 250}, 0)
 	join, _ := netplay.NewJoiner(netplay.Config{InputSize: 1}, "host", 0)
 	sessions := []*netplay.Session{host, join}
-	ports := []*netplay.MemPort{hostPort, joinPort}
+	ports := []*netsim.Port{hostPort, joinPort}
 	games := []*watchedGame{{}, {}}
 	runners := make([]*netplay.Runner, 2)
 	for i, s := range sessions {

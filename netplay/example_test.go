@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/interpdemo/interpdemo/netplay"
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // Two peers play 100 ticks over a simulated network with 30 ms of delay
@@ -12,19 +13,19 @@ import (
 // game's state a number, and its settings the number's starting value.
 func Example() {
 	const tick = 40 * time.Millisecond
-	net, _ := netplay.NewNetSim(netplay.Conditions{Delay: 30 * time.Millisecond, Loss: 0.1}, 1, 0)
-	hostAddr := netplay.Addr("10.0.0.1:7000")
-	joinAddr := netplay.Addr("10.0.0.2:7000")
+	net, _ := netsim.NewPath(netsim.Conditions{Delay: 30 * time.Millisecond, Loss: 0.1}, 1, 0)
+	hostAddr := "10.0.0.1:7000"
+	joinAddr := "10.0.0.2:7000"
 	host, _ := netplay.NewHost(netplay.Config{InputSize: 1, Nonce: 0x1234, Players: 2, Settings: []byte{7}, TickLimit: 100, Delay: netplay.DefaultDelay}, 0)
 	join, _ := netplay.NewJoiner(netplay.Config{InputSize: 1, Nonce: 0x5678}, hostAddr, 0)
 	peers := []*netplay.Session{host, join}
-	addrs := []netplay.Addr{hostAddr, joinAddr}
+	addrs := []string{hostAddr, joinAddr}
 
 	var now time.Duration
 	inputs := make([][]byte, 0, netplay.MaxPlayers)
 	var state [2]uint64 // each peer's game
 	for !host.Done() || !join.Done() {
-		net.Deliver(now, func(from, to netplay.Addr, pkt []byte) {
+		net.Deliver(now, func(from, to string, pkt []byte) {
 			for i, s := range peers {
 				if addrs[i] == to {
 					s.Receive(now, from, pkt)
@@ -53,7 +54,7 @@ func Example() {
 				}
 				s.Advance(func() uint64 { return state[i] })
 			}
-			s.Poll(now, netplay.SendFunc(func(to netplay.Addr, pkt []byte) { net.Send(now, addrs[i], to, pkt) }))
+			s.Poll(now, netplay.SendFunc(func(to string, pkt []byte) { net.Send(now, addrs[i], to, pkt) }))
 		}
 		now += 10 * time.Millisecond
 	}

@@ -12,22 +12,22 @@ import (
 // "Writing a transport" says. A real one (a WebRTC data channel, a
 // relay, Steam's sockets) keeps the same shape: Send never blocks and
 // may drop, Recv never blocks, what waits is bounded, and each peer is
-// named by an Addr of the transport's choosing.
-type chanHub struct{ ports map[netplay.Addr]*chanPort }
+// named by an string of the transport's choosing.
+type chanHub struct{ ports map[string]*chanPort }
 
 type datagram struct {
-	from netplay.Addr
+	from string
 	pkt  []byte
 }
 
 type chanPort struct {
 	hub     *chanHub
-	addr    netplay.Addr
+	addr    string
 	in      chan datagram // bounded: a full one drops
 	dropped int
 }
 
-func (h *chanHub) port(a netplay.Addr) *chanPort {
+func (h *chanHub) port(a string) *chanPort {
 	p := &chanPort{hub: h, addr: a, in: make(chan datagram, 64)}
 	h.ports[a] = p
 	return p
@@ -35,7 +35,7 @@ func (h *chanHub) port(a netplay.Addr) *chanPort {
 
 // Send copies pkt (it is lent for the call only) and drops it when the
 // peer is unknown or its queue is full: the session resends.
-func (p *chanPort) Send(to netplay.Addr, pkt []byte) {
+func (p *chanPort) Send(to string, pkt []byte) {
 	q := p.hub.ports[to]
 	if q == nil {
 		p.dropped++
@@ -49,7 +49,7 @@ func (p *chanPort) Send(to netplay.Addr, pkt []byte) {
 }
 
 // Recv takes what has arrived, without waiting.
-func (p *chanPort) Recv() (netplay.Addr, []byte, bool) {
+func (p *chanPort) Recv() (string, []byte, bool) {
 	select {
 	case d := <-p.in:
 		return d.from, d.pkt, true
@@ -59,16 +59,16 @@ func (p *chanPort) Recv() (netplay.Addr, []byte, bool) {
 }
 
 // Unreachable: channels cannot tell that nobody listens.
-func (p *chanPort) Unreachable() (netplay.Addr, bool) { return "", false }
+func (p *chanPort) Unreachable() (string, bool) { return "", false }
 
 // A transport of one's own: two peers play 60 ticks of rollback over
 // chanPorts, each frame reading what arrived, running the ticks due and
 // writing what is due (netplay.Read and netplay.Write).
 func ExampleTransport() {
-	hub := &chanHub{ports: map[netplay.Addr]*chanPort{}}
+	hub := &chanHub{ports: map[string]*chanPort{}}
 	ports := []netplay.Transport{hub.port("alice"), hub.port("bob")}
 	host, _ := netplay.NewHost(netplay.Config{InputSize: 1, Players: 2, TickLimit: 60}, 0)
-	join, _ := netplay.NewJoiner(netplay.Config{InputSize: 1}, "alice", 0) // the host's Addr
+	join, _ := netplay.NewJoiner(netplay.Config{InputSize: 1}, "alice", 0) // the host's string
 	sessions := []*netplay.Session{host, join}
 	games := []*counterGame{{}, {}}
 	runners := make([]*netplay.Runner, 2)

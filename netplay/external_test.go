@@ -26,7 +26,7 @@ replace github.com/interpdemo/interpdemo/netplay => %ROOT%
 `
 
 const outsideMain = `// Command paddles plays a two-player rollback game of its own over the
-// netplay library's network in memory (MemNet) and prints both peers' final state.
+// netplay library's network in memory (netsim.Net) and prints both peers' final state.
 package main
 
 import (
@@ -103,12 +103,12 @@ func (b bot) LocalInput(tick uint64, _ int, dst []byte) {
 
 func main() {
 	const tick = 16 * time.Millisecond
-	net, err := netplay.NewMemNet(netplay.Conditions{Delay: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.08, Duplicate: 0.02, Reorder: 0.05}, 42)
+	net, err := netsim.NewNet(netsim.Conditions{Delay: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.08, Duplicate: 0.02, Reorder: 0.05}, 42)
 	if err != nil {
 		fail(err)
 	}
-	ports := make([]*netplay.MemPort, 2)
-	for i, a := range []netplay.Addr{"host", "joiner"} {
+	ports := make([]*netsim.Port, 2)
+	for i, a := range []string{"host", "joiner"} {
 		if ports[i], err = net.Port(a); err != nil {
 			fail(err)
 		}

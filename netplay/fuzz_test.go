@@ -35,11 +35,11 @@ func FuzzDecode(f *testing.F) {
 		}
 		host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 5, Players: 3, Delay: DefaultDelay}, 0)
 		join, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 6}, addr(0), 0)
-		stranger := Addr("192.0.2.9:9")
+		stranger := "192.0.2.9:9"
 		for _, s := range []*Session{host, join} {
 			s.Receive(1, stranger, b)
 			s.Receive(2, addr(0), b)
-			s.Poll(3, SendFunc(func(to Addr, _ []byte) {
+			s.Poll(3, SendFunc(func(to string, _ []byte) {
 				if to == stranger && !(s == host && len(b) == HelloSize) {
 					t.Fatalf("%v answered a stranger", s.Role())
 				}

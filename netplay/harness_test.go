@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 const ms = time.Millisecond
@@ -16,7 +18,7 @@ const ms = time.Millisecond
 // stopping at the first tick that is not ready; its players are bots.
 type harness struct {
 	t     *testing.T
-	net   *NetSim
+	net   *netsim.Path
 	peers []*tpeer
 	now   time.Duration
 	tick  time.Duration
@@ -26,16 +28,16 @@ type harness struct {
 	strays int
 	// sentTo counts the packets sent to each address; rejectsTo those of
 	// them that are a Reject of a full game.
-	sentTo, rejectsTo map[Addr]int
+	sentTo, rejectsTo map[string]int
 	// drop, if set, drops the packets it reports true for on arrival.
-	drop func(from, to Addr, pkt []byte) bool
+	drop func(from, to string, pkt []byte) bool
 }
 
 type tpeer struct {
 	h        *harness
 	name     string
 	s        *Session
-	addr     Addr
+	addr     string
 	frame    time.Duration // frame interval
 	maxLoops int
 	next     time.Duration // next frame
@@ -64,21 +66,21 @@ type tpeer struct {
 	quitTick uint64
 	// reported[n] is the hash it reported after n ticks.
 	reported map[uint64]uint64
-	sendFn   func(Addr, []byte)
+	sendFn   func(string, []byte)
 	hashFn   func() uint64
 }
 
-func newHarness(t *testing.T, c Conditions, seed uint64) *harness {
+func newHarness(t *testing.T, c netsim.Conditions, seed uint64) *harness {
 	t.Helper()
-	n, err := NewNetSim(c, seed, 1024)
+	n, err := netsim.NewPath(c, seed, 1024)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &harness{t: t, net: n, tick: 40 * ms, maxPackets: 200000, sentTo: map[Addr]int{}, rejectsTo: map[Addr]int{}}
+	return &harness{t: t, net: n, tick: 40 * ms, maxPackets: 200000, sentTo: map[string]int{}, rejectsTo: map[string]int{}}
 }
 
-func addr(i int) Addr {
-	return Addr(fmt.Sprintf("10.0.0.%d:%d", 1+i, 7000+i))
+func addr(i int) string {
+	return fmt.Sprintf("10.0.0.%d:%d", 1+i, 7000+i)
 }
 
 // game sets up a host with cfg and players-1 joiners, all created at 0.
@@ -101,12 +103,12 @@ func (h *harness) game(cfg Config, players int) {
 	}
 }
 
-func (h *harness) add(name string, s *Session, a Addr) *tpeer {
+func (h *harness) add(name string, s *Session, a string) *tpeer {
 	p := &tpeer{h: h, name: name, s: s, addr: a, frame: 16 * ms, maxLoops: 5}
 	// Frames of different peers are out of phase.
 	p.next = time.Duration(len(h.peers)*5) * ms
 	p.recs = make([][]byte, 0, MaxPlayers)
-	p.sendFn = func(to Addr, pkt []byte) {
+	p.sendFn = func(to string, pkt []byte) {
 		if h.peerAt(to) == nil {
 			h.strays++
 		}
@@ -129,7 +131,7 @@ func (h *harness) add(name string, s *Session, a Addr) *tpeer {
 	return p
 }
 
-func (h *harness) peerAt(a Addr) *tpeer {
+func (h *harness) peerAt(a string) *tpeer {
 	for _, p := range h.peers {
 		if p.addr == a {
 			return p
@@ -138,7 +140,7 @@ func (h *harness) peerAt(a Addr) *tpeer {
 	return nil
 }
 
-func (h *harness) deliver(from, to Addr, pkt []byte) {
+func (h *harness) deliver(from, to string, pkt []byte) {
 	if p := h.peerAt(to); p != nil && !p.dead && (h.drop == nil || !h.drop(from, to, pkt)) {
 		p.s.Receive(h.now, from, pkt)
 	}
@@ -328,7 +330,7 @@ func (h *harness) checkNoStrays() {
 }
 
 // addrIndex is the i of addr(i), or -1.
-func addrIndex(a Addr) int {
+func addrIndex(a string) int {
 	var i, port int
 	if _, err := fmt.Sscanf(string(a), "10.0.0.%d:%d", &i, &port); err != nil || port != 7000+i-1 {
 		return -1

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // hostile makes datagrams a session must drop: garbage, truncated,
@@ -57,16 +59,16 @@ func (g *hostile) next(i int) []byte {
 func TestHostilePacketsDroppedAndCounted(t *testing.T) {
 	for players := MinPlayers; players <= MaxPlayers; players++ {
 		t.Run(string(rune('0'+players)), func(t *testing.T) {
-			h := newHarness(t, Conditions{Delay: 10 * ms, Jitter: 3 * ms}, 3)
+			h := newHarness(t, netsim.Conditions{Delay: 10 * ms, Jitter: 3 * ms}, 3)
 			h.game(Config{TickLimit: 200, Delay: DefaultDelay}, players)
-			stranger := Addr("192.0.2.66:6666")
+			stranger := "192.0.2.66:6666"
 			// Capture a real packet of the joiners' to the host once the
 			// game runs.
 			host, j1 := h.peers[0], h.peers[1]
 			h.runUntil(5*time.Second, func() bool { return host.s.NextTick() >= 20 && j1.s.NextTick() >= 20 })
 			var valid []byte
 			j1.s.peers[0].news = true // make a packet due
-			j1.s.Poll(h.now, SendFunc(func(_ Addr, pkt []byte) { valid = append([]byte(nil), pkt...) }))
+			j1.s.Poll(h.now, SendFunc(func(_ string, pkt []byte) { valid = append([]byte(nil), pkt...) }))
 			if valid == nil {
 				t.Fatal("no packet captured")
 			}
@@ -137,7 +139,7 @@ func TestHostilePacketsDroppedAndCounted(t *testing.T) {
 // while a slot is free: a third joiner of a two-player game is rejected at
 // once (one Reject, smaller than its Hello), and the game goes on.
 func TestGameFullRejected(t *testing.T) {
-	h := newHarness(t, Conditions{Delay: 5 * ms}, 5)
+	h := newHarness(t, netsim.Conditions{Delay: 5 * ms}, 5)
 	h.game(Config{TickLimit: 300, Delay: DefaultDelay}, 2) // 12 s: it runs while the late one tries
 	late, err := NewJoiner(Config{InputSize: testInputSize, Nonce: 777}, addr(0), 0)
 	if err != nil {
@@ -175,11 +177,11 @@ func TestVersionMismatchRejected(t *testing.T) {
 	b := make([]byte, MaxPacketSize)
 	b = b[:hello.encode(b)]
 	b[2] = ProtocolVersion + 1
-	from := Addr("192.0.2.1:1000")
+	from := "192.0.2.1:1000"
 	host.Receive(0, from, b)
 	var got [][]byte
-	var to []Addr
-	host.Poll(ms, SendFunc(func(a Addr, pkt []byte) {
+	var to []string
+	host.Poll(ms, SendFunc(func(a string, pkt []byte) {
 		to = append(to, a)
 		got = append(got, append([]byte(nil), pkt...))
 	}))
@@ -197,9 +199,9 @@ func TestVersionMismatchRejected(t *testing.T) {
 	// A joiner of version 1, whose Hello was smaller, is rejected too.
 	old := append([]byte(nil), b[:helloSizeV1]...)
 	old[2] = 1
-	host.Receive(2*ms, Addr("192.0.2.2:1000"), old)
+	host.Receive(2*ms, "192.0.2.2:1000", old)
 	got = got[:0]
-	host.Poll(3*ms, SendFunc(func(a Addr, pkt []byte) { got = append(got, append([]byte(nil), pkt...)) }))
+	host.Poll(3*ms, SendFunc(func(a string, pkt []byte) { got = append(got, append([]byte(nil), pkt...)) }))
 	if len(got) != 1 || got[0][byte(3)] != byte(msgReject) {
 		t.Errorf("a version 1 Hello got % x, want a Reject", got)
 	}
@@ -227,11 +229,11 @@ func TestForgedHelloNoAmplification(t *testing.T) {
 	hello.typ, hello.token = msgHello, 5
 	b := make([]byte, MaxPacketSize)
 	b = b[:hello.encode(b)]
-	victim := Addr("198.51.100.7:53")
+	victim := "198.51.100.7:53"
 	host.Receive(0, victim, b)
 	sent, bytes := 0, 0
 	for now := time.Duration(0); now <= DefaultJoinTimeout+time.Second; now += 10 * ms {
-		host.Poll(now, SendFunc(func(to Addr, pkt []byte) {
+		host.Poll(now, SendFunc(func(to string, pkt []byte) {
 			if to != victim || len(pkt) > len(b) {
 				t.Fatalf("sent %d bytes to %v", len(pkt), to)
 			}

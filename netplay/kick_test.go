@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // Networks on which the records of a healthy player are often late: the
@@ -13,10 +15,10 @@ import (
 // network on most ticks, with one player's record alone missing.
 var stallingNets = []struct {
 	name string
-	c    Conditions
+	c    netsim.Conditions
 }{
-	{"40ms", Conditions{Delay: 40 * ms, Jitter: 10 * ms}},
-	{"40ms-lossy", Conditions{Delay: 40 * ms, Jitter: 10 * ms, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05}},
+	{"40ms", netsim.Conditions{Delay: 40 * ms, Jitter: 10 * ms}},
+	{"40ms-lossy", netsim.Conditions{Delay: 40 * ms, Jitter: 10 * ms, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05}},
 }
 
 // A joiner killed in the middle of a 3-player game with KickAfter set is
@@ -29,8 +31,8 @@ var stallingNets = []struct {
 func TestSilentPeerKickedNotTheWaiting(t *testing.T) {
 	nets := append([]struct {
 		name string
-		c    Conditions
-	}{{"2ms", Conditions{Delay: 2 * ms, Jitter: ms}}}, stallingNets...)
+		c    netsim.Conditions
+	}{{"2ms", netsim.Conditions{Delay: 2 * ms, Jitter: ms}}}, stallingNets...)
 	for _, nc := range nets {
 		for _, frame := range []time.Duration{16 * ms, 33 * ms} {
 			for _, kickAfter := range []time.Duration{time.Second, 2 * time.Second, 3 * time.Second} {
@@ -45,7 +47,7 @@ func TestSilentPeerKickedNotTheWaiting(t *testing.T) {
 	}
 }
 
-func silentPeerGame(t *testing.T, c Conditions, frame, kickAfter time.Duration, victim int) {
+func silentPeerGame(t *testing.T, c netsim.Conditions, frame, kickAfter time.Duration, victim int) {
 	const limit = 400
 	h := newHarness(t, c, uint64(victim)+uint64(frame/ms))
 	h.game(Config{TickLimit: limit, KickAfter: kickAfter, Delay: DefaultDelay}, 3)

@@ -44,8 +44,8 @@ func TestNonceDrawnWhenZero(t *testing.T) {
 		t.Errorf("a given nonce: host %x, spectator %x; want 5eed", given.id, givenSp.cfg.Nonce)
 	}
 	for now := time.Duration(0); now < 100*ms; now += ms {
-		host.Poll(now, SendFunc(func(_ Addr, p []byte) { join.Receive(now, addr(0), p) }))
-		join.Poll(now, SendFunc(func(_ Addr, p []byte) { host.Receive(now, addr(1), p) }))
+		host.Poll(now, SendFunc(func(_ string, p []byte) { join.Receive(now, addr(0), p) }))
+		join.Poll(now, SendFunc(func(_ string, p []byte) { host.Receive(now, addr(1), p) }))
 	}
 	if host.State() != StateRunning || join.State() != StateRunning {
 		t.Fatalf("drawn nonces: not running: host %v, joiner %v (%v)", host.State(), join.State(), join.Err())

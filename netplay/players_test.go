@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // A game of MaxPlayers (and one of 6) over a network that loses 10 % of
@@ -15,7 +17,7 @@ import (
 // lose it on).
 func TestManyPlayersAgreeAtTenPercentLoss(t *testing.T) {
 	const limit = 150
-	cond := Conditions{Delay: 20 * ms, Jitter: 5 * ms, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05}
+	cond := netsim.Conditions{Delay: 20 * ms, Jitter: 5 * ms, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05}
 	for _, players := range []int{6, MaxPlayers} {
 		var hashes []uint64
 		for _, nc := range []Netcode{Lockstep, Rollback} {

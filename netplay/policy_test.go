@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // drain keeps every event each live peer's session reports, frame by
@@ -53,7 +55,7 @@ func only(evs []Event, k EventKind) []Event {
 // killAt runs a 3-player game with cfg until the joiner that is player
 // victim has run 100 ticks, then kills it, and runs on until every live
 // peer is done. It returns the victim and the events each peer saw.
-func killAt(t *testing.T, cfg Config, c Conditions, victim int, seed uint64) (*harness, *tpeer, map[*tpeer][]Event) {
+func killAt(t *testing.T, cfg Config, c netsim.Conditions, victim int, seed uint64) (*harness, *tpeer, map[*tpeer][]Event) {
 	t.Helper()
 	h := newHarness(t, c, seed)
 	h.game(cfg, 3)
@@ -76,10 +78,10 @@ func killAt(t *testing.T, cfg Config, c Conditions, victim int, seed uint64) (*h
 
 var policyNets = []struct {
 	name string
-	c    Conditions
+	c    netsim.Conditions
 }{
-	{"clean", Conditions{Delay: 5 * ms, Jitter: ms}},
-	{"lossy", Conditions{Delay: 30 * ms, Jitter: 10 * ms, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05}},
+	{"clean", netsim.Conditions{Delay: 5 * ms, Jitter: ms}},
+	{"lossy", netsim.Conditions{Delay: 30 * ms, Jitter: 10 * ms, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05}},
 }
 
 // With DisconnectEnd (or the zero policy without KickAfter) a joiner that
@@ -259,7 +261,7 @@ func TestDesyncEvery(t *testing.T) {
 		{7, 7, 49, true, 49},
 	} {
 		t.Run(fmt.Sprint(c.every, "/", c.lieAt), func(t *testing.T) {
-			h := newHarness(t, Conditions{Delay: 10 * ms, Jitter: 3 * ms, Loss: 0.05}, 3)
+			h := newHarness(t, netsim.Conditions{Delay: 10 * ms, Jitter: 3 * ms, Loss: 0.05}, 3)
 			h.game(Config{TickLimit: 120, DesyncEvery: c.every, Delay: DefaultDelay}, 3)
 			h.peers[2].lieAt = c.lieAt
 			evs := map[*tpeer][]Event{}
@@ -304,7 +306,7 @@ func TestDesyncErrAndEndOnDesync(t *testing.T) {
 	for _, end := range []bool{false, true} {
 		t.Run(fmt.Sprint(end), func(t *testing.T) {
 			const limit = 300
-			h := newHarness(t, Conditions{Delay: 10 * ms, Jitter: 3 * ms}, 5)
+			h := newHarness(t, netsim.Conditions{Delay: 10 * ms, Jitter: 3 * ms}, 5)
 			h.game(Config{TickLimit: limit, Delay: DefaultDelay}, 3)
 			for _, p := range h.peers {
 				p.s.cfg.EndOnDesync = end
@@ -354,7 +356,7 @@ func TestDesyncErrAndEndOnDesync(t *testing.T) {
 // 130-tick game is tick 130 (at 25 it would be 125), on every peer.
 func TestRunnerDesyncEvery(t *testing.T) {
 	for _, nc := range []Netcode{Lockstep, Rollback} {
-		rg := newRig(t, rigConfig{players: 3, netcode: nc, tickLimit: 130, seed: 7, cond: Conditions{Delay: 10 * ms, Jitter: 3 * ms}})
+		rg := newRig(t, rigConfig{players: 3, netcode: nc, tickLimit: 130, seed: 7, cond: netsim.Conditions{Delay: 10 * ms, Jitter: 3 * ms}})
 		rg.peers[0].s.every = 10 // before any Welcome went out
 		rg.run(60 * time.Second)
 		for _, p := range rg.peers {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // checkQuitEnd checks that every live peer ended cleanly at the end tick
@@ -54,10 +56,10 @@ func (h *harness) checkQuitEnd(end uint64, quitters ...int) {
 func TestQuitEndsEveryoneAtOneTick(t *testing.T) {
 	nets := []struct {
 		name string
-		c    Conditions
+		c    netsim.Conditions
 	}{
-		{"lossy", Conditions{Delay: 20 * ms, Jitter: 5 * ms, Loss: 0.1}},
-		{"bad", Conditions{Delay: 40 * ms, Jitter: 20 * ms, Loss: 0.2, Duplicate: 0.1, Reorder: 0.2}},
+		{"lossy", netsim.Conditions{Delay: 20 * ms, Jitter: 5 * ms, Loss: 0.1}},
+		{"bad", netsim.Conditions{Delay: 40 * ms, Jitter: 20 * ms, Loss: 0.2, Duplicate: 0.1, Reorder: 0.2}},
 	}
 	for _, n := range nets {
 		for players := MinPlayers; players <= MaxPlayers; players++ {
@@ -91,7 +93,7 @@ func TestQuitEndsEveryoneAtOneTick(t *testing.T) {
 // tick it runs next: its game ends at once, the others' at that tick.
 func TestQuitNoDelay(t *testing.T) {
 	for quitter := range 3 {
-		h := newHarness(t, Conditions{Delay: 10 * ms, Jitter: 3 * ms, Loss: 0.05}, uint64(quitter))
+		h := newHarness(t, netsim.Conditions{Delay: 10 * ms, Jitter: 3 * ms, Loss: 0.05}, uint64(quitter))
 		h.game(Config{}, 3)
 		q := h.peers[quitter]
 		q.quitAt = 40
@@ -111,7 +113,7 @@ func TestQuitWhileBehind(t *testing.T) {
 		for slow := range players {
 			quitter := (slow + 1) % players
 			t.Run(fmt.Sprint(players, "/", slow), func(t *testing.T) {
-				h := newHarness(t, Conditions{Delay: 10 * ms, Loss: 0.05}, uint64(players*10+slow))
+				h := newHarness(t, netsim.Conditions{Delay: 10 * ms, Loss: 0.05}, uint64(players*10+slow))
 				h.game(Config{Delay: 8}, players)
 				// Two ticks a frame of 120 ms: 17 ticks a second of the
 				// 25 due; the others wait for it, a tick or so ahead.
@@ -146,7 +148,7 @@ func TestQuitWhileBehind(t *testing.T) {
 // then quits only if its own end tick would be earlier.)
 func TestTwoQuitsEarlierCounts(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
-		h := newHarness(t, Conditions{Delay: 30 * ms, Jitter: 10 * ms, Loss: 0.1, Reorder: 0.1}, seed)
+		h := newHarness(t, netsim.Conditions{Delay: 30 * ms, Jitter: 10 * ms, Loss: 0.1, Reorder: 0.1}, seed)
 		h.game(Config{Delay: 4}, 4)
 		ai := int(seed % 4)
 		a, b := h.peers[ai], h.peers[(ai+1+int(seed%3))%4]
@@ -178,7 +180,7 @@ func TestQuitThenSilence(t *testing.T) {
 		for victim := range players {
 			quitter := (victim + 1) % players
 			t.Run(fmt.Sprint(players, "/", victim), func(t *testing.T) {
-				h := newHarness(t, Conditions{Delay: 10 * ms, Loss: 0.05}, uint64(victim))
+				h := newHarness(t, netsim.Conditions{Delay: 10 * ms, Loss: 0.05}, uint64(victim))
 				h.game(Config{Delay: 8}, players)
 				v, q := h.peers[victim], h.peers[quitter]
 				// The victim runs behind: the others run up to its input.
@@ -231,14 +233,14 @@ func TestQuitNewsLostForAWhile(t *testing.T) {
 	for players := MinPlayers; players <= 3; players++ {
 		for quitter := range players {
 			t.Run(fmt.Sprint(players, "/", quitter), func(t *testing.T) {
-				h := newHarness(t, Conditions{Delay: 10 * ms}, 3)
+				h := newHarness(t, netsim.Conditions{Delay: 10 * ms}, 3)
 				h.game(Config{Delay: DefaultDelay}, players)
 				q := h.peers[quitter]
 				h.runUntil(10*time.Second, func() bool { return q.s.NextTick() >= 60 })
 				q.quitTick = q.s.InputTick()
 				q.s.Quit(h.now)
 				until := h.now + 500*ms
-				h.drop = func(from, _ Addr, pkt []byte) bool {
+				h.drop = func(from, _ string, pkt []byte) bool {
 					return from == q.addr && h.now < until && hasEnd(pkt)
 				}
 				h.run(30 * time.Second)
@@ -262,7 +264,7 @@ func (p *tpeer) freeze(d time.Duration) {
 func TestQuitFrozenPeerEndsCleanly(t *testing.T) {
 	for _, frozen := range []string{"host", "joiner1"} {
 		t.Run(frozen, func(t *testing.T) {
-			h := newHarness(t, Conditions{Delay: 10 * ms}, 5)
+			h := newHarness(t, netsim.Conditions{Delay: 10 * ms}, 5)
 			h.game(Config{Delay: 8}, 2)
 			host, join := h.peers[0], h.peers[1]
 			host.quitAt = 60
@@ -295,7 +297,7 @@ func TestQuitFrozenPeerEndsCleanly(t *testing.T) {
 // for it until Linger passes (2 s at an agreed end). On a bad network
 // (20% loss), few peers wait so long.
 func TestQuitLingerIsShort(t *testing.T) {
-	c := Conditions{Delay: 40 * ms, Jitter: 20 * ms, Loss: 0.2, Duplicate: 0.1, Reorder: 0.2}
+	c := netsim.Conditions{Delay: 40 * ms, Jitter: 20 * ms, Loss: 0.2, Duplicate: 0.1, Reorder: 0.2}
 	var peers, long int
 	var worst time.Duration
 	for seed := uint64(0); seed < 40; seed++ {

@@ -11,7 +11,7 @@ import (
 // unknown addresses. Nothing is ever sent back from Receive; answers go out
 // in the next Poll, and only to players (and, from a host in the lobby, to
 // a well-formed Hello while a slot is free). pkt is not kept.
-func (s *Session) Receive(now time.Duration, from Addr, pkt []byte) {
+func (s *Session) Receive(now time.Duration, from string, pkt []byte) {
 	if s.state == StateEnded {
 		return
 	}
@@ -28,7 +28,7 @@ func (s *Session) Receive(now time.Duration, from Addr, pkt []byte) {
 	}
 }
 
-func (s *Session) hostReceive(now time.Duration, from Addr, pkt []byte, err error) {
+func (s *Session) hostReceive(now time.Duration, from string, pkt []byte, err error) {
 	p := &s.in
 	j := s.slotOf(from)
 	if tok, ok := specHelloToken(pkt); ok && j < 0 {
@@ -167,7 +167,7 @@ func (s *Session) hostReceive(now time.Duration, from Addr, pkt []byte, err erro
 	// knows of it (heard).
 }
 
-func (s *Session) joinerReceive(now time.Duration, from Addr, err error) {
+func (s *Session) joinerReceive(now time.Duration, from string, err error) {
 	p := &s.in
 	if from != s.hostAddr {
 		s.bad++
@@ -379,7 +379,7 @@ func (s *Session) disconnected(q int, why DisconnectReason, tick uint64) {
 }
 
 // slotOf (host) returns the joiner slot of addr, or -1.
-func (s *Session) slotOf(addr Addr) int {
+func (s *Session) slotOf(addr string) int {
 	for j := 1; j < s.players; j++ {
 		if s.peers[j].used && s.peers[j].addr == addr {
 			return j

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // divergent is a specGame whose state really departs from the others'
@@ -51,7 +53,7 @@ func TestRunnerRealDesync(t *testing.T) {
 	check := uint64((at + HashEvery - 1) / HashEvery * HashEvery) // the first checkpoint from tick at on
 	for _, nc := range []Netcode{Lockstep, Rollback} {
 		games := make([]*divergent, 2)
-		rg := newSpecRigWith(t, Conditions{Delay: 30 * time.Millisecond, Jitter: 10 * time.Millisecond}, ticks, fill, 0, nc, func(i int, g *specGame) Game {
+		rg := newSpecRigWith(t, netsim.Conditions{Delay: 30 * time.Millisecond, Jitter: 10 * time.Millisecond}, ticks, fill, 0, nc, func(i int, g *specGame) Game {
 			games[i] = &divergent{specGame: g}
 			if i == 1 {
 				games[i].at = at
@@ -81,7 +83,7 @@ func TestRunnerRealDesync(t *testing.T) {
 // whoever heard which quit first.
 func TestQuitsAtTheSameTickNameOneQuitter(t *testing.T) {
 	for seed := uint64(1); seed <= 12; seed++ {
-		h := newHarness(t, Conditions{Delay: 30 * ms, Jitter: 20 * ms, Loss: 0.05, Reorder: 0.1}, seed)
+		h := newHarness(t, netsim.Conditions{Delay: 30 * ms, Jitter: 20 * ms, Loss: 0.05, Reorder: 0.1}, seed)
 		h.game(Config{Delay: 3}, 4)
 		a, b := h.peers[1+int(seed%3)], h.peers[1+int(seed+1)%3]
 		if seed%4 == 0 {
@@ -115,7 +117,7 @@ func TestQuitClaimingATickAlreadyRun(t *testing.T) {
 	now := 100 * ms
 	var recs [][]byte
 	carry := func(rewrite bool) {
-		host.Poll(now, SendFunc(func(_ Addr, pkt []byte) {
+		host.Poll(now, SendFunc(func(_ string, pkt []byte) {
 			if rewrite {
 				var p packet
 				p.inputSize = testInputSize
@@ -128,7 +130,7 @@ func TestQuitClaimingATickAlreadyRun(t *testing.T) {
 			join.Receive(now, addr(0), pkt)
 		}))
 
-		join.Poll(now, SendFunc(func(_ Addr, pkt []byte) { host.Receive(now, addr(1), pkt) }))
+		join.Poll(now, SendFunc(func(_ string, pkt []byte) { host.Receive(now, addr(1), pkt) }))
 	}
 	// Run 40 ticks on both.
 	for join.NextTick() < 40 {
@@ -169,7 +171,7 @@ func TestQuitClaimingATickAlreadyRun(t *testing.T) {
 func TestKickWhileHostTrailsKickedInputs(t *testing.T) {
 	const limit = 300
 	for seed := uint64(1); seed <= 6; seed++ {
-		h := newHarness(t, Conditions{Delay: 20 * ms}, seed)
+		h := newHarness(t, netsim.Conditions{Delay: 20 * ms}, seed)
 		// An input delay of 20 ticks: the host holds each player's
 		// inputs far ahead of the ticks it confirmed; its frames are slow,
 		// so the joiners run ahead of it between them.
@@ -225,7 +227,7 @@ func TestTimeSyncEqualClocksJitter(t *testing.T) {
 		}
 		rg := newRig(t, rigConfig{
 			players: 2, netcode: nc, delay: delay, seed: 5, tickLimit: 1000,
-			timeSync: true, cond: Conditions{Delay: 60 * ms, Jitter: 40 * ms},
+			timeSync: true, cond: netsim.Conditions{Delay: 60 * ms, Jitter: 40 * ms},
 		})
 		// The start leaves the host a little ahead (its game starts when
 		// it sends the start): what happens before 10 s is not counted.

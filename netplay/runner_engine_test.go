@@ -3,6 +3,8 @@ package netplay
 import (
 	"testing"
 	"time"
+
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // enginePeer is a player whose loop is an engine's fixed update: a call
@@ -18,12 +20,12 @@ type enginePeer struct {
 	ran     int
 }
 
-// engineGame plays a rollback game of two players over a NetSim (10 ms
+// engineGame plays a rollback game of two players over a netsim.Path (10 ms
 // each way), each calling Frame(now, 1, 1) or Update once per period from
 // boot, the joiner arriving at joinAt; until limit.
 func engineGame(t *testing.T, periods [2]time.Duration, tick, joinAt, limit time.Duration, update bool, each func(now time.Duration, p []*enginePeer)) []*enginePeer {
 	t.Helper()
-	net, err := NewNetSim(Conditions{Delay: 10 * time.Millisecond}, 9, 4096)
+	net, err := netsim.NewPath(netsim.Conditions{Delay: 10 * time.Millisecond}, 9, 4096)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +56,7 @@ func engineGame(t *testing.T, periods [2]time.Duration, tick, joinAt, limit time
 		if peers[1].s == nil && now >= joinAt {
 			start(1, now)
 		}
-		net.Deliver(now, func(from, to Addr, pkt []byte) {
+		net.Deliver(now, func(from, to string, pkt []byte) {
 			if p := peers[addrIndex(to)]; p.s != nil {
 				p.inbox = append(p.inbox, append([]byte(nil), pkt...))
 			}
@@ -77,7 +79,7 @@ func engineGame(t *testing.T, periods [2]time.Duration, tick, joinAt, limit time
 			} else {
 				p.ran += p.r.Frame(now, 1, 1)
 			}
-			p.s.Poll(now, SendFunc(func(to Addr, pkt []byte) { net.Send(now, addr(i), to, pkt) }))
+			p.s.Poll(now, SendFunc(func(to string, pkt []byte) { net.Send(now, addr(i), to, pkt) }))
 		}
 		if each != nil {
 			each(now, peers)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // The Runner's tests play a toy deterministic game over Sessions on a
@@ -255,7 +257,7 @@ func rigBot(p int, delay, t uint64) trec {
 	return botInput(botSeed(p), delay, t)
 }
 
-// ---- The rig: peers with Runners over a NetSim, on a manual clock ----
+// ---- The rig: peers with Runners over a netsim.Path, on a manual clock ----
 
 type rigConfig struct {
 	players   int
@@ -265,7 +267,7 @@ type rigConfig struct {
 	tickLimit uint64
 	kickAfter time.Duration
 	silence   time.Duration
-	cond      Conditions
+	cond      netsim.Conditions
 	seed      uint64
 	// input is player p's input for tick t (zero before delay); nil:
 	// rigBot.
@@ -281,12 +283,12 @@ type rigConfig struct {
 type rig struct {
 	t        testing.TB
 	c        rigConfig
-	net      *NetSim
+	net      *netsim.Path
 	peers    []*rpeer
 	now      time.Duration
 	tick     time.Duration
 	maxLoops int
-	deliver  func(from, to Addr, pkt []byte)
+	deliver  func(from, to string, pkt []byte)
 }
 
 // rpeer is one peer: a Session, its Runner and its toy game, with a
@@ -298,14 +300,14 @@ type rpeer struct {
 	s       *Session
 	r       *Runner
 	g       *toyGame
-	addr    Addr
+	addr    string
 	base    time.Duration
 	next    time.Duration
 	rng     uint64
 	started bool
 	start   time.Duration
 	counted int64 // ticks the fixed-step loop counted since the start
-	send    func(Addr, []byte)
+	send    func(string, []byte)
 	// ppm is how fast the peer's clock runs, in parts per million (20000:
 	// 2 % fast): its session, its Runner and its loop all take it.
 	ppm int64
@@ -345,7 +347,7 @@ func newRig(t testing.TB, c rigConfig) *rig {
 	case noDelay:
 		c.delay = 0
 	}
-	n, err := NewNetSim(c.cond, c.seed, 4096)
+	n, err := netsim.NewPath(c.cond, c.seed, 4096)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,7 +355,7 @@ func newRig(t testing.TB, c rigConfig) *rig {
 		c.input = rigBot
 	}
 	rg := &rig{t: t, c: c, net: n, tick: 40 * ms, maxLoops: 5}
-	rg.deliver = func(from, to Addr, pkt []byte) {
+	rg.deliver = func(from, to string, pkt []byte) {
 		for _, p := range rg.peers {
 			if p.addr == to && !p.dead && !p.deaf {
 				p.s.Receive(p.clock(rg.now), from, pkt)
@@ -385,7 +387,7 @@ func (rg *rig) add(name string, s *Session) {
 	// 21, 10 ms, each ± 3 ms.
 	p.base = [...]time.Duration{16 * ms, 11 * ms, 23 * ms, 9 * ms, 19 * ms, 13 * ms, 21 * ms, 10 * ms}[i]
 	p.next = time.Duration(i*3) * ms
-	p.send = func(to Addr, pkt []byte) {
+	p.send = func(to string, pkt []byte) {
 		if !p.mute {
 			rg.net.Send(rg.now, p.addr, to, pkt)
 		}
@@ -695,7 +697,7 @@ func (rg *rig) checkEnd(p *rpeer) {
 
 // ---- Tests ----
 
-var badNet = Conditions{Delay: 60 * ms, Jitter: 15 * ms, Loss: 0.08, Duplicate: 0.03, Reorder: 0.05}
+var badNet = netsim.Conditions{Delay: 60 * ms, Jitter: 15 * ms, Loss: 0.08, Duplicate: 0.03, Reorder: 0.05}
 
 // Lockstep and rollback games of the same bots end, at the tick limit,
 // with every peer's game in the state the game reaches alone over the
@@ -746,7 +748,7 @@ func TestRunnerPredictionLimit(t *testing.T) {
 		// is wrong, the first one after the cut included.
 		rg := newRig(t, rigConfig{
 			players: 2, netcode: Rollback, maxPred: k, delay: noDelay, seed: 7, tickLimit: 300, confirmer: true,
-			cond: Conditions{Delay: 60 * ms, Jitter: 10 * ms, Loss: 0.05, Duplicate: 0.02, Reorder: 0.03},
+			cond: netsim.Conditions{Delay: 60 * ms, Jitter: 10 * ms, Loss: 0.05, Duplicate: 0.02, Reorder: 0.03},
 			input: func(p int, delay, t uint64) trec {
 				if p == 1 {
 					return trec{byte(t), byte(t >> 8), 1}
@@ -864,7 +866,7 @@ func TestRunnerEndSettles(t *testing.T) {
 		c := rigConfig{
 			players: players, netcode: Rollback, maxPred: 2 + int(next(9)), seed: uint64(i),
 			delay: [...]int{noDelay, noDelay, 1, 2}[next(4)], silence: 600 * ms, confirmer: true,
-			cond: Conditions{Delay: 60 * ms, Jitter: 15 * ms, Loss: 0.05 + 0.05*float64(next(2)), Duplicate: 0.02, Reorder: 0.05},
+			cond: netsim.Conditions{Delay: 60 * ms, Jitter: 15 * ms, Loss: 0.05 + 0.05*float64(next(2)), Duplicate: 0.02, Reorder: 0.05},
 		}
 		victim := 1 + int(next(uint64(players-1))) // a joiner
 		switch kind {
@@ -982,7 +984,7 @@ func TestRunnerInputsAfterTheEnd(t *testing.T) {
 	rg := newRig(t, rigConfig{
 		players: 2, netcode: Rollback, maxPred: 8, delay: noDelay, seed: 22,
 		silence: 600 * ms, confirmer: true,
-		cond: Conditions{Delay: 60 * ms, Jitter: 10 * ms},
+		cond: netsim.Conditions{Delay: 60 * ms, Jitter: 10 * ms},
 		// The host's input changes every tick: every prediction of it
 		// is wrong.
 		input: func(p int, delay, t uint64) trec {
@@ -1170,7 +1172,7 @@ func TestRunnerFrameAllocatesNothing(t *testing.T) {
 		rg := newRig(t, rigConfig{
 			players: 2, netcode: nc, seed: 3, noChecks: true, timeSync: true,
 			delay: map[Netcode]int{Lockstep: 3, Rollback: noDelay}[nc],
-			cond:  Conditions{Delay: 30 * ms, Jitter: 10 * ms, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05},
+			cond:  netsim.Conditions{Delay: 30 * ms, Jitter: 10 * ms, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05},
 		})
 		rg.runUntil(time.Minute, func() bool { return rg.peers[0].r.Head() >= 300 })
 		t0, st0 := rg.peers[0].r.Head(), rg.peers[0].r.Stats()
@@ -1199,7 +1201,7 @@ func TestRunnerFrameAllocatesNothing(t *testing.T) {
 func BenchmarkRunnerFrame(b *testing.B) {
 	for _, nc := range []Netcode{Lockstep, Rollback} {
 		b.Run(nc.String(), func(b *testing.B) {
-			rg := newRig(b, rigConfig{players: 2, netcode: nc, seed: 3, noChecks: true, delay: noDelay, cond: Conditions{Delay: 30 * ms, Jitter: 10 * ms, Loss: 0.1}})
+			rg := newRig(b, rigConfig{players: 2, netcode: nc, seed: 3, noChecks: true, delay: noDelay, cond: netsim.Conditions{Delay: 30 * ms, Jitter: 10 * ms, Loss: 0.1}})
 			b.ReportAllocs()
 			for b.Loop() {
 				rg.step()

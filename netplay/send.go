@@ -58,7 +58,7 @@ func (s *Session) Poll(now time.Duration, out Sender) {
 }
 
 // emit encodes p and sends it.
-func (s *Session) emit(out Sender, to Addr, p *packet) {
+func (s *Session) emit(out Sender, to string, p *packet) {
 	if p.typ != msgWelcome {
 		p.inputSize = s.inputSize
 	}

@@ -316,7 +316,7 @@ type peer struct {
 	used      bool // host: slot taken
 	confirmed bool // host: the joiner has its Welcome
 	welcome   bool // host: a Welcome is due
-	addr      Addr
+	addr      string
 	token     uint64
 
 	lastHeard time.Duration
@@ -386,7 +386,7 @@ type Session struct {
 	tickLimit uint64
 	every     uint64 // ticks between state-hash checkpoints, 0: none
 	id        uint64
-	hostAddr  Addr
+	hostAddr  string
 	joined    int // players present in the lobby (from the host, for a joiner)
 
 	born      time.Duration // joiner: when it started asking
@@ -466,14 +466,14 @@ type Session struct {
 	nSamples   int
 	sampleHead int
 
-	driven    bool // a Runner plays the session: the tick calls are its own
-	newer     bool // the packet being received is newer than any before from its peer
-	reject    Addr // host: a Reject is due to this address
+	driven    bool   // a Runner plays the session: the tick calls are its own
+	newer     bool   // the packet being received is newer than any before from its peer
+	reject    string // host: a Reject is due to this address
 	rejectDue bool
 	rejectWhy uint8 // rejectVersion or rejectFull
 	// host without a Broadcast: a spectator's Reject is due (it serves
 	// none).
-	specReject    Addr
+	specReject    string
 	specRejectTok uint64
 	specRejectDue bool
 	in, out       packet
@@ -510,7 +510,7 @@ func NewHost(cfg Config, now time.Duration) (*Session, error) {
 // player index and the game's settings from the host's Welcome; until
 // then Index, Players, Delay, Settings and TickLimit are zero. Its
 // InputSize must be the host's.
-func NewJoiner(cfg Config, host Addr, now time.Duration) (*Session, error) {
+func NewJoiner(cfg Config, host string, now time.Duration) (*Session, error) {
 	cfg, err := cfg.normalize(false)
 	if err != nil {
 		return nil, err
@@ -979,7 +979,7 @@ func (s *Session) ReportLoad(debt time.Duration, cappedFrames int64) {
 // UnreachableError instead of waiting JoinTimeout for an answer that
 // cannot come. Anything else ignores it (a peer that quit and closed its
 // socket: the game's end or Silence say the rest).
-func (s *Session) Unreachable(now time.Duration, addr Addr) {
+func (s *Session) Unreachable(now time.Duration, addr string) {
 	if s.role == Joiner && s.state == StateJoining && addr == s.hostAddr {
 		s.finish(0, 0, &UnreachableError{Host: s.hostAddr}, "")
 		s.state = StateEnded

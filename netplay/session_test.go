@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 func TestLockstepPerfectNetwork(t *testing.T) {
 	for players := MinPlayers; players <= MaxPlayers; players++ {
 		t.Run(fmt.Sprint(players), func(t *testing.T) {
-			h := newHarness(t, Conditions{}, 1)
+			h := newHarness(t, netsim.Conditions{}, 1)
 			h.game(Config{TickLimit: 200, Delay: DefaultDelay}, players)
 			h.run(30 * time.Second)
 			for _, p := range h.peers {
@@ -31,7 +33,7 @@ func TestLockstepPerfectNetwork(t *testing.T) {
 }
 
 func TestLockstepBadNetwork(t *testing.T) {
-	bad := Conditions{Delay: 40 * ms, Jitter: 10 * ms, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05}
+	bad := netsim.Conditions{Delay: 40 * ms, Jitter: 10 * ms, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05}
 	for players := MinPlayers; players <= MaxPlayers; players++ {
 		for seed := uint64(1); seed <= 3; seed++ {
 			t.Run(fmt.Sprint(players, "/", seed), func(t *testing.T) {
@@ -64,7 +66,7 @@ func TestSilentPeerEndsGame(t *testing.T) {
 	for players := MinPlayers; players <= MaxPlayers; players++ {
 		for victim := range players {
 			t.Run(fmt.Sprint(players, "/", victim), func(t *testing.T) {
-				h := newHarness(t, Conditions{Delay: 10 * ms}, 7)
+				h := newHarness(t, netsim.Conditions{Delay: 10 * ms}, 7)
 				h.game(Config{Delay: DefaultDelay}, players)
 				v := h.peers[victim]
 				h.runUntil(10*time.Second, func() bool { return v.s.NextTick() >= 100 })
@@ -125,7 +127,7 @@ func TestSlowPeerKicked(t *testing.T) {
 	for players := MinPlayers; players <= MaxPlayers; players++ {
 		for slow := 1; slow < players; slow++ {
 			t.Run(fmt.Sprint(players, "/", slow), func(t *testing.T) {
-				h := newHarness(t, Conditions{Delay: 10 * ms, Jitter: 2 * ms}, uint64(slow))
+				h := newHarness(t, netsim.Conditions{Delay: 10 * ms, Jitter: 2 * ms}, uint64(slow))
 				h.game(Config{TickLimit: 500, KickAfter: time.Second, Delay: DefaultDelay}, players)
 				// It draws a frame every 200 ms and runs at most one
 				// tick a frame: 5 ticks a second of the 25 due.
@@ -171,7 +173,7 @@ func TestSilentPeerKicked(t *testing.T) {
 	for players := 3; players <= MaxPlayers; players++ {
 		for victim := 1; victim < players; victim++ {
 			t.Run(fmt.Sprint(players, "/", victim), func(t *testing.T) {
-				h := newHarness(t, Conditions{Delay: 20 * ms, Jitter: 5 * ms, Loss: 0.05}, uint64(victim))
+				h := newHarness(t, netsim.Conditions{Delay: 20 * ms, Jitter: 5 * ms, Loss: 0.05}, uint64(victim))
 				h.game(Config{TickLimit: 300, KickAfter: 5 * time.Second, Delay: DefaultDelay}, players)
 				v := h.peers[victim]
 				h.runUntil(10*time.Second, func() bool { return v.s.NextTick() >= 100 })
@@ -203,7 +205,7 @@ func TestDesyncDetectedByAll(t *testing.T) {
 	for players := MinPlayers; players <= MaxPlayers; players++ {
 		for liar := range players {
 			t.Run(fmt.Sprint(players, "/", liar), func(t *testing.T) {
-				h := newHarness(t, Conditions{Delay: 15 * ms, Jitter: 5 * ms, Loss: 0.1, Reorder: 0.1}, uint64(liar))
+				h := newHarness(t, netsim.Conditions{Delay: 15 * ms, Jitter: 5 * ms, Loss: 0.1, Reorder: 0.1}, uint64(liar))
 				h.game(Config{TickLimit: 150, Delay: DefaultDelay}, players)
 				lp := h.peers[liar]
 				lp.lieAt = 50
@@ -249,7 +251,7 @@ func TestLockstepManySeeds(t *testing.T) {
 	if testing.Short() {
 		seeds = 15
 	}
-	c := Conditions{Delay: 40 * ms, Jitter: 30 * ms, Loss: 0.3, Duplicate: 0.1, Reorder: 0.2}
+	c := netsim.Conditions{Delay: 40 * ms, Jitter: 30 * ms, Loss: 0.3, Duplicate: 0.1, Reorder: 0.2}
 	for seed := uint64(1); seed <= seeds; seed++ {
 		for players := MinPlayers; players <= MaxPlayers; players++ {
 			h := newHarness(t, c, seed*10+uint64(players))

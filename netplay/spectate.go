@@ -202,7 +202,7 @@ type Broadcast struct {
 
 type specPeer struct {
 	used      bool
-	addr      Addr
+	addr      string
 	token     uint64
 	welcome   bool // a Welcome is due
 	lastHeard time.Duration
@@ -329,11 +329,11 @@ func (b *Broadcast) Done() bool {
 // Unreachable passes the transport's news of an unreachable address to
 // the Session (see Session.Unreachable); a spectator's is ignored, its
 // silence drops it.
-func (b *Broadcast) Unreachable(now time.Duration, addr Addr) { b.s.Unreachable(now, addr) }
+func (b *Broadcast) Unreachable(now time.Duration, addr string) { b.s.Unreachable(now, addr) }
 
 // Receive takes a datagram: a spectator's, or the players' (for the
 // Session).
-func (b *Broadcast) Receive(now time.Duration, from Addr, pkt []byte) {
+func (b *Broadcast) Receive(now time.Duration, from string, pkt []byte) {
 	if len(pkt) < headerSize || pkt[0] != magic0 || pkt[1] != magic1 || pkt[2] != ProtocolVersion ||
 		(msgType(pkt[3]) != msgSpecHello && msgType(pkt[3]) != msgSpecAck && msgType(pkt[3]) != msgSpecBye) {
 		b.s.Receive(now, from, pkt)
@@ -419,7 +419,7 @@ func (b *Broadcast) Receive(now time.Duration, from Addr, pkt []byte) {
 	}
 }
 
-func (b *Broadcast) spec(from Addr, token uint64) *specPeer {
+func (b *Broadcast) spec(from string, token uint64) *specPeer {
 	for i := range b.specs {
 		if sp := &b.specs[i]; sp.used && sp.addr == from && sp.token == token {
 			return sp
@@ -430,7 +430,7 @@ func (b *Broadcast) spec(from Addr, token uint64) *specPeer {
 
 // hello takes a spectator's Hello: a slot, and a Welcome once the game
 // runs (the snapshot is taken then).
-func (b *Broadcast) hello(now time.Duration, from Addr, token uint64) {
+func (b *Broadcast) hello(now time.Duration, from string, token uint64) {
 	if sp := b.spec(from, token); sp != nil {
 		sp.welcome, sp.lastHeard = true, now // its Welcome was lost
 		return
@@ -460,7 +460,7 @@ func (b *Broadcast) hello(now time.Duration, from Addr, token uint64) {
 
 // reject queues a Reject to a spectator: the next Poll sends it. A Reject
 // is smaller than the Hello it answers.
-func (b *Broadcast) reject(to Addr, token uint64, reason uint8) {
+func (b *Broadcast) reject(to string, token uint64, reason uint8) {
 	if b.nRejects < len(b.rejects) {
 		b.rejects[b.nRejects] = rejectTo{to, token, reason}
 		b.nRejects++
@@ -468,7 +468,7 @@ func (b *Broadcast) reject(to Addr, token uint64, reason uint8) {
 }
 
 type rejectTo struct {
-	addr   Addr
+	addr   string
 	token  uint64
 	reason uint8
 }
@@ -588,7 +588,7 @@ func specHeader(buf []byte, typ msgType, session uint64) writer {
 	return w
 }
 
-func (b *Broadcast) emit(out Sender, to Addr, w *writer) {
+func (b *Broadcast) emit(out Sender, to string, w *writer) {
 	if !w.ok {
 		b.s.encodeFail++
 		return
@@ -831,7 +831,7 @@ type SpectatorStats struct {
 // endpoint (Receive, Poll) and the inputs' store. A Watcher plays them.
 type Spectator struct {
 	cfg   SpectatorConfig
-	host  Addr
+	host  string
 	state State
 	err   error
 
@@ -870,7 +870,7 @@ type Spectator struct {
 }
 
 // NewSpectator starts watching the game hosted at host, at now.
-func NewSpectator(c SpectatorConfig, host Addr, now time.Duration) (*Spectator, error) {
+func NewSpectator(c SpectatorConfig, host string, now time.Duration) (*Spectator, error) {
 	if c.Nonce == 0 {
 		c.Nonce = randomNonce()
 	}
@@ -959,7 +959,7 @@ func (sp *Spectator) fail(err error) {
 }
 
 // Receive takes a datagram from the host.
-func (sp *Spectator) Receive(now time.Duration, from Addr, pkt []byte) {
+func (sp *Spectator) Receive(now time.Duration, from string, pkt []byte) {
 	if sp.state == StateEnded {
 		return
 	}
@@ -1154,7 +1154,7 @@ func (sp *Spectator) data(now time.Duration, r *reader) {
 // that address ends at once with an UnreachableError instead of waiting
 // JoinTimeout for an answer that cannot come. Later it is ignored (a
 // host that just closed: the end or the silence say the rest).
-func (sp *Spectator) Unreachable(now time.Duration, addr Addr) {
+func (sp *Spectator) Unreachable(now time.Duration, addr string) {
 	if sp.state == StateJoining && addr == sp.host {
 		sp.fail(&UnreachableError{Host: sp.host})
 	}

@@ -32,7 +32,7 @@ func FuzzSpectatorReceive(f *testing.F) {
 		host := addr(0)
 		sp, _ := NewSpectator(SpectatorConfig{Nonce: 9, InputSize: 1, MaxSnapshot: 1 << 16}, host, 0)
 		sp.Receive(ms, host, b)
-		sp.Poll(2*ms, SendFunc(func(Addr, []byte) {}))
+		sp.Poll(2*ms, SendFunc(func(string, []byte) {}))
 		// A spectator welcomed, loading a snapshot of 3000 bytes.
 		sp2, _ := NewSpectator(SpectatorConfig{Nonce: 9, InputSize: 1}, host, 0)
 		w := writer{b: make([]byte, 0, MaxPacketSize), ok: true}
@@ -55,13 +55,13 @@ func FuzzSpectatorReceive(f *testing.F) {
 			t.Fatalf("the test's Welcome was not taken: %v", sp2.Err())
 		}
 		sp2.Receive(2*ms, host, b)
-		sp2.Poll(3*ms, SendFunc(func(Addr, []byte) {}))
+		sp2.Poll(3*ms, SendFunc(func(string, []byte) {}))
 
 		hs, _ := NewHost(Config{Nonce: 1, InputSize: 1, Players: 2, Delay: DefaultDelay}, 0)
 		r, _ := NewRunner(hs, newSpecGame(0, 10), newSpecGame(0, 10), RunnerConfig{Netcode: Lockstep})
 		bc, _ := NewBroadcast(r, BroadcastConfig{MaxSpectators: 2})
-		bc.Receive(ms, Addr("192.0.2.1:9"), b)
-		bc.Poll(time.Second, SendFunc(func(Addr, []byte) {}))
+		bc.Receive(ms, "192.0.2.1:9", b)
+		bc.Poll(time.Second, SendFunc(func(string, []byte) {}))
 	})
 }
 
@@ -107,7 +107,7 @@ func FuzzBroadcastHellosAndByes(f *testing.F) {
 			case wait:
 				now += time.Duration(arg) * DefaultSilence * 3 / 2 / 255
 			case poll:
-				bcast.Poll(now, SendFunc(func(Addr, []byte) {}))
+				bcast.Poll(now, SendFunc(func(string, []byte) {}))
 			}
 			st := bcast.Stats()
 			if int64(st.Spectators) != st.Joined-st.Left-st.Dropped || st.Spectators > 2 {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // lagRun plays a 2-player game of ticks ticks (a tick every 20 ms, the
@@ -12,17 +14,17 @@ import (
 // players' own link is clean), and returns the most ticks the spectator
 // held fewer than the host had confirmed, over the frames of the running
 // game after the first second, and the Broadcast's counts.
-func lagRun(t *testing.T, c Conditions, ticks uint64, seed uint64) (worst uint64, st BroadcastStats) {
+func lagRun(t *testing.T, c netsim.Conditions, ticks uint64, seed uint64) (worst uint64, st BroadcastStats) {
 	t.Helper()
-	clean, err := NewNetSim(Conditions{Delay: 5 * time.Millisecond}, seed, 4096)
+	clean, err := netsim.NewPath(netsim.Conditions{Delay: 5 * time.Millisecond}, seed, 4096)
 	if err != nil {
 		t.Fatal(err)
 	}
-	toSpec, err := NewNetSim(c, seed+1, 4096)
+	toSpec, err := netsim.NewPath(c, seed+1, 4096)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromSpec, err := NewNetSim(c, seed+2, 4096)
+	fromSpec, err := netsim.NewPath(c, seed+2, 4096)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +37,7 @@ func lagRun(t *testing.T, c Conditions, ticks uint64, seed uint64) (worst uint64
 	}
 	var w *Watcher
 	var now time.Duration
-	deliver := func(from, to Addr, pkt []byte) {
+	deliver := func(from, to string, pkt []byte) {
 		if to == specAddr {
 			sp.Receive(now, from, pkt)
 			return
@@ -46,8 +48,8 @@ func lagRun(t *testing.T, c Conditions, ticks uint64, seed uint64) (worst uint64
 			}
 		}
 	}
-	send := func(from Addr) SendFunc {
-		return func(to Addr, pkt []byte) {
+	send := func(from string) SendFunc {
+		return func(to string, pkt []byte) {
 			switch {
 			case to == specAddr:
 				toSpec.Send(now, from, to, pkt)
@@ -59,7 +61,7 @@ func lagRun(t *testing.T, c Conditions, ticks uint64, seed uint64) (worst uint64
 		}
 	}
 	for ; now < time.Minute; now += 5 * time.Millisecond {
-		for _, n := range []*NetSim{clean, toSpec, fromSpec} {
+		for _, n := range []*netsim.Path{clean, toSpec, fromSpec} {
 			n.Deliver(now, deliver)
 		}
 		for _, p := range players {
@@ -104,7 +106,7 @@ func lagRun(t *testing.T, c Conditions, ticks uint64, seed uint64) (worst uint64
 func TestSpectatorKeepsUpThroughLoss(t *testing.T) {
 	const tick = 20 * time.Millisecond
 	for _, oneWay := range []time.Duration{40 * time.Millisecond, 150 * time.Millisecond} {
-		c := Conditions{Delay: oneWay, Jitter: 5 * time.Millisecond, Loss: 0.05}
+		c := netsim.Conditions{Delay: oneWay, Jitter: 5 * time.Millisecond, Loss: 0.05}
 		rtt := 2 * (oneWay + c.Jitter)
 		bound := uint64(2 * (3*rtt + tick) / tick)
 		for seed := range uint64(3) {
@@ -117,8 +119,8 @@ func TestSpectatorKeepsUpThroughLoss(t *testing.T) {
 			})
 		}
 	}
-	_, near := lagRun(t, Conditions{Delay: 40 * time.Millisecond}, 500, 20)
-	_, far := lagRun(t, Conditions{Delay: 150 * time.Millisecond}, 500, 20)
+	_, near := lagRun(t, netsim.Conditions{Delay: 40 * time.Millisecond}, 500, 20)
+	_, far := lagRun(t, netsim.Conditions{Delay: 150 * time.Millisecond}, 500, 20)
 	if far.BytesSent*4 > near.BytesSent*5 {
 		t.Errorf("without loss, the host sent %d bytes at a 300 ms round trip, %d at 80 ms: sent again what was not lost", far.BytesSent, near.BytesSent)
 	}

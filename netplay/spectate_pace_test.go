@@ -3,6 +3,8 @@ package netplay
 import (
 	"testing"
 	"time"
+
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // paceRig is a lockstep game of two players whose frames come every
@@ -16,7 +18,7 @@ import (
 // lost.
 type paceRig struct {
 	t       *testing.T
-	net     *NetSim
+	net     *netsim.Path
 	now     time.Duration
 	frame   time.Duration
 	inbox   int
@@ -27,7 +29,7 @@ type paceRig struct {
 			Poll(time.Duration, Sender)
 		}
 		in  [][]byte
-		frm []Addr
+		frm []string
 	}
 	bcast    *Broadcast
 	sp       *Spectator
@@ -41,7 +43,7 @@ type paceRig struct {
 
 func newPaceRig(t *testing.T, snap int, frame time.Duration, inbox int) *paceRig {
 	t.Helper()
-	net, err := NewNetSim(Conditions{Delay: 200 * time.Microsecond}, 3, MaxNetSimCapacity)
+	net, err := netsim.NewPath(netsim.Conditions{Delay: 200 * time.Microsecond}, 3, netsim.MaxCapacity)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +83,7 @@ func newPaceRig(t *testing.T, snap int, frame time.Duration, inbox int) *paceRig
 // limit), the spectator saying Hello at joinAt.
 func (rg *paceRig) run(joinAt, limit time.Duration) {
 	const tick = 20 * time.Millisecond
-	deliver := func(from, to Addr, pkt []byte) {
+	deliver := func(from, to string, pkt []byte) {
 		b := append([]byte(nil), pkt...)
 		switch to {
 		case addr(0), addr(1):
@@ -119,7 +121,7 @@ func (rg *paceRig) run(joinAt, limit time.Duration) {
 				}
 				p.r.Frame(now, due, 5)
 				sent := false
-				p.ep.Poll(now, SendFunc(func(to Addr, pkt []byte) {
+				p.ep.Poll(now, SendFunc(func(to string, pkt []byte) {
 					if _, _, n, ok := specData(pkt); ok && n > 0 {
 						rg.chunks++
 						sent = true
@@ -157,7 +159,7 @@ func (rg *paceRig) run(joinAt, limit time.Duration) {
 				return
 			}
 		}
-		rg.sp.Poll(now, SendFunc(func(to Addr, pkt []byte) { rg.net.Send(now, addr(10), to, pkt) }))
+		rg.sp.Poll(now, SendFunc(func(to string, pkt []byte) { rg.net.Send(now, addr(10), to, pkt) }))
 		if rg.sp.Err() != nil {
 			rg.t.Fatalf("spectator: %v", rg.sp.Err())
 		}

@@ -4,22 +4,24 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // specRig plays a 2-player rollback game with a Broadcast on the host
 // and any number of spectators, on a manual clock (a frame every 5 ms)
-// over a NetSim, with hooks: filter sees every datagram on arrival (it
+// over a netsim.Path, with hooks: filter sees every datagram on arrival (it
 // returns the datagram to deliver, or nil to drop it), each spectator has
 // its own pacing, and every frame ends with check.
 type specRig struct {
 	t       *testing.T
-	net     *NetSim
+	net     *netsim.Path
 	now     time.Duration
 	tick    time.Duration
 	players []*specPlayer
 	bcast   *Broadcast
 	specs   []*rigSpec
-	filter  func(from, to Addr, pkt []byte) []byte
+	filter  func(from, to string, pkt []byte) []byte
 	check   func()
 	fill    int
 }
@@ -28,7 +30,7 @@ type rigSpec struct {
 	sp     *Spectator
 	w      *Watcher
 	g      *snapCounter
-	addr   Addr
+	addr   string
 	joinAt time.Duration
 	nonce  uint64
 	// pace gives the ticks due this frame and maxLoops; frame false
@@ -49,7 +51,7 @@ func (g *snapCounter) SetState(b []byte) error {
 	return g.specGame.SetState(b)
 }
 
-func newSpecRig(t *testing.T, c Conditions, ticks uint64, fill, maxSpecs int) *specRig {
+func newSpecRig(t *testing.T, c netsim.Conditions, ticks uint64, fill, maxSpecs int) *specRig {
 	t.Helper()
 	return newSpecRigWith(t, c, ticks, fill, maxSpecs, Rollback, nil)
 }
@@ -57,13 +59,13 @@ func newSpecRig(t *testing.T, c Conditions, ticks uint64, fill, maxSpecs int) *s
 // newSpecRigWith is newSpecRig with a netcode (lockstep: an input delay
 // of 2) and, if wrap is set, the game player i's Runner plays made from
 // its specGame.
-func newSpecRigWith(t *testing.T, c Conditions, ticks uint64, fill, maxSpecs int, nc Netcode, wrap func(i int, g *specGame) Game) *specRig {
+func newSpecRigWith(t *testing.T, c netsim.Conditions, ticks uint64, fill, maxSpecs int, nc Netcode, wrap func(i int, g *specGame) Game) *specRig {
 	t.Helper()
 	delay := 0
 	if nc == Lockstep {
 		delay = 2
 	}
-	net, err := NewNetSim(c, 17, 4096)
+	net, err := netsim.NewPath(c, 17, 4096)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +117,7 @@ func (rg *specRig) spectator(joinAt time.Duration, pace func(now time.Duration) 
 	return s
 }
 
-func (rg *specRig) deliver(from, to Addr, pkt []byte) {
+func (rg *specRig) deliver(from, to string, pkt []byte) {
 	if rg.filter != nil {
 		if pkt = rg.filter(from, to, pkt); pkt == nil {
 			return
@@ -148,7 +150,7 @@ func (rg *specRig) run(limit time.Duration, done func() bool) {
 				due = int((now-p.start)/rg.tick) - int(p.r.Stats().Ticks+p.r.Owed())
 			}
 			p.r.Frame(now, due, 5)
-			p.ep.Poll(now, SendFunc(func(to Addr, pkt []byte) { rg.net.Send(now, p.addr, to, pkt) }))
+			p.ep.Poll(now, SendFunc(func(to string, pkt []byte) { rg.net.Send(now, p.addr, to, pkt) }))
 		}
 		for _, s := range rg.specs {
 			if s.sp == nil && now >= s.joinAt {
@@ -173,7 +175,7 @@ func (rg *specRig) run(limit time.Duration, done func() bool) {
 				}
 			}
 			if !s.silent {
-				s.sp.Poll(now, SendFunc(func(to Addr, pkt []byte) { rg.net.Send(now, s.addr, to, pkt) }))
+				s.sp.Poll(now, SendFunc(func(to string, pkt []byte) { rg.net.Send(now, s.addr, to, pkt) }))
 			}
 		}
 		if rg.check != nil {
@@ -257,7 +259,7 @@ func specAck(session, token uint64, snapGot, have uint64) []byte {
 // ignored: the host neither panics on its resend nor stops sending, and
 // the spectator loads the snapshot and ends in the players' state.
 func TestSpectatorAckBeyondSnapshotIgnored(t *testing.T) {
-	rg := newSpecRig(t, Conditions{Delay: 10 * time.Millisecond}, 300, 3000, 2)
+	rg := newSpecRig(t, netsim.Conditions{Delay: 10 * time.Millisecond}, 300, 3000, 2)
 	s := rg.spectator(time.Second, nil)
 	forged := 0
 	rg.check = func() {
@@ -281,7 +283,7 @@ func TestSpectatorAckBeyondSnapshotIgnored(t *testing.T) {
 // limit outside 0..MaxSpectators is refused by NewBroadcast.
 func TestSpectatorLimit(t *testing.T) {
 	for _, max := range []int{0, 1, MaxSpectators} {
-		rg := newSpecRig(t, Conditions{Delay: 5 * time.Millisecond}, 150, 100, max)
+		rg := newSpecRig(t, netsim.Conditions{Delay: 5 * time.Millisecond}, 150, 100, max)
 		for i := range max + 1 {
 			rg.spectator(time.Duration(i+1)*200*time.Millisecond, nil)
 		}
@@ -326,8 +328,8 @@ func TestSessionRefusesSpectators(t *testing.T) {
 		sp, _ := NewSpectator(SpectatorConfig{Nonce: 7, InputSize: testInputSize}, addr(0), 100*ms)
 		var sizes []int
 		for now := 100 * ms; now < 200*ms && sp.Err() == nil; now += ms {
-			sp.Poll(now, SendFunc(func(_ Addr, p []byte) { host.Receive(now, addr(5), p) }))
-			host.Poll(now, SendFunc(func(to Addr, p []byte) {
+			sp.Poll(now, SendFunc(func(_ string, p []byte) { host.Receive(now, addr(5), p) }))
+			host.Poll(now, SendFunc(func(to string, p []byte) {
 				if to == addr(5) {
 					sizes = append(sizes, len(p))
 					sp.Receive(now, addr(0), p)
@@ -347,8 +349,8 @@ func TestSessionRefusesSpectators(t *testing.T) {
 	lobby, _ := NewHost(Config{Nonce: 1, InputSize: testInputSize, Players: 2, Delay: DefaultDelay}, 0)
 	sp, _ := NewSpectator(SpectatorConfig{Nonce: 7, InputSize: testInputSize}, addr(0), 0)
 	for now := time.Duration(0); now < 50*ms && sp.Err() == nil; now += ms {
-		sp.Poll(now, SendFunc(func(_ Addr, p []byte) { lobby.Receive(now, addr(5), p) }))
-		lobby.Poll(now, SendFunc(func(_ Addr, p []byte) { sp.Receive(now, addr(0), p) }))
+		sp.Poll(now, SendFunc(func(_ string, p []byte) { lobby.Receive(now, addr(5), p) }))
+		lobby.Poll(now, SendFunc(func(_ string, p []byte) { sp.Receive(now, addr(0), p) }))
 	}
 	var dropped *DroppedError
 	if !errors.As(sp.Err(), &dropped) {
@@ -360,10 +362,10 @@ func TestSessionRefusesSpectators(t *testing.T) {
 // is dropped the first time (the chunks after it arrive), and the
 // spectator still loads the host's state and ends in the players'.
 func TestSpectatorLostChunkResent(t *testing.T) {
-	rg := newSpecRig(t, Conditions{Delay: 10 * time.Millisecond}, 300, 5000, 2)
+	rg := newSpecRig(t, netsim.Conditions{Delay: 10 * time.Millisecond}, 300, 5000, 2)
 	s := rg.spectator(time.Second, nil)
 	dropped, after := 0, 0
-	rg.filter = func(from, to Addr, pkt []byte) []byte {
+	rg.filter = func(from, to string, pkt []byte) []byte {
 		if off, _, n, ok := specData(pkt); ok && n > 0 {
 			switch {
 			case off == chunkSize && dropped == 0:
@@ -387,10 +389,10 @@ func TestSpectatorLostChunkResent(t *testing.T) {
 // game's state is set: a SnapshotError naming the checksum the host
 // announced, and SetState never called.
 func TestSpectatorCorruptChunkRefused(t *testing.T) {
-	rg := newSpecRig(t, Conditions{Delay: 10 * time.Millisecond}, 300, 5000, 2)
+	rg := newSpecRig(t, netsim.Conditions{Delay: 10 * time.Millisecond}, 300, 5000, 2)
 	s := rg.spectator(time.Second, nil)
 	corrupted := 0
-	rg.filter = func(from, to Addr, pkt []byte) []byte {
+	rg.filter = func(from, to string, pkt []byte) []byte {
 		if _, at, n, ok := specData(pkt); ok && n > 0 && corrupted == 0 {
 			corrupted++
 			pkt = append([]byte(nil), pkt...)
@@ -421,7 +423,7 @@ func TestSpectatorCorruptChunkRefused(t *testing.T) {
 func TestWatcherAtRealTimeCatchesUp(t *testing.T) {
 	// A snapshot of two rounds of acknowledgements (more than
 	// snapshotWindow), 100 ms each way: the watcher starts well behind.
-	rg := newSpecRig(t, Conditions{Delay: 100 * time.Millisecond}, 600, snapshotWindow+50000, 2)
+	rg := newSpecRig(t, netsim.Conditions{Delay: 100 * time.Millisecond}, 600, snapshotWindow+50000, 2)
 	var start time.Duration
 	var played int64
 	s := rg.spectator(2*time.Second, func(now time.Duration) (int, int, bool) {
@@ -457,7 +459,7 @@ func TestWatcherAtRealTimeCatchesUp(t *testing.T) {
 // lacks no tick older than the log's margin, and it ends with a
 // DroppedError ("too far behind"); the players are not held back.
 func TestStalledSpectatorDroppedBeforeLogWraps(t *testing.T) {
-	rg := newSpecRig(t, Conditions{Delay: 5 * time.Millisecond}, spectatorLog+1500, 0, 2)
+	rg := newSpecRig(t, netsim.Conditions{Delay: 5 * time.Millisecond}, spectatorLog+1500, 0, 2)
 	rg.tick = 5 * time.Millisecond
 	stallAt := uint64(200)
 	s := rg.spectator(100*time.Millisecond, nil)
@@ -497,7 +499,7 @@ func TestStalledSpectatorDroppedBeforeLogWraps(t *testing.T) {
 // tick with the players' inputs, and ends in their state.
 func TestSlowWatcherNeverOverwritten(t *testing.T) {
 	const ticks = 2 * spectatorWindow
-	rg := newSpecRig(t, Conditions{Delay: 5 * time.Millisecond}, ticks, 0, 2)
+	rg := newSpecRig(t, netsim.Conditions{Delay: 5 * time.Millisecond}, ticks, 0, 2)
 	rg.tick = 5 * time.Millisecond / 2
 	frame := 0
 	s := rg.spectator(100*time.Millisecond, func(now time.Duration) (int, int, bool) {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // specGame is a small deterministic game with a state of its own size:
@@ -103,7 +105,7 @@ type specPlayer struct {
 	r     *Runner
 	g     *specGame
 	ep    endpoint
-	addr  Addr
+	addr  string
 	start time.Duration
 }
 
@@ -122,7 +124,7 @@ func (p *specPlayer) frame(now, tick time.Duration, out Sender) {
 }
 
 type endpoint interface {
-	Receive(now time.Duration, from Addr, pkt []byte)
+	Receive(now time.Duration, from string, pkt []byte)
 	Poll(now time.Duration, out Sender)
 }
 
@@ -132,11 +134,11 @@ type endpoint interface {
 // done. A spectator whose Watcher is done leaves at once, as the demo's
 // does (it closes its socket): the host must not have to wait for its
 // silence, nor drop it, to end.
-func spectated(t *testing.T, c Conditions, ticks uint64, joinAt time.Duration, fill int, scfg SpectatorConfig) ([]*specPlayer, *Spectator, *Watcher, *specGame) {
+func spectated(t *testing.T, c netsim.Conditions, ticks uint64, joinAt time.Duration, fill int, scfg SpectatorConfig) ([]*specPlayer, *Spectator, *Watcher, *specGame) {
 	return spectatedLossy(t, c, ticks, joinAt, fill, scfg, false)
 }
 
-func spectatedLossy(t *testing.T, c Conditions, ticks uint64, joinAt time.Duration, fill int, scfg SpectatorConfig, lossy bool) ([]*specPlayer, *Spectator, *Watcher, *specGame) {
+func spectatedLossy(t *testing.T, c netsim.Conditions, ticks uint64, joinAt time.Duration, fill int, scfg SpectatorConfig, lossy bool) ([]*specPlayer, *Spectator, *Watcher, *specGame) {
 	t.Helper()
 	players, sp, w, sg, _ := spectatedUntil(t, c, ticks, joinAt, 0, fill, scfg, lossy)
 	return players, sp, w, sg
@@ -181,9 +183,9 @@ func specPlayers(t *testing.T, hostCfg Config, netcode Netcode, fill, maxSpectat
 
 // spectatedUntil is spectatedLossy with a spectator that leaves
 // (Spectator.Leave) at leaveAt, if not 0, and the host's Broadcast.
-func spectatedUntil(t *testing.T, c Conditions, ticks uint64, joinAt, leaveAt time.Duration, fill int, scfg SpectatorConfig, lossy bool) ([]*specPlayer, *Spectator, *Watcher, *specGame, *Broadcast) {
+func spectatedUntil(t *testing.T, c netsim.Conditions, ticks uint64, joinAt, leaveAt time.Duration, fill int, scfg SpectatorConfig, lossy bool) ([]*specPlayer, *Spectator, *Watcher, *specGame, *Broadcast) {
 	t.Helper()
-	net, err := NewNetSim(c, 11, 4096)
+	net, err := netsim.NewPath(c, 11, 4096)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +197,7 @@ func spectatedUntil(t *testing.T, c Conditions, ticks uint64, joinAt, leaveAt ti
 	var sg *specGame
 	var now time.Duration
 	left := false // the spectator left: it neither receives nor sends
-	deliver := func(from, to Addr, pkt []byte) {
+	deliver := func(from, to string, pkt []byte) {
 		for _, p := range players {
 			if p.addr == to {
 				p.ep.Receive(now, from, pkt)
@@ -209,7 +211,7 @@ func spectatedUntil(t *testing.T, c Conditions, ticks uint64, joinAt, leaveAt ti
 	for ; now < 120*time.Second; now += 5 * time.Millisecond {
 		net.Deliver(now, deliver)
 		for _, p := range players {
-			p.frame(now, tick, SendFunc(func(to Addr, pkt []byte) { net.Send(now, p.addr, to, pkt) }))
+			p.frame(now, tick, SendFunc(func(to string, pkt []byte) { net.Send(now, p.addr, to, pkt) }))
 		}
 		if sp == nil && now >= joinAt {
 			if sp, err = NewSpectator(scfg, addr(0), now); err != nil {
@@ -237,7 +239,7 @@ func spectatedUntil(t *testing.T, c Conditions, ticks uint64, joinAt, leaveAt ti
 				}
 				w.Frame(now, due, 5)
 			}
-			sp.Poll(now, SendFunc(func(to Addr, pkt []byte) { net.Send(now, specAddr, to, pkt) }))
+			sp.Poll(now, SendFunc(func(to string, pkt []byte) { net.Send(now, specAddr, to, pkt) }))
 			if w != nil && w.Done() && sp.Err() == nil {
 				left, leftAt = true, now
 			}
@@ -294,7 +296,7 @@ func spectatedUntil(t *testing.T, c Conditions, ticks uint64, joinAt, leaveAt ti
 // the end, went unacknowledged: the host served the spectator for
 // DefaultSilence after it left (the demo's host, for its -net-timeout).
 func TestHostEndsWhenTheSpectatorLeaves(t *testing.T) {
-	for _, c := range []Conditions{{}, {Delay: 20 * time.Millisecond}, {Delay: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.1}} {
+	for _, c := range []netsim.Conditions{{}, {Delay: 20 * time.Millisecond}, {Delay: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.1}} {
 		for _, ticks := range []uint64{100, 301} {
 			_, sp, w, _ := spectated(t, c, ticks, 500*time.Millisecond, 0, SpectatorConfig{Nonce: 9, InputSize: 1})
 			if sp.Err() != nil || w == nil || !w.Done() || w.Head() != ticks {
@@ -309,7 +311,7 @@ func TestHostEndsWhenTheSpectatorLeaves(t *testing.T) {
 // over a lossy network; the host never waited for it.
 func TestSpectatorJoinsLate(t *testing.T) {
 	for _, fill := range []int{0, 5000} {
-		c := Conditions{Delay: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05}
+		c := netsim.Conditions{Delay: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05}
 		players, sp, w, sg := spectated(t, c, 400, 2*time.Second, fill, SpectatorConfig{Nonce: 9, InputSize: 1})
 		if sp.Err() != nil || w == nil || !w.Done() {
 			t.Fatalf("fill %d: spectator %v, state %v", fill, sp.Err(), sp.State())
@@ -336,12 +338,12 @@ func TestSpectatorJoinsLate(t *testing.T) {
 // A snapshot larger than the spectator's bound is refused before any of
 // it is held; a host with every spectator slot taken turns one away.
 func TestSpectatorRefusals(t *testing.T) {
-	_, sp, _, _ := spectated(t, Conditions{}, 200, time.Second, 5000, SpectatorConfig{Nonce: 9, InputSize: 1, MaxSnapshot: 4096})
+	_, sp, _, _ := spectated(t, netsim.Conditions{}, 200, time.Second, 5000, SpectatorConfig{Nonce: 9, InputSize: 1, MaxSnapshot: 4096})
 	var tooLarge *SnapshotTooLargeError
 	if !errors.As(sp.Err(), &tooLarge) || tooLarge.Size != 8*MaxPlayers+8+5000 || tooLarge.Max != 4096 {
 		t.Errorf("snapshot over the bound: %v", sp.Err())
 	}
-	_, sp, _, _ = spectated(t, Conditions{}, 200, time.Second, 0, SpectatorConfig{Nonce: 9, InputSize: 2})
+	_, sp, _, _ = spectated(t, netsim.Conditions{}, 200, time.Second, 0, SpectatorConfig{Nonce: 9, InputSize: 2})
 	var mismatch *MismatchError
 	if !errors.As(sp.Err(), &mismatch) {
 		t.Errorf("another input size: %v", sp.Err())
@@ -388,7 +390,7 @@ func TestBroadcastOnePerRunner(t *testing.T) {
 // game whose SetState loses part of it) ends the spectator with a
 // SnapshotError; the players play on.
 func TestSpectatorSnapshotChecked(t *testing.T) {
-	players, sp, _, _ := spectatedLossy(t, Conditions{}, 200, time.Second, 100, SpectatorConfig{Nonce: 9, InputSize: 1}, true)
+	players, sp, _, _ := spectatedLossy(t, netsim.Conditions{}, 200, time.Second, 100, SpectatorConfig{Nonce: 9, InputSize: 1}, true)
 	var bad *SnapshotError
 	if !errors.As(sp.Err(), &bad) || bad.Want == bad.Got {
 		t.Errorf("a state that is not the host's: %v", sp.Err())
@@ -408,7 +410,7 @@ func TestSpectatorSnapshotChecked(t *testing.T) {
 // or watching, and shortly before the end, when the host would otherwise
 // wait for its silence after the game.
 func TestSpectatorLeaves(t *testing.T) {
-	for _, c := range []Conditions{{}, {Delay: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.1},
+	for _, c := range []netsim.Conditions{{}, {Delay: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.1},
 		{Delay: 40 * time.Millisecond, Jitter: 30 * time.Millisecond, Duplicate: 0.5, Reorder: 0.3}} {
 		for _, leaveAt := range []time.Duration{505 * time.Millisecond, 2 * time.Second, 5500 * time.Millisecond} {
 			players, sp, w, _, bcast := spectatedUntil(t, c, 301, 500*time.Millisecond, leaveAt, 0, SpectatorConfig{Nonce: 9, InputSize: 1}, false)
@@ -439,7 +441,7 @@ func TestSpectatorLeaves(t *testing.T) {
 func TestSpectatorByeFreesTheSlot(t *testing.T) {
 	s, bcast := lobbyHost(t, 1)
 	now := time.Duration(0)
-	say := func(sp *Spectator, a Addr) int { return len(polled(sp, now, bcast, a, true)) }
+	say := func(sp *Spectator, a string) int { return len(polled(sp, now, bcast, a, true)) }
 	a, b := newSpec(t, 9, now), newSpec(t, 10, now)
 	say(a, addr(5))
 	say(b, addr(6))
@@ -512,9 +514,9 @@ func newSpec(t *testing.T, nonce uint64, now time.Duration) *Spectator {
 
 // polled is what sp sends in a Poll at now, each datagram copied; passed
 // on to bcast from a when deliver is true.
-func polled(sp *Spectator, now time.Duration, bcast *Broadcast, a Addr, deliver bool) [][]byte {
+func polled(sp *Spectator, now time.Duration, bcast *Broadcast, a string, deliver bool) [][]byte {
 	var sent [][]byte
-	sp.Poll(now, SendFunc(func(_ Addr, pkt []byte) {
+	sp.Poll(now, SendFunc(func(_ string, pkt []byte) {
 		pkt = append([]byte(nil), pkt...)
 		sent = append(sent, pkt)
 		if deliver {

@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // ---- The estimator ----
@@ -155,7 +157,7 @@ func runTimeSync(t *testing.T, nc Netcode, delay int, sync bool, input func(p in
 	rg := newRig(t, rigConfig{
 		players: players, netcode: nc, delay: delay, seed: 41, tickLimit: limit,
 		confirmer: true, timeSync: sync, input: input,
-		cond: Conditions{Delay: 60 * ms, Jitter: 2 * ms},
+		cond: netsim.Conditions{Delay: 60 * ms, Jitter: 2 * ms},
 	})
 	fast := rg.peers[players-1]
 	fast.ppm = 20_000
@@ -333,7 +335,7 @@ func TestTimeSyncThreePlayers(t *testing.T) {
 	rg := newRig(t, rigConfig{
 		players: 3, netcode: Rollback, delay: noDelay, seed: 43, tickLimit: 1200,
 		confirmer: true, timeSync: true,
-		cond: Conditions{Delay: 60 * ms, Jitter: 2 * ms},
+		cond: netsim.Conditions{Delay: 60 * ms, Jitter: 2 * ms},
 	})
 	rg.peers[2].ppm = 20_000
 	var sum, n [3][3]float64

@@ -2,13 +2,6 @@ package netplay
 
 import "time"
 
-// Addr names a peer for a Transport: whatever string the transport
-// chooses to tell its peers apart (netplay/udp's is the peer's
-// "host:port", a WebRTC transport's the peer's ID in its lobby, a relay's
-// a player name). netplay only compares addresses and prints them; it
-// never parses one. The zero Addr is no peer.
-type Addr string
-
 // Sender is the sending half of a Transport: what an Endpoint's Poll
 // hands its datagrams to.
 type Sender interface {
@@ -17,14 +10,14 @@ type Sender interface {
 	// returns. len(pkt) is at most MaxPacketSize. A datagram may be lost,
 	// duplicated, delayed or reordered, and a Send to an unknown or
 	// departed peer may do nothing: the session resends what matters.
-	Send(to Addr, pkt []byte)
+	Send(to string, pkt []byte)
 }
 
 // SendFunc makes a function a Sender.
-type SendFunc func(to Addr, pkt []byte)
+type SendFunc func(to string, pkt []byte)
 
 // Send calls f(to, pkt).
-func (f SendFunc) Send(to Addr, pkt []byte) { f(to, pkt) }
+func (f SendFunc) Send(to string, pkt []byte) { f(to, pkt) }
 
 // Transport carries datagrams between peers: the thing to write to put
 // netplay on another network (a WebRTC data channel, Steam's sockets, a
@@ -43,14 +36,14 @@ type Transport interface {
 	// none is waiting; it must not block. pkt is the transport's and need
 	// only stay valid until the next call to Recv. A datagram longer than
 	// MaxPacketSize may be returned: the session counts it and drops it.
-	Recv() (from Addr, pkt []byte, ok bool)
+	Recv() (from string, pkt []byte, ok bool)
 	// Unreachable returns an address found unreachable since the last
 	// call, or ok false: news that nothing answers there (UDP's "port
 	// unreachable", a lobby saying that a peer left). Read passes it to
 	// the endpoint, which ends a join that cannot succeed at once instead
 	// of waiting out its timeout. A transport that cannot tell returns
 	// ok false.
-	Unreachable() (addr Addr, ok bool)
+	Unreachable() (addr string, ok bool)
 }
 
 var (
@@ -63,11 +56,11 @@ var (
 // Spectator, or a Broadcast (a host with spectators).
 type Endpoint interface {
 	// Receive hands the endpoint one datagram that arrived from a peer.
-	Receive(now time.Duration, from Addr, pkt []byte)
+	Receive(now time.Duration, from string, pkt []byte)
 	// Poll lets the endpoint send what is due by now.
 	Poll(now time.Duration, out Sender)
 	// Unreachable tells the endpoint that nothing answers at addr.
-	Unreachable(now time.Duration, addr Addr)
+	Unreachable(now time.Duration, addr string)
 }
 
 // Read hands every datagram waiting in t to e, and any unreachable

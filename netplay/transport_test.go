@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // floodTransport always has another datagram: Read must still return.
@@ -13,9 +15,9 @@ type floodTransport struct {
 	sent int
 }
 
-func (f *floodTransport) Send(Addr, []byte)          { f.sent++ }
-func (f *floodTransport) Recv() (Addr, []byte, bool) { return "10.9.9.9:9", f.pkt, true }
-func (f *floodTransport) Unreachable() (Addr, bool)  { return "", false }
+func (f *floodTransport) Send(string, []byte)          { f.sent++ }
+func (f *floodTransport) Recv() (string, []byte, bool) { return "10.9.9.9:9", f.pkt, true }
+func (f *floodTransport) Unreachable() (string, bool)  { return "", false }
 
 // A transport that never runs dry cannot hold a frame: Read takes a
 // bounded number of datagrams, and the session counts them as bad
@@ -37,13 +39,13 @@ func TestReadBoundedUnderFlood(t *testing.T) {
 	}
 }
 
-// refusing is a MemPort whose Unreachable reports one address once.
+// refusing is a netsim.Port whose Unreachable reports one address once.
 type refusing struct {
-	*MemPort
-	dead Addr
+	*netsim.Port
+	dead string
 }
 
-func (r *refusing) Unreachable() (Addr, bool) {
+func (r *refusing) Unreachable() (string, bool) {
 	a := r.dead
 	r.dead = ""
 	return a, a != ""
@@ -52,7 +54,7 @@ func (r *refusing) Unreachable() (Addr, bool) {
 // A transport's news that nothing answers at the host's address ends a
 // joiner at once, through Read, with an UnreachableError naming it.
 func TestReadPassesUnreachable(t *testing.T) {
-	net, err := NewMemNet(Conditions{}, 1)
+	net, err := netsim.NewNet(netsim.Conditions{}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +63,7 @@ func TestReadPassesUnreachable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := &refusing{MemPort: p, dead: "nobody"}
+	tr := &refusing{Port: p, dead: "nobody"}
 	Write(0, tr, j)
 	Read(time.Millisecond, tr, j)
 	var u *UnreachableError
@@ -70,11 +72,11 @@ func TestReadPassesUnreachable(t *testing.T) {
 	}
 }
 
-// MemNet: datagrams arrive after their delay, in order, to the port they
+// netsim.Net: datagrams arrive after their delay, in order, to the port they
 // were sent to; a datagram to no port is counted; an empty address is
 // refused.
 func TestMemNet(t *testing.T) {
-	net, err := NewMemNet(Conditions{Delay: 10 * time.Millisecond}, 1)
+	net, err := netsim.NewNet(netsim.Conditions{Delay: 10 * time.Millisecond}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,8 +112,8 @@ func TestMemNet(t *testing.T) {
 	if _, _, ok := a.Recv(); ok {
 		t.Error("a received what it sent to b")
 	}
-	if _, err := NewMemNet(Conditions{Loss: 2}, 1); !errors.Is(err, ErrInvalid) {
-		t.Errorf("NewMemNet with a loss of 2: %v", err)
+	if _, err := netsim.NewNet(netsim.Conditions{Loss: 2}, 1); !errors.Is(err, ErrInvalid) {
+		t.Errorf("netsim.NewNet with a loss of 2: %v", err)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/interpdemo/interpdemo/loop"
 	"github.com/interpdemo/interpdemo/netplay"
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 	"github.com/interpdemo/interpdemo/netplay/udp"
 )
 
@@ -44,7 +45,7 @@ func checkJoin(hostport string) error {
 // openUDP opens the socket and the session of a game over UDP; host is a
 // joiner's host, as given.
 func openUDP(o options, nonce uint64, clock loop.Clock, stdout io.Writer) (c conn, sess *netplay.Session, host string, err error) {
-	cfg := udp.Config{Outgoing: netplay.Conditions{Delay: o.netDelay}, Seed: nonce}
+	cfg := udp.Config{Outgoing: netsim.Conditions{Delay: o.netDelay}, Seed: nonce}
 	var uc *udp.Conn
 	if o.host != "" {
 		if uc, err = udp.Listen(o.host, cfg); err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/interpdemo/interpdemo/internal/report"
 	"github.com/interpdemo/interpdemo/loop"
 	"github.com/interpdemo/interpdemo/netplay"
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // TestEveryKeyChangesItsSetting presses each key of the key table in an
@@ -139,7 +140,7 @@ func TestKeyRepeatAndReleaseDoNothing(t *testing.T) {
 func TestBadFlagsGiveOneLine(t *testing.T) {
 	files := newMemFiles()
 	files.fail["/nope/state.json"] = errors.New("cannot write /nope/state.json: no such file or directory")
-	p := Platform{Files: files, Network: newSimNet(t, loop.NewManualClock(0), netplay.Conditions{})}
+	p := Platform{Files: files, Network: newSimNet(t, loop.NewManualClock(0), netsim.Conditions{})}
 	for _, c := range []struct {
 		args []string
 		flag string
@@ -241,7 +242,7 @@ func TestHelpIsGrouped(t *testing.T) {
 			t.Errorf("-h lacks the example %q", e.Cmd)
 		}
 		args := strings.Fields(e.Cmd)[1:]
-		if _, err := Parse(args, io.Discard, Platform{Files: newMemFiles(), Network: newSimNet(t, loop.NewManualClock(0), netplay.Conditions{})}); err != nil {
+		if _, err := Parse(args, io.Discard, Platform{Files: newMemFiles(), Network: newSimNet(t, loop.NewManualClock(0), netsim.Conditions{})}); err != nil {
 			t.Errorf("example %q: %v", e.Cmd, err)
 		}
 	}
@@ -393,7 +394,7 @@ func TestNetworkGameInProcess(t *testing.T) {
 	for _, netcode := range []string{"lockstep", "rollback"} {
 		t.Run(netcode, func(t *testing.T) {
 			clock := loop.NewManualClock(time.Second)
-			net := newSimNet(t, clock, netplay.Conditions{Delay: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05})
+			net := newSimNet(t, clock, netsim.Conditions{Delay: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05})
 			host := newFront(t, clock, net, "-host", ":7777", "-ticks", "150", "-balls", "30", "-bot", "1", "-netcode", netcode, "-stats", "-net-timeout", "1m")
 			host.stepAt(clock.Now()) // the host's socket serves its session from now on
 			join := newFront(t, clock, net, "-join", "127.0.0.1:7777", "-bot", "2", "-netcode", netcode, "-stats", "-net-timeout", "1m")
@@ -448,7 +449,7 @@ func TestNetworkFrameAllocatesNothing(t *testing.T) {
 	for _, netcode := range []string{"lockstep", "rollback"} {
 		t.Run(netcode, func(t *testing.T) {
 			clock := loop.NewManualClock(time.Second)
-			net := newSimNet(t, clock, netplay.Conditions{Delay: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05})
+			net := newSimNet(t, clock, netsim.Conditions{Delay: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05})
 			host := newFront(t, clock, net, "-host", ":7777", "-bot", "1", "-netcode", netcode, "-ghosts", "-net-timeout", "1m")
 			host.stepAt(clock.Now()) // the host's socket serves its session from now on
 			join := newFront(t, clock, net, "-join", "127.0.0.1:7777", "-bot", "2", "-netcode", netcode, "-ghosts", "-net-timeout", "1m")
@@ -540,7 +541,7 @@ func TestSpectatorInProcess(t *testing.T) {
 	for _, netcode := range []string{"lockstep", "rollback"} {
 		t.Run(netcode, func(t *testing.T) {
 			clock := loop.NewManualClock(time.Second)
-			net := newSimNet(t, clock, netplay.Conditions{Delay: 10 * time.Millisecond, Loss: 0.05})
+			net := newSimNet(t, clock, netsim.Conditions{Delay: 10 * time.Millisecond, Loss: 0.05})
 			host := newFront(t, clock, net, "-host", ":7777", "-ticks", "200", "-balls", "50", "-bot", "1", "-netcode", netcode, "-stats", "-net-timeout", "1m")
 			host.stepAt(clock.Now())
 			join := newFront(t, clock, net, "-join", "127.0.0.1:7777", "-bot", "2", "-netcode", netcode, "-stats", "-net-timeout", "1m")
@@ -604,7 +605,7 @@ func TestSpectatorInProcess(t *testing.T) {
 // over the game, not the lobby.
 func TestJoinerSetupIsNotGameTime(t *testing.T) {
 	clock := loop.NewManualClock(time.Second)
-	net := newSimNet(t, clock, netplay.Conditions{Delay: time.Millisecond})
+	net := newSimNet(t, clock, netsim.Conditions{Delay: time.Millisecond})
 	host := newFront(t, clock, net, "-host", ":7777", "-ticks", "100", "-bot", "1", "-stats")
 	host.stepAt(clock.Now()) // the host's socket serves its session from now on
 	join := newFront(t, clock, net, "-join", "127.0.0.1:7777", "-bot", "2", "-stats")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/interpdemo/interpdemo/internal/hud"
 	"github.com/interpdemo/interpdemo/netplay"
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // TestLayoutKeepsTheWorldClear: in every window, with every overlay on or
@@ -191,7 +192,7 @@ func manyPlayerHUD(t *testing.T, netcode string) {
 // its own ball, ball i for player i, in the player's colour from the
 // start.
 func TestNetworkGameHighlightsYourBall(t *testing.T) {
-	g := newNetTestGame(t, netplay.Conditions{}, []string{"-players", "3", "-bot", "1", "-ticks", "30"}, []string{"-bot", "2"}, []string{"-bot", "3"})
+	g := newNetTestGame(t, netsim.Conditions{}, []string{"-players", "3", "-bot", "1", "-ticks", "30"}, []string{"-bot", "2"}, []string{"-bot", "3"})
 	g.run(nil)
 	for i, f := range g.peers {
 		idx := f.d.Sim().Net().Index()

@@ -19,6 +19,7 @@ import (
 	"github.com/interpdemo/interpdemo/internal/sim"
 	"github.com/interpdemo/interpdemo/loop"
 	"github.com/interpdemo/interpdemo/netplay"
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 	"github.com/interpdemo/interpdemo/netplay/webrtc"
 )
 
@@ -42,7 +43,7 @@ type NetConfig struct {
 	Timeout       time.Duration // -net-timeout: a silent peer counts as gone
 	Bot           bool          // -bot was given
 	BotSeed       uint64
-	Cond          netplay.Conditions // -net-delay and friends, both ways
+	Cond          netsim.Conditions // -net-delay and friends, both ways
 
 	Netcode       string // lockstep or rollback
 	MaxPrediction int
@@ -138,10 +139,10 @@ const lobbyTimeout = 15 * time.Second
 // Room is a lobby's room, once this peer is in it: a transport to its
 // peers, and the lobby's word on who hosts.
 type Room struct {
-	Conn     Conn         // the room's peers (WebRTC data channels)
-	Host     bool         // this peer hosts the game (it arrived first)
-	HostAddr netplay.Addr // the host's address on Conn, for a joiner or a spectator
-	Players  int          // the players the room waits for, the host included
+	Conn     Conn   // the room's peers (WebRTC data channels)
+	Host     bool   // this peer hosts the game (it arrived first)
+	HostAddr string // the host's address on Conn, for a joiner or a spectator
+	Players  int    // the players the room waits for, the host included
 }
 
 // Network is what a network game needs of the platform: sockets, or an
@@ -149,10 +150,10 @@ type Room struct {
 type Network interface {
 	// Listen opens a datagram socket on address (":0" for any port),
 	// with the simulated conditions applied both ways.
-	Listen(address string, cond netplay.Conditions, seed uint64) (Conn, error)
+	Listen(address string, cond netsim.Conditions, seed uint64) (Conn, error)
 	// Resolve turns HOST:PORT into an address (checked with the flags),
 	// giving up when ctx is done.
-	Resolve(ctx context.Context, hostport string) (netplay.Addr, error)
+	Resolve(ctx context.Context, hostport string) (string, error)
 	// Nonce is 64 random bits, never 0: the session's ID or token.
 	Nonce() (uint64, error)
 	// Lobby enters the room at url (ws://HOST:PORT/ROOM?players=N, or
@@ -169,7 +170,7 @@ type Conn interface {
 	netplay.Transport
 	// Wait blocks until a datagram arrives or d has passed.
 	Wait(d time.Duration) bool
-	LocalAddr() netplay.Addr
+	LocalAddr() string
 	Close() error
 }
 
@@ -352,13 +353,13 @@ func (n *NetConfig) condFlag(set map[string]bool, invalid bool) string {
 	c := n.Cond
 	for _, f := range []struct {
 		name string
-		only netplay.Conditions
+		only netsim.Conditions
 	}{
-		{"net-delay", netplay.Conditions{Delay: c.Delay}},
-		{"net-jitter", netplay.Conditions{Jitter: c.Jitter}},
-		{"net-loss", netplay.Conditions{Loss: c.Loss}},
-		{"net-dup", netplay.Conditions{Duplicate: c.Duplicate}},
-		{"net-reorder", netplay.Conditions{Reorder: c.Reorder}},
+		{"net-delay", netsim.Conditions{Delay: c.Delay}},
+		{"net-jitter", netsim.Conditions{Jitter: c.Jitter}},
+		{"net-loss", netsim.Conditions{Loss: c.Loss}},
+		{"net-dup", netsim.Conditions{Duplicate: c.Duplicate}},
+		{"net-reorder", netsim.Conditions{Reorder: c.Reorder}},
 	} {
 		if invalid && f.only.Validate() != nil || !invalid && set[f.name] {
 			return f.name
@@ -648,8 +649,8 @@ func startNet(c *Config, network Network, clock loop.Clock, stop context.Context
 	var (
 		conn     Conn
 		hosting  = n.Host != ""
-		host     netplay.Addr // a joiner's or spectator's host
-		hostText string       // how the log names it
+		host     string // a joiner's or spectator's host
+		hostText string // how the log names it
 	)
 	transport := "udp"
 	if room := n.room(); room != "" {
@@ -798,15 +799,15 @@ func (g *netGame) rollback(n *NetConfig) {
 // where nothing listens is said at once (the session's UnreachableError)
 // rather than after the wait for a Welcome. Where it cannot, the wait
 // says it.
-func connect(conn Conn, host netplay.Addr) {
-	if c, ok := conn.(interface{ Connect(netplay.Addr) error }); ok {
+func connect(conn Conn, host string) {
+	if c, ok := conn.(interface{ Connect(string) error }); ok {
 		_ = c.Connect(host) // best effort: the join timeout still bounds the wait
 	}
 }
 
 // hostName is the address a user gave, and what it resolved to when
 // that is another text: "localhost:7777 (127.0.0.1:7777)".
-func hostName(given string, addr netplay.Addr) string {
+func hostName(given string, addr string) string {
 	if string(addr) == given {
 		return given
 	}
@@ -815,7 +816,7 @@ func hostName(given string, addr netplay.Addr) string {
 
 // watch starts a spectator: it waits for the host's Welcome (which comes
 // once the game runs), whose settings replace the flags'.
-func (g *netGame) watch(c *Config, clock loop.Clock, stop context.Context, id uint64, host netplay.Addr, hostText string, log io.Writer) (err error) {
+func (g *netGame) watch(c *Config, clock loop.Clock, stop context.Context, id uint64, host string, hostText string, log io.Writer) (err error) {
 	fmt.Fprintf(log, "interpdemo: connecting to %s to watch...\n", hostText)
 	if g.spec, err = netplay.NewSpectator(netplay.SpectatorConfig{Nonce: id, InputSize: sim.InputSize, Silence: c.Net.Timeout, JoinTimeout: time.Minute}, host, clock.Now()); err != nil {
 		g.conn.Close()

@@ -12,12 +12,13 @@ import (
 	"github.com/interpdemo/interpdemo/internal/report"
 	"github.com/interpdemo/interpdemo/loop"
 	"github.com/interpdemo/interpdemo/netplay"
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 	"github.com/interpdemo/interpdemo/netplay/webrtc"
 )
 
 // lossy is the in-process network of these tests: delay, jitter, loss,
 // duplication and reordering.
-var lossy = netplay.Conditions{Delay: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05}
+var lossy = netsim.Conditions{Delay: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05}
 
 // netGame is a network game of in-process demos on one manual clock: a
 // host with hostArgs and a joiner with each of joinArgs, every one with
@@ -29,7 +30,7 @@ type netTestGame struct {
 	peers []*front // the host first
 }
 
-func newNetTestGame(t *testing.T, cond netplay.Conditions, hostArgs []string, joinArgs ...[]string) *netTestGame {
+func newNetTestGame(t *testing.T, cond netsim.Conditions, hostArgs []string, joinArgs ...[]string) *netTestGame {
 	t.Helper()
 	clock := loop.NewManualClock(time.Second)
 	net := newSimNet(t, clock, cond)
@@ -176,7 +177,7 @@ func TestNetworkQuitInProcess(t *testing.T) {
 // which peer it is.
 func TestGameThatNeverStarted(t *testing.T) {
 	clock := loop.NewManualClock(time.Second)
-	host := newFront(t, clock, newSimNet(t, clock, netplay.Conditions{}), "-host", ":7777")
+	host := newFront(t, clock, newSimNet(t, clock, netsim.Conditions{}), "-host", ":7777")
 	for range 10 {
 		host.step()
 	}
@@ -204,7 +205,7 @@ func TestHostGivesEveryPlayerABall(t *testing.T) {
 			for i := 1; i < players; i++ {
 				joins = append(joins, []string{"-bot", fmt.Sprint(i + 1)})
 			}
-			g := newNetTestGame(t, netplay.Conditions{}, []string{"-players", fmt.Sprint(players), "-bot", "1", "-ticks", "30"}, joins...)
+			g := newNetTestGame(t, netsim.Conditions{}, []string{"-players", fmt.Sprint(players), "-bot", "1", "-ticks", "30"}, joins...)
 			g.run(nil)
 			for i, r := range g.reports() {
 				if r.Balls != players || r.WorldTicks != 30 {
@@ -214,7 +215,7 @@ func TestHostGivesEveryPlayerABall(t *testing.T) {
 		})
 	}
 	// More balls, if -balls asks.
-	g := newNetTestGame(t, netplay.Conditions{}, []string{"-balls", "5", "-bot", "1", "-ticks", "30"}, []string{"-bot", "2"})
+	g := newNetTestGame(t, netsim.Conditions{}, []string{"-balls", "5", "-bot", "1", "-ticks", "30"}, []string{"-bot", "2"})
 	g.run(nil)
 	for i, r := range g.reports() {
 		if r.Balls != 5 {
@@ -231,7 +232,7 @@ func TestBallsBelowPlayersIsAFlagError(t *testing.T) {
 		{"-host", ":7777", "-players", "3", "-balls", "2"},
 		{"-host", ":7777", "-balls", "0"},
 	} {
-		net := newSimNet(t, loop.NewManualClock(0), netplay.Conditions{})
+		net := newSimNet(t, loop.NewManualClock(0), netsim.Conditions{})
 		_, err := Parse(args, io.Discard, Platform{Network: net})
 		var ue UsageError
 		if !errors.As(err, &ue) || !strings.HasPrefix(err.Error(), "-balls: ") || strings.Contains(err.Error(), "\n") {
@@ -338,7 +339,7 @@ func TestLobbyRoomInProcess(t *testing.T) {
 	for _, netcode := range []string{"lockstep", "rollback"} {
 		t.Run(netcode, func(t *testing.T) {
 			clock := loop.NewManualClock(time.Second)
-			net := newSimNet(t, clock, netplay.Conditions{})
+			net := newSimNet(t, clock, netsim.Conditions{})
 			args := func(bot string) []string {
 				return []string{"-lobby", "ws://127.0.0.1:1/r1", "-bot", bot, "-netcode", netcode, "-ticks", "150", "-balls", "30", "-stats", "-net-timeout", "1m"}
 			}
@@ -410,7 +411,7 @@ func TestLobbyFlagErrors(t *testing.T) {
 		{[]string{"-lobby", "ws://127.0.0.1:1/r1", "-ice", "http://127.0.0.1"}, `-ice: webrtc: ICE server "http://127.0.0.1": `},
 		{[]string{"-host", ":7777", "-ice-relay"}, "-ice-relay: is for a lobby's room"},
 	} {
-		net := newSimNet(t, loop.NewManualClock(0), netplay.Conditions{})
+		net := newSimNet(t, loop.NewManualClock(0), netsim.Conditions{})
 		_, err := Parse(c.args, io.Discard, Platform{Network: net})
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%v: %v, want a one-line error starting %q", c.args, err, c.want)
@@ -430,7 +431,7 @@ func TestLobbyGetsTheICEServers(t *testing.T) {
 	}
 	for _, relay := range []bool{false, true} {
 		clock := loop.NewManualClock(time.Second)
-		net := newSimNet(t, clock, netplay.Conditions{})
+		net := newSimNet(t, clock, netsim.Conditions{})
 		args := []string{"-lobby", "ws://127.0.0.1:1/r1", "-ice", "stun:127.0.0.1:3478,turn:alice:p%40ss@127.0.0.1:3479?transport=udp", "-balls", "2"}
 		if relay {
 			args = append(args, "-ice-relay")
@@ -453,7 +454,7 @@ func TestLobbyGetsTheICEServers(t *testing.T) {
 func TestICERelayWithoutTURNInICE(t *testing.T) {
 	for _, ice := range []string{"", "stun:127.0.0.1:3478"} {
 		clock := loop.NewManualClock(time.Second)
-		net := newSimNet(t, clock, netplay.Conditions{})
+		net := newSimNet(t, clock, netsim.Conditions{})
 		args := []string{"-lobby", "ws://127.0.0.1:1/r1", "-ice-relay", "-balls", "2"}
 		if ice != "" {
 			args = append(args, "-ice", ice)
@@ -485,7 +486,7 @@ func TestJoinerOfAGameWithoutInputDelay(t *testing.T) {
 	}
 
 	clock := loop.NewManualClock(time.Second)
-	net := newSimNet(t, clock, netplay.Conditions{})
+	net := newSimNet(t, clock, netsim.Conditions{})
 	host := newFront(t, clock, net, "-host", ":7777", "-netcode", "rollback")
 	host.stepAt(clock.Now())
 	_, err := tryFront(t, clock, net, "-join", "127.0.0.1:7777", "-netcode", "lockstep")

@@ -15,6 +15,7 @@ import (
 
 	"github.com/interpdemo/interpdemo/loop"
 	"github.com/interpdemo/interpdemo/netplay"
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 	"github.com/interpdemo/interpdemo/netplay/webrtc"
 	"github.com/interpdemo/interpdemo/replay"
 )
@@ -106,14 +107,14 @@ func (f *memFile) Commit() error {
 func (f *memFile) Abort() { f.done = true }
 
 // simNet is an in-process network on a manual clock: every datagram goes
-// through one netplay.NetSim (delay, loss, duplication, reordering), to
+// through one netsim.Path (delay, loss, duplication, reordering), to
 // the socket bound to its address. While one peer waits in Conn.Wait
 // (a joiner waiting for the host's welcome), the network runs the other
 // peers' sessions, as their own processes would.
 type simNet struct {
 	t       *testing.T
 	clock   *loop.ManualClock
-	sim     *netplay.NetSim
+	sim     *netsim.Path
 	conns   []*simConn
 	nonce   uint64
 	rooms   map[string]*simRoom // the lobby's, by the room's URL path
@@ -126,19 +127,19 @@ type simRoom struct {
 	players int
 }
 
-func newSimNet(t *testing.T, clock *loop.ManualClock, c netplay.Conditions) *simNet {
-	sim, err := netplay.NewNetSim(c, 7, 4096)
+func newSimNet(t *testing.T, clock *loop.ManualClock, c netsim.Conditions) *simNet {
+	sim, err := netsim.NewPath(c, 7, 4096)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return &simNet{t: t, clock: clock, sim: sim}
 }
 
-func addrOf(port uint16) netplay.Addr {
-	return netplay.Addr(netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), port).String())
+func addrOf(port uint16) string {
+	return netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), port).String()
 }
 
-func (n *simNet) Listen(address string, cond netplay.Conditions, seed uint64) (Conn, error) {
+func (n *simNet) Listen(address string, cond netsim.Conditions, seed uint64) (Conn, error) {
 	port := uint16(40000 + len(n.conns))
 	if strings.HasPrefix(address, ":") && address != ":0" {
 		var p int
@@ -161,9 +162,9 @@ func (n *simNet) Listen(address string, cond netplay.Conditions, seed uint64) (C
 	return c, nil
 }
 
-func (n *simNet) Resolve(_ context.Context, hostport string) (netplay.Addr, error) {
+func (n *simNet) Resolve(_ context.Context, hostport string) (string, error) {
 	ap, err := netip.ParseAddrPort(hostport)
-	return netplay.Addr(ap.String()), err
+	return ap.String(), err
 }
 
 // bind makes d the owner of the sockets opened since the last bind: the
@@ -203,7 +204,7 @@ func (n *simNet) Lobby(ctx context.Context, rawURL string, cfg webrtc.Config) (R
 	if r == nil && spectate {
 		return Room{}, fmt.Errorf("lobby: room %q has no game to watch", u.Path)
 	}
-	conn, err := n.Listen(":0", netplay.Conditions{}, 0)
+	conn, err := n.Listen(":0", netsim.Conditions{}, 0)
 	if err != nil {
 		return Room{}, err
 	}
@@ -221,7 +222,7 @@ func (n *simNet) Nonce() (uint64, error) {
 
 // deliver hands the datagrams due by now to their sockets' inboxes.
 func (n *simNet) deliver(now time.Duration) {
-	n.sim.Deliver(now, func(from, to netplay.Addr, pkt []byte) {
+	n.sim.Deliver(now, func(from, to string, pkt []byte) {
 		for _, c := range n.conns {
 			if c.addr == to && !c.closed {
 				c.push(from, pkt)
@@ -231,13 +232,13 @@ func (n *simNet) deliver(now time.Duration) {
 }
 
 type datagram struct {
-	from netplay.Addr
+	from string
 	pkt  []byte
 }
 
 type simConn struct {
 	n      *simNet
-	addr   netplay.Addr
+	addr   string
 	inbox  []datagram
 	next   int   // the inbox's next datagram for Recv
 	demo   *Demo // whose socket this is (simNet.bind): Wait elsewhere serves its endpoint
@@ -251,7 +252,7 @@ const inboxSize = 256
 // largest packet for each of its datagrams are made with the socket and
 // kept, so that, as with a real socket, the traffic allocates nothing
 // here: the allocation tests count whole frames.
-func (c *simConn) push(from netplay.Addr, pkt []byte) {
+func (c *simConn) push(from string, pkt []byte) {
 	if len(c.inbox) == cap(c.inbox) {
 		c.inbox = append(c.inbox, datagram{}) // more than ever: it grows
 	} else {
@@ -263,7 +264,7 @@ func (c *simConn) push(from netplay.Addr, pkt []byte) {
 
 // Recv takes the inbox's datagrams one by one, and when it is empty
 // the ones the network delivers by now.
-func (c *simConn) Recv() (netplay.Addr, []byte, bool) {
+func (c *simConn) Recv() (string, []byte, bool) {
 	if c.next >= len(c.inbox) {
 		c.inbox, c.next = c.inbox[:0], 0
 		c.n.deliver(c.n.clock.Now())
@@ -276,9 +277,9 @@ func (c *simConn) Recv() (netplay.Addr, []byte, bool) {
 	return d.from, d.pkt, true
 }
 
-func (c *simConn) Send(to netplay.Addr, pkt []byte) { c.n.sim.Send(c.n.clock.Now(), c.addr, to, pkt) }
+func (c *simConn) Send(to string, pkt []byte) { c.n.sim.Send(c.n.clock.Now(), c.addr, to, pkt) }
 
-func (c *simConn) Unreachable() (netplay.Addr, bool) { return "", false }
+func (c *simConn) Unreachable() (string, bool) { return "", false }
 
 // endpoint is what the demo owning c serves: its simulation's, or the
 // session or spectator it is joining with.
@@ -312,7 +313,7 @@ func (c *simConn) Wait(d time.Duration) bool {
 	return len(c.inbox) > c.next
 }
 
-func (c *simConn) LocalAddr() netplay.Addr { return c.addr }
+func (c *simConn) LocalAddr() string { return c.addr }
 
 func (c *simConn) Close() error {
 	c.closed = true

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/interpdemo/interpdemo/loop"
-	"github.com/interpdemo/interpdemo/netplay"
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // errSIGINT is the cause a front end gives for the user's Ctrl-C.
@@ -65,7 +65,7 @@ func TestStopEndsTheWaitsBeforeTheLoop(t *testing.T) {
 		{[]string{"-lobby", "ws://127.0.0.1:1/r1"}, "interrupted by SIGINT while entering the room ws://127.0.0.1:1/r1"},
 	} {
 		clock := loop.NewManualClock(time.Second)
-		net := newSimNet(t, clock, netplay.Conditions{})
+		net := newSimNet(t, clock, netsim.Conditions{})
 		at := clock.Now() + time.Second // in the middle of the wait
 		if strings.HasPrefix(c.args[0], "-lobby") {
 			at = clock.Now() // the lobby is waited for in one call: the signal came before it returned
@@ -90,7 +90,7 @@ func TestStopEndsTheWaitsBeforeTheLoop(t *testing.T) {
 // as the system's resolver would for its tries.
 type slowNames struct{ *simNet }
 
-func (n slowNames) Resolve(ctx context.Context, hostport string) (netplay.Addr, error) {
+func (n slowNames) Resolve(ctx context.Context, hostport string) (string, error) {
 	for end := n.clock.Now() + 30*time.Second; n.clock.Now() < end; n.clock.Advance(10 * time.Millisecond) {
 		if err := ctx.Err(); err != nil {
 			return "", err
@@ -109,7 +109,7 @@ func TestStopEndsTheLookup(t *testing.T) {
 		clock := loop.NewManualClock(time.Second)
 		at := clock.Now() + time.Second
 		f := &front{t: t, clock: clock, display: &testDisplay{}, files: newMemFiles(), frame: time.Millisecond}
-		p := f.platform(slowNames{newSimNet(t, clock, netplay.Conditions{})})
+		p := f.platform(slowNames{newSimNet(t, clock, netsim.Conditions{})})
 		p.Stop = clockStop{Context: context.Background(), clock: clock, at: at}
 		_, err := Parse(append(args, "-headless"), io.Discard, p)
 		var usage UsageError
@@ -135,7 +135,7 @@ func TestStopEndsTheLookup(t *testing.T) {
 // 0, as if the game had been played.)
 func TestInterruptWhileWaitingForPlayers(t *testing.T) {
 	clock := loop.NewManualClock(time.Second)
-	host := newFront(t, clock, newSimNet(t, clock, netplay.Conditions{}), "-host", ":7777", "-stats", "-state", "world.json")
+	host := newFront(t, clock, newSimNet(t, clock, netsim.Conditions{}), "-host", ":7777", "-stats", "-state", "world.json")
 	for range 10 {
 		host.step()
 	}
@@ -153,7 +153,7 @@ func TestInterruptWhileWaitingForPlayers(t *testing.T) {
 		t.Errorf("the files were not written: -state %v, -stats %q", ok, out)
 	}
 
-	g := newNetTestGame(t, netplay.Conditions{}, []string{"-bot", "1"}, []string{"-bot", "2"})
+	g := newNetTestGame(t, netsim.Conditions{}, []string{"-bot", "1"}, []string{"-bot", "2"})
 	for n := 0; n < 100000 && !g.peers[0].d.net.running(); n++ {
 		for _, f := range g.peers {
 			f.stepKeys(g.clock.Now())
@@ -184,7 +184,7 @@ func TestNetWaitEndsAHostsWait(t *testing.T) {
 		for i := range c.joiners {
 			joins = append(joins, []string{"-bot", string(rune('2' + i))})
 		}
-		g := newNetTestGame(t, netplay.Conditions{}, []string{"-players", string(rune('0' + c.players)), "-net-wait", "2s", "-bot", "1"}, joins...)
+		g := newNetTestGame(t, netsim.Conditions{}, []string{"-players", string(rune('0' + c.players)), "-net-wait", "2s", "-bot", "1"}, joins...)
 		g.run(nil)
 		host := g.peers[0]
 		start := host.d.net.hostedAt // "hosting on ..."
@@ -200,7 +200,7 @@ func TestNetWaitEndsAHostsWait(t *testing.T) {
 		}
 	}
 	// Everyone there in time: the game plays past the deadline.
-	g := newNetTestGame(t, netplay.Conditions{}, []string{"-net-wait", "200ms", "-bot", "1", "-ticks", "100"}, []string{"-bot", "2"})
+	g := newNetTestGame(t, netsim.Conditions{}, []string{"-net-wait", "200ms", "-bot", "1", "-ticks", "100"}, []string{"-bot", "2"})
 	g.run(nil)
 	for i, r := range g.reports() {
 		if r.WorldTicks != 100 {
@@ -222,7 +222,7 @@ func TestNetWaitFlagErrors(t *testing.T) {
 		{[]string{"-spectate", "127.0.0.1:7777", "-net-wait", "1s"}, "-net-wait: is not for a spectator"},
 		{[]string{"-net-wait", "1s"}, "-net-wait: needs -host or -lobby"},
 	} {
-		net := newSimNet(t, loop.NewManualClock(0), netplay.Conditions{})
+		net := newSimNet(t, loop.NewManualClock(0), netsim.Conditions{})
 		_, err := Parse(c.args, io.Discard, Platform{Network: net})
 		var ue UsageError
 		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
@@ -237,7 +237,7 @@ func TestNetWaitFlagErrors(t *testing.T) {
 		{"-host", ":7777", "-net-wait", "30s"},
 		{"-lobby", "ws://127.0.0.1:1/r1", "-net-wait", "30s"},
 	} {
-		if _, err := Parse(args, io.Discard, Platform{Network: newSimNet(t, loop.NewManualClock(0), netplay.Conditions{})}); err != nil {
+		if _, err := Parse(args, io.Discard, Platform{Network: newSimNet(t, loop.NewManualClock(0), netsim.Conditions{})}); err != nil {
 			t.Errorf("%v: %v", args, err)
 		}
 	}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/interpdemo/interpdemo/internal/demo"
 	"github.com/interpdemo/interpdemo/internal/room"
-	"github.com/interpdemo/interpdemo/netplay"
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 	"github.com/interpdemo/interpdemo/netplay/udp"
 	"github.com/interpdemo/interpdemo/netplay/webrtc"
 )
@@ -15,7 +15,7 @@ type udpNetwork struct{}
 
 var _ demo.Network = udpNetwork{}
 
-func (udpNetwork) Listen(address string, cond netplay.Conditions, seed uint64) (demo.Conn, error) {
+func (udpNetwork) Listen(address string, cond netsim.Conditions, seed uint64) (demo.Conn, error) {
 	c, err := udp.Listen(address, udp.Config{Outgoing: cond, Incoming: cond, Seed: seed})
 	if err != nil {
 		return nil, err
@@ -23,7 +23,7 @@ func (udpNetwork) Listen(address string, cond netplay.Conditions, seed uint64) (
 	return c, nil
 }
 
-func (udpNetwork) Resolve(ctx context.Context, hostport string) (netplay.Addr, error) {
+func (udpNetwork) Resolve(ctx context.Context, hostport string) (string, error) {
 	return udp.ResolveContext(ctx, hostport)
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/interpdemo/interpdemo/input"
 	"github.com/interpdemo/interpdemo/loop"
 	"github.com/interpdemo/interpdemo/netplay"
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 	"github.com/interpdemo/interpdemo/physics"
 	"github.com/interpdemo/interpdemo/replay"
 )
@@ -19,19 +20,19 @@ type netPeer struct {
 	s     *Sim
 	sess  *netplay.Session
 	spec  *netplay.Spectator // a spectator's, instead of sess
-	addr  netplay.Addr
+	addr  string
 	frame time.Duration
 	next  time.Duration
 }
 
-func peerAddr(i int) netplay.Addr {
-	return netplay.Addr(fmt.Sprintf("10.0.0.%d:%d", 1+i, 7000+i))
+func peerAddr(i int) string {
+	return fmt.Sprintf("10.0.0.%d:%d", 1+i, 7000+i)
 }
 
 // netGame runs a game of n bot players through a simulated network with
 // conditions c on one manual clock, a millisecond at a time, until every
 // peer is done. frames[i] is peer i's frame interval.
-func netGame(t *testing.T, n int, c netplay.Conditions, ticks uint64, frames []time.Duration, record bool) []*netPeer {
+func netGame(t *testing.T, n int, c netsim.Conditions, ticks uint64, frames []time.Duration, record bool) []*netPeer {
 	return netGameOpts(t, n, c, ticks, frames, gameOpts{record: record})
 }
 
@@ -60,13 +61,13 @@ func (p *netPeer) endpoint() netplay.Endpoint {
 	return p.sess
 }
 
-func netGameOpts(t *testing.T, n int, c netplay.Conditions, ticks uint64, frames []time.Duration, o gameOpts) []*netPeer {
+func netGameOpts(t *testing.T, n int, c netsim.Conditions, ticks uint64, frames []time.Duration, o gameOpts) []*netPeer {
 	if o.balls == 0 {
 		o.balls = 20
 	}
 	t.Helper()
 	clock := loop.NewManualClock(0)
-	simnet, err := netplay.NewNetSim(c, 42, 4096)
+	simnet, err := netsim.NewPath(c, 42, 4096)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func netGameOpts(t *testing.T, n int, c netplay.Conditions, ticks uint64, frames
 		}
 		peers = append(peers, &netPeer{sess: sess, addr: peerAddr(i), frame: frames[i], next: time.Duration(i*3) * time.Millisecond})
 	}
-	deliver := func(from, to netplay.Addr, pkt []byte) {
+	deliver := func(from, to string, pkt []byte) {
 		for _, p := range peers {
 			if p.addr == to {
 				p.endpoint().Receive(clock.Now(), from, pkt)
@@ -121,7 +122,7 @@ func netGameOpts(t *testing.T, n int, c netplay.Conditions, ticks uint64, frames
 					p.next += p.frame
 					p.s.Frame(now, nil)
 				}
-				p.spec.Poll(now, netplay.SendFunc(func(to netplay.Addr, pkt []byte) { simnet.Send(now, p.addr, to, pkt) }))
+				p.spec.Poll(now, netplay.SendFunc(func(to string, pkt []byte) { simnet.Send(now, p.addr, to, pkt) }))
 				if p.spec.Err() != nil {
 					t.Fatalf("spectator: %v", p.spec.Err())
 				}
@@ -158,7 +159,7 @@ func netGameOpts(t *testing.T, n int, c netplay.Conditions, ticks uint64, frames
 					o.after(i, p.s)
 				}
 			}
-			p.endpoint().Poll(now, netplay.SendFunc(func(to netplay.Addr, pkt []byte) { simnet.Send(now, p.addr, to, pkt) }))
+			p.endpoint().Poll(now, netplay.SendFunc(func(to string, pkt []byte) { simnet.Send(now, p.addr, to, pkt) }))
 			if p.s == nil || !p.s.Finished() {
 				done = false
 			}
@@ -173,12 +174,12 @@ func netGameOpts(t *testing.T, n int, c netplay.Conditions, ticks uint64, frames
 func TestNetworkGameAgrees(t *testing.T) {
 	for _, c := range []struct {
 		players int
-		cond    netplay.Conditions
+		cond    netsim.Conditions
 		frames  []time.Duration
 	}{
-		{2, netplay.Conditions{}, []time.Duration{16 * time.Millisecond, 16 * time.Millisecond}},
-		{2, netplay.Conditions{Delay: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.1}, []time.Duration{16 * time.Millisecond, 7 * time.Millisecond}},
-		{3, netplay.Conditions{Delay: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05}, []time.Duration{16 * time.Millisecond, 33 * time.Millisecond, 5 * time.Millisecond}},
+		{2, netsim.Conditions{}, []time.Duration{16 * time.Millisecond, 16 * time.Millisecond}},
+		{2, netsim.Conditions{Delay: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.1}, []time.Duration{16 * time.Millisecond, 7 * time.Millisecond}},
+		{3, netsim.Conditions{Delay: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05}, []time.Duration{16 * time.Millisecond, 33 * time.Millisecond, 5 * time.Millisecond}},
 	} {
 		t.Run(fmt.Sprintf("%d players %+v", c.players, c.cond), func(t *testing.T) {
 			peers := netGame(t, c.players, c.cond, 300, c.frames, true)
@@ -247,7 +248,7 @@ func TestNetworkGameRefusesLocalChanges(t *testing.T) {
 // very state a lockstep game with the same bots reaches: the confirmed
 // history is the same game.
 func TestRollbackGameIsTheLockstepGame(t *testing.T) {
-	cond := netplay.Conditions{Delay: 60 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.05}
+	cond := netsim.Conditions{Delay: 60 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.05}
 	frames := []time.Duration{16 * time.Millisecond, 11 * time.Millisecond}
 	jumps := 0
 	var drawn [2][2]int32 // each peer's other player's ball at the end of its last frame
@@ -324,7 +325,7 @@ func TestInputLatencyByNetcode(t *testing.T) {
 				state, pressedAt = 2, s.World().Ticks()
 			}
 		}
-		peers := netGameOpts(t, 2, netplay.Conditions{Delay: 30 * time.Millisecond}, 120, []time.Duration{40 * time.Millisecond, 40 * time.Millisecond},
+		peers := netGameOpts(t, 2, netsim.Conditions{Delay: 30 * time.Millisecond}, 120, []time.Duration{40 * time.Millisecond, 40 * time.Millisecond},
 			gameOpts{rollback: c.rollback, record: true, keys: keys, after: after})
 		if state != 2 || peers[0].s.Err() != nil {
 			t.Fatalf("rollback=%v: pressed %v, err %v", c.rollback, state, peers[0].s.Err())
@@ -352,7 +353,7 @@ func TestInputLatencyByNetcode(t *testing.T) {
 // two players (player 1 has no ball to move); corrections must not reach
 // for a ball that does not exist.
 func TestRollbackWithFewerBallsThanPlayers(t *testing.T) {
-	cond := netplay.Conditions{Delay: 60 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.05}
+	cond := netsim.Conditions{Delay: 60 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.05}
 	peers := netGameOpts(t, 2, cond, 200, []time.Duration{16 * time.Millisecond, 16 * time.Millisecond}, gameOpts{balls: 1, rollback: true})
 	for i, p := range peers {
 		if err := p.s.Err(); err != nil {
@@ -372,7 +373,7 @@ func TestRollbackWithFewerBallsThanPlayers(t *testing.T) {
 // the players' state at their last tick, in lockstep and in rollback,
 // over a lossy network.
 func TestSpectatorSeesTheGame(t *testing.T) {
-	cond := netplay.Conditions{Delay: 30 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.05}
+	cond := netsim.Conditions{Delay: 30 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.05}
 	for _, rollback := range []bool{false, true} {
 		peers := netGameOpts(t, 2, cond, 250, []time.Duration{16 * time.Millisecond, 11 * time.Millisecond},
 			gameOpts{rollback: rollback, spectateAt: 3 * time.Second, balls: 300})
@@ -396,7 +397,7 @@ func TestSpectatorSeesTheGame(t *testing.T) {
 // over a network that delays, loses, duplicates and reorders (so that the
 // measured frames stall, catch up, roll back and compare hashes).
 func TestNetworkFrameAllocatesNothing(t *testing.T) {
-	cond := netplay.Conditions{Delay: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05}
+	cond := netsim.Conditions{Delay: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05}
 	frames := []time.Duration{5 * time.Millisecond, 7 * time.Millisecond}
 	// Three windows of 100 ticks each, after 100 ticks of warm-up. The
 	// count is process-wide: a stray allocation of the runtime can land
@@ -472,7 +473,7 @@ func TestSnapshotSlotsArePresized(t *testing.T) {
 			t.Errorf("peer %d: a Save into each of %d slots made %v allocations", i, len(g.snaps), n)
 		}
 	}
-	netGameOpts(t, 2, netplay.Conditions{}, 10, []time.Duration{16 * time.Millisecond, 16 * time.Millisecond}, gameOpts{rollback: true, before: before})
+	netGameOpts(t, 2, netsim.Conditions{}, 10, []time.Duration{16 * time.Millisecond, 16 * time.Millisecond}, gameOpts{rollback: true, before: before})
 }
 
 // TestKickedPlayerRecordingReplays: a slow player is kicked, in lockstep
@@ -481,7 +482,7 @@ func TestSnapshotSlotsArePresized(t *testing.T) {
 func TestKickedPlayerRecordingReplays(t *testing.T) {
 	for _, rollback := range []bool{false, true} {
 		frames := []time.Duration{16 * time.Millisecond, 16 * time.Millisecond, 300 * time.Millisecond}
-		peers := netGameOpts(t, 3, netplay.Conditions{Delay: 10 * time.Millisecond}, 400, frames,
+		peers := netGameOpts(t, 3, netsim.Conditions{Delay: 10 * time.Millisecond}, 400, frames,
 			gameOpts{rollback: rollback, record: true, kickAfter: time.Second})
 		host := peers[0]
 		if k := host.sess.Stats().Kicks; k != 1 {

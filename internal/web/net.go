@@ -8,7 +8,7 @@ import (
 
 	"github.com/interpdemo/interpdemo/internal/demo"
 	"github.com/interpdemo/interpdemo/internal/room"
-	"github.com/interpdemo/interpdemo/netplay"
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 	"github.com/interpdemo/interpdemo/netplay/webrtc"
 )
 
@@ -20,11 +20,11 @@ var _ demo.Network = pageNetwork{}
 
 var errNoUDP = errors.New("a page has no UDP: play through a lobby's room (?lobby=ws://HOST:PORT/ROOM)")
 
-func (pageNetwork) Listen(string, netplay.Conditions, uint64) (demo.Conn, error) {
+func (pageNetwork) Listen(string, netsim.Conditions, uint64) (demo.Conn, error) {
 	return nil, errNoUDP
 }
 
-func (pageNetwork) Resolve(context.Context, string) (netplay.Addr, error) { return "", errNoUDP }
+func (pageNetwork) Resolve(context.Context, string) (string, error) { return "", errNoUDP }
 
 // Lobby enters a lobby's room.
 func (pageNetwork) Lobby(ctx context.Context, url string, cfg webrtc.Config) (demo.Room, error) {

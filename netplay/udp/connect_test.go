@@ -12,7 +12,7 @@ import (
 
 // deadAddr is an address on 127.0.0.1 where nothing listens: a port the
 // system picked for a socket that is closed again.
-func deadAddr(t *testing.T) netplay.Addr {
+func deadAddr(t *testing.T) string {
 	t.Helper()
 	c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
@@ -20,7 +20,7 @@ func deadAddr(t *testing.T) netplay.Addr {
 	}
 	a := c.LocalAddr().(*net.UDPAddr).AddrPort()
 	c.Close()
-	return netplay.Addr(netip.AddrPortFrom(a.Addr().Unmap(), a.Port()).String())
+	return netip.AddrPortFrom(a.Addr().Unmap(), a.Port()).String()
 }
 
 // pumpUntil runs frames of the endpoints on their Conns (10 ms apart at

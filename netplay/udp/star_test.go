@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/interpdemo/interpdemo/netplay"
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // TestStarRelayLatency measures what the star through the host costs an
@@ -20,7 +21,7 @@ import (
 // prints the figures.
 func TestStarRelayLatency(t *testing.T) {
 	const d, players, ticks = 25 * time.Millisecond, 3, 150
-	cfg := Config{Outgoing: netplay.Conditions{Delay: d}, Incoming: netplay.Conditions{Delay: d}}
+	cfg := Config{Outgoing: netsim.Conditions{Delay: d}, Incoming: netsim.Conditions{Delay: d}}
 	clock := newRealClock()
 	peers := listenPeers(t, clock, cfg, netplay.Config{InputSize: 3, Nonce: 0x57a2, Players: players, TickLimit: ticks, Delay: 25, Silence: testSilence})
 	// added[q][t]: when player q added its input for tick t, at its own

@@ -1,6 +1,6 @@
 // Package udp is a netplay.Transport over a UDP socket, with netplay's
 // network simulator on the way out and in when conditions are set (delay,
-// jitter, loss, duplication, reordering, each way). A peer's netplay.Addr
+// jitter, loss, duplication, reordering, each way). A peer's string
 // is its "host:port" (Resolve makes one from a name).
 //
 // A frame loop calls netplay.Read at the start of a frame and
@@ -39,6 +39,7 @@ import (
 	"time"
 
 	"github.com/interpdemo/interpdemo/netplay"
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 var _ netplay.Transport = (*Conn)(nil)
@@ -50,7 +51,7 @@ const DefaultQueue = 256
 type Config struct {
 	// Outgoing and Incoming are the simulated network conditions applied
 	// to the datagrams sent and received (zero: none).
-	Outgoing, Incoming netplay.Conditions
+	Outgoing, Incoming netsim.Conditions
 	// Seed drives the simulators' randomness.
 	Seed uint64
 	// Queue is the number of datagrams buffered between two Reads
@@ -65,7 +66,7 @@ type Stats struct {
 	WriteErrors int64 `json:"write_errors"` // writes that failed (the peer's port closed, ...)
 	ReadErrors  int64 `json:"read_errors"`  // reads that failed, other than the close
 	// Simulated: what the simulators did, when conditions are set.
-	Out, In netplay.NetSimStats
+	Out, In netsim.Stats
 }
 
 // Conn is a UDP socket for one Session: a netplay.Transport. Recv, Send,
@@ -90,12 +91,12 @@ type Conn struct {
 	closed  bool
 	readErr atomic.Int64
 
-	names map[netip.AddrPort]netplay.Addr // peers' Addrs, made once each
+	names map[netip.AddrPort]string // peers' Addrs, made once each
 
 	peer    netip.AddrPort // Connect's: the only address, or none
 	refused atomic.Bool    // the system reported that nothing listens at peer
 
-	out, in *netplay.NetSim // nil: no conditions that way
+	out, in *netsim.Path // nil: no conditions that way
 
 	read    int64
 	written int64
@@ -118,8 +119,8 @@ func Listen(address string, cfg Config) (*Conn, error) {
 	if cfg.Queue == 0 {
 		cfg.Queue = DefaultQueue
 	}
-	if cfg.Queue < 1 || cfg.Queue > netplay.MaxNetSimCapacity {
-		return nil, fmt.Errorf("%w: queue %d not in 1..%d", netplay.ErrInvalid, cfg.Queue, netplay.MaxNetSimCapacity)
+	if cfg.Queue < 1 || cfg.Queue > netsim.MaxCapacity {
+		return nil, fmt.Errorf("%w: queue %d not in 1..%d", netplay.ErrInvalid, cfg.Queue, netsim.MaxCapacity)
 	}
 	ua, err := net.ResolveUDPAddr("udp", address)
 	if err != nil {
@@ -148,7 +149,7 @@ func Listen(address string, cfg Config) (*Conn, error) {
 		lent:   -1,
 		timer:  time.NewTimer(time.Hour),
 		start:  time.Now(),
-		names:  map[netip.AddrPort]netplay.Addr{},
+		names:  map[netip.AddrPort]string{},
 	}
 	c.timer.Stop()
 	for i := range c.bufs {
@@ -158,10 +159,10 @@ func Listen(address string, cfg Config) (*Conn, error) {
 		c.free <- i
 	}
 	if !cfg.Outgoing.Perfect() {
-		c.out, _ = netplay.NewNetSim(cfg.Outgoing, cfg.Seed, cfg.Queue)
+		c.out, _ = netsim.NewPath(cfg.Outgoing, cfg.Seed, cfg.Queue)
 	}
 	if !cfg.Incoming.Perfect() {
-		c.in, _ = netplay.NewNetSim(cfg.Incoming, cfg.Seed^0x5eed, cfg.Queue)
+		c.in, _ = netsim.NewPath(cfg.Incoming, cfg.Seed^0x5eed, cfg.Queue)
 	}
 	go c.reader()
 	return c, nil
@@ -169,7 +170,7 @@ func Listen(address string, cfg Config) (*Conn, error) {
 
 // Resolve turns "host:port" into the Addr of a peer there (the first of
 // the host's addresses; an IPv4 one is preferred).
-func Resolve(hostport string) (netplay.Addr, error) {
+func Resolve(hostport string) (string, error) {
 	return ResolveContext(context.Background(), hostport)
 }
 
@@ -177,7 +178,7 @@ func Resolve(hostport string) (netplay.Addr, error) {
 // that does not answer is otherwise waited for as long as the system's
 // resolver says (seconds, for each server and attempt), and a user's
 // Ctrl-C with it.
-func ResolveContext(ctx context.Context, hostport string) (netplay.Addr, error) {
+func ResolveContext(ctx context.Context, hostport string) (string, error) {
 	host, service, err := net.SplitHostPort(hostport)
 	if err != nil {
 		return "", err
@@ -207,14 +208,14 @@ func ResolveContext(ctx context.Context, hostport string) (netplay.Addr, error) 
 	if !ap.Addr().IsValid() || ap.Addr().IsUnspecified() || ap.Port() == 0 {
 		return "", fmt.Errorf("%w: %q is not a host and port to send to", netplay.ErrInvalid, hostport)
 	}
-	return netplay.Addr(ap.String()), nil
+	return ap.String(), nil
 }
 
 // resolver looks up names and ports: the system's (tests replace it).
 var resolver = net.DefaultResolver
 
 // parse turns an Addr back into the socket's address.
-func parse(a netplay.Addr) (netip.AddrPort, bool) {
+func parse(a string) (netip.AddrPort, bool) {
 	ap, err := netip.ParseAddrPort(string(a))
 	if err != nil || !ap.Addr().IsValid() || ap.Port() == 0 {
 		return netip.AddrPort{}, false
@@ -223,14 +224,14 @@ func parse(a netplay.Addr) (netip.AddrPort, bool) {
 }
 
 // name returns ap's Addr, made on first use.
-func (c *Conn) name(ap netip.AddrPort) netplay.Addr {
+func (c *Conn) name(ap netip.AddrPort) string {
 	if a, ok := c.names[ap]; ok {
 		return a
 	}
 	if len(c.names) >= maxNames {
 		clear(c.names)
 	}
-	a := netplay.Addr(ap.String())
+	a := ap.String()
 	c.names[ap] = a
 	return a
 }
@@ -253,7 +254,7 @@ func unmap(a netip.AddrPort) netip.AddrPort {
 // Where the system has no such socket it returns an error and the Conn
 // goes on as before; a host's Conn, which talks to everyone, must not be
 // connected.
-func (c *Conn) Connect(addr netplay.Addr) error {
+func (c *Conn) Connect(addr string) error {
 	if c.closed {
 		return net.ErrClosed
 	}
@@ -275,7 +276,7 @@ func (c *Conn) Connect(addr netplay.Addr) error {
 // LocalAddr returns the socket's address (with the port the system
 // picked). Joiners on the same machine reach a host on ":port" at
 // 127.0.0.1:port.
-func (c *Conn) LocalAddr() netplay.Addr { return netplay.Addr(c.local.String()) }
+func (c *Conn) LocalAddr() string { return c.local.String() }
 
 func (c *Conn) reader() {
 	defer close(c.done)
@@ -323,7 +324,7 @@ func (c *Conn) take() int {
 // Recv takes the next datagram that arrived (through the incoming
 // simulator, if set, which holds it back for its delay). It never blocks;
 // pkt is valid until the next Recv.
-func (c *Conn) Recv() (from netplay.Addr, pkt []byte, ok bool) {
+func (c *Conn) Recv() (from string, pkt []byte, ok bool) {
 	if c.lent >= 0 {
 		c.free <- c.lent
 		c.lent = -1
@@ -367,7 +368,7 @@ func (c *Conn) Recv() (from netplay.Addr, pkt []byte, ok bool) {
 
 // Unreachable reports, once, that the system said nothing listens at the
 // address the Conn is connected to (see Connect).
-func (c *Conn) Unreachable() (netplay.Addr, bool) {
+func (c *Conn) Unreachable() (string, bool) {
 	if c.peer.IsValid() && c.refused.Load() && c.refused.CompareAndSwap(true, false) {
 		return c.name(c.peer), true
 	}
@@ -378,7 +379,7 @@ func (c *Conn) Unreachable() (netplay.Addr, bool) {
 // which sends what its delays let out by now; it is flushed at every Send
 // and Recv). An Addr that is not a host and port is counted as a failed
 // write.
-func (c *Conn) Send(to netplay.Addr, pkt []byte) {
+func (c *Conn) Send(to string, pkt []byte) {
 	if c.closed {
 		return
 	}
@@ -402,7 +403,7 @@ func (c *Conn) flush(now time.Duration) {
 	}
 }
 
-func (c *Conn) write(addr netplay.Addr, pkt []byte) {
+func (c *Conn) write(addr string, pkt []byte) {
 	to, ok := parse(addr)
 	if !ok {
 		c.wErr++

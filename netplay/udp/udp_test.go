@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/interpdemo/interpdemo/netplay"
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // The tests talk over real sockets on 127.0.0.1, so their clock is the
@@ -97,11 +98,11 @@ func (p *peer) frame(t *testing.T, now time.Duration) {
 // counting counts the datagrams from one address on their way in.
 type counting struct {
 	netplay.Endpoint
-	from netplay.Addr
+	from string
 	n    int64
 }
 
-func (c *counting) Receive(now time.Duration, from netplay.Addr, pkt []byte) {
+func (c *counting) Receive(now time.Duration, from string, pkt []byte) {
 	if from == c.from {
 		c.n++
 	}
@@ -206,7 +207,7 @@ func TestLoopbackGame(t *testing.T) {
 // The simulators apply on both sides: loss, delay and reordering each way,
 // and the game still ends with everyone agreeing.
 func TestLoopbackGameBadNetwork(t *testing.T) {
-	bad := netplay.Conditions{Delay: 5 * time.Millisecond, Jitter: 2 * time.Millisecond, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05}
+	bad := netsim.Conditions{Delay: 5 * time.Millisecond, Jitter: 2 * time.Millisecond, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05}
 	peers := game(t, 3, 100, Config{Outgoing: bad, Incoming: bad, Seed: 3}, nil)
 	for _, p := range peers {
 		cs := p.c.Stats()
@@ -237,7 +238,7 @@ func TestLoopbackFlood(t *testing.T) {
 	var seen *counting
 	peers := game(t, 2, 100, Config{}, func(host *peer) {
 		if seen == nil {
-			seen = &counting{Endpoint: host.s, from: netplay.Addr(unmap(fc.LocalAddr().(*net.UDPAddr).AddrPort()).String())}
+			seen = &counting{Endpoint: host.s, from: unmap(fc.LocalAddr().(*net.UDPAddr).AddrPort()).String()}
 			host.ep = seen
 		}
 		if host.s.State() != netplay.StateRunning || sent >= 3000 {
@@ -279,7 +280,7 @@ func TestConnAllocatesNothing(t *testing.T) {
 	clock := newRealClock()
 	hc, _ := Listen("127.0.0.1:0", Config{})
 	defer hc.Close()
-	jc, _ := Listen("127.0.0.1:0", Config{Outgoing: netplay.Conditions{Delay: time.Millisecond, Loss: 0.1}})
+	jc, _ := Listen("127.0.0.1:0", Config{Outgoing: netsim.Conditions{Delay: time.Millisecond, Loss: 0.1}})
 	defer jc.Close()
 	hs, _ := netplay.NewHost(netplay.Config{InputSize: 3, Nonce: 1, Delay: netplay.DefaultDelay}, clock.Now())
 	js, _ := netplay.NewJoiner(netplay.Config{InputSize: 3, Nonce: 2}, hc.LocalAddr(), clock.Now())
@@ -313,7 +314,7 @@ func TestConnAllocatesNothing(t *testing.T) {
 }
 
 func TestListenErrors(t *testing.T) {
-	if _, err := Listen("127.0.0.1:0", Config{Outgoing: netplay.Conditions{Loss: 2}}); !errors.Is(err, netplay.ErrInvalid) {
+	if _, err := Listen("127.0.0.1:0", Config{Outgoing: netsim.Conditions{Loss: 2}}); !errors.Is(err, netsim.ErrInvalid) {
 		t.Errorf("bad conditions: %v", err)
 	}
 	if _, err := Listen("127.0.0.1:0", Config{Queue: -1}); !errors.Is(err, netplay.ErrInvalid) {

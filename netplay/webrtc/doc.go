@@ -9,13 +9,13 @@
 // Signaler, and Dial offers to the host and waits until the connection is
 // open. The two ends exchange their session descriptions and ICE
 // candidates (trickled, as they are found) through a Signaler, which a
-// lobby client implements; a peer's netplay.Addr is its ID there. Each
+// lobby client implements; a peer's string is its ID there. Each
 // connection carries one data channel, "netplay", negotiated out of band
 // (ID 0), unordered and unreliable (no retransmission): what UDP is to
 // netplay/udp, as netplay wants it (the session resends what matters).
 //
 //	t, err := webrtc.Dial(ctx, lobbyClient, lobbyClient.Host(), webrtc.Config{})
-//	sess, err := netplay.NewJoiner(cfg, netplay.Addr(lobbyClient.Host()), clock.Now())
+//	sess, err := netplay.NewJoiner(cfg, string(lobbyClient.Host()), clock.Now())
 //	for !sess.Done() {
 //		now := clock.Now()
 //		netplay.Read(now, t, sess)

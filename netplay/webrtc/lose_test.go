@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/interpdemo/interpdemo/netplay"
 )
 
 func TestJoinerCloseUnreachable(t *testing.T) {
@@ -20,7 +18,7 @@ func TestJoinerCloseUnreachable(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("joiner closed in %v", time.Since(start))
-	var got netplay.Addr
+	var got string
 	within(t, 10*time.Second, "host reports j1 unreachable", func() bool {
 		a, ok := host.Unreachable()
 		if ok {
@@ -121,7 +119,7 @@ func TestCloseEndsGoroutines(t *testing.T) {
 			t.Fatal(err)
 		}
 		js = append(js, j)
-		deliver(t, j, "h", host, netplay.Addr(id), packet(50, 1))
+		deliver(t, j, "h", host, string(id), packet(50, 1))
 	}
 	during := runtime.NumGoroutine()
 	for _, tr := range append(js, host) {

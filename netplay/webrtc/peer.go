@@ -4,8 +4,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/interpdemo/interpdemo/netplay"
 )
 
 // link is one peer connection with its one data channel, as the
@@ -42,7 +40,7 @@ type link interface {
 // peer is one connection: a link with the bookkeeping around it.
 type peer struct {
 	t    *Transport
-	addr netplay.Addr
+	addr string
 	link link
 
 	open      atomic.Bool
@@ -63,7 +61,7 @@ type peer struct {
 // newPeer makes a connection to addr, not yet negotiated, with its data
 // channel: negotiated out of band (ID 0, the same at both ends), unordered
 // and never retransmitted.
-func (t *Transport) newPeer(addr netplay.Addr) (*peer, error) {
+func (t *Transport) newPeer(addr string) (*peer, error) {
 	p := &peer{
 		t:      t,
 		addr:   addr,

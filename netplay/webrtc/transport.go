@@ -99,7 +99,7 @@ type Stats struct {
 
 // Transport is a netplay.Transport over WebRTC data channels: a host's
 // connections to its joiners, or a joiner's to its host. A peer's
-// netplay.Addr is its ID in the Signaler (the lobby). Recv and Wait are
+// string is its ID in the Signaler (the lobby). Recv and Wait are
 // for one goroutine, the game loop's (Send, Unreachable, Peers and Stats
 // are safe from any); the connections and the signaling run on
 // goroutines of their own until Close.
@@ -115,8 +115,8 @@ type Transport struct {
 
 	mu     sync.RWMutex
 	closed bool
-	peers  map[netplay.Addr]*peer
-	lost   []netplay.Addr // for Unreachable
+	peers  map[string]*peer
+	lost   []string       // for Unreachable
 	wg     sync.WaitGroup // goroutines of ours; Add only under mu while !closed, or in Close
 
 	rmu     sync.Mutex // guards the ring
@@ -140,7 +140,7 @@ var _ netplay.Transport = (*Transport)(nil)
 
 // slot is one datagram in the receive ring.
 type slot struct {
-	from netplay.Addr
+	from string
 	n    int
 	buf  []byte // MaxPacketSize+1 bytes: a longer datagram is cut there, still too long for netplay to accept
 }
@@ -174,7 +174,7 @@ func Dial(ctx context.Context, sig Signaler, host string, cfg Config) (*Transpor
 		return nil, err
 	}
 	start := time.Now()
-	p, err := t.newPeer(netplay.Addr(host))
+	p, err := t.newPeer(string(host))
 	if err != nil {
 		_ = t.Close()
 		return nil, err
@@ -238,7 +238,7 @@ func newTransport(sig Signaler, cfg Config, host string) (*Transport, error) {
 		cfg:      cfg,
 		rtc:      rtc,
 		host:     host,
-		peers:    make(map[netplay.Addr]*peer),
+		peers:    make(map[string]*peer),
 		ring:     make([]slot, cfg.Queue),
 		cur:      make([]byte, netplay.MaxPacketSize+1),
 		notify:   make(chan struct{}, 1),
@@ -346,7 +346,7 @@ func (t *Transport) handle(from string, s signal) {
 		return
 	}
 	t.mu.RLock()
-	p := t.peers[netplay.Addr(from)]
+	p := t.peers[string(from)]
 	t.mu.RUnlock()
 	switch {
 	case p == nil, from == "":
@@ -364,7 +364,7 @@ func (t *Transport) handle(from string, s signal) {
 
 // accept answers an offer from a joiner.
 func (t *Transport) accept(from, sdp string) {
-	addr := netplay.Addr(from)
+	addr := string(from)
 	t.mu.RLock()
 	full := t.peers[addr] == nil && len(t.peers) >= MaxPeers
 	t.mu.RUnlock()
@@ -435,7 +435,7 @@ func (t *Transport) describe(p *peer, kind string) error {
 }
 
 // signal sends s to the peer at to through the Signaler.
-func (t *Transport) signal(to netplay.Addr, s signal) error {
+func (t *Transport) signal(to string, s signal) error {
 	data, err := encodeSignal(s)
 	if err != nil {
 		return err
@@ -469,7 +469,7 @@ func (t *Transport) lose(p *peer) {
 }
 
 // push queues a datagram from a data channel for Recv.
-func (t *Transport) push(from netplay.Addr, data []byte) {
+func (t *Transport) push(from string, data []byte) {
 	t.enqueue(from, len(data), func(dst []byte) int { return copy(dst, data) })
 }
 
@@ -478,7 +478,7 @@ func (t *Transport) push(from netplay.Addr, data []byte) {
 // it copied. It does not block (beyond the ring's lock, held briefly):
 // a browser's message handler calls it, fill copying straight from the
 // message's ArrayBuffer.
-func (t *Transport) enqueue(from netplay.Addr, size int, fill func(dst []byte) int) {
+func (t *Transport) enqueue(from string, size int, fill func(dst []byte) int) {
 	t.rmu.Lock()
 	if t.rclosed {
 		t.rmu.Unlock()
@@ -505,7 +505,7 @@ func (t *Transport) enqueue(from netplay.Addr, size int, fill func(dst []byte) i
 // without blocking (the data channel copies pkt). It drops the datagram,
 // and counts it, when no connection to to is open or its send buffer is
 // over Config.SendBuffer.
-func (t *Transport) Send(to netplay.Addr, pkt []byte) {
+func (t *Transport) Send(to string, pkt []byte) {
 	t.mu.RLock()
 	p := t.peers[to]
 	t.mu.RUnlock()
@@ -525,7 +525,7 @@ func (t *Transport) Send(to netplay.Addr, pkt []byte) {
 // is waiting (or after Close); it does not block. pkt stays valid until
 // the next call to Recv. A datagram longer than netplay.MaxPacketSize is
 // cut to one byte more than that, for the session to count and drop.
-func (t *Transport) Recv() (from netplay.Addr, pkt []byte, ok bool) {
+func (t *Transport) Recv() (from string, pkt []byte, ok bool) {
 	t.rmu.Lock()
 	if t.n == 0 || t.rclosed {
 		t.rmu.Unlock()
@@ -581,7 +581,7 @@ func (t *Transport) Wait(d time.Duration) bool {
 // that vanishes (its machine or network gone) when ICE gives up on it,
 // after some 30 seconds (pion's and browsers' defaults), by which time
 // netplay's own silence timeout has usually ended its part.
-func (t *Transport) Unreachable() (addr netplay.Addr, ok bool) {
+func (t *Transport) Unreachable() (addr string, ok bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if len(t.lost) == 0 {
@@ -594,10 +594,10 @@ func (t *Transport) Unreachable() (addr netplay.Addr, ok bool) {
 }
 
 // Peers returns the peers with an open connection, sorted.
-func (t *Transport) Peers() []netplay.Addr {
+func (t *Transport) Peers() []string {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	var addrs []netplay.Addr
+	var addrs []string
 	for a, p := range t.peers {
 		if p.open.Load() {
 			addrs = append(addrs, a)

@@ -132,7 +132,7 @@ func (c countingConn) WriteTo(b []byte, addr net.Addr) (int, error) {
 }
 
 // selectedPair returns the candidate pair tr's connection to addr uses.
-func selectedPair(t *testing.T, tr *Transport, addr netplay.Addr) *webrtc.ICECandidatePair {
+func selectedPair(t *testing.T, tr *Transport, addr string) *webrtc.ICECandidatePair {
 	t.Helper()
 	tr.mu.RLock()
 	p := tr.peers[addr]
@@ -163,7 +163,7 @@ func TestRelayOnly(t *testing.T) {
 	}
 	for _, c := range []struct {
 		tr   *Transport
-		peer netplay.Addr
+		peer string
 	}{{host, "j1"}, {j, "h"}} {
 		pair := selectedPair(t, c.tr, c.peer)
 		if pair.Local.Typ != webrtc.ICECandidateTypeRelay || pair.Remote.Typ != webrtc.ICECandidateTypeRelay {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/interpdemo/interpdemo/input"
 	"github.com/interpdemo/interpdemo/netplay"
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // A game of two peers over netplay's simulated network, in memory, on
@@ -14,28 +15,28 @@ import (
 // example's main does, with no clock, socket or display.
 
 var (
-	hostAddr = netplay.Addr("10.0.0.1:7000")
-	joinAddr = netplay.Addr("10.0.0.2:7000")
+	hostAddr = "10.0.0.1:7000"
+	joinAddr = "10.0.0.2:7000"
 )
 
 // match is a host and a joiner on one simulated network.
 type match struct {
 	t     *testing.T
-	net   *netplay.NetSim
+	net   *netsim.Path
 	peers [2]*Peer
-	addrs [2]netplay.Addr
+	addrs [2]string
 	sends [2]netplay.SendFunc
 	now   time.Duration
 	rng   uint64 // the frames' jitter
 	// gap is the mean time between frames; each frame comes 0 to 50%
 	// later than that (a display at about 60 FPS with a busy machine).
 	gap     time.Duration
-	deliver func(from, to netplay.Addr, pkt []byte)
+	deliver func(from, to string, pkt []byte)
 }
 
-func newMatch(t *testing.T, set Settings, ticks uint64, cond netplay.Conditions, host, join PeerConfig) *match {
+func newMatch(t *testing.T, set Settings, ticks uint64, cond netsim.Conditions, host, join PeerConfig) *match {
 	t.Helper()
-	n, err := netplay.NewNetSim(cond, 42, 0)
+	n, err := netsim.NewPath(cond, 42, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,12 +48,12 @@ func newMatch(t *testing.T, set Settings, ticks uint64, cond netplay.Conditions,
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &match{t: t, net: n, addrs: [2]netplay.Addr{hostAddr, joinAddr}, rng: 7, gap: 16 * time.Millisecond}
+	m := &match{t: t, net: n, addrs: [2]string{hostAddr, joinAddr}, rng: 7, gap: 16 * time.Millisecond}
 	m.peers = [2]*Peer{NewPeer(hs, host), NewPeer(js, join)}
 	for i := range m.peers {
-		m.sends[i] = func(to netplay.Addr, pkt []byte) { m.net.Send(m.now, m.addrs[i], to, pkt) }
+		m.sends[i] = func(to string, pkt []byte) { m.net.Send(m.now, m.addrs[i], to, pkt) }
 	}
-	m.deliver = func(from, to netplay.Addr, pkt []byte) {
+	m.deliver = func(from, to string, pkt []byte) {
 		for i, a := range m.addrs {
 			if a == to {
 				m.peers[i].Session().Receive(m.now, from, pkt)
@@ -101,13 +102,13 @@ func TestNetworkGameIsTheOneMachineGame(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		netcode netplay.Netcode
-		cond    netplay.Conditions
+		cond    netsim.Conditions
 	}{
-		{"rollback/perfect", netplay.Rollback, netplay.Conditions{}},
-		{"rollback/40ms", netplay.Rollback, netplay.Conditions{Delay: 40 * time.Millisecond, Jitter: 10 * time.Millisecond}},
-		{"rollback/lossy", netplay.Rollback, netplay.Conditions{Delay: 30 * time.Millisecond, Loss: 0.1, Reorder: 0.1, Duplicate: 0.05}},
-		{"lockstep/perfect", netplay.Lockstep, netplay.Conditions{}},
-		{"lockstep/40ms", netplay.Lockstep, netplay.Conditions{Delay: 40 * time.Millisecond, Jitter: 10 * time.Millisecond}},
+		{"rollback/perfect", netplay.Rollback, netsim.Conditions{}},
+		{"rollback/40ms", netplay.Rollback, netsim.Conditions{Delay: 40 * time.Millisecond, Jitter: 10 * time.Millisecond}},
+		{"rollback/lossy", netplay.Rollback, netsim.Conditions{Delay: 30 * time.Millisecond, Loss: 0.1, Reorder: 0.1, Duplicate: 0.05}},
+		{"lockstep/perfect", netplay.Lockstep, netsim.Conditions{}},
+		{"lockstep/40ms", netplay.Lockstep, netsim.Conditions{Delay: 40 * time.Millisecond, Jitter: 10 * time.Millisecond}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			set := DefaultSettings()
@@ -150,7 +151,7 @@ func TestQuit(t *testing.T) {
 		t.Run(netcode.String(), func(t *testing.T) {
 			set := DefaultSettings()
 			set.Netcode = netcode
-			m := newMatch(t, set, 0, netplay.Conditions{Delay: 25 * time.Millisecond}, PeerConfig{Bot: true, BotSeed: seeds[0]}, PeerConfig{Bot: true, BotSeed: seeds[1]})
+			m := newMatch(t, set, 0, netsim.Conditions{Delay: 25 * time.Millisecond}, PeerConfig{Bot: true, BotSeed: seeds[0]}, PeerConfig{Bot: true, BotSeed: seeds[1]})
 			quit := false
 			m.run(time.Minute, func(now time.Duration) {
 				if !quit && m.peers[1].Result().Ticks >= 100 {
@@ -176,7 +177,7 @@ func TestQuit(t *testing.T) {
 // other.
 func TestKeyboard(t *testing.T) {
 	set := DefaultSettings() // 30 ticks per second
-	m := newMatch(t, set, 0, netplay.Conditions{}, PeerConfig{}, PeerConfig{Bot: true, BotSeed: 5})
+	m := newMatch(t, set, 0, netsim.Conditions{}, PeerConfig{}, PeerConfig{Bot: true, BotSeed: 5})
 	host := m.peers[0]
 	var press, release time.Duration
 	for m.now < 10*time.Second && host.Result().Ticks < 20 {
@@ -221,9 +222,9 @@ func TestBadSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newMatch(t, DefaultSettings(), 0, netplay.Conditions{}, PeerConfig{}, PeerConfig{})
+	m := newMatch(t, DefaultSettings(), 0, netsim.Conditions{}, PeerConfig{}, PeerConfig{})
 	join := m.peers[1]
-	m.deliver = func(from, to netplay.Addr, pkt []byte) {
+	m.deliver = func(from, to string, pkt []byte) {
 		if to == hostAddr {
 			host.Receive(m.now, from, pkt)
 		} else {
@@ -254,7 +255,7 @@ func TestBadSettings(t *testing.T) {
 // A frame of a running game allocates nothing.
 func TestFrameDoesNotAllocate(t *testing.T) {
 	set := DefaultSettings()
-	m := newMatch(t, set, 0, netplay.Conditions{Delay: 30 * time.Millisecond}, PeerConfig{Bot: true, BotSeed: 1}, PeerConfig{Bot: true, BotSeed: 2})
+	m := newMatch(t, set, 0, netsim.Conditions{Delay: 30 * time.Millisecond}, PeerConfig{Bot: true, BotSeed: 1}, PeerConfig{Bot: true, BotSeed: 2})
 	for m.now < 5*time.Second {
 		m.frame()
 	}

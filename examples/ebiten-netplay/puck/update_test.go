@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/interpdemo/interpdemo/netplay"
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // TestFixedUpdateWithTimeSync: the example's loop, Ebitengine's fixed
@@ -19,7 +20,7 @@ func TestFixedUpdateWithTimeSync(t *testing.T) {
 	seeds := [Players]uint64{11, 22}
 	set := DefaultSettings()
 	set.TPS, set.Netcode, set.Seed = 60, netplay.Rollback, 99
-	m := newMatch(t, set, ticks, netplay.Conditions{Delay: 20 * time.Millisecond}, PeerConfig{Bot: true, BotSeed: seeds[0]}, PeerConfig{Bot: true, BotSeed: seeds[1]})
+	m := newMatch(t, set, ticks, netsim.Conditions{Delay: 20 * time.Millisecond}, PeerConfig{Bot: true, BotSeed: seeds[0]}, PeerConfig{Bot: true, BotSeed: seeds[1]})
 	periods := [2]time.Duration{set.Tick(), set.Tick() * 100 / 102}
 	var next [2]time.Duration
 	lead := int64(0)

@@ -28,13 +28,12 @@ import (
 	"net"
 	"net/url"
 
-	"github.com/interpdemo/interpdemo/netplay"
 	"github.com/interpdemo/interpdemo/netplay/webrtc"
 	"github.com/interpdemo/interpdemo/netplay/webrtc/lobby"
 )
 
 // Room is this peer's place in a room: the WebRTC transport to its peers
-// (a peer's netplay.Addr is its ID in the room) and the lobby's client,
+// (a peer's string is its ID in the room) and the lobby's client,
 // closed with it.
 type Room struct {
 	*webrtc.Transport
@@ -116,10 +115,10 @@ func (r *Room) IsHost() bool { return r.lobby.IsHost() }
 
 // Host is the room's host, the address a joiner's or a spectator's
 // session names it by.
-func (r *Room) Host() netplay.Addr { return netplay.Addr(r.lobby.Host()) }
+func (r *Room) Host() string { return string(r.lobby.Host()) }
 
 // LocalAddr is this peer's address: its ID in the room.
-func (r *Room) LocalAddr() netplay.Addr { return netplay.Addr(r.lobby.ID()) }
+func (r *Room) LocalAddr() string { return string(r.lobby.ID()) }
 
 // Players is the room's number of players, its host included (the URL's
 // ?players=, or the host's for a spectator).

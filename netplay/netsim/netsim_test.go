@@ -1,9 +1,10 @@
-package netplay
+package netsim
 
 import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"slices"
 	"testing"
 	"time"
 )
@@ -17,13 +18,13 @@ type arrival struct {
 	at     time.Duration
 }
 
-func simRun(t *testing.T, n *NetSim, count int, gap time.Duration) []arrival {
+func simRun(t *testing.T, n *Path, count int, gap time.Duration) []arrival {
 	t.Helper()
 	a, b := addr(0), addr(1)
 	var got []arrival
 	var now time.Duration
 	pkt := make([]byte, 16)
-	deliver := func(from, to Addr, p []byte) {
+	deliver := func(from, to string, p []byte) {
 		if from != a || to != b || len(p) != 16 {
 			t.Fatalf("delivered %v -> %v, %d bytes", from, to, len(p))
 		}
@@ -56,7 +57,7 @@ func simRun(t *testing.T, n *NetSim, count int, gap time.Duration) []arrival {
 }
 
 func TestNetSimPerfect(t *testing.T) {
-	n, err := NewNetSim(Conditions{}, 1, 4)
+	n, err := NewPath(Conditions{}, 1, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +74,7 @@ func TestNetSimPerfect(t *testing.T) {
 
 func TestNetSimDelayJitterLoss(t *testing.T) {
 	c := Conditions{Delay: 40 * ms, Jitter: 10 * ms, Loss: 0.1}
-	n, err := NewNetSim(c, 2, 0)
+	n, err := NewPath(c, 2, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +115,7 @@ func TestNetSimDelayJitterLoss(t *testing.T) {
 
 func TestNetSimDuplicateReorder(t *testing.T) {
 	c := Conditions{Delay: 20 * ms, Duplicate: 0.2, Reorder: 0.1}
-	n, err := NewNetSim(c, 3, 0)
+	n, err := NewPath(c, 3, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,17 +161,17 @@ func TestNetSimDuplicateReorder(t *testing.T) {
 func TestNetSimDeterministic(t *testing.T) {
 	c := Conditions{Delay: 30 * ms, Jitter: 20 * ms, Loss: 0.2, Duplicate: 0.1, Reorder: 0.1}
 	run := func(seed uint64) []arrival {
-		n, err := NewNetSim(c, seed, 0)
+		n, err := NewPath(c, seed, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return simRun(t, n, 3000, ms)
 	}
 	a, b, other := run(5), run(5), run(6)
-	if !equalSlices(a, b) {
+	if !slices.Equal(a, b) {
 		t.Error("two runs with one seed differ")
 	}
-	if equalSlices(a, other) {
+	if slices.Equal(a, other) {
 		t.Error("two seeds gave the same run")
 	}
 }
@@ -178,7 +179,7 @@ func TestNetSimDeterministic(t *testing.T) {
 // The queue is bounded: beyond its capacity, packets are dropped and
 // counted, and so are packets too big for a slot.
 func TestNetSimBounded(t *testing.T) {
-	n, err := NewNetSim(Conditions{Delay: time.Second}, 1, 8)
+	n, err := NewPath(Conditions{Delay: time.Second}, 1, 8)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +191,7 @@ func TestNetSimBounded(t *testing.T) {
 		t.Errorf("%d in flight, %d overflowed; want 8, 13", n.Len(), n.Stats().Overflow)
 	}
 	var got []byte
-	n.Deliver(2*time.Second, func(_, _ Addr, p []byte) { got = append(got, p...) })
+	n.Deliver(2*time.Second, func(_, _ string, p []byte) { got = append(got, p...) })
 	if string(got) != "\x00\x01\x02\x03\x04\x05\x06\x07" {
 		t.Errorf("delivered % x, want the first 8 in order", got)
 	}
@@ -206,12 +207,12 @@ func TestNetSimInvalid(t *testing.T) {
 		{Delay: -1}, {Jitter: -1}, {Loss: -0.1}, {Loss: 1.1}, {Loss: math.NaN()},
 		{Duplicate: 2}, {Reorder: math.Inf(1)}, {Delay: 2 * time.Hour},
 	} {
-		if _, err := NewNetSim(c, 1, 0); !errors.Is(err, ErrInvalid) {
+		if _, err := NewPath(c, 1, 0); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%+v: %v, want ErrInvalid", c, err)
 		}
 	}
-	for _, capacity := range []int{-1, MaxNetSimCapacity + 1} {
-		if _, err := NewNetSim(Conditions{}, 1, capacity); !errors.Is(err, ErrInvalid) {
+	for _, capacity := range []int{-1, MaxCapacity + 1} {
+		if _, err := NewPath(Conditions{}, 1, capacity); !errors.Is(err, ErrInvalid) {
 			t.Errorf("capacity %d: %v, want ErrInvalid", capacity, err)
 		}
 	}
@@ -219,3 +220,8 @@ func TestNetSimInvalid(t *testing.T) {
 		t.Error("Perfect")
 	}
 }
+
+// addr is peer i's address in these tests.
+func addr(i int) string { return "p" + string(rune('0'+i)) }
+
+const ms = time.Millisecond

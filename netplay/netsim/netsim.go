@@ -1,4 +1,4 @@
-package netplay
+package netsim
 
 import (
 	"fmt"
@@ -47,13 +47,13 @@ func (c Conditions) Validate() error {
 // Perfect reports whether c is a perfect network (every field zero).
 func (c Conditions) Perfect() bool { return c == Conditions{} }
 
-// Capacity bounds of a NetSim.
+// Capacity bounds of a Path.
 const (
-	DefaultNetSimCapacity = 256
-	MaxNetSimCapacity     = 1 << 14
+	DefaultCapacity = 256
+	MaxCapacity     = 1 << 14
 )
 
-// NetSim is an in-process network path with Conditions: packets go in
+// Path is an in-process network path with Conditions: packets go in
 // with Send and come out with Deliver once their delivery time has come.
 // It takes the time as an argument, so tests drive it with generated
 // timestamps, and its randomness comes from its seed alone: the same
@@ -62,7 +62,7 @@ const (
 // It holds at most its capacity of packets, of at most MaxPacketSize bytes
 // each, in memory allocated once; a packet that does not fit is dropped
 // and counted. Send and Deliver do not allocate.
-type NetSim struct {
+type Path struct {
 	c     Conditions
 	rng   uint64
 	seq   uint64
@@ -71,18 +71,18 @@ type NetSim struct {
 	free  []int32
 	mem   []byte
 	lent  int32 // the slot Next handed out last, freed at the next call; -1 if none
-	stats NetSimStats
+	stats Stats
 }
 
 type simSlot struct {
 	due      time.Duration
 	seq      uint64
-	from, to Addr
+	from, to string
 	n        int
 }
 
-// NetSimStats counts what a NetSim did.
-type NetSimStats struct {
+// Stats counts what a Path did.
+type Stats struct {
 	Sent       int64 `json:"sent"`       // packets given to Send
 	Delivered  int64 `json:"delivered"`  // copies handed out by Deliver
 	Lost       int64 `json:"lost"`       // dropped by Loss
@@ -91,20 +91,20 @@ type NetSimStats struct {
 	Overflow   int64 `json:"overflow"`   // dropped: the queue was full, or the packet too big
 }
 
-// NewNetSim returns a path with conditions c whose randomness comes from
+// NewPath returns a path with conditions c whose randomness comes from
 // seed, holding up to capacity packets in flight (0 means
-// DefaultNetSimCapacity).
-func NewNetSim(c Conditions, seed uint64, capacity int) (*NetSim, error) {
+// DefaultCapacity).
+func NewPath(c Conditions, seed uint64, capacity int) (*Path, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
 	if capacity == 0 {
-		capacity = DefaultNetSimCapacity
+		capacity = DefaultCapacity
 	}
-	if capacity < 1 || capacity > MaxNetSimCapacity {
-		return nil, fmt.Errorf("%w: network simulator capacity %d not in 1..%d", ErrInvalid, capacity, MaxNetSimCapacity)
+	if capacity < 1 || capacity > MaxCapacity {
+		return nil, fmt.Errorf("%w: network simulator capacity %d not in 1..%d", ErrInvalid, capacity, MaxCapacity)
 	}
-	n := &NetSim{
+	n := &Path{
 		c: c, rng: seed,
 		slots: make([]simSlot, capacity),
 		heap:  make([]int32, 0, capacity),
@@ -119,23 +119,23 @@ func NewNetSim(c Conditions, seed uint64, capacity int) (*NetSim, error) {
 }
 
 // Conditions returns the path's conditions.
-func (n *NetSim) Conditions() Conditions { return n.c }
+func (n *Path) Conditions() Conditions { return n.c }
 
 // Stats returns the counts so far.
-func (n *NetSim) Stats() NetSimStats { return n.stats }
+func (n *Path) Stats() Stats { return n.stats }
 
 // Len returns the number of packets in flight.
-func (n *NetSim) Len() int { return len(n.heap) }
+func (n *Path) Len() int { return len(n.heap) }
 
 // NextDue returns the delivery time of the earliest packet in flight.
-func (n *NetSim) NextDue() (time.Duration, bool) {
+func (n *Path) NextDue() (time.Duration, bool) {
 	if len(n.heap) == 0 {
 		return 0, false
 	}
 	return n.slots[n.heap[0]].due, true
 }
 
-func (n *NetSim) rand() uint64 {
+func (n *Path) rand() uint64 {
 	n.rng += 0x9e3779b97f4a7c15
 	z := n.rng
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
@@ -144,7 +144,7 @@ func (n *NetSim) rand() uint64 {
 }
 
 // chance returns true with probability p.
-func (n *NetSim) chance(p float64) bool {
+func (n *Path) chance(p float64) bool {
 	if p <= 0 {
 		return false
 	}
@@ -152,7 +152,7 @@ func (n *NetSim) chance(p float64) bool {
 }
 
 // uniform returns a duration uniform in [0, d].
-func (n *NetSim) uniform(d time.Duration) time.Duration {
+func (n *Path) uniform(d time.Duration) time.Duration {
 	if d <= 0 {
 		return 0
 	}
@@ -161,7 +161,7 @@ func (n *NetSim) uniform(d time.Duration) time.Duration {
 
 // Send puts a copy of pkt, from from to to, on the path at now: it is
 // dropped, or delivered (once or twice) after its delay.
-func (n *NetSim) Send(now time.Duration, from, to Addr, pkt []byte) {
+func (n *Path) Send(now time.Duration, from, to string, pkt []byte) {
 	n.stats.Sent++
 	if n.chance(n.c.Loss) {
 		n.stats.Lost++
@@ -174,7 +174,7 @@ func (n *NetSim) Send(now time.Duration, from, to Addr, pkt []byte) {
 	}
 }
 
-func (n *NetSim) enqueue(now time.Duration, from, to Addr, pkt []byte) {
+func (n *Path) enqueue(now time.Duration, from, to string, pkt []byte) {
 	if len(pkt) > MaxPacketSize || len(n.free) == 0 {
 		n.stats.Overflow++
 		return
@@ -200,7 +200,7 @@ func (n *NetSim) enqueue(now time.Duration, from, to Addr, pkt []byte) {
 // Deliver hands every packet whose time has come by now to deliver, in
 // order of delivery time (and of sending, for equal times), and returns how
 // many it delivered. pkt is only valid during the call; deliver may Send.
-func (n *NetSim) Deliver(now time.Duration, deliver func(from, to Addr, pkt []byte)) int {
+func (n *Path) Deliver(now time.Duration, deliver func(from, to string, pkt []byte)) int {
 	count := 0
 	for {
 		from, to, pkt, ok := n.Next(now)
@@ -215,7 +215,7 @@ func (n *NetSim) Deliver(now time.Duration, deliver func(from, to Addr, pkt []by
 // Next takes the first packet whose time has come by now, in the order
 // Deliver hands them out, or reports ok false. pkt stays valid until the
 // next call to Next or Deliver.
-func (n *NetSim) Next(now time.Duration) (from, to Addr, pkt []byte, ok bool) {
+func (n *Path) Next(now time.Duration) (from, to string, pkt []byte, ok bool) {
 	if n.lent >= 0 {
 		n.free = append(n.free, n.lent)
 		n.lent = -1
@@ -236,12 +236,12 @@ func (n *NetSim) Next(now time.Duration) (from, to Addr, pkt []byte, ok bool) {
 	return sl.from, sl.to, n.mem[int(i)*MaxPacketSize : int(i)*MaxPacketSize+sl.n], true
 }
 
-func (n *NetSim) less(a, b int) bool {
+func (n *Path) less(a, b int) bool {
 	x, y := &n.slots[n.heap[a]], &n.slots[n.heap[b]]
 	return x.due < y.due || (x.due == y.due && x.seq < y.seq)
 }
 
-func (n *NetSim) up(i int) {
+func (n *Path) up(i int) {
 	for i > 0 {
 		p := (i - 1) / 2
 		if !n.less(i, p) {
@@ -252,7 +252,7 @@ func (n *NetSim) up(i int) {
 	}
 }
 
-func (n *NetSim) down(i int) {
+func (n *Path) down(i int) {
 	for {
 		l := 2*i + 1
 		if l >= len(n.heap) {

@@ -11,7 +11,7 @@ import (
 // without a harness: what a frame loop does, nothing more.
 type pair struct {
 	net   *netsim.Path
-	s     [2]*Session
+	s     [2]*session
 	addrs [2]string
 	send  [2]func(string, []byte)
 	recv  func(from, to string, pkt []byte)
@@ -29,10 +29,10 @@ func newPair(t testing.TB, c netsim.Conditions) *pair {
 		t.Fatal(err)
 	}
 	p := &pair{net: n, addrs: [2]string{addr(0), addr(1)}, recs: make([][]byte, 0, MaxPlayers)}
-	if p.s[0], err = NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2, Delay: DefaultDelay}, 0); err != nil {
+	if p.s[0], err = newHost(config{InputSize: testInputSize, Nonce: 1, Players: 2, Delay: DefaultDelay}, 0); err != nil {
 		t.Fatal(err)
 	}
-	if p.s[1], err = NewJoiner(Config{InputSize: testInputSize, Nonce: 2}, p.addrs[0], 0); err != nil {
+	if p.s[1], err = newJoiner(config{InputSize: testInputSize, Nonce: 2}, p.addrs[0], 0); err != nil {
 		t.Fatal(err)
 	}
 	for i := range p.s {
@@ -85,7 +85,7 @@ func (p *pair) frame(dt time.Duration) {
 			s.ReportLoad(0, 0)
 			_ = s.Stats()
 		}
-		s.Poll(p.now, SendFunc(p.send[i]))
+		s.Poll(p.now, sendFunc(p.send[i]))
 	}
 }
 
@@ -142,7 +142,7 @@ func BenchmarkEncodeDecode(b *testing.B) {
 	}
 	var pkt []byte
 	p.s[0].peers[1].news = true
-	p.s[0].Poll(p.now, SendFunc(func(_ string, b []byte) { pkt = append([]byte(nil), b...) }))
+	p.s[0].Poll(p.now, sendFunc(func(_ string, b []byte) { pkt = append([]byte(nil), b...) }))
 	var in packet
 	buf := make([]byte, MaxPacketSize)
 	b.ReportAllocs()

@@ -27,7 +27,7 @@ func TestRemoteHashBeforeLocal(t *testing.T) {
 		for _, at := range []uint64{25, 50} {
 			t.Run(fmt.Sprint(c.players, "/", c.slow, "/", c.liar, "/", at), func(t *testing.T) {
 				h := newHarness(t, netsim.Conditions{Delay: 5 * ms}, 9)
-				h.game(Config{TickLimit: 100, Delay: 30}, c.players)
+				h.game(config{TickLimit: 100, Delay: 30}, c.players)
 				// The harness's peers are in the order they joined; find
 				// them by player index once the game runs.
 				h.runUntil(5*time.Second, func() bool { return h.peers[c.players-1].s.State() == StateRunning })
@@ -48,7 +48,7 @@ func TestRemoteHashBeforeLocal(t *testing.T) {
 				hash := slow.hashFn
 				slow.hashFn = func() uint64 {
 					if slow.s.NextTick() == at {
-						pc := slow.s.pending[c.liar][(at/HashEvery)%ckRing]
+						pc := slow.s.pending[c.liar][(at/hashEvery)%ckRing]
 						waiting = pc.tick == at && pc.hash == liar.reported[at]
 					}
 					return hash()
@@ -57,8 +57,8 @@ func TestRemoteHashBeforeLocal(t *testing.T) {
 				if !waiting {
 					t.Fatalf("the liar's hash for tick %d was not waiting when the slow peer made its own: the test did not test it", at)
 				}
-				var de *DesyncError
-				if !errors.As(slow.s.Err(), &de) || de.Tick != at || de.Player != c.liar ||
+				var de *Error
+				if !errors.Is(slow.s.Err(), ErrDesync) || !errors.As(slow.s.Err(), &de) || de.Tick != at || de.Player != c.liar ||
 					de.Local != slow.reported[at] || de.Remote != liar.reported[at] {
 					t.Errorf("slow peer: err %v, want a desync at tick %d with player %d", slow.s.Err(), at, c.liar)
 				}
@@ -74,13 +74,13 @@ func TestFirstDesyncReported(t *testing.T) {
 		for liar := range players {
 			t.Run(fmt.Sprint(players, "/", liar), func(t *testing.T) {
 				h := newHarness(t, netsim.Conditions{Delay: 15 * ms, Jitter: 5 * ms, Loss: 0.1, Reorder: 0.1}, uint64(players*10+liar))
-				h.game(Config{TickLimit: 150, Delay: DefaultDelay}, players)
+				h.game(config{TickLimit: 150, Delay: DefaultDelay}, players)
 				lp := h.peers[liar]
 				lp.lies = map[uint64]bool{50: true, 100: true}
 				h.run(30 * time.Second)
 				for _, p := range h.peers {
-					var de *DesyncError
-					if !errors.As(p.s.Err(), &de) || de.Tick != 50 {
+					var de *Error
+					if !errors.Is(p.s.Err(), ErrDesync) || !errors.As(p.s.Err(), &de) || de.Tick != 50 {
 						t.Errorf("%s: err %v, want the desync at tick 50", p.name, p.s.Err())
 					}
 					want := 2 // every other peer finds 2 desyncs with the liar

@@ -55,67 +55,34 @@ func (k EventKind) String() string {
 	return fmt.Sprintf("EventKind(%d)", uint8(k))
 }
 
-// DisconnectReason says why a player is out of the game. Its values are
-// those of the wire's kick reasons.
-type DisconnectReason uint8
 
-const (
-	// DisconnectSlow: kicked for holding the game back more than
-	// KickAfter within KickWindow.
-	DisconnectSlow DisconnectReason = kickSlow
-	// DisconnectSilent: nothing came from it for Config.Silence.
-	DisconnectSilent DisconnectReason = kickSilent
-	// DisconnectLeft: its game ended with an error (it lost the host,
-	// for example) and it left.
-	DisconnectLeft DisconnectReason = kickLeft
-	// DisconnectKicked: the host kicked it by hand (Session.Kick).
-	DisconnectKicked DisconnectReason = kickManual
-)
-
-func (r DisconnectReason) String() string {
-	switch r {
-	case DisconnectSlow:
-		return "too slow"
-	case DisconnectSilent:
-		return "silent"
-	case DisconnectLeft:
-		return "left"
-	case DisconnectKicked:
-		return "kicked by the host"
-	}
-	return fmt.Sprintf("DisconnectReason(%d)", uint8(r))
-}
-
-// MarshalText makes a DisconnectReason a JSON string ("silent").
-func (r DisconnectReason) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
-
-// DisconnectPolicy says what happens to the game when a joiner goes
+// disconnectPolicy says what happens to the game when a joiner goes
 // silent (Config.Silence) or leaves with an error. Kicks for slowness
 // (Config.KickAfter) and by hand (Session.Kick) are apart from it: a
 // kicked player is always played on without.
-type DisconnectPolicy uint8
+type disconnectPolicy uint8
 
 const (
-	// DisconnectDefault is DisconnectEnd, or DisconnectContinue when
+	// disconnectDefault is DisconnectEnd, or DisconnectContinue when
 	// Config.KickAfter is set.
-	DisconnectDefault DisconnectPolicy = iota
-	// DisconnectEnd ends the game for everyone, with a SilenceError or a
+	disconnectDefault disconnectPolicy = iota
+	// disconnectEnd ends the game for everyone, with a SilenceError or a
 	// LeftError naming the player.
-	DisconnectEnd
-	// DisconnectContinue goes on without the player: the host drops it
+	disconnectEnd
+	// disconnectContinue goes on without the player: the host drops it
 	// as it kicks (from the first tick of its input the host lacks, the
 	// same on every peer, its input is zero: Session.Disconnected), and
 	// every peer has an EventDisconnected for it.
-	DisconnectContinue
+	disconnectContinue
 )
 
-func (p DisconnectPolicy) String() string {
+func (p disconnectPolicy) String() string {
 	switch p {
-	case DisconnectDefault:
+	case disconnectDefault:
 		return "default"
-	case DisconnectEnd:
+	case disconnectEnd:
 		return "end"
-	case DisconnectContinue:
+	case disconnectContinue:
 		return "continue"
 	}
 	return fmt.Sprintf("DisconnectPolicy(%d)", uint8(p))
@@ -134,7 +101,7 @@ type Event struct {
 	// Silent is how long the player had been silent (Interrupted).
 	Silent time.Duration
 	// Why the player is out (Disconnected).
-	Why DisconnectReason
+	Why Reason
 	// Local and Remote are the two state hashes (Desync).
 	Local, Remote uint64
 	// Joined and Players are the players present and expected
@@ -144,25 +111,25 @@ type Event struct {
 	Ticks int
 }
 
-// EventBuffer is the number of events a Session keeps until they are
+// eventBuffer is the number of events a Session keeps until they are
 // polled; when it is full, a new event drops the oldest one
 // (Stats.EventsDropped counts them).
-const EventBuffer = 64
+const eventBuffer = 64
 
 // eventRing is a Session's undelivered events, oldest first.
 type eventRing struct {
-	buf     [EventBuffer]Event
+	buf     [eventBuffer]Event
 	head, n int
 	dropped int64
 }
 
 func (q *eventRing) push(e Event) {
-	if q.n == EventBuffer {
-		q.head = (q.head + 1) % EventBuffer
+	if q.n == eventBuffer {
+		q.head = (q.head + 1) % eventBuffer
 		q.n--
 		q.dropped++
 	}
-	q.buf[(q.head+q.n)%EventBuffer] = e
+	q.buf[(q.head+q.n)%eventBuffer] = e
 	q.n++
 }
 
@@ -171,7 +138,7 @@ func (q *eventRing) pop() (Event, bool) {
 		return Event{}, false
 	}
 	e := q.buf[q.head]
-	q.head = (q.head + 1) % EventBuffer
+	q.head = (q.head + 1) % eventBuffer
 	q.n--
 	return e, true
 }
@@ -180,20 +147,20 @@ func (q *eventRing) pop() (Event, bool) {
 // until it reports false, once a frame: it does not allocate. The
 // session keeps EventBuffer events; a session whose events are never
 // polled drops the oldest ones and counts them (Stats.EventsDropped).
-func (s *Session) PollEvent() (Event, bool) { return s.events.pop() }
+func (s *session) PollEvent() (Event, bool) { return s.events.pop() }
 
-func (s *Session) event(e Event) { s.events.push(e) }
+func (s *session) event(e Event) { s.events.push(e) }
 
 // Kick (host) drops player p from the game at once, as a kick for
 // slowness does: from the first tick of p's input the host does not have,
 // the same on every peer, p's input is zero (Disconnected) and the game goes
-// on without it; p ends with a KickedError (DisconnectKicked) and every
+// on without it; p ends with a KickedError (ErrKicked) and every
 // peer has an EventDisconnected. It returns an error wrapping ErrInvalid
 // on a joiner, while the game does not run, for the host itself, a player
 // out of range or one already out.
-func (s *Session) Kick(p int) error {
+func (s *session) Kick(p int) error {
 	switch {
-	case s.role != Host:
+	case s.role != roleHost:
 		return fmt.Errorf("%w: Kick on a joiner: only the host kicks", ErrInvalid)
 	case s.state != StateRunning:
 		return fmt.Errorf("%w: Kick while the game does not run (%v)", ErrInvalid, s.state)
@@ -208,7 +175,7 @@ func (s *Session) Kick(p int) error {
 
 // checkInterrupts (running) finds the players that went quiet for
 // Config.Interrupt, and those heard again.
-func (s *Session) checkInterrupts(now time.Duration) {
+func (s *session) checkInterrupts(now time.Duration) {
 	for q := range s.players {
 		age, ok := s.silentFor(q, now)
 		was := s.interrupted&(1<<q) != 0
@@ -230,14 +197,14 @@ func (s *Session) checkInterrupts(now time.Duration) {
 // host (the age of their news the host relays). ok is false for the local
 // player, a player out of the game or whose game is over, one this
 // session owes nothing more at the end, and before anything was heard.
-func (s *Session) silentFor(q int, now time.Duration) (time.Duration, bool) {
+func (s *session) silentFor(q int, now time.Duration) (time.Duration, bool) {
 	if q < 0 || q >= s.players || q == s.index || s.kckd[q] {
 		return 0, false
 	}
-	if s.role == Host || q == 0 {
+	if s.role == roleHost || q == 0 {
 		r := &s.peers[q]
-		if !r.used || r.ended || (s.role == Host && s.state == StateRunning && s.settled(q)) ||
-			(s.role == Joiner && s.state == StateRunning && s.settledJoiner()) {
+		if !r.used || r.ended || (s.role == roleHost && s.state == StateRunning && s.settled(q)) ||
+			(s.role == roleJoiner && s.state == StateRunning && s.settledJoiner()) {
 			return 0, false
 		}
 		return max(now-r.lastHeard, 0), true
@@ -258,7 +225,7 @@ const (
 
 // adviseWait (Runner, time sync) turns a lead of whole ticks into an
 // EventWaitRecommendation, at most one every waitEvery.
-func (r *Runner) adviseWait(now time.Duration) {
+func (r *runner) adviseWait(now time.Duration) {
 	s := r.s
 	if r.tickLen <= 0 || s == nil || s.state != StateRunning {
 		return

@@ -11,7 +11,7 @@ import (
 // progress, the handshake, the start and the end, in that order.
 func TestEventsOfAGame(t *testing.T) {
 	h := newHarness(t, netsim.Conditions{Delay: 10 * ms, Jitter: 3 * ms, Loss: 0.05}, 1)
-	h.game(Config{TickLimit: 60, Delay: DefaultDelay}, 3)
+	h.game(config{TickLimit: 60, Delay: DefaultDelay}, 3)
 	evs := map[*tpeer][]Event{}
 	h.drainUntil(30*time.Second, evs, h.allDone)
 	host := evs[h.peers[0]]
@@ -63,7 +63,7 @@ func TestEventsOfAGame(t *testing.T) {
 // grows and Interrupted is set in the stats; the game goes on to its end.
 func TestEventsInterruptedResumed(t *testing.T) {
 	h := newHarness(t, netsim.Conditions{Delay: 5 * ms}, 2)
-	h.game(Config{TickLimit: 200, Delay: DefaultDelay}, 3)
+	h.game(config{TickLimit: 200, Delay: DefaultDelay}, 3)
 	evs := map[*tpeer][]Event{}
 	host := h.peers[0]
 	h.drainUntil(20*time.Second, evs, func() bool { return host.s.NextTick() >= 50 })
@@ -95,8 +95,8 @@ func TestEventsInterruptedResumed(t *testing.T) {
 			continue
 		}
 		in, re := only(evs[p], EventInterrupted), only(evs[p], EventResumed)
-		if len(in) != 1 || in[0].Player != 1 || in[0].Silent < DefaultInterrupt || in[0].Silent > DefaultInterrupt+50*ms {
-			t.Errorf("%s: Interrupted %+v, want player 1 silent for about %v", p.name, in, DefaultInterrupt)
+		if len(in) != 1 || in[0].Player != 1 || in[0].Silent < defaultInterrupt || in[0].Silent > defaultInterrupt+50*ms {
+			t.Errorf("%s: Interrupted %+v, want player 1 silent for about %v", p.name, in, defaultInterrupt)
 		}
 		if len(re) != 1 || re[0].Player != 1 {
 			t.Errorf("%s: Resumed %+v, want player 1", p.name, re)
@@ -111,18 +111,18 @@ func TestEventsInterruptedResumed(t *testing.T) {
 // oldest when full and counts the drops; it never grows, and polling
 // allocates nothing.
 func TestEventRingDropsOldest(t *testing.T) {
-	s, err := NewHost(Config{InputSize: 1, Nonce: 1, Delay: DefaultDelay}, 0)
+	s, err := newHost(config{InputSize: 1, Nonce: 1, Delay: DefaultDelay}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	const n = EventBuffer + 36
+	const n = eventBuffer + 36
 	for i := range n {
 		s.event(Event{Kind: EventDesync, Tick: uint64(i)})
 	}
-	if d := s.Stats().EventsDropped; d != n-EventBuffer {
-		t.Errorf("dropped %d, want %d", d, n-EventBuffer)
+	if d := s.Stats().EventsDropped; d != n-eventBuffer {
+		t.Errorf("dropped %d, want %d", d, n-eventBuffer)
 	}
-	for i := n - EventBuffer; i < n; i++ {
+	for i := n - eventBuffer; i < n; i++ {
 		e, ok := s.PollEvent()
 		if !ok || e.Tick != uint64(i) {
 			t.Fatalf("event %d: %+v %v, want tick %d", i, e, ok, i)

@@ -33,14 +33,14 @@ func FuzzDecode(f *testing.F) {
 				t.Fatalf("decoded and encoded again:\n% x\nwas\n% x", out[:n], b)
 			}
 		}
-		host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 5, Players: 3, Delay: DefaultDelay}, 0)
-		join, _ := NewJoiner(Config{InputSize: testInputSize, Nonce: 6}, addr(0), 0)
+		host, _ := newHost(config{InputSize: testInputSize, Nonce: 5, Players: 3, Delay: DefaultDelay}, 0)
+		join, _ := newJoiner(config{InputSize: testInputSize, Nonce: 6}, addr(0), 0)
 		stranger := "192.0.2.9:9"
-		for _, s := range []*Session{host, join} {
+		for _, s := range []*session{host, join} {
 			s.Receive(1, stranger, b)
 			s.Receive(2, addr(0), b)
-			s.Poll(3, SendFunc(func(to string, _ []byte) {
-				if to == stranger && !(s == host && len(b) == HelloSize) {
+			s.Poll(3, sendFunc(func(to string, _ []byte) {
+				if to == stranger && !(s == host && len(b) == helloSize) {
 					t.Fatalf("%v answered a stranger", s.Role())
 				}
 			}))

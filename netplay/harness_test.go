@@ -36,7 +36,7 @@ type harness struct {
 type tpeer struct {
 	h        *harness
 	name     string
-	s        *Session
+	s        *session
 	addr     string
 	frame    time.Duration // frame interval
 	maxLoops int
@@ -84,18 +84,18 @@ func addr(i int) string {
 }
 
 // game sets up a host with cfg and players-1 joiners, all created at 0.
-func (h *harness) game(cfg Config, players int) {
+func (h *harness) game(cfg config, players int) {
 	h.t.Helper()
 	cfg.Players = players
 	cfg.Nonce = 0x5e55_1011_d00d_0001
 	cfg.InputSize = testInputSize
-	hs, err := NewHost(cfg, 0)
+	hs, err := newHost(cfg, 0)
 	if err != nil {
 		h.t.Fatal(err)
 	}
 	h.add("host", hs, addr(0))
 	for i := 1; i < players; i++ {
-		js, err := NewJoiner(Config{InputSize: testInputSize, Nonce: uint64(1000 + i), Silence: cfg.Silence, Linger: cfg.Linger}, addr(0), 0)
+		js, err := newJoiner(config{InputSize: testInputSize, Nonce: uint64(1000 + i), Silence: cfg.Silence, Linger: cfg.Linger}, addr(0), 0)
 		if err != nil {
 			h.t.Fatal(err)
 		}
@@ -103,7 +103,7 @@ func (h *harness) game(cfg Config, players int) {
 	}
 }
 
-func (h *harness) add(name string, s *Session, a string) *tpeer {
+func (h *harness) add(name string, s *session, a string) *tpeer {
 	p := &tpeer{h: h, name: name, s: s, addr: a, frame: 16 * ms, maxLoops: 5}
 	// Frames of different peers are out of phase.
 	p.next = time.Duration(len(h.peers)*5) * ms
@@ -206,7 +206,7 @@ func (p *tpeer) doFrame() {
 				it := s.InputTick()
 				p.in = botInput(botSeed(s.Index()), uint64(s.Delay()), it)
 				err := s.AddLocalInput(it, p.in[:])
-				if errors.Is(err, ErrWindowFull) {
+				if errors.Is(err, errWindowFull) {
 					break
 				}
 				if err != nil {
@@ -241,7 +241,7 @@ func (p *tpeer) doFrame() {
 		debt := max(0, now-p.start-time.Duration(s.NextTick()+1)*p.h.tick)
 		s.ReportLoad(debt, 0)
 	}
-	s.Poll(now, SendFunc(p.sendFn))
+	s.Poll(now, sendFunc(p.sendFn))
 	if s.Over() && p.overAt == 0 {
 		p.overAt = now
 	}
@@ -287,7 +287,7 @@ func (h *harness) checkHistories(minTicks int) {
 	}
 	delay := uint64(host.Delay())
 	for _, p := range h.peers {
-		if p.s.Err() != nil && !errors.As(p.s.Err(), new(*KickedError)) {
+		if p.s.Err() != nil && !errors.Is(p.s.Err(), ErrKicked) {
 			continue
 		}
 		hist := p.hist

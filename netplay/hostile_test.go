@@ -37,7 +37,7 @@ func (g *hostile) next(i int) []byte {
 		for k := range n {
 			b[k] = byte(g.rand())
 		}
-		b[0], b[1], b[2], b[3] = magic0, magic1, ProtocolVersion, byte(1+g.rand()%5)
+		b[0], b[1], b[2], b[3] = magic0, magic1, protocolVersion, byte(1+g.rand()%5)
 		return b[:n]
 	case 2: // a good packet, truncated
 		return append(b[:0], g.valid[:g.rand()%uint64(len(g.valid))]...)
@@ -60,7 +60,7 @@ func TestHostilePacketsDroppedAndCounted(t *testing.T) {
 	for players := MinPlayers; players <= MaxPlayers; players++ {
 		t.Run(string(rune('0'+players)), func(t *testing.T) {
 			h := newHarness(t, netsim.Conditions{Delay: 10 * ms, Jitter: 3 * ms}, 3)
-			h.game(Config{TickLimit: 200, Delay: DefaultDelay}, players)
+			h.game(config{TickLimit: 200, Delay: DefaultDelay}, players)
 			stranger := "192.0.2.66:6666"
 			// Capture a real packet of the joiners' to the host once the
 			// game runs.
@@ -68,7 +68,7 @@ func TestHostilePacketsDroppedAndCounted(t *testing.T) {
 			h.runUntil(5*time.Second, func() bool { return host.s.NextTick() >= 20 && j1.s.NextTick() >= 20 })
 			var valid []byte
 			j1.s.peers[0].news = true // make a packet due
-			j1.s.Poll(h.now, SendFunc(func(_ string, pkt []byte) { valid = append([]byte(nil), pkt...) }))
+			j1.s.Poll(h.now, sendFunc(func(_ string, pkt []byte) { valid = append([]byte(nil), pkt...) }))
 			if valid == nil {
 				t.Fatal("no packet captured")
 			}
@@ -140,16 +140,16 @@ func TestHostilePacketsDroppedAndCounted(t *testing.T) {
 // once (one Reject, smaller than its Hello), and the game goes on.
 func TestGameFullRejected(t *testing.T) {
 	h := newHarness(t, netsim.Conditions{Delay: 5 * ms}, 5)
-	h.game(Config{TickLimit: 300, Delay: DefaultDelay}, 2) // 12 s: it runs while the late one tries
-	late, err := NewJoiner(Config{InputSize: testInputSize, Nonce: 777}, addr(0), 0)
+	h.game(config{TickLimit: 300, Delay: DefaultDelay}, 2) // 12 s: it runs while the late one tries
+	late, err := newJoiner(config{InputSize: testInputSize, Nonce: 777}, addr(0), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	lp := h.add("late", late, addr(5))
 	lp.next = 30 * ms // after the first joiner took the slot
 	h.run(30 * time.Second)
-	var re *RejectedError
-	if !errors.As(late.Err(), &re) || !re.Full || re.Error() != "host rejected the join: its game has all its players" {
+	var re *Error
+	if !errors.As(late.Err(), &re) || !errors.Is(re, ErrFull) || re.Error() != "host rejected the join: its game has all its players" {
 		t.Errorf("late joiner: %v, want the game's Reject", late.Err())
 	}
 	if n, r := h.sentTo[addr(5)], h.rejectsTo[addr(5)]; n != 1 || r != 1 {
@@ -168,7 +168,7 @@ func TestGameFullRejected(t *testing.T) {
 }
 
 func TestVersionMismatchRejected(t *testing.T) {
-	host, err := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2, Delay: DefaultDelay}, 0)
+	host, err := newHost(config{InputSize: testInputSize, Nonce: 1, Players: 2, Delay: DefaultDelay}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,17 +176,17 @@ func TestVersionMismatchRejected(t *testing.T) {
 	hello.typ, hello.token = msgHello, 42
 	b := make([]byte, MaxPacketSize)
 	b = b[:hello.encode(b)]
-	b[2] = ProtocolVersion + 1
+	b[2] = protocolVersion + 1
 	from := "192.0.2.1:1000"
 	host.Receive(0, from, b)
 	var got [][]byte
 	var to []string
-	host.Poll(ms, SendFunc(func(a string, pkt []byte) {
+	host.Poll(ms, sendFunc(func(a string, pkt []byte) {
 		to = append(to, a)
 		got = append(got, append([]byte(nil), pkt...))
 	}))
 
-	want := []byte{magic0, magic1, ProtocolVersion, byte(msgReject), 0, 0, 0, 0, 0, 0, 0, 0, rejectVersion}
+	want := []byte{magic0, magic1, protocolVersion, byte(msgReject), 0, 0, 0, 0, 0, 0, 0, 0, rejectVersion}
 	if len(got) != 1 || to[0] != from || string(got[0]) != string(want) {
 		t.Fatalf("host answered % x to %v, want one Reject % x to %v", got, to, want, from)
 	}
@@ -201,20 +201,20 @@ func TestVersionMismatchRejected(t *testing.T) {
 	old[2] = 1
 	host.Receive(2*ms, "192.0.2.2:1000", old)
 	got = got[:0]
-	host.Poll(3*ms, SendFunc(func(a string, pkt []byte) { got = append(got, append([]byte(nil), pkt...)) }))
+	host.Poll(3*ms, sendFunc(func(a string, pkt []byte) { got = append(got, append([]byte(nil), pkt...)) }))
 	if len(got) != 1 || got[0][byte(3)] != byte(msgReject) {
 		t.Errorf("a version 1 Hello got % x, want a Reject", got)
 	}
 
 	// A joiner of this version gets a Reject from a host of the next.
-	j, err := NewJoiner(Config{InputSize: testInputSize, Nonce: 9}, from, 0)
+	j, err := newJoiner(config{InputSize: testInputSize, Nonce: 9}, from, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	reject := append([]byte(nil), want...)
-	reject[2] = ProtocolVersion + 1
+	reject[2] = protocolVersion + 1
 	j.Receive(ms, from, reject)
-	wantErr := fmt.Sprintf("host rejected the join: it speaks protocol version %d, this is version %d", ProtocolVersion+1, ProtocolVersion)
+	wantErr := fmt.Sprintf("host rejected the join: it speaks protocol version %d, this is version %d", protocolVersion+1, protocolVersion)
 	if j.Err() == nil || j.Err().Error() != wantErr || j.State() != StateEnded {
 		t.Errorf("joiner: %v, state %v; want %q, ended", j.Err(), j.State(), wantErr)
 	}
@@ -224,7 +224,7 @@ func TestVersionMismatchRejected(t *testing.T) {
 // nothing else; the slot it took is free again after JoinTimeout (a
 // welcomed joiner may set up its game that long before it answers).
 func TestForgedHelloNoAmplification(t *testing.T) {
-	host, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2, Delay: DefaultDelay}, 0)
+	host, _ := newHost(config{InputSize: testInputSize, Nonce: 1, Players: 2, Delay: DefaultDelay}, 0)
 	var hello packet
 	hello.typ, hello.token = msgHello, 5
 	b := make([]byte, MaxPacketSize)
@@ -232,8 +232,8 @@ func TestForgedHelloNoAmplification(t *testing.T) {
 	victim := "198.51.100.7:53"
 	host.Receive(0, victim, b)
 	sent, bytes := 0, 0
-	for now := time.Duration(0); now <= DefaultJoinTimeout+time.Second; now += 10 * ms {
-		host.Poll(now, SendFunc(func(to string, pkt []byte) {
+	for now := time.Duration(0); now <= defaultJoinTimeout+time.Second; now += 10 * ms {
+		host.Poll(now, sendFunc(func(to string, pkt []byte) {
 			if to != victim || len(pkt) > len(b) {
 				t.Fatalf("sent %d bytes to %v", len(pkt), to)
 			}
@@ -242,7 +242,7 @@ func TestForgedHelloNoAmplification(t *testing.T) {
 		}))
 
 	}
-	if sent != 1 || bytes > HelloSize {
+	if sent != 1 || bytes > helloSize {
 		t.Errorf("%d packets, %d bytes sent to the victim of one forged Hello", sent, bytes)
 	}
 	if st := host.Stats(); st.Joined != 1 || st.State != StateLobby {

@@ -50,7 +50,7 @@ func TestSilentPeerKickedNotTheWaiting(t *testing.T) {
 func silentPeerGame(t *testing.T, c netsim.Conditions, frame, kickAfter time.Duration, victim int) {
 	const limit = 400
 	h := newHarness(t, c, uint64(victim)+uint64(frame/ms))
-	h.game(Config{TickLimit: limit, KickAfter: kickAfter, Delay: DefaultDelay}, 3)
+	h.game(config{TickLimit: limit, KickAfter: kickAfter, Delay: DefaultDelay}, 3)
 	for _, p := range h.peers {
 		p.frame = frame
 	}
@@ -114,7 +114,7 @@ func TestNetworkStallsChargeNobody(t *testing.T) {
 				t.Run(fmt.Sprint(nc.name, "/", frame, "/", players), func(t *testing.T) {
 					const limit = 500
 					h := newHarness(t, nc.c, uint64(players)+uint64(frame/ms))
-					h.game(Config{TickLimit: limit, KickAfter: kickAfter, Delay: DefaultDelay}, players)
+					h.game(config{TickLimit: limit, KickAfter: kickAfter, Delay: DefaultDelay}, players)
 					for _, p := range h.peers {
 						p.frame = frame
 					}
@@ -154,12 +154,12 @@ func TestSlowPeerKickedOnStallingNetwork(t *testing.T) {
 			t.Run(fmt.Sprint(nc.name, "/", slow), func(t *testing.T) {
 				const limit = 500
 				h := newHarness(t, nc.c, uint64(slow))
-				h.game(Config{TickLimit: limit, KickAfter: time.Second, Delay: DefaultDelay}, 3)
+				h.game(config{TickLimit: limit, KickAfter: time.Second, Delay: DefaultDelay}, 3)
 				sp := h.peers[slow]
 				sp.frame, sp.maxLoops = 200*ms, 1 // 5 ticks a second of the 25 due
 				h.run(90 * time.Second)
-				var ke *KickedError
-				if !errors.As(sp.s.Err(), &ke) || ke.Why != DisconnectSlow || ke.HeldBack <= time.Second {
+				var ke *Error
+				if !errors.As(sp.s.Err(), &ke) || ke.Reason != ErrKicked || ke.Why != ErrSlow || ke.For <= time.Second {
 					t.Fatalf("slow peer: err %v, want kicked too slow after more than 1 s", sp.s.Err())
 				}
 				for _, p := range h.peers {
@@ -238,8 +238,8 @@ func TestSlownessExcusesWaiting(t *testing.T) {
 	}
 	// A full input window is waiting too: for the others' acknowledgements.
 	full := false
-	for range 2 * Window {
-		if full = host.AddLocalInput(host.InputTick(), make([]byte, testInputSize)) == ErrWindowFull; full {
+	for range 2 * inputWindow {
+		if full = host.AddLocalInput(host.InputTick(), make([]byte, testInputSize)) == errWindowFull; full {
 			break
 		}
 	}

@@ -9,16 +9,16 @@ import (
 // (never 0, another each time); a given one is kept; two sessions that
 // gave none play together.
 func TestNonceDrawnWhenZero(t *testing.T) {
-	host, err := NewHost(Config{InputSize: testInputSize, Players: 2, Delay: DefaultDelay}, 0)
+	host, err := newHost(config{InputSize: testInputSize, Players: 2, Delay: DefaultDelay}, 0)
 	if err != nil {
 		t.Fatalf("NewHost without a Nonce: %v", err)
 	}
-	other, _ := NewHost(Config{InputSize: testInputSize, Players: 2, Delay: DefaultDelay}, 0)
-	join, err := NewJoiner(Config{InputSize: testInputSize}, addr(0), 0)
+	other, _ := newHost(config{InputSize: testInputSize, Players: 2, Delay: DefaultDelay}, 0)
+	join, err := newJoiner(config{InputSize: testInputSize}, addr(0), 0)
 	if err != nil {
 		t.Fatalf("NewJoiner without a Nonce: %v", err)
 	}
-	sp, err := NewSpectator(SpectatorConfig{InputSize: testInputSize}, addr(0), 0)
+	sp, err := newSpectator(spectatorConfig{InputSize: testInputSize}, addr(0), 0)
 	if err != nil {
 		t.Fatalf("NewSpectator without a Nonce: %v", err)
 	}
@@ -38,14 +38,14 @@ func TestNonceDrawnWhenZero(t *testing.T) {
 	if host.cfg.Nonce != host.id {
 		t.Errorf("host: session ID %x, nonce %x", host.id, host.cfg.Nonce)
 	}
-	given, _ := NewHost(Config{InputSize: testInputSize, Players: 2, Nonce: 0x5eed, Delay: DefaultDelay}, 0)
-	givenSp, _ := NewSpectator(SpectatorConfig{InputSize: testInputSize, Nonce: 0x5eed}, addr(0), 0)
+	given, _ := newHost(config{InputSize: testInputSize, Players: 2, Nonce: 0x5eed, Delay: DefaultDelay}, 0)
+	givenSp, _ := newSpectator(spectatorConfig{InputSize: testInputSize, Nonce: 0x5eed}, addr(0), 0)
 	if given.id != 0x5eed || givenSp.cfg.Nonce != 0x5eed {
 		t.Errorf("a given nonce: host %x, spectator %x; want 5eed", given.id, givenSp.cfg.Nonce)
 	}
 	for now := time.Duration(0); now < 100*ms; now += ms {
-		host.Poll(now, SendFunc(func(_ string, p []byte) { join.Receive(now, addr(0), p) }))
-		join.Poll(now, SendFunc(func(_ string, p []byte) { host.Receive(now, addr(1), p) }))
+		host.Poll(now, sendFunc(func(_ string, p []byte) { join.Receive(now, addr(0), p) }))
+		join.Poll(now, sendFunc(func(_ string, p []byte) { host.Receive(now, addr(1), p) }))
 	}
 	if host.State() != StateRunning || join.State() != StateRunning {
 		t.Fatalf("drawn nonces: not running: host %v, joiner %v (%v)", host.State(), join.State(), join.Err())

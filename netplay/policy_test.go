@@ -55,7 +55,7 @@ func only(evs []Event, k EventKind) []Event {
 // killAt runs a 3-player game with cfg until the joiner that is player
 // victim has run 100 ticks, then kills it, and runs on until every live
 // peer is done. It returns the victim and the events each peer saw.
-func killAt(t *testing.T, cfg Config, c netsim.Conditions, victim int, seed uint64) (*harness, *tpeer, map[*tpeer][]Event) {
+func killAt(t *testing.T, cfg config, c netsim.Conditions, victim int, seed uint64) (*harness, *tpeer, map[*tpeer][]Event) {
 	t.Helper()
 	h := newHarness(t, c, seed)
 	h.game(cfg, 3)
@@ -90,7 +90,7 @@ var policyNets = []struct {
 // matter); every live peer saw it Disconnected as silent, then Ended.
 func TestDisconnectPolicyEnd(t *testing.T) {
 	for _, nc := range policyNets {
-		for _, cfg := range []Config{{Delay: DefaultDelay}, {Disconnect: DisconnectEnd, Delay: DefaultDelay}, {Disconnect: DisconnectEnd, KickAfter: time.Second, Delay: DefaultDelay}} {
+		for _, cfg := range []config{{Delay: DefaultDelay}, {Disconnect: disconnectEnd, Delay: DefaultDelay}, {Disconnect: disconnectEnd, KickAfter: time.Second, Delay: DefaultDelay}} {
 			for victim := 1; victim <= 2; victim++ {
 				t.Run(fmt.Sprint(nc.name, "/", cfg.Disconnect, "/", cfg.KickAfter, "/", victim), func(t *testing.T) {
 					h, v, evs := killAt(t, cfg, nc.c, victim, uint64(victim))
@@ -98,15 +98,15 @@ func TestDisconnectPolicyEnd(t *testing.T) {
 						if p == v {
 							continue
 						}
-						var se *SilenceError
-						if err := p.s.Err(); !errors.As(err, &se) || se.Player != victim {
+						var se *Error
+						if err := p.s.Err(); !errors.As(err, &se) || se.Reason != ErrSilent || se.Player != victim {
 							t.Errorf("%s: err %v, want player %d silent", p.name, err, victim)
 						}
 						if _, kicked := p.s.Kicked(victim); kicked || p.s.Stats().Kicks != 0 {
 							t.Errorf("%s: the silent player was kicked", p.name)
 						}
 						d := only(evs[p], EventDisconnected)
-						if len(d) != 1 || d[0].Player != victim || d[0].Why != DisconnectSilent {
+						if len(d) != 1 || d[0].Player != victim || d[0].Why != ErrSilent {
 							t.Errorf("%s: Disconnected events %+v, want one: player %d silent", p.name, d, victim)
 						}
 						if e := only(evs[p], EventEnded); len(e) != 1 {
@@ -132,7 +132,7 @@ func TestDisconnectPolicyContinue(t *testing.T) {
 	for _, nc := range policyNets {
 		for victim := 1; victim <= 2; victim++ {
 			t.Run(fmt.Sprint(nc.name, "/", victim), func(t *testing.T) {
-				cfg := Config{Disconnect: DisconnectContinue, TickLimit: limit, Delay: DefaultDelay}
+				cfg := config{Disconnect: disconnectContinue, TickLimit: limit, Delay: DefaultDelay}
 				h, v, evs := killAt(t, cfg, nc.c, victim, uint64(10+victim))
 				from, ok := h.peers[0].s.Kicked(victim)
 				if !ok {
@@ -147,11 +147,11 @@ func TestDisconnectPolicyContinue(t *testing.T) {
 						t.Errorf("%s: err %v after %d ticks, want nil after %d", p.name, err, p.s.NextTick(), limit)
 					}
 					d := only(evs[p], EventDisconnected)
-					if len(d) != 1 || d[0] != (Event{Kind: EventDisconnected, Player: victim, Why: DisconnectSilent, Tick: from}) {
+					if len(d) != 1 || d[0] != (Event{Kind: EventDisconnected, Player: victim, Why: ErrSilent, Tick: from}) {
 						t.Errorf("%s: Disconnected events %+v, want one: player %d silent at tick %d", p.name, d, victim, from)
 					}
 					ps := p.s.Stats().Peers[victim]
-					if !ps.Kicked || ps.KickTick != from || ps.KickWhy != DisconnectSilent {
+					if !ps.Kicked || ps.KickTick != from || ps.KickWhy != ErrSilent {
 						t.Errorf("%s: stats of player %d: %+v", p.name, victim, ps)
 					}
 					if ref == nil {
@@ -168,7 +168,7 @@ func TestDisconnectPolicyContinue(t *testing.T) {
 }
 
 // The host kicks a joiner by hand: it ends with a KickedError
-// (DisconnectKicked, "kicked by the host"), the others play on to the
+// (ErrKicked, "kicked by the host"), the others play on to the
 // tick limit without it, each names it Disconnected at the same tick, and
 // all end in the same state; in a game with KickAfter off and the
 // default policy, which has nothing to do with it.
@@ -178,7 +178,7 @@ func TestKickByHand(t *testing.T) {
 		for victim := 1; victim <= 2; victim++ {
 			t.Run(fmt.Sprint(nc.name, "/", victim), func(t *testing.T) {
 				h := newHarness(t, nc.c, uint64(20+victim))
-				h.game(Config{TickLimit: limit, Delay: DefaultDelay}, 3)
+				h.game(config{TickLimit: limit, Delay: DefaultDelay}, 3)
 				evs := map[*tpeer][]Event{}
 				host := h.peers[0].s
 				h.drainUntil(20*time.Second, evs, func() bool { return host.NextTick() >= 100 })
@@ -193,12 +193,12 @@ func TestKickByHand(t *testing.T) {
 				var ref *tpeer
 				for _, p := range h.peers {
 					d := only(evs[p], EventDisconnected)
-					if len(d) != 1 || d[0] != (Event{Kind: EventDisconnected, Player: victim, Why: DisconnectKicked, Tick: from}) {
+					if len(d) != 1 || d[0] != (Event{Kind: EventDisconnected, Player: victim, Why: ErrKicked, Tick: from}) {
 						t.Errorf("%s: Disconnected events %+v, want one: player %d kicked at tick %d", p.name, d, victim, from)
 					}
 					if p.s.Index() == victim {
-						var ke *KickedError
-						if !errors.As(p.s.Err(), &ke) || ke.Why != DisconnectKicked || ke.From != from || ke.Error() != "kicked by the host" {
+						var ke *Error
+						if !errors.As(p.s.Err(), &ke) || ke.Reason != ErrKicked || ke.Why != ErrKicked || ke.Tick != from || ke.Error() != "kicked by the host" {
 							t.Errorf("%s: err %v, want kicked by the host from %d", p.name, p.s.Err(), from)
 						}
 						continue
@@ -221,14 +221,14 @@ func TestKickByHand(t *testing.T) {
 
 // Kick is the host's, for a joiner still in the game that runs.
 func TestKickErrors(t *testing.T) {
-	lobby, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Players: 2, Delay: DefaultDelay}, 0)
+	lobby, _ := newHost(config{InputSize: testInputSize, Nonce: 1, Players: 2, Delay: DefaultDelay}, 0)
 	if err := lobby.Kick(1); !errors.Is(err, ErrInvalid) {
 		t.Errorf("in the lobby: %v", err)
 	}
 	host, join, _ := running(t)
 	for _, c := range []struct {
 		name string
-		s    *Session
+		s    *session
 		p    int
 	}{{"joiner", join, 0}, {"the host itself", host, 0}, {"out of range", host, 2}, {"negative", host, -1}} {
 		if err := c.s.Kick(c.p); !errors.Is(err, ErrInvalid) {
@@ -255,14 +255,14 @@ func TestDesyncEvery(t *testing.T) {
 		foundTick uint64
 	}{
 		{10, 10, 30, true, 30},
-		{0, HashEvery, 30, false, 0},
-		{0, HashEvery, 50, true, 50},
-		{NoDesyncCheck, 0, 50, false, 0},
+		{0, hashEvery, 30, false, 0},
+		{0, hashEvery, 50, true, 50},
+		{noDesyncCheck, 0, 50, false, 0},
 		{7, 7, 49, true, 49},
 	} {
 		t.Run(fmt.Sprint(c.every, "/", c.lieAt), func(t *testing.T) {
 			h := newHarness(t, netsim.Conditions{Delay: 10 * ms, Jitter: 3 * ms, Loss: 0.05}, 3)
-			h.game(Config{TickLimit: 120, DesyncEvery: c.every, Delay: DefaultDelay}, 3)
+			h.game(config{TickLimit: 120, DesyncEvery: c.every, Delay: DefaultDelay}, 3)
 			h.peers[2].lieAt = c.lieAt
 			evs := map[*tpeer][]Event{}
 			h.drainUntil(60*time.Second, evs, h.allDone)
@@ -271,17 +271,17 @@ func TestDesyncEvery(t *testing.T) {
 					t.Errorf("%s: DesyncEvery %d, want %d", p.name, got, c.want)
 				}
 				d := only(evs[p], EventDesync)
-				var de *DesyncError
+				var de *Error
 				switch {
 				case !c.found:
 					if p.s.Err() != nil || len(d) != 0 || p.s.Stats().Desyncs != 0 {
 						t.Errorf("%s: err %v, desync events %+v; want none", p.name, p.s.Err(), d)
 					}
-				case !errors.As(p.s.Err(), &de) || de.Tick != c.foundTick || len(d) == 0 || d[0].Tick != c.foundTick:
+				case !errors.Is(p.s.Err(), ErrDesync) || !errors.As(p.s.Err(), &de) || de.Tick != c.foundTick || len(d) == 0 || d[0].Tick != c.foundTick:
 					t.Errorf("%s: err %v, desync events %+v; want the desync at tick %d", p.name, p.s.Err(), d, c.foundTick)
 				}
 			}
-			if c.every == NoDesyncCheck {
+			if c.every == noDesyncCheck {
 				for _, p := range h.peers {
 					if len(p.reported) != 0 {
 						t.Errorf("%s: hashed %d times with the check off", p.name, len(p.reported))
@@ -290,10 +290,10 @@ func TestDesyncEvery(t *testing.T) {
 			}
 		})
 	}
-	if _, err := NewHost(Config{InputSize: 1, Nonce: 1, DesyncEvery: -2, Delay: DefaultDelay}, 0); !errors.Is(err, ErrInvalid) {
+	if _, err := newHost(config{InputSize: 1, Nonce: 1, DesyncEvery: -2, Delay: DefaultDelay}, 0); !errors.Is(err, ErrInvalid) {
 		t.Errorf("DesyncEvery -2: %v", err)
 	}
-	if _, err := NewHost(Config{InputSize: 1, Nonce: 1, Disconnect: DisconnectContinue + 1, Delay: DefaultDelay}, 0); !errors.Is(err, ErrInvalid) {
+	if _, err := newHost(config{InputSize: 1, Nonce: 1, Disconnect: disconnectContinue + 1, Delay: DefaultDelay}, 0); !errors.Is(err, ErrInvalid) {
 		t.Errorf("Disconnect out of range: %v", err)
 	}
 }
@@ -307,7 +307,7 @@ func TestDesyncErrAndEndOnDesync(t *testing.T) {
 		t.Run(fmt.Sprint(end), func(t *testing.T) {
 			const limit = 300
 			h := newHarness(t, netsim.Conditions{Delay: 10 * ms, Jitter: 3 * ms}, 5)
-			h.game(Config{TickLimit: limit, Delay: DefaultDelay}, 3)
+			h.game(config{TickLimit: limit, Delay: DefaultDelay}, 3)
 			for _, p := range h.peers {
 				p.s.cfg.EndOnDesync = end
 			}
@@ -331,8 +331,8 @@ func TestDesyncErrAndEndOnDesync(t *testing.T) {
 			}
 			var ref *tpeer
 			for _, p := range h.peers {
-				var de *DesyncError
-				if !errors.As(p.s.Err(), &de) || de.Tick != 50 {
+				var de *Error
+				if !errors.Is(p.s.Err(), ErrDesync) || !errors.As(p.s.Err(), &de) || de.Tick != 50 {
 					t.Errorf("%s: err %v, want the desync at 50", p.name, p.s.Err())
 				}
 				if end && p.s.NextTick() >= limit || !end && p.s.NextTick() != limit {

@@ -41,7 +41,7 @@ func (h *harness) checkQuitEnd(end uint64, quitters ...int) {
 		if p.state != ref.state {
 			h.t.Errorf("%s: state %x, %s's %x", p.name, p.state, ref.name, ref.state)
 		}
-		if _, ok := s.Next(h.now, p.recs); ok || s.Advance(nil) != ErrOver || s.AddLocalInput(s.InputTick(), make([]byte, testInputSize)) != ErrOver {
+		if _, ok := s.Next(h.now, p.recs); ok || s.Advance(nil) != errOver || s.AddLocalInput(s.InputTick(), make([]byte, testInputSize)) != errOver {
 			h.t.Errorf("%s: a tick runs after the end", p.name)
 		}
 	}
@@ -66,7 +66,7 @@ func TestQuitEndsEveryoneAtOneTick(t *testing.T) {
 			for quitter := range players {
 				t.Run(fmt.Sprint(n.name, "/", players, "/", quitter), func(t *testing.T) {
 					h := newHarness(t, n.c, uint64(10*players+quitter))
-					h.game(Config{Delay: DefaultDelay}, players)
+					h.game(config{Delay: DefaultDelay}, players)
 					q := h.peers[quitter]
 					q.quitAt = 60
 					h.run(30 * time.Second)
@@ -94,7 +94,7 @@ func TestQuitEndsEveryoneAtOneTick(t *testing.T) {
 func TestQuitNoDelay(t *testing.T) {
 	for quitter := range 3 {
 		h := newHarness(t, netsim.Conditions{Delay: 10 * ms, Jitter: 3 * ms, Loss: 0.05}, uint64(quitter))
-		h.game(Config{}, 3)
+		h.game(config{}, 3)
 		q := h.peers[quitter]
 		q.quitAt = 40
 		h.run(30 * time.Second)
@@ -114,7 +114,7 @@ func TestQuitWhileBehind(t *testing.T) {
 			quitter := (slow + 1) % players
 			t.Run(fmt.Sprint(players, "/", slow), func(t *testing.T) {
 				h := newHarness(t, netsim.Conditions{Delay: 10 * ms, Loss: 0.05}, uint64(players*10+slow))
-				h.game(Config{Delay: 8}, players)
+				h.game(config{Delay: 8}, players)
 				// Two ticks a frame of 120 ms: 17 ticks a second of the
 				// 25 due; the others wait for it, a tick or so ahead.
 				sp := h.peers[slow]
@@ -149,7 +149,7 @@ func TestQuitWhileBehind(t *testing.T) {
 func TestTwoQuitsEarlierCounts(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
 		h := newHarness(t, netsim.Conditions{Delay: 30 * ms, Jitter: 10 * ms, Loss: 0.1, Reorder: 0.1}, seed)
-		h.game(Config{Delay: 4}, 4)
+		h.game(config{Delay: 4}, 4)
 		ai := int(seed % 4)
 		a, b := h.peers[ai], h.peers[(ai+1+int(seed%3))%4]
 		a.quitAt, b.quitAt = 60, 58+seed%5
@@ -181,7 +181,7 @@ func TestQuitThenSilence(t *testing.T) {
 			quitter := (victim + 1) % players
 			t.Run(fmt.Sprint(players, "/", victim), func(t *testing.T) {
 				h := newHarness(t, netsim.Conditions{Delay: 10 * ms, Loss: 0.05}, uint64(victim))
-				h.game(Config{Delay: 8}, players)
+				h.game(config{Delay: 8}, players)
 				v, q := h.peers[victim], h.peers[quitter]
 				// The victim runs behind: the others run up to its input.
 				v.frame, v.maxLoops = 200*ms, 1
@@ -200,8 +200,8 @@ func TestQuitThenSilence(t *testing.T) {
 					if p == v {
 						continue
 					}
-					var se *SilenceError
-					if !errors.As(p.s.Err(), &se) || se.Player != v.s.Index() {
+					var se *Error
+					if !errors.As(p.s.Err(), &se) || se.Reason != ErrSilent || se.Player != v.s.Index() {
 						t.Errorf("%s: err %v, want player %d silent", p.name, p.s.Err(), v.s.Index())
 					}
 					if p.s.NextTick() >= q.quitTick {
@@ -234,7 +234,7 @@ func TestQuitNewsLostForAWhile(t *testing.T) {
 		for quitter := range players {
 			t.Run(fmt.Sprint(players, "/", quitter), func(t *testing.T) {
 				h := newHarness(t, netsim.Conditions{Delay: 10 * ms}, 3)
-				h.game(Config{Delay: DefaultDelay}, players)
+				h.game(config{Delay: DefaultDelay}, players)
 				q := h.peers[quitter]
 				h.runUntil(10*time.Second, func() bool { return q.s.NextTick() >= 60 })
 				q.quitTick = q.s.InputTick()
@@ -265,7 +265,7 @@ func TestQuitFrozenPeerEndsCleanly(t *testing.T) {
 	for _, frozen := range []string{"host", "joiner1"} {
 		t.Run(frozen, func(t *testing.T) {
 			h := newHarness(t, netsim.Conditions{Delay: 10 * ms}, 5)
-			h.game(Config{Delay: 8}, 2)
+			h.game(config{Delay: 8}, 2)
 			host, join := h.peers[0], h.peers[1]
 			host.quitAt = 60
 			f := host
@@ -303,7 +303,7 @@ func TestQuitLingerIsShort(t *testing.T) {
 	for seed := uint64(0); seed < 40; seed++ {
 		for players := MinPlayers; players <= MaxPlayers; players++ {
 			h := newHarness(t, c, seed*7+uint64(players))
-			h.game(Config{Delay: DefaultDelay}, players)
+			h.game(config{Delay: DefaultDelay}, players)
 			q := h.peers[int(seed)%players]
 			q.quitAt = 60
 			h.run(30 * time.Second)
@@ -312,14 +312,14 @@ func TestQuitLingerIsShort(t *testing.T) {
 				d := p.endAt - p.overAt
 				peers++
 				worst = max(worst, d)
-				if d >= DefaultLinger {
+				if d >= defaultLinger {
 					long++
 				}
 			}
 		}
 	}
 	t.Logf("%d of %d peers waited Linger or more after the end; the longest %v", long, peers, worst)
-	if long*100 > 3*peers || worst > 2*DefaultLinger+20*ms {
+	if long*100 > 3*peers || worst > 2*defaultLinger+20*ms {
 		t.Errorf("%d of %d peers waited Linger or more after the end (the longest %v), want at most 3%%", long, peers, worst)
 	}
 }

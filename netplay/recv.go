@@ -11,7 +11,7 @@ import (
 // unknown addresses. Nothing is ever sent back from Receive; answers go out
 // in the next Poll, and only to players (and, from a host in the lobby, to
 // a well-formed Hello while a slot is free). pkt is not kept.
-func (s *Session) Receive(now time.Duration, from string, pkt []byte) {
+func (s *session) Receive(now time.Duration, from string, pkt []byte) {
 	if s.state == StateEnded {
 		return
 	}
@@ -21,14 +21,14 @@ func (s *Session) Receive(now time.Duration, from string, pkt []byte) {
 	p := &s.in
 	p.inputSize = s.inputSize
 	err := p.decode(pkt)
-	if s.role == Host {
+	if s.role == roleHost {
 		s.hostReceive(now, from, pkt, err)
 	} else {
 		s.joinerReceive(now, from, err)
 	}
 }
 
-func (s *Session) hostReceive(now time.Duration, from string, pkt []byte, err error) {
+func (s *session) hostReceive(now time.Duration, from string, pkt []byte, err error) {
 	p := &s.in
 	j := s.slotOf(from)
 	if tok, ok := specHelloToken(pkt); ok && j < 0 {
@@ -54,7 +54,7 @@ func (s *Session) hostReceive(now time.Duration, from string, pkt []byte, err er
 			}
 		case s.state != StateLobby || free < 0:
 			s.bad++
-		case err == errVersion && p.typ == msgHello && (len(pkt) == HelloSize || len(pkt) == helloSizeV1):
+		case err == errVersion && p.typ == msgHello && (len(pkt) == helloSize || len(pkt) == helloSizeV1):
 			s.bad++ // not ours, but answered so that the joiner knows why
 			if !s.rejectDue {
 				s.reject, s.rejectDue, s.rejectWhy = from, true, rejectVersion
@@ -167,7 +167,7 @@ func (s *Session) hostReceive(now time.Duration, from string, pkt []byte, err er
 	// knows of it (heard).
 }
 
-func (s *Session) joinerReceive(now time.Duration, from string, err error) {
+func (s *session) joinerReceive(now time.Duration, from string, err error) {
 	p := &s.in
 	if from != s.hostAddr {
 		s.bad++
@@ -181,7 +181,7 @@ func (s *Session) joinerReceive(now time.Duration, from string, err error) {
 	if s.state == StateJoining {
 		switch {
 		case p.typ == msgReject:
-			s.finish(0, 0, &RejectedError{HostVersion: int(p.version), Full: p.reason == rejectFull}, "")
+			s.finish(0, 0, rejected(p.version, p.reason == rejectFull), "")
 			s.state = StateEnded
 		case p.typ == msgWelcome && p.token == s.cfg.Nonce:
 			s.welcome(now)
@@ -259,18 +259,18 @@ func (s *Session) joinerReceive(now time.Duration, from string, err error) {
 				break // said before
 			}
 			if p.end.reason == endSilent {
-				s.disconnected(q, DisconnectSilent, s.next)
-				s.finish(endSilent, uint8(q), &SilenceError{Player: q, For: s.cfg.Silence}, "")
+				s.disconnected(q, ErrSilent, s.next)
+				s.finish(endSilent, uint8(q), &Error{Reason: ErrSilent, Player: q, For: s.cfg.Silence}, "")
 			} else {
-				s.disconnected(q, DisconnectLeft, s.next)
-				s.finish(endLeft, uint8(q), &LeftError{Player: q}, "")
+				s.disconnected(q, ErrLeft, s.next)
+				s.finish(endLeft, uint8(q), &Error{Reason: ErrLeft, Player: q}, "")
 			}
 		}
 	}
 }
 
 // welcome takes the host's Welcome: the game's settings and our index.
-func (s *Session) welcome(now time.Duration) {
+func (s *session) welcome(now time.Duration) {
 	p := &s.in
 	s.id = p.session
 	s.index = int(p.index)
@@ -279,12 +279,12 @@ func (s *Session) welcome(now time.Duration) {
 	s.tickLimit = p.tickLimit
 	s.every = p.every
 	if p.inputSize != s.inputSize {
-		s.finish(0, 0, &MismatchError{What: "input size", Host: p.inputSize, Local: s.inputSize}, "")
+		s.finish(0, 0, &Error{Reason: ErrMismatch, What: "input size", Remote: uint64(p.inputSize), Local: uint64(s.inputSize)}, "")
 		s.state = StateEnded
 		return
 	}
 	if p.nSettings > s.cfg.MaxSettings {
-		s.finish(0, 0, &SettingsTooLargeError{Size: p.nSettings, Max: s.cfg.MaxSettings}, "")
+		s.finish(0, 0, &Error{Reason: ErrTooLarge, What: "settings", Size: p.nSettings, Limit: s.cfg.MaxSettings}, "")
 		s.state = StateEnded
 		return
 	}
@@ -303,7 +303,7 @@ func (s *Session) welcome(now time.Duration) {
 // it was heard now and, if the packet is newer than any before (not a
 // duplicate or a late one), its stamp and the round trip. s.newer says
 // which.
-func (s *Session) link(r *peer, now time.Duration) {
+func (s *session) link(r *peer, now time.Duration) {
 	l := &s.in.link
 	r.lastHeard = now
 	s.newer = !r.gotSeq || int32(l.seq-r.seqIn) > 0
@@ -331,7 +331,7 @@ func stamp(now time.Duration) uint32 { return uint32(now/time.Microsecond) | 1 }
 
 // takeBlock stores the records of b that extend what is known of its
 // player, and reports whether there were any.
-func (s *Session) takeBlock(b *block) bool {
+func (s *session) takeBlock(b *block) bool {
 	q := int(b.player)
 	h := s.have[q]
 	if b.first > h || h-b.first >= uint64(b.n) {
@@ -352,7 +352,7 @@ func (s *Session) takeBlock(b *block) bool {
 }
 
 // takeKick (joiner) applies a kick the host announced.
-func (s *Session) takeKick(k *kickMsg) {
+func (s *session) takeKick(k *kickMsg) {
 	q := int(k.player)
 	if s.kckd[q] {
 		return
@@ -362,24 +362,24 @@ func (s *Session) takeKick(k *kickMsg) {
 	if s.have[q] > k.from {
 		s.have[q] = k.from // cannot happen with a sane host
 	}
-	s.disconnected(q, DisconnectReason(k.reason), k.from)
+	s.disconnected(q, Reason(k.reason), k.from)
 	if q == s.index && s.state < StateEnding {
-		why := DisconnectReason(k.reason)
-		e := &KickedError{Why: why, HeldBack: time.Duration(k.heldMs) * time.Millisecond, From: k.from}
+		why := Reason(k.reason)
+		e := &Error{Reason: ErrKicked, Why: why, For: time.Duration(k.heldMs) * time.Millisecond, Tick: k.from}
 		s.finish(endKicked, uint8(q), e, "")
 	}
 }
 
-func kickWhy(reason uint8) string { return DisconnectReason(reason).String() }
+func kickWhy(reason uint8) string { return Reason(reason).name() }
 
 // disconnected says that player q is out of the game, for why, from tick.
-func (s *Session) disconnected(q int, why DisconnectReason, tick uint64) {
+func (s *session) disconnected(q int, why Reason, tick uint64) {
 	s.interrupted &^= 1 << q
 	s.event(Event{Kind: EventDisconnected, Player: q, Why: why, Tick: tick})
 }
 
 // slotOf (host) returns the joiner slot of addr, or -1.
-func (s *Session) slotOf(addr string) int {
+func (s *session) slotOf(addr string) int {
 	for j := 1; j < s.players; j++ {
 		if s.peers[j].used && s.peers[j].addr == addr {
 			return j
@@ -389,7 +389,7 @@ func (s *Session) slotOf(addr string) int {
 }
 
 // freeSlot (host) returns the lowest free joiner slot, or -1.
-func (s *Session) freeSlot() int {
+func (s *session) freeSlot() int {
 	for j := 1; j < s.players; j++ {
 		if !s.peers[j].used {
 			return j

@@ -50,7 +50,7 @@ func hashAfter(inputs [][2]byte, at, n uint64, fill int) uint64 {
 // after it, with each side's true hash there; in both netcodes.
 func TestRunnerRealDesync(t *testing.T) {
 	const at, ticks, fill = 37, 200, 64
-	check := uint64((at + HashEvery - 1) / HashEvery * HashEvery) // the first checkpoint from tick at on
+	check := uint64((at + hashEvery - 1) / hashEvery * hashEvery) // the first checkpoint from tick at on
 	for _, nc := range []Netcode{Lockstep, Rollback} {
 		games := make([]*divergent, 2)
 		rg := newSpecRigWith(t, netsim.Conditions{Delay: 30 * time.Millisecond, Jitter: 10 * time.Millisecond}, ticks, fill, 0, nc, func(i int, g *specGame) Game {
@@ -65,9 +65,9 @@ func TestRunnerRealDesync(t *testing.T) {
 			t.Fatalf("%v: %d ticks confirmed", nc, len(games[0].confirmed))
 		}
 		clean, broken := hashAfter(games[0].confirmed, 0, check, fill), hashAfter(games[0].confirmed, at, check, fill)
-		want := []DesyncError{{Tick: check, Local: clean, Player: 1, Remote: broken}, {Tick: check, Local: broken, Player: 0, Remote: clean}}
+		want := []Error{{Reason: ErrDesync, Tick: check, Local: clean, Player: 1, Remote: broken}, {Reason: ErrDesync, Tick: check, Local: broken, Player: 0, Remote: clean}}
 		for i, p := range rg.players {
-			var d *DesyncError
+			var d *Error
 			if !errors.As(p.s.Err(), &d) || *d != want[i] {
 				t.Errorf("%v: player %d: %v, want %v", nc, i, p.s.Err(), &want[i])
 			}
@@ -84,7 +84,7 @@ func TestRunnerRealDesync(t *testing.T) {
 func TestQuitsAtTheSameTickNameOneQuitter(t *testing.T) {
 	for seed := uint64(1); seed <= 12; seed++ {
 		h := newHarness(t, netsim.Conditions{Delay: 30 * ms, Jitter: 20 * ms, Loss: 0.05, Reorder: 0.1}, seed)
-		h.game(Config{Delay: 3}, 4)
+		h.game(config{Delay: 3}, 4)
 		a, b := h.peers[1+int(seed%3)], h.peers[1+int(seed+1)%3]
 		if seed%4 == 0 {
 			a = h.peers[0] // the host among the quitters
@@ -117,7 +117,7 @@ func TestQuitClaimingATickAlreadyRun(t *testing.T) {
 	now := 100 * ms
 	var recs [][]byte
 	carry := func(rewrite bool) {
-		host.Poll(now, SendFunc(func(_ string, pkt []byte) {
+		host.Poll(now, sendFunc(func(_ string, pkt []byte) {
 			if rewrite {
 				var p packet
 				p.inputSize = testInputSize
@@ -130,11 +130,11 @@ func TestQuitClaimingATickAlreadyRun(t *testing.T) {
 			join.Receive(now, addr(0), pkt)
 		}))
 
-		join.Poll(now, SendFunc(func(_ string, pkt []byte) { host.Receive(now, addr(1), pkt) }))
+		join.Poll(now, sendFunc(func(_ string, pkt []byte) { host.Receive(now, addr(1), pkt) }))
 	}
 	// Run 40 ticks on both.
 	for join.NextTick() < 40 {
-		for _, s := range []*Session{host, join} {
+		for _, s := range []*session{host, join} {
 			if s.NeedInput() {
 				s.AddLocalInput(s.InputTick(), make([]byte, testInputSize))
 			}
@@ -175,7 +175,7 @@ func TestKickWhileHostTrailsKickedInputs(t *testing.T) {
 		// An input delay of 20 ticks: the host holds each player's
 		// inputs far ahead of the ticks it confirmed; its frames are slow,
 		// so the joiners run ahead of it between them.
-		h.game(Config{TickLimit: limit, KickAfter: time.Second, Silence: 500 * ms, Delay: 20}, 3)
+		h.game(config{TickLimit: limit, KickAfter: time.Second, Silence: 500 * ms, Delay: 20}, 3)
 		h.peers[0].frame = 60 * ms
 		h.runUntil(10*time.Second, func() bool { return h.peers[0].s.State() == StateRunning })
 		var victim *tpeer

@@ -5,20 +5,21 @@ import (
 	"time"
 )
 
-// A Game is a deterministic game as a Runner plays it: the same inputs
+// A Game is a deterministic game as a Session plays it: the same inputs
 // from the same state give the same state, bit for bit, on every machine.
-// The Runner calls it from the caller's goroutine, inside Frame only.
+// The Session calls it from the caller's goroutine, inside Frame or
+// Update only.
 //
-// The Runner asks for what it needs, as GGPO's and GGRS's sessions do
+// The Session asks for what it needs, as GGPO's and GGRS's sessions do
 // (save, load, advance), but through an interface rather than a list of
 // requests: a Go interface call costs nothing, allocates nothing, and
-// keeps the caller's loop a plain call to Frame.
+// keeps the caller's loop one call.
 type Game interface {
 	// Advance runs one tick with every player's input for it.
 	Advance(in *Inputs)
-	// Save stores the game's state, as it is before tick in the next
-	// Advance, in slot (0 to Runner.Slots()-1), replacing what the slot
-	// held. A game keeps its slots preallocated: a Runner saves before
+	// Save stores the game's state, as it is before the next Advance,
+	// in slot (0 to Config.MaxPrediction+1), replacing what the slot
+	// held. A game keeps its slots preallocated: a rollback saves before
 	// every tick that runs on a prediction.
 	Save(slot int)
 	// Load restores the state saved last in slot.
@@ -26,6 +27,12 @@ type Game interface {
 	// Hash is a hash of the game's state (for instance FNV-1a of it): the
 	// peers compare it on confirmed ticks to find a desync.
 	Hash() uint64
+	// LocalInput writes the local player's input for tick into dst
+	// (InputSize bytes, zeroed). n counts the new ticks the frame has run
+	// before it: a game that samples its input per tick gives it the
+	// n-th tick span of the frame. The local player is Session.Index(),
+	// known from the Welcome on. A spectator's game is never asked.
+	LocalInput(tick uint64, n int, dst []byte)
 }
 
 // A Confirmer is a Game that hears of each confirmed tick, in order, once:
@@ -46,8 +53,8 @@ type Predictor interface {
 	Predict(p int, last, dst []byte)
 }
 
-// LocalInput is where a Runner takes the local player's input from.
-type LocalInput interface {
+// localInput is where a Runner takes the local player's input from.
+type localInput interface {
 	// LocalInput writes the local player's input for tick into dst
 	// (InputSize bytes, zeroed). n counts the new ticks the frame has run
 	// before it: a game that samples its input per tick gives it the
@@ -93,14 +100,15 @@ func (in *Inputs) Disconnected(p int) bool { return in.auto&(1<<p) != 0 }
 type Netcode uint8
 
 const (
-	// Lockstep runs a tick only when every player's input for it is
-	// known: the game waits (stalls) for late inputs, and input delay
-	// (Config.Delay) hides the round trip.
-	Lockstep Netcode = 1 + iota
 	// Rollback runs a tick at once, predicting a missing input as that
 	// player's last known one; when the real input arrives and differs,
 	// the game is restored to that tick and the ticks since run again.
-	Rollback
+	// It is the zero Netcode.
+	Rollback Netcode = iota
+	// Lockstep runs a tick only when every player's input for it is
+	// known: the game waits (stalls) for late inputs, and input delay
+	// (Config.Delay) hides the round trip.
+	Lockstep
 )
 
 func (n Netcode) String() string {
@@ -115,15 +123,15 @@ func (n Netcode) String() string {
 
 // Rollback limits.
 const (
-	// DefaultMaxPrediction is how many ticks rollback may run ahead of the
+	// defaultMaxPrediction is how many ticks rollback may run ahead of the
 	// last tick whose inputs are all known (GGPO's default).
-	DefaultMaxPrediction = 8
-	// MaxMaxPrediction bounds RunnerConfig.MaxPrediction.
-	MaxMaxPrediction = 60
+	defaultMaxPrediction = 8
+	// maxMaxPrediction bounds RunnerConfig.MaxPrediction.
+	maxMaxPrediction = 60
 )
 
-// RunnerConfig sets up a Runner.
-type RunnerConfig struct {
+// runnerConfig sets up a Runner.
+type runnerConfig struct {
 	Netcode Netcode
 	// MaxPrediction (rollback) is the most ticks the game may run ahead
 	// of the confirmed ones, 1..MaxMaxPrediction (0: DefaultMaxPrediction).
@@ -134,8 +142,8 @@ type RunnerConfig struct {
 	Tick time.Duration
 }
 
-// RunnerStats are a Runner's counts.
-type RunnerStats struct {
+// runnerStats are a Runner's counts.
+type runnerStats struct {
 	Ticks            int64 // new ticks run (not counting re-simulations)
 	Rollbacks        int64 // frames that restored a saved state
 	Resimulated      int64 // ticks run again after a rollback
@@ -153,20 +161,20 @@ type RunnerStats struct {
 	Slowdown       time.Duration
 }
 
-// A Runner plays a Game over a Session: each frame it gives the session
+// A runner plays a Game over a Session: each frame it gives the session
 // the local input, runs the ticks the caller's loop owes (predicting and
 // rolling back, with Rollback), and tells the session about the ticks
 // that are confirmed, with their state hashes. Lockstep, rollback and the
 // sync test (NewSyncTest) share this one tick path.
 //
-// A Runner is not safe for concurrent use; it does not allocate after
+// A runner is not safe for concurrent use; it does not allocate after
 // NewRunner.
-type Runner struct {
-	s     *Session // nil for a sync test
+type runner struct {
+	s     *session // nil for a sync test
 	game  Game
 	conf  Confirmer // game, if it is one
 	pred  Predictor // game, if it is one
-	local LocalInput
+	local localInput
 
 	rollback bool
 	maxPred  int
@@ -207,20 +215,20 @@ type Runner struct {
 
 	bcast bool // a Broadcast serves the game's spectators (NewBroadcast)
 
-	sync *syncTest
-	st   RunnerStats
+	sync *syncState
+	st   runnerStats
 }
 
-// NewRunner makes a Runner that plays g over s, taking the local player's
+// newRunner makes a Runner that plays g over s, taking the local player's
 // input from local. g may also be a Confirmer. s's game must not have
 // started running ticks yet.
 //
 // A session takes one Runner: a second returns an error wrapping
 // ErrInvalid. A session whose game is over (Session.Over: a quit in the
-// lobby, a join that failed) has nothing left to play, so NewRunner
+// lobby, a join that failed) has nothing left to play, so newRunner
 // returns an error wrapping ErrOver, and the session's Err if it has one,
 // rather than a Runner whose frames would run nothing.
-func NewRunner(s *Session, g Game, local LocalInput, c RunnerConfig) (*Runner, error) {
+func newRunner(s *session, g Game, local localInput, c runnerConfig) (*runner, error) {
 	if s == nil || g == nil || local == nil {
 		return nil, fmt.Errorf("%w: NewRunner needs a session, a game and a local input", ErrInvalid)
 	}
@@ -232,11 +240,11 @@ func NewRunner(s *Session, g Game, local LocalInput, c RunnerConfig) (*Runner, e
 	}
 	if s.Over() {
 		if err := s.Err(); err != nil {
-			return nil, fmt.Errorf("%w: NewRunner on a session whose game ended: %w", ErrOver, err)
+			return nil, fmt.Errorf("%w: NewRunner on a session whose game ended: %w", errOver, err)
 		}
-		return nil, fmt.Errorf("%w: NewRunner on a session whose game ended", ErrOver)
+		return nil, fmt.Errorf("%w: NewRunner on a session whose game ended", errOver)
 	}
-	r := &Runner{s: s, game: g, local: local, size: s.inputSize, players: s.players, tickLen: c.Tick}
+	r := &runner{s: s, game: g, local: local, size: s.inputSize, players: s.players, tickLen: c.Tick}
 	r.conf, _ = g.(Confirmer)
 	r.pred, _ = g.(Predictor)
 	switch c.Netcode {
@@ -245,10 +253,10 @@ func NewRunner(s *Session, g Game, local LocalInput, c RunnerConfig) (*Runner, e
 		r.rollback = true
 		r.maxPred = c.MaxPrediction
 		if r.maxPred == 0 {
-			r.maxPred = DefaultMaxPrediction
+			r.maxPred = defaultMaxPrediction
 		}
-		if r.maxPred < 1 || r.maxPred > MaxMaxPrediction {
-			return nil, fmt.Errorf("%w: RunnerConfig.MaxPrediction %d not in 1..%d", ErrInvalid, c.MaxPrediction, MaxMaxPrediction)
+		if r.maxPred < 1 || r.maxPred > maxMaxPrediction {
+			return nil, fmt.Errorf("%w: RunnerConfig.MaxPrediction %d not in 1..%d", ErrInvalid, c.MaxPrediction, maxMaxPrediction)
 		}
 	default:
 		return nil, fmt.Errorf("%w: RunnerConfig.Netcode %v, want Lockstep or Rollback", ErrInvalid, c.Netcode)
@@ -258,7 +266,7 @@ func NewRunner(s *Session, g Game, local LocalInput, c RunnerConfig) (*Runner, e
 	return r, nil
 }
 
-func (r *Runner) alloc(n int) {
+func (r *runner) alloc(n int) {
 	r.used = make([][MaxPlayers]record, n)
 	r.predicted = make([]uint8, n)
 	r.saved = make([]bool, n)
@@ -267,24 +275,24 @@ func (r *Runner) alloc(n int) {
 	r.hashFn = r.hashToSend
 }
 
-func (r *Runner) hashToSend() uint64 { return r.hashOut }
+func (r *runner) hashToSend() uint64 { return r.hashOut }
 
 // Slots is the number of save slots the game needs: Save and Load take
 // 0..Slots()-1.
-func (r *Runner) Slots() int { return len(r.used) }
+func (r *runner) Slots() int { return len(r.used) }
 
-func (r *Runner) slot(t uint64) int { return int(t % uint64(len(r.used))) }
+func (r *runner) slot(t uint64) int { return int(t % uint64(len(r.used))) }
 
 // Head is the game's next tick: the ticks it has run, confirmed or not.
-func (r *Runner) Head() uint64 { return r.head }
+func (r *runner) Head() uint64 { return r.head }
 
 // Owed is the number of ticks the loop owes that have not run yet (a
 // stall); the caller's time debt is that many ticks more than its loop
 // says.
-func (r *Runner) Owed() int64 { return r.owed }
+func (r *runner) Owed() int64 { return r.owed }
 
 // Stats returns the Runner's counts.
-func (r *Runner) Stats() RunnerStats { return r.st }
+func (r *runner) Stats() runnerStats { return r.st }
 
 // Frame runs the frame at now: due is the number of new ticks the
 // caller's fixed-step loop says are due (in lockstep mode: the time debt
@@ -305,7 +313,7 @@ func (r *Runner) Stats() RunnerStats { return r.st }
 //
 // With RunnerConfig.Tick, Frame also measures how far this peer's game is
 // ahead of the others' and decides the frame's TimeSync.
-func (r *Runner) Frame(now time.Duration, due, maxLoops int) (ran int) {
+func (r *runner) Frame(now time.Duration, due, maxLoops int) (ran int) {
 	if r.sync != nil {
 		r.owed += int64(max(due, 0))
 		return r.syncFrame(maxLoops)
@@ -369,10 +377,10 @@ func (r *Runner) Frame(now time.Duration, due, maxLoops int) (ran int) {
 	return ran
 }
 
-// UpdateMaxLoops is the most ticks one Update runs: its own, and one
+// updateMaxLoops is the most ticks one Update runs: its own, and one
 // owed from a stall, so that a game that waited catches up at one tick
 // more a call.
-const UpdateMaxLoops = 2
+const updateMaxLoops = 2
 
 // Update is Frame for an engine's fixed update, which calls it once a
 // tick of the game's length (RunnerConfig.Tick; Ebitengine's Update, 60
@@ -398,13 +406,13 @@ const UpdateMaxLoops = 2
 //
 // Call it after the datagrams are in and send the session's after it, as
 // with Frame; do not mix it with Frame on one Runner.
-func (r *Runner) Update(now time.Duration) (ran int, skipped bool) {
+func (r *runner) Update(now time.Duration) (ran int, skipped bool) {
 	due := 1
 	if r.sync == nil && r.s.State() == StateRunning && r.tickLen > 0 && r.skip >= r.tickLen {
 		r.skip -= r.tickLen
 		due, skipped = 0, true
 	}
-	ran = r.Frame(now, due, UpdateMaxLoops)
+	ran = r.Frame(now, due, updateMaxLoops)
 	if r.sync == nil && r.s.State() == StateRunning {
 		r.skip += r.slow
 	} else {
@@ -415,7 +423,7 @@ func (r *Runner) Update(now time.Duration) (ran int, skipped bool) {
 
 // giveLocal gives the session the local player's inputs up to tick
 // t+Delay; false if the window is full before t's own.
-func (r *Runner) giveLocal(t uint64, n int) bool {
+func (r *runner) giveLocal(t uint64, n int) bool {
 	s := r.s
 	for s.InputTick() <= t+uint64(s.Delay()) {
 		if !r.pending {
@@ -434,7 +442,7 @@ func (r *Runner) giveLocal(t uint64, n int) bool {
 // tick runs tick t (the game's head) with the inputs known now,
 // predicting the missing ones, saving the state first if any is
 // predicted.
-func (r *Runner) tick(t uint64, resim bool) {
+func (r *runner) tick(t uint64, resim bool) {
 	in := &r.in
 	r.fill(t)
 	in.Resimulated = resim
@@ -447,14 +455,14 @@ func (r *Runner) tick(t uint64, resim bool) {
 	r.predicted[i] = in.predicted
 	r.game.Advance(in)
 	r.head = t + 1
-	if (t+1)%HashEvery == 0 || r.sync != nil || r.s.checkAt(t+1) {
+	if (t+1)%hashEvery == 0 || r.sync != nil || r.s.checkAt(t+1) {
 		r.hashes[r.slot(t+1)] = r.game.Hash()
 	}
 }
 
 // fill sets r.in to every player's input for tick t: known, zero for a
 // kicked player, or predicted (the player's last known input).
-func (r *Runner) fill(t uint64) {
+func (r *runner) fill(t uint64) {
 	in := &r.in
 	*in = Inputs{Tick: t, players: r.players, size: r.size}
 	if r.sync != nil {
@@ -485,7 +493,7 @@ func (r *Runner) fill(t uint64) {
 // correct finds the earliest tick that ran on a prediction the inputs
 // that arrived since contradict, restores the state before it and runs
 // the ticks since again, up to where the game was.
-func (r *Runner) correct() {
+func (r *runner) correct() {
 	s := r.s
 	head := r.head
 	from := max(s.NextTick(), head-min(head, uint64(len(r.used)-1)))
@@ -515,7 +523,7 @@ func (r *Runner) correct() {
 
 // rerun restores the state before tick from and runs the ticks up to
 // head again.
-func (r *Runner) rerun(from, head uint64) {
+func (r *runner) rerun(from, head uint64) {
 	r.game.Load(r.slot(from))
 	for t := from; t < head; t++ {
 		r.tick(t, true)
@@ -528,7 +536,7 @@ func (r *Runner) rerun(from, head uint64) {
 // confirm moves the session over the ticks the game ran whose inputs are
 // all known, comparing state hashes on them, and hands them to the
 // Confirmer.
-func (r *Runner) confirm(now time.Duration) {
+func (r *runner) confirm(now time.Duration) {
 	s := r.s
 	for s.NextTick() < r.head && s.Ready(s.NextTick()) {
 		t := s.NextTick()
@@ -544,7 +552,7 @@ func (r *Runner) confirm(now time.Duration) {
 }
 
 // confirmTick hands tick t, now confirmed, to the Confirmer.
-func (r *Runner) confirmTick(t uint64) {
+func (r *runner) confirmTick(t uint64) {
 	if r.conf == nil {
 		return
 	}
@@ -552,14 +560,14 @@ func (r *Runner) confirmTick(t uint64) {
 	r.fill(t)
 	in.in = r.used[r.slot(t)] // what it ran with, which the inputs now confirm
 	in.predicted = 0
-	hash, ok := r.hashes[r.slot(t+1)], (t+1)%HashEvery == 0
+	hash, ok := r.hashes[r.slot(t+1)], (t+1)%hashEvery == 0
 	r.conf.Confirmed(in, hash, ok)
 }
 
 // settle, once the game is over, confirms what can be and undoes the
 // ticks run on predictions past the last confirmed one, so that the game
 // ends as the confirmed game.
-func (r *Runner) settle(now time.Duration) {
+func (r *runner) settle(now time.Duration) {
 	if r.settled {
 		return
 	}
@@ -579,7 +587,7 @@ func (r *Runner) settle(now time.Duration) {
 // confirmEnding is confirm for a session that is over (which takes no
 // Advance): the ticks the game ran whose inputs all arrived are final
 // all the same, and their hashes still find a desync.
-func (r *Runner) confirmEnding() {
+func (r *runner) confirmEnding() {
 	s := r.s
 	for s.next < r.head && s.Ready(s.next) && !s.pastEnd(s.next) {
 		t := s.next

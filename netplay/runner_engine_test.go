@@ -10,8 +10,8 @@ import (
 // enginePeer is a player whose loop is an engine's fixed update: a call
 // every period of its own clock (a fast clock: a shorter period).
 type enginePeer struct {
-	s       *Session
-	r       *Runner
+	s       *session
+	r       *runner
 	g       *specGame
 	period  time.Duration
 	next    time.Duration
@@ -31,22 +31,22 @@ func engineGame(t *testing.T, periods [2]time.Duration, tick, joinAt, limit time
 	}
 	peers := make([]*enginePeer, 2)
 	for i := range peers {
-		peers[i] = &enginePeer{period: periods[i], g: newSpecGame(0, MaxMaxPrediction+2)}
+		peers[i] = &enginePeer{period: periods[i], g: newSpecGame(0, maxMaxPrediction+2)}
 		peers[i].g.seed, peers[i].g.index = uint64(i+1), i
 	}
 	start := func(i int, now time.Duration) {
-		var s *Session
+		var s *session
 		if i == 0 {
-			s, err = NewHost(Config{Nonce: 1, InputSize: 1, Players: 2, Delay: 0, Silence: time.Minute}, now)
+			s, err = newHost(config{Nonce: 1, InputSize: 1, Players: 2, Delay: 0, Silence: time.Minute}, now)
 		} else {
-			s, err = NewJoiner(Config{Nonce: 2, InputSize: 1, Silence: time.Minute}, addr(0), now)
+			s, err = newJoiner(config{Nonce: 2, InputSize: 1, Silence: time.Minute}, addr(0), now)
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
 		p := peers[i]
 		p.s = s
-		if p.r, err = NewRunner(s, p.g, p.g, RunnerConfig{Netcode: Rollback, Tick: tick}); err != nil {
+		if p.r, err = newRunner(s, p.g, p.g, runnerConfig{Netcode: Rollback, Tick: tick}); err != nil {
 			t.Fatal(err)
 		}
 		p.next = now
@@ -79,7 +79,7 @@ func engineGame(t *testing.T, periods [2]time.Duration, tick, joinAt, limit time
 			} else {
 				p.ran += p.r.Frame(now, 1, 1)
 			}
-			p.s.Poll(now, SendFunc(func(to string, pkt []byte) { net.Send(now, addr(i), to, pkt) }))
+			p.s.Poll(now, sendFunc(func(to string, pkt []byte) { net.Send(now, addr(i), to, pkt) }))
 		}
 		if each != nil {
 			each(now, peers)

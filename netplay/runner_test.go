@@ -124,7 +124,7 @@ func newToyGame(tb testing.TB, name string) *toyGame {
 
 // bind makes the game's save slots for r, as Game asks: preallocated,
 // Runner.Slots() of them.
-func (g *toyGame) bind(r *Runner) { g.slots = make([]toySlot, r.Slots()) }
+func (g *toyGame) bind(r *runner) { g.slots = make([]toySlot, r.Slots()) }
 
 func (g *toyGame) errorf(format string, args ...any) {
 	g.tb.Helper()
@@ -297,8 +297,8 @@ type rig struct {
 type rpeer struct {
 	rig     *rig
 	name    string
-	s       *Session
-	r       *Runner
+	s       *session
+	r       *runner
 	g       *toyGame
 	addr    string
 	base    time.Duration
@@ -329,7 +329,7 @@ type rpeer struct {
 	askedAt bool
 	maxLead uint64 // the most Head()-Confirmed() after a frame
 	// leads[n] counts the frames that ended n ticks ahead of Confirmed.
-	leads       [MaxMaxPrediction + 2]int
+	leads       [maxMaxPrediction + 2]int
 	over        bool   // the game was over at the start of a frame
 	settledSeen bool   // the frame that settled the game ran
 	undone      uint64 // ticks the end undid (Head before the settling frame minus after)
@@ -362,7 +362,7 @@ func newRig(t testing.TB, c rigConfig) *rig {
 			}
 		}
 	}
-	host, err := NewHost(Config{
+	host, err := newHost(config{
 		Nonce: 0x5e55_1011_d00d_0001 ^ c.seed, InputSize: testInputSize, Players: c.players,
 		Delay: c.delay, TickLimit: c.tickLimit, KickAfter: c.kickAfter, Silence: c.silence,
 	}, 0)
@@ -371,7 +371,7 @@ func newRig(t testing.TB, c rigConfig) *rig {
 	}
 	rg.add("host", host)
 	for i := 1; i < c.players; i++ {
-		js, err := NewJoiner(Config{Nonce: uint64(1000 + i), InputSize: testInputSize, Silence: c.silence}, addr(0), 0)
+		js, err := newJoiner(config{Nonce: uint64(1000 + i), InputSize: testInputSize, Silence: c.silence}, addr(0), 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -380,7 +380,7 @@ func newRig(t testing.TB, c rigConfig) *rig {
 	return rg
 }
 
-func (rg *rig) add(name string, s *Session) {
+func (rg *rig) add(name string, s *session) {
 	i := len(rg.peers)
 	p := &rpeer{rig: rg, name: name, s: s, addr: addr(i), rng: rg.c.seed*31 + uint64(i)}
 	// Frames of different lengths, out of phase: 16, 11, 23, 9, 19, 13,
@@ -406,11 +406,11 @@ func (rg *rig) add(name string, s *Session) {
 		p.g.check = p.checkInputs
 		p.g.predict = p.checkPredict
 	}
-	rc := RunnerConfig{Netcode: rg.c.netcode, MaxPrediction: rg.c.maxPred}
+	rc := runnerConfig{Netcode: rg.c.netcode, MaxPrediction: rg.c.maxPred}
 	if rg.c.timeSync {
 		rc.Tick = rg.tick
 	}
-	r, err := NewRunner(s, g, rigLocal{p}, rc)
+	r, err := newRunner(s, g, rigLocal{p}, rc)
 	if err != nil {
 		rg.t.Fatal(err)
 	}
@@ -560,7 +560,7 @@ func (p *rpeer) frame() {
 		s.Quit(now)
 		p.quitted = true
 	}
-	s.Poll(now, SendFunc(p.send))
+	s.Poll(now, sendFunc(p.send))
 	if p.hearOnOver && s.Over() {
 		p.deaf, p.deafAt = false, 0
 	}
@@ -681,7 +681,7 @@ func (rg *rig) checkEnd(p *rpeer) {
 		ref := reference(s.Players(), max(n, uint64(len(confirmed))), want)
 		for i, c := range p.g.conf {
 			t := uint64(i)
-			if c.ok != ((t+1)%HashEvery == 0) {
+			if c.ok != ((t+1)%hashEvery == 0) {
 				rg.t.Errorf("%s: tick %d confirmed with ok %v", p.name, t, c.ok)
 			}
 			if c.ok && c.hash != ref[t+1].hash() {
@@ -830,7 +830,7 @@ func TestRunnerPredictor(t *testing.T) {
 // bots'), and the reference's state hash after every HashEvery ticks.
 func TestRunnerConfirmer(t *testing.T) {
 	for _, nc := range []Netcode{Lockstep, Rollback} {
-		rg := newRig(t, rigConfig{players: 3, netcode: nc, tickLimit: 4*HashEvery + 7, cond: badNet, seed: 5, confirmer: true})
+		rg := newRig(t, rigConfig{players: 3, netcode: nc, tickLimit: 4*hashEvery + 7, cond: badNet, seed: 5, confirmer: true})
 		rg.run(60 * time.Second)
 		for _, p := range rg.peers {
 			rg.checkEnd(p) // the Confirmer's checks
@@ -840,7 +840,7 @@ func TestRunnerConfirmer(t *testing.T) {
 					oks++
 				}
 			}
-			if len(p.g.conf) != 4*HashEvery+7 || oks != 4 {
+			if len(p.g.conf) != 4*hashEvery+7 || oks != 4 {
 				t.Errorf("%v %s: %d ticks confirmed, %d with a hash", nc, p.name, len(p.g.conf), oks)
 			}
 		}
@@ -873,7 +873,7 @@ func TestRunnerEndSettles(t *testing.T) {
 		case "tick limit":
 			c.tickLimit = end
 		case "kick":
-			c.kickAfter = KickWindow // kicks the silent only
+			c.kickAfter = kickWindow // kicks the silent only
 			c.tickLimit = end + 60
 		}
 		rg := newRig(t, c)
@@ -900,16 +900,12 @@ func TestRunnerEndSettles(t *testing.T) {
 			var okErr bool
 			switch kind {
 			case "silence":
-				var se *SilenceError
-				okErr = errors.As(err, &se)
+				okErr = errors.Is(err, ErrSilent)
 			case "hiccup":
-				var se *SilenceError
-				var le *LeftError
-				okErr = errors.As(err, &se) || errors.As(err, &le)
+				okErr = errors.Is(err, ErrSilent) || errors.Is(err, ErrLeft)
 			case "kick":
-				var ke *KickedError
 				if p == rg.peers[victim] {
-					okErr = errors.As(err, &ke)
+					okErr = errors.Is(err, ErrKicked)
 				} else {
 					okErr = err == nil
 				}
@@ -951,7 +947,7 @@ func TestRunnerEndSettles(t *testing.T) {
 func TestRunnerKickRollsBackIdlePrediction(t *testing.T) {
 	rg := newRig(t, rigConfig{
 		players: 2, netcode: Rollback, maxPred: 8, delay: noDelay, seed: 21, tickLimit: 150,
-		kickAfter: KickWindow, silence: 600 * ms, cond: badNet, confirmer: true,
+		kickAfter: kickWindow, silence: 600 * ms, cond: badNet, confirmer: true,
 		input: func(p int, delay, t uint64) trec {
 			if p == 1 {
 				return trec{} // idle
@@ -965,9 +961,8 @@ func TestRunnerKickRollsBackIdlePrediction(t *testing.T) {
 	if _, ok := host.s.Kicked(1); !ok || host.s.Err() != nil || host.s.NextTick() != 150 {
 		t.Fatalf("the joiner was not kicked, or the host did not reach the tick limit: err %v, tick %d", host.s.Err(), host.s.NextTick())
 	}
-	var ke *KickedError
-	if !errors.As(join.s.Err(), &ke) {
-		t.Errorf("joiner: %v, want a KickedError", join.s.Err())
+	if !errors.Is(join.s.Err(), ErrKicked) {
+		t.Errorf("joiner: %v, want ErrKicked", join.s.Err())
 	}
 	if host.r.Stats().MaxRollback == 0 {
 		t.Errorf("host: no rollback (%+v): the ticks it ran on the prediction of the kicked player's idle input were not run again with the player autonomous", host.r.Stats())
@@ -998,9 +993,8 @@ func TestRunnerInputsAfterTheEnd(t *testing.T) {
 	join.deafAt, join.hearOnOver = 60, true
 	join.base = 40 * ms // the host's inputs arrive before its next frame
 	rg.run(60 * time.Second)
-	var se *SilenceError
-	if !errors.As(join.s.Err(), &se) {
-		t.Fatalf("joiner: %v, want a SilenceError", join.s.Err())
+	if !errors.Is(join.s.Err(), ErrSilent) {
+		t.Fatalf("joiner: %v, want ErrSilent", join.s.Err())
 	}
 	rg.checkEnd(join)
 }
@@ -1028,21 +1022,21 @@ func syncRef(n uint64) []toyState {
 }
 
 // newSync makes a sync test of a toy game (a Confirmer) with checkDistance.
-func newSync(t *testing.T, checkDistance int) (*SyncTest, *toyGame) {
+func newSync(t *testing.T, checkDistance int) (*syncTest, *toyGame) {
 	t.Helper()
 	g := newToyGame(t, "synctest")
 	var next uint64
-	r, err := NewSyncTest(confGame{g}, syncInput{t, &next}, SyncTestConfig{InputSize: testInputSize, CheckDistance: checkDistance})
+	r, err := newSyncTest(confGame{g}, syncInput{t, &next}, syncTestConfig{InputSize: testInputSize, CheckDistance: checkDistance})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g.bind(r.Runner)
+	g.bind(r.runner)
 	return r, g
 }
 
 // runSync runs frames of 0 to 3 due ticks, 5 at most a frame, until n
 // ticks ran or the test fails.
-func runSync(r *SyncTest, n uint64) {
+func runSync(r *syncTest, n uint64) {
 	for f := uint64(0); r.Head() < n && r.Err() == nil; f++ {
 		due := int(mix64(f) % 4)
 		due = min(due, int(n-r.Head()-uint64(r.Owed())))
@@ -1056,7 +1050,7 @@ func runSync(r *SyncTest, n uint64) {
 // the reference's state.
 func TestSyncTestPasses(t *testing.T) {
 	const n = 300
-	for _, d := range []int{1, 2, 7, MaxCheckDistance} {
+	for _, d := range []int{1, 2, 7, maxCheckDistance} {
 		r, g := newSync(t, d)
 		runSync(r, n)
 		if err := r.Err(); err != nil {
@@ -1094,16 +1088,20 @@ func TestSyncTestFinds(t *testing.T) {
 		r, g := newSync(t, d)
 		g.lose, g.loseAt = true, loseAt
 		runSync(r, 200)
-		var e *SyncTestError
-		if !errors.As(r.Err(), &e) {
+		var e *Error
+		if !errors.Is(r.Err(), ErrDesync) || !errors.As(r.Err(), &e) {
 			t.Fatalf("Load losing the state before tick %d: err %v", loseAt, r.Err())
 		}
 		// The first rollback to tick loseAt reruns it from a state
 		// without its acc: the state after loseAt+1 ticks differs first.
 		ref := syncRef(loseAt + 1)
-		want := SyncTestError{Tick: loseAt + 1, First: ref[loseAt+1].hash(), Distance: d, Resimulations: int64(loseAt) * d}
-		if e.Tick != want.Tick || e.First != want.First || e.Again == e.First || e.Distance != want.Distance || e.Resimulations != want.Resimulations {
+		want := Error{Reason: ErrDesync, Tick: loseAt + 1, Local: ref[loseAt+1].hash(), Rollback: d}
+		if e.Reason != want.Reason || e.Tick != want.Tick || e.Local != want.Local || e.Remote == e.Local || e.Rollback != want.Rollback {
 			t.Errorf("Load losing the state before tick %d: %+v, want %+v", loseAt, *e, want)
+		}
+		// Every tick run again before the one that differed was equal.
+		if resim := r.Stats().Resimulated - d; resim != int64(loseAt)*d {
+			t.Errorf("Load losing the state before tick %d: %d ticks run again before it, want %d", loseAt, resim, loseAt*d)
 		}
 		head := r.Head()
 		if ran := r.Frame(0, 3, 5); ran != 0 || r.Head() != head || r.Err() != e {
@@ -1114,9 +1112,9 @@ func TestSyncTestFinds(t *testing.T) {
 		r, g := newSync(t, d)
 		g.noisy, g.noisyAt = true, at
 		runSync(r, 200)
-		var e *SyncTestError
-		if !errors.As(r.Err(), &e) || e.Tick != at+1 {
-			t.Errorf("Advance not deterministic at tick %d: err %v, want a SyncTestError at tick %d", at, r.Err(), at+1)
+		var e *Error
+		if !errors.Is(r.Err(), ErrDesync) || !errors.As(r.Err(), &e) || e.Tick != at+1 {
+			t.Errorf("Advance not deterministic at tick %d: err %v, want a sync test ErrDesync at tick %d", at, r.Err(), at+1)
 		}
 	}
 }
@@ -1140,9 +1138,9 @@ func TestSyncTestInvalidate(t *testing.T) {
 		}
 		runSync(r, n)
 		if !invalidate {
-			var e *SyncTestError
-			if !errors.As(r.Err(), &e) || e.Tick != at+1 {
-				t.Errorf("without Invalidate: err %v, want a SyncTestError at tick %d", r.Err(), at+1)
+			var e *Error
+			if !errors.Is(r.Err(), ErrDesync) || !errors.As(r.Err(), &e) || e.Tick != at+1 {
+				t.Errorf("without Invalidate: err %v, want a sync test ErrDesync at tick %d", r.Err(), at+1)
 			}
 			continue
 		}
@@ -1217,43 +1215,42 @@ type nopLocal struct{}
 func (nopLocal) LocalInput(uint64, int, []byte) {}
 
 func TestRunnerInvalid(t *testing.T) {
-	s, err := NewHost(Config{InputSize: testInputSize, Nonce: 1, Delay: DefaultDelay}, 0)
+	s, err := newHost(config{InputSize: testInputSize, Nonce: 1, Delay: DefaultDelay}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	g := newToyGame(t, "toy")
 	for _, c := range []struct {
 		name  string
-		s     *Session
+		s     *session
 		g     Game
-		local LocalInput
-		c     RunnerConfig
+		local localInput
+		c     runnerConfig
 	}{
-		{"nil session", nil, g, nopLocal{}, RunnerConfig{Netcode: Rollback}},
-		{"nil game", s, nil, nopLocal{}, RunnerConfig{Netcode: Rollback}},
-		{"nil input", s, g, nil, RunnerConfig{Netcode: Rollback}},
-		{"no netcode", s, g, nopLocal{}, RunnerConfig{}},
-		{"unknown netcode", s, g, nopLocal{}, RunnerConfig{Netcode: Rollback + 1}},
-		{"negative MaxPrediction", s, g, nopLocal{}, RunnerConfig{Netcode: Rollback, MaxPrediction: -1}},
-		{"MaxPrediction too large", s, g, nopLocal{}, RunnerConfig{Netcode: Rollback, MaxPrediction: MaxMaxPrediction + 1}},
-		{"negative Tick", s, g, nopLocal{}, RunnerConfig{Netcode: Lockstep, Tick: -1}},
+		{"nil session", nil, g, nopLocal{}, runnerConfig{Netcode: Rollback}},
+		{"nil game", s, nil, nopLocal{}, runnerConfig{Netcode: Rollback}},
+		{"nil input", s, g, nil, runnerConfig{Netcode: Rollback}},
+		{"unknown netcode", s, g, nopLocal{}, runnerConfig{Netcode: Lockstep + 1}},
+		{"negative MaxPrediction", s, g, nopLocal{}, runnerConfig{Netcode: Rollback, MaxPrediction: -1}},
+		{"MaxPrediction too large", s, g, nopLocal{}, runnerConfig{Netcode: Rollback, MaxPrediction: maxMaxPrediction + 1}},
+		{"negative Tick", s, g, nopLocal{}, runnerConfig{Netcode: Lockstep, Tick: -1}},
 	} {
-		if r, err := NewRunner(c.s, c.g, c.local, c.c); !errors.Is(err, ErrInvalid) || r != nil {
+		if r, err := newRunner(c.s, c.g, c.local, c.c); !errors.Is(err, ErrInvalid) || r != nil {
 			t.Errorf("NewRunner, %s: %v, %v; want an error wrapping ErrInvalid", c.name, r, err)
 		}
 	}
 	// A state for each tick it may run ahead, and the one before them.
 	for _, c := range []struct {
-		c     RunnerConfig
+		c     runnerConfig
 		ahead int
 	}{
-		{RunnerConfig{Netcode: Rollback}, DefaultMaxPrediction},
-		{RunnerConfig{Netcode: Rollback, MaxPrediction: 1}, 1},
-		{RunnerConfig{Netcode: Rollback, MaxPrediction: MaxMaxPrediction}, MaxMaxPrediction},
-		{RunnerConfig{Netcode: Lockstep, MaxPrediction: 1000}, 0}, // ignored in lockstep
+		{runnerConfig{Netcode: Rollback}, defaultMaxPrediction},
+		{runnerConfig{Netcode: Rollback, MaxPrediction: 1}, 1},
+		{runnerConfig{Netcode: Rollback, MaxPrediction: maxMaxPrediction}, maxMaxPrediction},
+		{runnerConfig{Netcode: Lockstep, MaxPrediction: 1000}, 0}, // ignored in lockstep
 	} {
-		s, _ := NewHost(Config{InputSize: testInputSize, Nonce: 1, Delay: DefaultDelay}, 0) // one Runner a session
-		r, err := NewRunner(s, g, nopLocal{}, c.c)
+		s, _ := newHost(config{InputSize: testInputSize, Nonce: 1, Delay: DefaultDelay}, 0) // one Runner a session
+		r, err := newRunner(s, g, nopLocal{}, c.c)
 		if err != nil {
 			t.Errorf("NewRunner(%+v): %v", c.c, err)
 		} else if r.Slots() < c.ahead+1 {
@@ -1263,23 +1260,23 @@ func TestRunnerInvalid(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		g     Game
-		local LocalInput
-		c     SyncTestConfig
+		local localInput
+		c     syncTestConfig
 	}{
-		{"nil game", nil, nopLocal{}, SyncTestConfig{InputSize: 1, CheckDistance: 2}},
-		{"nil input", g, nil, SyncTestConfig{InputSize: 1, CheckDistance: 2}},
-		{"no input size", g, nopLocal{}, SyncTestConfig{CheckDistance: 2}},
-		{"input size too large", g, nopLocal{}, SyncTestConfig{InputSize: MaxInputSize + 1, CheckDistance: 2}},
-		{"no check distance", g, nopLocal{}, SyncTestConfig{InputSize: 1}},
-		{"negative check distance", g, nopLocal{}, SyncTestConfig{InputSize: 1, CheckDistance: -1}},
-		{"check distance too large", g, nopLocal{}, SyncTestConfig{InputSize: 1, CheckDistance: MaxCheckDistance + 1}},
+		{"nil game", nil, nopLocal{}, syncTestConfig{InputSize: 1, CheckDistance: 2}},
+		{"nil input", g, nil, syncTestConfig{InputSize: 1, CheckDistance: 2}},
+		{"no input size", g, nopLocal{}, syncTestConfig{CheckDistance: 2}},
+		{"input size too large", g, nopLocal{}, syncTestConfig{InputSize: MaxInputSize + 1, CheckDistance: 2}},
+		{"no check distance", g, nopLocal{}, syncTestConfig{InputSize: 1}},
+		{"negative check distance", g, nopLocal{}, syncTestConfig{InputSize: 1, CheckDistance: -1}},
+		{"check distance too large", g, nopLocal{}, syncTestConfig{InputSize: 1, CheckDistance: maxCheckDistance + 1}},
 	} {
-		if r, err := NewSyncTest(c.g, c.local, c.c); !errors.Is(err, ErrInvalid) || r != nil {
+		if r, err := newSyncTest(c.g, c.local, c.c); !errors.Is(err, ErrInvalid) || r != nil {
 			t.Errorf("NewSyncTest, %s: %v, %v; want an error wrapping ErrInvalid", c.name, r, err)
 		}
 	}
-	for _, c := range []SyncTestConfig{{InputSize: 1, CheckDistance: 1}, {InputSize: MaxInputSize, CheckDistance: MaxCheckDistance}} {
-		if r, err := NewSyncTest(g, nopLocal{}, c); err != nil || r.Slots() < c.CheckDistance+1 || r.Err() != nil {
+	for _, c := range []syncTestConfig{{InputSize: 1, CheckDistance: 1}, {InputSize: MaxInputSize, CheckDistance: maxCheckDistance}} {
+		if r, err := newSyncTest(g, nopLocal{}, c); err != nil || r.Slots() < c.CheckDistance+1 || r.Err() != nil {
 			t.Errorf("NewSyncTest(%+v): %v, %v", c, r, err)
 		}
 	}
@@ -1294,24 +1291,24 @@ func TestRunnerInvalid(t *testing.T) {
 // session's own error; the session is left as it was, with no Runner.
 func TestNewRunnerRefusesAnEndedSession(t *testing.T) {
 	g := newToyGame(t, "toy")
-	host, err := NewHost(Config{InputSize: testInputSize, Nonce: 1, Delay: DefaultDelay}, 0)
+	host, err := newHost(config{InputSize: testInputSize, Nonce: 1, Delay: DefaultDelay}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	host.Quit(0)
-	quit, err := NewJoiner(Config{InputSize: testInputSize, Nonce: 2}, addr(0), 0)
+	quit, err := newJoiner(config{InputSize: testInputSize, Nonce: 2}, addr(0), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	quit.Quit(0)
-	lost, err := NewJoiner(Config{InputSize: testInputSize, Nonce: 3}, addr(0), 0)
+	lost, err := newJoiner(config{InputSize: testInputSize, Nonce: 3}, addr(0), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	lost.Unreachable(ms, addr(0))
 	for _, c := range []struct {
 		name  string
-		s     *Session
+		s     *session
 		state State
 	}{
 		{"host quit in the lobby", host, StateEnding},
@@ -1321,8 +1318,8 @@ func TestNewRunnerRefusesAnEndedSession(t *testing.T) {
 		if c.s.State() != c.state {
 			t.Fatalf("%s: state %v, want %v (test broken)", c.name, c.s.State(), c.state)
 		}
-		r, err := NewRunner(c.s, g, nopLocal{}, RunnerConfig{Netcode: Rollback})
-		if r != nil || !errors.Is(err, ErrOver) || strings.Contains(err.Error(), "\n") {
+		r, err := newRunner(c.s, g, nopLocal{}, runnerConfig{Netcode: Rollback})
+		if r != nil || !errors.Is(err, errOver) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("NewRunner, %s: a Runner %t, error %v; want no Runner and a one-line error wrapping ErrOver", c.name, r != nil, err)
 			continue
 		}
@@ -1331,12 +1328,14 @@ func TestNewRunnerRefusesAnEndedSession(t *testing.T) {
 		}
 		// Refused, the Runner left no mark: the session's own calls
 		// still answer for themselves.
-		if err := c.s.AddLocalInput(c.s.InputTick(), make([]byte, testInputSize)); err != ErrOver {
+		if err := c.s.AddLocalInput(c.s.InputTick(), make([]byte, testInputSize)); err != errOver {
 			t.Errorf("%s: AddLocalInput after the refused Runner: %v, want ErrOver", c.name, err)
 		}
 	}
-	var unreachable *UnreachableError
-	if _, err := NewRunner(lost, g, nopLocal{}, RunnerConfig{Netcode: Lockstep}); !errors.As(err, &unreachable) {
-		t.Errorf("NewRunner on an unreachable host's joiner: %v, want an UnreachableError in it", err)
+	if _, err := newRunner(lost, g, nopLocal{}, runnerConfig{Netcode: Lockstep}); !errors.Is(err, ErrUnreachable) {
+		t.Errorf("NewRunner on an unreachable host's joiner: %v, want ErrUnreachable in it", err)
 	}
 }
+
+// LocalInput: the local input comes from elsewhere in these tests.
+func (*toyGame) LocalInput(uint64, int, []byte) {}

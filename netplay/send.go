@@ -11,14 +11,14 @@ import (
 // silent peers, decides kicks (host), and moves an ended session to
 // StateEnded once the others acknowledged the end or Linger passed. Call
 // it once a frame, after the frame's ticks.
-func (s *Session) Poll(now time.Duration, out Sender) {
+func (s *session) Poll(now time.Duration, out sender) {
 	s.now = max(s.now, now)
 	switch s.state {
 	case StateEnded:
 		return
 	case StateJoining:
 		if now-s.born >= s.cfg.JoinTimeout {
-			s.finish(0, 0, &JoinTimeoutError{Host: s.hostAddr, For: s.cfg.JoinTimeout}, "")
+			s.finish(0, 0, &Error{Reason: ErrTimeout, Host: s.hostAddr, For: s.cfg.JoinTimeout}, "")
 			s.state = StateEnded
 			return
 		}
@@ -36,7 +36,7 @@ func (s *Session) Poll(now time.Duration, out Sender) {
 	if s.state == StateRunning {
 		s.checkInterrupts(now)
 	}
-	if s.role == Host {
+	if s.role == roleHost {
 		if s.state == StateLobby {
 			s.maybeStart(now)
 		}
@@ -47,7 +47,7 @@ func (s *Session) Poll(now time.Duration, out Sender) {
 	if s.state == StateEnding && !s.endAtSet {
 		s.endAt, s.endAtSet = now, true
 	}
-	if s.role == Host {
+	if s.role == roleHost {
 		s.hostSend(now, out)
 	} else {
 		s.joinerSend(now, out)
@@ -58,7 +58,7 @@ func (s *Session) Poll(now time.Duration, out Sender) {
 }
 
 // emit encodes p and sends it.
-func (s *Session) emit(out Sender, to string, p *packet) {
+func (s *session) emit(out sender, to string, p *packet) {
 	if p.typ != msgWelcome {
 		p.inputSize = s.inputSize
 	}
@@ -72,7 +72,7 @@ func (s *Session) emit(out Sender, to string, p *packet) {
 	out.Send(to, s.buf[:n])
 }
 
-func (s *Session) linger() time.Duration {
+func (s *session) linger() time.Duration {
 	if s.atAgreedEnd() {
 		return 2 * s.cfg.Linger // the last inputs may still be on their way
 	}
@@ -81,7 +81,7 @@ func (s *Session) linger() time.Duration {
 
 // atAgreedEnd reports whether the game ended at the tick every peer stops
 // at by itself: the tick limit or a quit's (not in the lobby).
-func (s *Session) atAgreedEnd() bool {
+func (s *session) atAgreedEnd() bool {
 	return !s.inLobby && (s.end.reason == endTickLimit || s.end.reason == endQuit)
 }
 
@@ -89,7 +89,7 @@ func (s *Session) atAgreedEnd() bool {
 // nothing more: the end tick is agreed and j knows it, the host has j's
 // records up to it, and j has everyone else's. Then j reaches the end by
 // itself, and its silence is no fault: it may be done already.
-func (s *Session) settled(j int) bool {
+func (s *session) settled(j int) bool {
 	end, ok := s.EndTick()
 	r := &s.peers[j]
 	if !ok || s.have[j] < end || (s.quitSet && s.quit.tick == end && !s.knowsQuit(r)) {
@@ -109,20 +109,20 @@ func (s *Session) settled(j int) bool {
 
 // settledJoiner (joiner) is settled's view from a joiner: the host knows
 // the end tick and has our records up to it, and we have everyone's.
-func (s *Session) settledJoiner() bool {
+func (s *session) settledJoiner() bool {
 	end, ok := s.EndTick()
 	r := &s.peers[0]
 	return ok && s.Confirmed() >= end && r.have[s.index] >= end &&
 		!(s.quitSet && s.quit.tick == end && !s.knowsQuit(r))
 }
 
-func (s *Session) checkSilence(now time.Duration) {
-	if s.role == Joiner {
+func (s *session) checkSilence(now time.Duration) {
+	if s.role == roleJoiner {
 		if s.state == StateLobby && !s.peers[0].sentAny {
 			return // the host answers our first word after the Welcome: see joinerSend
 		}
 		if now-s.peers[0].lastHeard >= s.cfg.Silence && !s.settledJoiner() {
-			s.finish(endLeft, uint8(s.index), &SilenceError{Player: 0, For: now - s.peers[0].lastHeard}, "")
+			s.finish(endLeft, uint8(s.index), &Error{Reason: ErrSilent, Player: 0, For: now - s.peers[0].lastHeard}, "")
 		}
 		return
 	}
@@ -150,22 +150,22 @@ func (s *Session) checkSilence(now time.Duration) {
 // gone (host, running) handles a joiner that went silent or left with an
 // error, as Config.Disconnect says: dropped as a kick drops a player, or
 // the end of the game.
-func (s *Session) gone(now time.Duration, j int, why uint8) {
-	if s.cfg.Disconnect == DisconnectContinue {
+func (s *session) gone(now time.Duration, j int, why uint8) {
+	if s.cfg.Disconnect == disconnectContinue {
 		s.doKick(now, j, why, 0)
 		return
 	}
-	s.disconnected(j, DisconnectReason(why), s.next)
+	s.disconnected(j, Reason(why), s.next)
 	if why == kickSilent {
-		s.finish(endSilent, uint8(j), &SilenceError{Player: j, For: now - s.peers[j].lastHeard}, "")
+		s.finish(endSilent, uint8(j), &Error{Reason: ErrSilent, Player: j, For: now - s.peers[j].lastHeard}, "")
 	} else {
-		s.finish(endLeft, uint8(j), &LeftError{Player: j}, "")
+		s.finish(endLeft, uint8(j), &Error{Reason: ErrLeft, Player: j}, "")
 	}
 }
 
 // maybeStart (host) starts the game once every slot is taken and every
 // joiner has its Welcome.
-func (s *Session) maybeStart(now time.Duration) {
+func (s *session) maybeStart(now time.Duration) {
 	for j := 1; j < s.players; j++ {
 		if !s.peers[j].used || !s.peers[j].confirmed {
 			return
@@ -186,13 +186,13 @@ func (s *Session) maybeStart(now time.Duration) {
 // for someone else, or while its record was on its way (a network slower
 // than the input delay covers), or while it caught up after such a wait,
 // is nobody's slowness: q's own slowness does not grow then.
-func (s *Session) heldBack(q int) time.Duration {
+func (s *session) heldBack(q int) time.Duration {
 	return min(s.waitedFor(q), s.slowOf(q))
 }
 
 // waitedFor (host) is the longest any peer in the game waited with only
 // player q's input missing.
-func (s *Session) waitedFor(q int) time.Duration {
+func (s *session) waitedFor(q int) time.Duration {
 	h := s.waited[q]
 	for j := 1; j < s.players; j++ {
 		if j != q && s.active(j) {
@@ -204,7 +204,7 @@ func (s *Session) waitedFor(q int) time.Duration {
 
 // slowOf (host) is player q's own slowness (see ReportLoad): the host's
 // own, or the one joiner q last reported in its own slot of the waits.
-func (s *Session) slowOf(q int) time.Duration {
+func (s *session) slowOf(q int) time.Duration {
 	if q == s.index {
 		return s.slow
 	}
@@ -216,7 +216,7 @@ func (s *Session) slowOf(q int) time.Duration {
 // sampled every half second; what counts is the smaller of their growths
 // since the oldest sample within the window: the time the others waited
 // for the player alone, as far as it was slow by itself.
-func (s *Session) checkKicks(now time.Duration) {
+func (s *session) checkKicks(now time.Duration) {
 	var waited, slow [MaxPlayers]time.Duration
 	for q := range s.players {
 		waited[q], slow[q] = s.waitedFor(q), s.slowOf(q)
@@ -234,7 +234,7 @@ func (s *Session) checkKicks(now time.Duration) {
 		baseW, baseS := waited[j], slow[j]
 		for i := range s.nSamples {
 			sm := &s.samples[(s.sampleHead+kickSamples-s.nSamples+i)%kickSamples]
-			if now-sm.at <= KickWindow {
+			if now-sm.at <= kickWindow {
 				baseW, baseS = sm.waited[j], sm.slow[j]
 				break
 			}
@@ -248,7 +248,7 @@ func (s *Session) checkKicks(now time.Duration) {
 // doKick (host) kicks joiner j: from the first tick whose record the host
 // does not have, j's records are zero and its ball autonomous. Nobody can
 // have run that tick: the joiners get j's records only from the host.
-func (s *Session) doKick(now time.Duration, j int, why uint8, held time.Duration) {
+func (s *session) doKick(now time.Duration, j int, why uint8, held time.Duration) {
 	s.kckd[j] = true
 	s.kick[j] = kickMsg{player: uint8(j), from: s.have[j], reason: why, heldMs: uint64(held / time.Millisecond)}
 	s.nKick++
@@ -256,13 +256,13 @@ func (s *Session) doKick(now time.Duration, j int, why uint8, held time.Duration
 	for i := range s.peers {
 		s.peers[i].news = true
 	}
-	s.disconnected(j, DisconnectReason(why), s.kick[j].from)
+	s.disconnected(j, Reason(why), s.kick[j].from)
 }
 
-func (s *Session) hostSend(now time.Duration, out Sender) {
+func (s *session) hostSend(now time.Duration, out sender) {
 	if s.rejectDue {
 		p := &s.out
-		p.typ, p.version, p.session, p.reason = msgReject, ProtocolVersion, 0, s.rejectWhy
+		p.typ, p.version, p.session, p.reason = msgReject, protocolVersion, 0, s.rejectWhy
 		// A Reject speaks the host's version; encode writes p.version.
 		s.emit(out, s.reject, p)
 		s.rejectDue = false
@@ -301,7 +301,7 @@ func (s *Session) hostSend(now time.Duration, out Sender) {
 	}
 }
 
-func (s *Session) joinerSend(now time.Duration, out Sender) {
+func (s *session) joinerSend(now time.Duration, out sender) {
 	if s.state == StateLobby || (s.state == StateEnding && s.inLobby) {
 		if r := &s.peers[0]; !r.sentAny {
 			// The host sends nothing between its Welcome and our answer
@@ -314,7 +314,7 @@ func (s *Session) joinerSend(now time.Duration, out Sender) {
 	s.sendGame(now, out, 0, false)
 }
 
-func (s *Session) sendWelcome(out Sender, j int) {
+func (s *session) sendWelcome(out sender, j int) {
 	r := &s.peers[j]
 	p := &s.out
 	p.typ, p.session, p.token = msgWelcome, s.id, r.token
@@ -325,7 +325,7 @@ func (s *Session) sendWelcome(out Sender, j int) {
 	r.welcome = false
 }
 
-func (s *Session) sendLobby(now time.Duration, out Sender, j int) {
+func (s *session) sendLobby(now time.Duration, out sender, j int) {
 	r := &s.peers[j]
 	ending := s.state == StateEnding
 	if !(r.news || !r.sentAny || now-r.lastSent >= s.cfg.KeepAlive || (ending && r.byes == 0)) {
@@ -338,7 +338,7 @@ func (s *Session) sendLobby(now time.Duration, out Sender, j int) {
 	if ending {
 		p.flags = flagEnded
 	}
-	if s.role == Host {
+	if s.role == roleHost {
 		p.joined = uint8(s.joined)
 	}
 	s.emit(out, r.addr, p)
@@ -349,7 +349,7 @@ func (s *Session) sendLobby(now time.Duration, out Sender, j int) {
 }
 
 // fillLink stamps p for r.
-func (s *Session) fillLink(p *packet, r *peer, now time.Duration) {
+func (s *session) fillLink(p *packet, r *peer, now time.Duration) {
 	r.seqOut++
 	p.link = link{from: uint8(s.index), seq: r.seqOut, stamp: stamp(now)}
 	if r.stampIn != 0 {
@@ -362,7 +362,7 @@ func (s *Session) fillLink(p *packet, r *peer, now time.Duration) {
 // brings something new (input, a checkpoint, a kick, the end) or answers
 // something new; every Resend while j lacks something; every KeepAlive
 // otherwise. notify: j is a kicked player, told only about the kicks.
-func (s *Session) sendGame(now time.Duration, out Sender, j int, notify bool) {
+func (s *session) sendGame(now time.Duration, out sender, j int, notify bool) {
 	r := &s.peers[j]
 	fresh, unacked := false, false
 	for q := range s.players {
@@ -407,7 +407,7 @@ func (s *Session) sendGame(now time.Duration, out Sender, j int, notify bool) {
 		}
 		b := &p.blocks[p.nBlock]
 		p.nBlock++
-		b.player, b.first, b.n = uint8(q), from, int(min(to-from, Window))
+		b.player, b.first, b.n = uint8(q), from, int(min(to-from, inputWindow))
 		for k := range b.n {
 			b.recs[k] = s.fullRecord(q, from+uint64(k))
 		}
@@ -432,7 +432,7 @@ func (s *Session) sendGame(now time.Duration, out Sender, j int, notify bool) {
 	// own slowness instead.
 	p.load.waited[s.index] = uint64(s.slow / time.Millisecond)
 	p.nKick = 0
-	if s.role == Host {
+	if s.role == roleHost {
 		p.flags |= flagHost
 		p.low = s.lowOf(j)
 		for q := range s.players {
@@ -476,7 +476,7 @@ func (s *Session) sendGame(now time.Duration, out Sender, j int, notify bool) {
 
 // endSection is the end section of the game packets: why the game ended,
 // or, while it runs on to a quit's tick, the quit.
-func (s *Session) endSection() (endMsg, bool) {
+func (s *session) endSection() (endMsg, bool) {
 	switch {
 	case s.state == StateEnding:
 		return s.end, true
@@ -488,8 +488,8 @@ func (s *Session) endSection() (endMsg, bool) {
 
 // relays reports whether player q's records and hashes go to peer j: the
 // host sends everyone's but j's own, a joiner only its own.
-func (s *Session) relays(j, q int) bool {
-	if s.role == Joiner {
+func (s *session) relays(j, q int) bool {
+	if s.role == roleJoiner {
 		return q == s.index
 	}
 	return q != j
@@ -498,7 +498,7 @@ func (s *Session) relays(j, q int) bool {
 // sendable is one past the last record of player q that may be sent: a
 // kicked player's records stop at its kick, everyone's at the end tick
 // (nobody runs it).
-func (s *Session) sendable(q int) uint64 {
+func (s *session) sendable(q int) uint64 {
 	to := s.have[q]
 	if s.kckd[q] {
 		to = min(to, s.kick[q].from)
@@ -511,8 +511,8 @@ func (s *Session) sendable(q int) uint64 {
 
 // allDone reports whether an ending session has delivered everything the
 // others need.
-func (s *Session) allDone(now time.Duration) bool {
-	if s.role == Joiner {
+func (s *session) allDone(now time.Duration) bool {
+	if s.role == roleJoiner {
 		r := &s.peers[0]
 		switch {
 		case s.inLobby || s.kckd[s.index]:

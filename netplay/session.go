@@ -20,11 +20,11 @@ const (
 	// (every section at its largest, 32-byte inputs) carrying a record of
 	// every player (TestGamePacketBounded).
 	MaxPlayers = 8
-	// Window is the most ticks of input a player may send ahead of what
+	// inputWindow is the most ticks of input a player may send ahead of what
 	// every peer has acknowledged; beyond it the player stalls.
-	Window = 64
+	inputWindow = 64
 	// MaxDelay is the largest input delay, in ticks.
-	MaxDelay = Window / 2
+	MaxDelay = inputWindow / 2
 	// MaxInputSize is the largest per-tick input of a player, in bytes
 	// (Config.InputSize).
 	MaxInputSize = 32
@@ -34,54 +34,54 @@ const (
 	// DefaultDelay is a lockstep game's usual input delay (Config.Delay),
 	// enough for a round trip of two ticks; rollback usually has none.
 	DefaultDelay = 2
-	// HashEvery is the default checkpoint interval (Config.DesyncEvery):
-	// peers exchange the state hash after every HashEvery ticks (after
+	// hashEvery is the default checkpoint interval (Config.DesyncEvery):
+	// peers exchange the state hash after every hashEvery ticks (after
 	// ticks 25, 50, … counted from 1). A Confirmer has the hash after
-	// every HashEvery ticks whatever the interval.
-	HashEvery = 25
-	// NoDesyncCheck as Config.DesyncEvery turns the state-hash
+	// every hashEvery ticks whatever the interval.
+	hashEvery = 25
+	// noDesyncCheck as Config.DesyncEvery turns the state-hash
 	// comparison off.
-	NoDesyncCheck = -1
-	// KickWindow is the span over which KickAfter is measured.
-	KickWindow = 10 * time.Second
+	noDesyncCheck = -1
+	// kickWindow is the span over which KickAfter is measured.
+	kickWindow = 10 * time.Second
 
-	DefaultSilence     = 2 * time.Second
-	DefaultInterrupt   = 500 * time.Millisecond
-	DefaultJoinTimeout = 10 * time.Second
-	DefaultLinger      = time.Second
-	DefaultResend      = 20 * time.Millisecond
-	DefaultKeepAlive   = 100 * time.Millisecond
+	defaultSilence     = 2 * time.Second
+	defaultInterrupt   = 500 * time.Millisecond
+	defaultJoinTimeout = 10 * time.Second
+	defaultLinger      = time.Second
+	defaultResend      = 20 * time.Millisecond
+	defaultKeepAlive   = 100 * time.Millisecond
 )
 
 const (
-	ringSize       = 2 * Window // records kept per player
+	ringSize       = 2 * inputWindow // records kept per player
 	ckRing         = 8          // checkpoints kept per player
 	helloEvery     = 250 * time.Millisecond
 	goodbyes       = 3 // game-over packets sent to a peer at the least, Resend apart
 	kickSampleStep = 500 * time.Millisecond
-	kickSamples    = int(KickWindow/kickSampleStep) + 1
+	kickSamples    = int(kickWindow/kickSampleStep) + 1
 )
 
-// Role says whether a Session hosts the game or joined it.
-type Role uint8
+// role says whether a Session hosts the game or joined it.
+type role uint8
 
 const (
-	Host   Role = 1 + iota // NewHost's: player 0, which the others join
-	Joiner                 // NewJoiner's
+	roleHost   role = 1 + iota // NewHost's: player 0, which the others join
+	roleJoiner                 // NewJoiner's
 )
 
-func (r Role) String() string {
+func (r role) String() string {
 	switch r {
-	case Host:
+	case roleHost:
 		return "host"
-	case Joiner:
+	case roleJoiner:
 		return "join"
 	}
 	return fmt.Sprintf("Role(%d)", uint8(r))
 }
 
 // MarshalText makes a Role a JSON string ("host", "join").
-func (r Role) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
+func (r role) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
 
 // State is where a Session is in its life.
 type State uint8
@@ -114,8 +114,8 @@ func (s State) String() string {
 // MarshalText makes a State a JSON string ("running").
 func (s State) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
-// Config sets up a Session. Zero durations take their defaults.
-type Config struct {
+// config sets up a Session. Zero durations take their defaults.
+type config struct {
 	// Nonce is 64 random bits. The host makes it the session ID that
 	// every packet carries; a joiner makes it the token of its Hello.
 	// 0, the usual value, has NewHost or NewJoiner draw one (math/rand/v2,
@@ -157,7 +157,7 @@ type Config struct {
 	// with an error does to the game: end it for everyone, or go on
 	// without it from a tick every peer agrees on. The zero value,
 	// DisconnectDefault, ends it unless KickAfter is set.
-	Disconnect DisconnectPolicy
+	Disconnect disconnectPolicy
 	// DesyncEvery is the interval, in ticks, at which the peers compare
 	// their state hashes (EventDesync): 0 means HashEvery, NoDesyncCheck
 	// none. The host's is every peer's: it goes in the Welcome.
@@ -210,8 +210,8 @@ func randomNonce() uint64 {
 	}
 }
 
-func (c Config) normalize(host bool) (Config, error) {
-	bad := func(format string, args ...any) (Config, error) {
+func (c config) normalize(host bool) (config, error) {
+	bad := func(format string, args ...any) (config, error) {
 		return c, fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
 	}
 	if !host {
@@ -221,15 +221,15 @@ func (c Config) normalize(host bool) (Config, error) {
 		}{
 			{c.Players != 0, "Players"}, {c.Settings != nil, "Settings"}, {c.Delay != 0, "Delay"},
 			{c.TickLimit != 0, "TickLimit"}, {c.KickAfter != 0, "KickAfter"},
-			{c.Disconnect != DisconnectDefault, "Disconnect"}, {c.DesyncEvery != 0, "DesyncEvery"},
+			{c.Disconnect != disconnectDefault, "PlayOn"}, {c.DesyncEvery != 0, "DesyncEvery"},
 		} {
 			if f.set {
-				return bad("Config.%s is the host's: a joiner takes the host's (leave it zero in NewJoiner)", f.name)
+				return bad("Config.%s is the host's: a joiner takes the host's (leave it zero in Join)", f.name)
 			}
 		}
 	}
 	if host && c.MaxSettings != 0 {
-		return bad("Config.MaxSettings is a joiner's: it bounds the settings a host sends (leave it zero in NewHost)")
+		return bad("Config.MaxSettings is a joiner's: it bounds the settings a host sends (leave it zero in Host)")
 	}
 	if c.Nonce == 0 {
 		c.Nonce = randomNonce()
@@ -253,29 +253,29 @@ func (c Config) normalize(host bool) (Config, error) {
 		if c.Delay < 0 || c.Delay > MaxDelay {
 			return bad("Config.Delay %d not in 0..%d", c.Delay, MaxDelay)
 		}
-		if c.TickLimit > MaxTick {
-			return bad("Config.TickLimit %d above %d", c.TickLimit, uint64(MaxTick))
+		if c.TickLimit > maxTick {
+			return bad("Config.TickLimit %d above %d", c.TickLimit, uint64(maxTick))
 		}
 		if c.KickAfter < 0 {
 			return bad("Config.KickAfter %v is negative", c.KickAfter)
 		}
 		switch c.Disconnect {
-		case DisconnectDefault:
-			c.Disconnect = DisconnectEnd
+		case disconnectDefault:
+			c.Disconnect = disconnectEnd
 			if c.KickAfter > 0 {
-				c.Disconnect = DisconnectContinue
+				c.Disconnect = disconnectContinue
 			}
-		case DisconnectEnd, DisconnectContinue:
+		case disconnectEnd, disconnectContinue:
 		default:
 			return bad("Config.Disconnect %v", c.Disconnect)
 		}
 		switch {
 		case c.DesyncEvery == 0:
-			c.DesyncEvery = HashEvery
-		case c.DesyncEvery == NoDesyncCheck:
+			c.DesyncEvery = hashEvery
+		case c.DesyncEvery == noDesyncCheck:
 			c.DesyncEvery = 0
-		case c.DesyncEvery < 0 || int64(c.DesyncEvery) > MaxTick:
-			return bad("Config.DesyncEvery %d not in 1..%d (or NoDesyncCheck)", c.DesyncEvery, uint64(MaxTick))
+		case c.DesyncEvery < 0 || int64(c.DesyncEvery) > maxTick:
+			return bad("Config.DesyncEvery %d not in 1..%d (or negative: none)", c.DesyncEvery, uint64(maxTick))
 		}
 		if len(c.Settings) > MaxSettingsSize {
 			return bad("Config.Settings of %d bytes, more than MaxSettingsSize (%d)", len(c.Settings), MaxSettingsSize)
@@ -287,11 +287,11 @@ func (c Config) normalize(host bool) (Config, error) {
 		def  time.Duration
 		name string
 	}{
-		{&c.Silence, DefaultSilence, "Silence"},
-		{&c.JoinTimeout, DefaultJoinTimeout, "JoinTimeout"},
-		{&c.Linger, DefaultLinger, "Linger"},
-		{&c.Resend, DefaultResend, "Resend"},
-		{&c.KeepAlive, DefaultKeepAlive, "KeepAlive"},
+		{&c.Silence, defaultSilence, "Silence"},
+		{&c.JoinTimeout, defaultJoinTimeout, "JoinTimeout"},
+		{&c.Linger, defaultLinger, "Linger"},
+		{&c.Resend, defaultResend, "Resend"},
+		{&c.KeepAlive, defaultKeepAlive, "KeepAlive"},
 	} {
 		if *d.p < 0 {
 			return bad("Config.%s %v is negative", d.name, *d.p)
@@ -304,7 +304,7 @@ func (c Config) normalize(host bool) (Config, error) {
 	case c.Interrupt < 0:
 		return bad("Config.Interrupt %v is negative", c.Interrupt)
 	case c.Interrupt == 0:
-		c.Interrupt = min(DefaultInterrupt, c.Silence/4)
+		c.Interrupt = min(defaultInterrupt, c.Silence/4)
 	}
 	c.Interrupt = min(c.Interrupt, c.Silence)
 	return c, nil
@@ -364,7 +364,7 @@ type heldSample struct {
 	slow   [MaxPlayers]time.Duration
 }
 
-// A Session is one player's end of a networked game in deterministic
+// A session is one player's end of a networked game in deterministic
 // lockstep: the handshake, the exchange of input records with
 // acknowledgements and resending, round-trip times, stall accounting,
 // state-hash comparison, kicks, silence detection and the end of the game.
@@ -372,11 +372,11 @@ type heldSample struct {
 // passes the time and the datagrams in (Receive) and takes the datagrams
 // out (Poll). See the package documentation for the frame loop.
 //
-// A Session is not safe for concurrent use. Receive, Poll and the tick
+// A session is not safe for concurrent use. Receive, Poll and the tick
 // methods do not allocate once the game runs.
-type Session struct {
-	cfg       Config
-	role      Role
+type session struct {
+	cfg       config
+	role      role
 	state     State
 	index     int
 	players   int
@@ -449,7 +449,7 @@ type Session struct {
 	latest   [MaxPlayers]ckpt
 	pending  [MaxPlayers][ckRing]ckpt
 	compared [MaxPlayers]uint64 // last checkpoint compared with player p
-	desync   *DesyncError
+	desync   *Error
 	desyncs  int
 
 	// now is the latest time Receive or Poll was given (Kick, Stats).
@@ -485,19 +485,19 @@ type Session struct {
 	encodeFail    int64 // packets that failed to encode: a bug, tests check it is 0
 }
 
-// NewHost starts hosting a game at now: the session waits in the lobby
+// newHost starts hosting a game at now: the session waits in the lobby
 // for cfg.Players-1 joiners, then starts. The caller sends and receives on
 // the host's socket (Receive, Poll). The lobby has no deadline of its own
 // (a game may wait for its players as long as a player lets it): a game
 // that wants one calls Quit when it passes, which ends the lobby at once.
 // A welcomed joiner waits for the others the same way.
-func NewHost(cfg Config, now time.Duration) (*Session, error) {
+func newHost(cfg config, now time.Duration) (*session, error) {
 	cfg, err := cfg.normalize(true)
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{
-		cfg: cfg, role: Host, state: StateLobby,
+	s := &session{
+		cfg: cfg, role: roleHost, state: StateLobby,
 		players: cfg.Players, delay: cfg.Delay, inputSize: cfg.InputSize, settings: cfg.Settings,
 		tickLimit: cfg.TickLimit, every: uint64(cfg.DesyncEvery), id: cfg.Nonce, joined: 1,
 		born: now,
@@ -506,11 +506,11 @@ func NewHost(cfg Config, now time.Duration) (*Session, error) {
 	return s, nil
 }
 
-// NewJoiner starts joining the game hosted at host, at now. It learns its
+// newJoiner starts joining the game hosted at host, at now. It learns its
 // player index and the game's settings from the host's Welcome; until
 // then Index, Players, Delay, Settings and TickLimit are zero. Its
 // InputSize must be the host's.
-func NewJoiner(cfg Config, host string, now time.Duration) (*Session, error) {
+func newJoiner(cfg config, host string, now time.Duration) (*session, error) {
 	cfg, err := cfg.normalize(false)
 	if err != nil {
 		return nil, err
@@ -518,8 +518,8 @@ func NewJoiner(cfg Config, host string, now time.Duration) (*Session, error) {
 	if host == "" {
 		return nil, fmt.Errorf("%w: no host address", ErrInvalid)
 	}
-	s := &Session{
-		cfg: cfg, role: Joiner, state: StateJoining, inputSize: cfg.InputSize,
+	s := &session{
+		cfg: cfg, role: roleJoiner, state: StateJoining, inputSize: cfg.InputSize,
 		hostAddr: host, born: now,
 	}
 	s.peers[0] = peer{used: true, addr: host, lastHeard: now}
@@ -528,7 +528,7 @@ func NewJoiner(cfg Config, host string, now time.Duration) (*Session, error) {
 
 // initTicks sets up the input buffers once the players and delay are known:
 // the records of ticks before the delay are zero for everyone.
-func (s *Session) initTicks() {
+func (s *session) initTicks() {
 	for p := range s.have {
 		s.have[p] = uint64(s.delay)
 	}
@@ -536,39 +536,39 @@ func (s *Session) initTicks() {
 }
 
 // Role says whether the session hosts or joined.
-func (s *Session) Role() Role { return s.role }
+func (s *session) Role() role { return s.role }
 
 // State returns where the session is.
-func (s *Session) State() State { return s.state }
+func (s *session) State() State { return s.state }
 
 // Index returns the local player's index (0 for the host).
-func (s *Session) Index() int { return s.index }
+func (s *session) Index() int { return s.index }
 
 // Players returns the number of players in the game.
-func (s *Session) Players() int { return s.players }
+func (s *session) Players() int { return s.players }
 
 // Delay returns the input delay in ticks.
-func (s *Session) Delay() int { return s.delay }
+func (s *session) Delay() int { return s.delay }
 
 // InputSize is the size of a player's input for one tick, in bytes.
-func (s *Session) InputSize() int { return s.inputSize }
+func (s *session) InputSize() int { return s.inputSize }
 
 // Settings returns the game's settings, as the host sent them (nil
 // before a joiner's Welcome). The slice is the session's: do not change it.
 // A joiner should compare them with its own flags and refuse to play on
 // a conflict.
-func (s *Session) Settings() []byte { return s.settings }
+func (s *session) Settings() []byte { return s.settings }
 
 // TickLimit returns the number of ticks after which the game ends, or 0.
-func (s *Session) TickLimit() uint64 { return s.tickLimit }
+func (s *session) TickLimit() uint64 { return s.tickLimit }
 
 // SessionID returns the random ID every packet of the game carries (0 for a
 // joiner before the Welcome).
-func (s *Session) SessionID() uint64 { return s.id }
+func (s *session) SessionID() uint64 { return s.id }
 
 // StartedAt returns the time the game started here (tick 0 began): start
 // the fixed-tick loop then. It is meaningful from StateRunning on.
-func (s *Session) StartedAt() time.Duration { return s.startedAt }
+func (s *session) StartedAt() time.Duration { return s.startedAt }
 
 // Err returns why the game ended: nil while it runs and after a clean
 // end (someone quit, the tick limit), else the error that ended it. A
@@ -576,7 +576,7 @@ func (s *Session) StartedAt() time.Duration { return s.startedAt }
 // Config.EndOnDesync says so, but the game shown is no longer the same
 // everywhere: once the game is over, an end with no error of its own
 // returns the first desync (the earliest checkpoint whose hashes differ).
-func (s *Session) Err() error {
+func (s *session) Err() error {
 	if s.err != nil {
 		return s.err
 	}
@@ -588,33 +588,33 @@ func (s *Session) Err() error {
 
 // DesyncEvery returns the ticks between two state-hash comparisons, the
 // host's Config.DesyncEvery (0: none; a joiner's is 0 before the Welcome).
-func (s *Session) DesyncEvery() int { return int(s.every) }
+func (s *session) DesyncEvery() int { return int(s.every) }
 
 // checkAt reports whether the state hash after tick ticks is compared.
-func (s *Session) checkAt(tick uint64) bool {
+func (s *session) checkAt(tick uint64) bool {
 	return s.every > 0 && tick > 0 && tick%s.every == 0
 }
 
 // Over reports whether the game is over (StateEnding or StateEnded).
-func (s *Session) Over() bool { return s.state >= StateEnding }
+func (s *session) Over() bool { return s.state >= StateEnding }
 
 // Done reports whether the session has nothing more to do (StateEnded).
-func (s *Session) Done() bool { return s.state == StateEnded }
+func (s *session) Done() bool { return s.state == StateEnded }
 
 // NextTick returns the tick the local game runs next: the number of ticks
 // run so far.
-func (s *Session) NextTick() uint64 { return s.next }
+func (s *session) NextTick() uint64 { return s.next }
 
 // InputTick returns the tick whose local input record is added next
 // (AddLocalInput). It starts at Delay: the records of the ticks before are
 // zero for everyone.
-func (s *Session) InputTick() uint64 { return s.have[s.index] }
+func (s *session) InputTick() uint64 { return s.have[s.index] }
 
 // NeedInput reports whether the local input for tick NextTick()+Delay()
 // has not been added yet: call it before running a tick, and if it reports
 // true, sample the input and AddLocalInput(InputTick(), input). No input
 // is needed for the end tick (EndTick) or later: nobody runs them.
-func (s *Session) NeedInput() bool {
+func (s *session) NeedInput() bool {
 	t := s.have[s.index]
 	return s.state == StateRunning && t <= s.next+uint64(s.delay) && !s.pastEnd(t)
 }
@@ -623,7 +623,7 @@ func (s *Session) NeedInput() bool {
 // known: the tick limit, or the tick at which a player quits (Quit),
 // whichever comes first. Every peer runs the ticks before it and stops
 // there, so that all of them end in the same state.
-func (s *Session) EndTick() (uint64, bool) {
+func (s *session) EndTick() (uint64, bool) {
 	end, ok := s.tickLimit, s.tickLimit > 0
 	if s.quitSet && (!ok || s.quit.tick < end) {
 		end, ok = s.quit.tick, true
@@ -632,7 +632,7 @@ func (s *Session) EndTick() (uint64, bool) {
 }
 
 // pastEnd reports whether tick t is at or after the end tick: nobody runs it.
-func (s *Session) pastEnd(t uint64) bool {
+func (s *session) pastEnd(t uint64) bool {
 	end, ok := s.EndTick()
 	return ok && t >= end
 }
@@ -651,7 +651,7 @@ func errDriven(call string) error {
 // inputs of the ticks before the end tick are still taken), and an error
 // wrapping ErrInvalid before the start, for another tick or for an input
 // of another size, and on a session a Runner plays (as Advance does).
-func (s *Session) AddLocalInput(t uint64, in []byte) error {
+func (s *session) AddLocalInput(t uint64, in []byte) error {
 	if s.driven {
 		return errDriven("AddLocalInput")
 	}
@@ -659,23 +659,23 @@ func (s *Session) AddLocalInput(t uint64, in []byte) error {
 }
 
 // addLocal is AddLocalInput, for the Runner too.
-func (s *Session) addLocal(t uint64, in []byte) error {
+func (s *session) addLocal(t uint64, in []byte) error {
 	switch {
 	case len(in) != s.inputSize:
 		return fmt.Errorf("%w: AddLocalInput with %d bytes, want InputSize %d", ErrInvalid, len(in), s.inputSize)
 	case s.state >= StateEnding:
-		return ErrOver
+		return errOver
 	case s.state != StateRunning:
 		return fmt.Errorf("%w: AddLocalInput before the game started", ErrInvalid)
 	case t != s.have[s.index]:
 		return fmt.Errorf("%w: AddLocalInput for tick %d, want tick %d", ErrInvalid, t, s.have[s.index])
 	case s.pastEnd(t):
-		return ErrOver
+		return errOver
 	}
-	if t >= s.lowSelf()+Window || t >= s.floor(s.index)+ringSize || t >= MaxTick {
+	if t >= s.lowSelf()+inputWindow || t >= s.floor(s.index)+ringSize || t >= maxTick {
 		s.windowFull++
 		s.blocked = true
-		return ErrWindowFull
+		return errWindowFull
 	}
 	r := &s.ring[s.index][t%ringSize]
 	*r = record{}
@@ -685,8 +685,8 @@ func (s *Session) addLocal(t uint64, in []byte) error {
 }
 
 // lowSelf is the lowest tick of local input some peer still lacks.
-func (s *Session) lowSelf() uint64 {
-	if s.role == Joiner {
+func (s *session) lowSelf() uint64 {
+	if s.role == roleJoiner {
 		return max(s.low, s.peers[0].have[s.index])
 	}
 	return s.lowOf(0)
@@ -694,7 +694,7 @@ func (s *Session) lowSelf() uint64 {
 
 // lowOf (host) is the lowest tick of player q's input some active peer
 // still lacks (the host's own have included).
-func (s *Session) lowOf(q int) uint64 {
+func (s *session) lowOf(q int) uint64 {
 	low := s.have[q]
 	for j := 1; j < s.players; j++ {
 		if j != q && s.active(j) {
@@ -706,13 +706,13 @@ func (s *Session) lowOf(q int) uint64 {
 
 // active (host) reports whether joiner j is in the game: joined and not
 // kicked.
-func (s *Session) active(j int) bool { return s.peers[j].used && !s.kckd[j] }
+func (s *session) active(j int) bool { return s.peers[j].used && !s.kckd[j] }
 
 // floor is the lowest tick of player q's input the session must keep:
 // the local game has not run it, or a peer still needs it from us.
-func (s *Session) floor(q int) uint64 {
+func (s *session) floor(q int) uint64 {
 	f := s.next
-	if s.role == Joiner {
+	if s.role == roleJoiner {
 		if q == s.index {
 			f = min(f, s.peers[0].have[q])
 		}
@@ -722,13 +722,13 @@ func (s *Session) floor(q int) uint64 {
 }
 
 // known reports whether player p's record for tick t is known.
-func (s *Session) known(p int, t uint64) bool {
+func (s *session) known(p int, t uint64) bool {
 	return t < s.have[p] || (s.kckd[p] && t >= s.kick[p].from)
 }
 
 // record returns player p's input for tick t, which must be known and
 // still buffered, as InputSize bytes of the session's own memory.
-func (s *Session) record(p int, t uint64) []byte {
+func (s *session) record(p int, t uint64) []byte {
 	if s.kckd[p] && t >= s.kick[p].from {
 		return zeroRecord[:s.inputSize]
 	}
@@ -736,7 +736,7 @@ func (s *Session) record(p int, t uint64) []byte {
 }
 
 // fullRecord is record's array, for the wire.
-func (s *Session) fullRecord(p int, t uint64) record {
+func (s *session) fullRecord(p int, t uint64) record {
 	if s.kckd[p] && t >= s.kick[p].from {
 		return record{}
 	}
@@ -748,7 +748,7 @@ func (s *Session) fullRecord(p int, t uint64) record {
 var zeroRecord record
 
 // Ready reports whether every player's record for tick t is known.
-func (s *Session) Ready(t uint64) bool {
+func (s *session) Ready(t uint64) bool {
 	for p := range s.players {
 		if !s.known(p, t) {
 			return false
@@ -762,7 +762,7 @@ func (s *Session) Ready(t uint64) bool {
 // of the session's memory, valid until the next Receive or AddLocalInput;
 // do not change them. A kicked player's inputs from its kick tick on are
 // zero.
-func (s *Session) Input(p int, t uint64) ([]byte, bool) {
+func (s *session) Input(p int, t uint64) ([]byte, bool) {
 	if p < 0 || p >= s.players || !s.known(p, t) {
 		return nil, false
 	}
@@ -775,7 +775,7 @@ func (s *Session) Input(p int, t uint64) ([]byte, bool) {
 // LastInput returns the newest tick for which player p's input is known
 // from the player itself (the last confirmed input, for prediction), and
 // that input, as Input returns it. ok is false before any is known.
-func (s *Session) LastInput(p int) (t uint64, in []byte, ok bool) {
+func (s *session) LastInput(p int) (t uint64, in []byte, ok bool) {
 	if p < 0 || p >= s.players || s.have[p] == 0 {
 		return 0, nil, false
 	}
@@ -786,8 +786,8 @@ func (s *Session) LastInput(p int) (t uint64, in []byte, ok bool) {
 // Confirmed returns the number of ticks from 0 whose records are known for
 // every player: the ticks before it are confirmed (the highest confirmed
 // tick is Confirmed()-1).
-func (s *Session) Confirmed() uint64 {
-	c := uint64(MaxTick)
+func (s *session) Confirmed() uint64 {
+	c := uint64(maxTick)
 	for p := range s.players {
 		h := s.have[p]
 		if s.kckd[p] && h >= s.kick[p].from {
@@ -805,13 +805,13 @@ func (s *Session) Confirmed() uint64 {
 // because it was kicked (or dropped by DisconnectContinue) before it: its
 // records are zero from then on, and the game should play on without it
 // (what that means is the game's: a character nobody controls, say).
-func (s *Session) Disconnected(p int, t uint64) bool {
+func (s *session) Disconnected(p int, t uint64) bool {
 	return p >= 0 && p < s.players && s.kckd[p] && t >= s.kick[p].from
 }
 
 // Kicked reports whether player p was kicked, and the first tick at which
 // it is Disconnected.
-func (s *Session) Kicked(p int) (from uint64, ok bool) {
+func (s *session) Kicked(p int) (from uint64, ok bool) {
 	if p < 0 || p >= s.players || !s.kckd[p] {
 		return 0, false
 	}
@@ -828,7 +828,7 @@ func (s *Session) Kicked(p int) (from uint64, ok bool) {
 // counts as waiting (ReportLoad). It also returns false, without a stall,
 // when the game is not running, NextTick is the end tick (EndTick), or a
 // Runner plays the session (its tick calls are the Runner's).
-func (s *Session) Next(now time.Duration, dst [][]byte) ([][]byte, bool) {
+func (s *session) Next(now time.Duration, dst [][]byte) ([][]byte, bool) {
 	if s.driven {
 		return dst[:0], false
 	}
@@ -836,7 +836,7 @@ func (s *Session) Next(now time.Duration, dst [][]byte) ([][]byte, bool) {
 }
 
 // nextInputs is Next, for the Runner too.
-func (s *Session) nextInputs(now time.Duration, dst [][]byte) ([][]byte, bool) {
+func (s *session) nextInputs(now time.Duration, dst [][]byte) ([][]byte, bool) {
 	dst = dst[:0]
 	if s.state != StateRunning || s.pastEnd(s.next) {
 		s.waiting = false
@@ -872,7 +872,7 @@ func (s *Session) nextInputs(now time.Duration, dst [][]byte) ([][]byte, bool) {
 
 // chargeWait adds the time since the last charge to the stall time, and to
 // the player that was alone missing.
-func (s *Session) chargeWait(now time.Duration) {
+func (s *session) chargeWait(now time.Duration) {
 	if d := now - s.waitAt; d > 0 {
 		s.stallTime += d
 		if m := s.missing; m != 0 && m&(m-1) == 0 {
@@ -892,7 +892,7 @@ func (s *Session) chargeWait(now time.Duration) {
 // reached (the tick limit, or a quit's: EndTick) the game ends cleanly. It
 // returns ErrOver after the end and an error wrapping ErrInvalid if the
 // tick was not ready.
-func (s *Session) Advance(hashAfter func() uint64) error {
+func (s *session) Advance(hashAfter func() uint64) error {
 	if s.driven {
 		return errDriven("Advance")
 	}
@@ -900,9 +900,9 @@ func (s *Session) Advance(hashAfter func() uint64) error {
 }
 
 // advance is Advance, for the Runner too.
-func (s *Session) advance(hashAfter func() uint64) error {
+func (s *session) advance(hashAfter func() uint64) error {
 	if s.state >= StateEnding {
-		return ErrOver
+		return errOver
 	}
 	if s.state != StateRunning || !s.Ready(s.next) || s.pastEnd(s.next) {
 		return fmt.Errorf("%w: Advance with tick %d not ready", ErrInvalid, s.next)
@@ -919,7 +919,7 @@ func (s *Session) advance(hashAfter func() uint64) error {
 
 // finishAtEnd ends the game cleanly at the end tick: a quit's, or the
 // tick limit's when the quit (if any) was not earlier.
-func (s *Session) finishAtEnd() {
+func (s *session) finishAtEnd() {
 	if s.quitSet && (s.tickLimit == 0 || s.quit.tick < s.tickLimit) {
 		p := int(s.quit.player)
 		note := "quit"
@@ -951,7 +951,7 @@ func (s *Session) finishAtEnd() {
 // window (ErrWindowFull) excuses the debt it leaves, and catching up
 // lowers what is excused, so neither waiting for the others nor the
 // catching up after it counts.
-func (s *Session) ReportLoad(debt time.Duration, cappedFrames int64) {
+func (s *session) ReportLoad(debt time.Duration, cappedFrames int64) {
 	debt = max(debt, 0)
 	s.debt, s.capped = debt, max(cappedFrames, 0)
 	blocked := s.blocked
@@ -979,9 +979,9 @@ func (s *Session) ReportLoad(debt time.Duration, cappedFrames int64) {
 // UnreachableError instead of waiting JoinTimeout for an answer that
 // cannot come. Anything else ignores it (a peer that quit and closed its
 // socket: the game's end or Silence say the rest).
-func (s *Session) Unreachable(now time.Duration, addr string) {
-	if s.role == Joiner && s.state == StateJoining && addr == s.hostAddr {
-		s.finish(0, 0, &UnreachableError{Host: s.hostAddr}, "")
+func (s *session) Unreachable(now time.Duration, addr string) {
+	if s.role == roleJoiner && s.state == StateJoining && addr == s.hostAddr {
+		s.finish(0, 0, &Error{Reason: ErrUnreachable, Host: s.hostAddr}, "")
 		s.state = StateEnded
 	}
 }
@@ -1001,7 +1001,7 @@ func (s *Session) Unreachable(now time.Duration, addr string) {
 //
 // In the lobby the session ends at once; the host frees the slot, or, if
 // the host quit, every joiner ends.
-func (s *Session) Quit(now time.Duration) {
+func (s *session) Quit(now time.Duration) {
 	switch s.state {
 	case StateJoining:
 		s.state, s.note = StateEnded, "quit"
@@ -1016,7 +1016,7 @@ func (s *Session) Quit(now time.Duration) {
 // tick. Of several quits the earliest tick counts, and on the same tick
 // the lowest player, so that every peer agrees whatever order the news
 // comes in.
-func (s *Session) takeQuit(p int, tick uint64) {
+func (s *session) takeQuit(p int, tick uint64) {
 	if s.state != StateRunning {
 		return
 	}
@@ -1034,7 +1034,7 @@ func (s *Session) takeQuit(p int, tick uint64) {
 
 // knowsQuit reports whether peer r said it knows of the agreed quit (or an
 // earlier one), or its game is over.
-func (s *Session) knowsQuit(r *peer) bool {
+func (s *session) knowsQuit(r *peer) bool {
 	return r.ended || (r.heardQuit && r.quitTick <= s.quit.tick)
 }
 
@@ -1046,7 +1046,7 @@ func (r *peer) heard(e *endMsg) {
 }
 
 // finish ends the game here, for the given reason; err nil is a clean end.
-func (s *Session) finish(reason, player uint8, err error, note string) {
+func (s *session) finish(reason, player uint8, err error, note string) {
 	if s.state >= StateEnding {
 		return
 	}
@@ -1067,7 +1067,7 @@ func (s *Session) finish(reason, player uint8, err error, note string) {
 
 // localCheckpoint keeps the local state hash after tick (ticks run) and
 // compares it with those the others already sent.
-func (s *Session) localCheckpoint(tick, hash uint64) {
+func (s *session) localCheckpoint(tick, hash uint64) {
 	c := ckpt{player: uint8(s.index), tick: tick, hash: hash}
 	s.local[(tick/s.every)%ckRing] = c
 	s.latest[s.index] = c
@@ -1089,7 +1089,7 @@ func (s *Session) localCheckpoint(tick, hash uint64) {
 }
 
 // remoteCheckpoint takes player q's state hash after tick.
-func (s *Session) remoteCheckpoint(q int, tick, hash uint64) {
+func (s *session) remoteCheckpoint(q int, tick, hash uint64) {
 	if !s.checkAt(tick) || tick <= s.compared[q] {
 		return
 	}
@@ -1107,7 +1107,7 @@ func (s *Session) remoteCheckpoint(q int, tick, hash uint64) {
 	*slot = ckpt{player: uint8(q), tick: tick, hash: hash}
 }
 
-func (s *Session) compare(q int, tick, local, remote uint64) {
+func (s *session) compare(q int, tick, local, remote uint64) {
 	s.compared[q] = tick
 	if local == remote {
 		return
@@ -1117,7 +1117,7 @@ func (s *Session) compare(q int, tick, local, remote uint64) {
 	// The first desync is the earliest checkpoint that differs, whatever
 	// order the hashes of several players come in.
 	if s.desync == nil || tick < s.desync.Tick {
-		s.desync = &DesyncError{Tick: tick, Local: local, Player: q, Remote: remote}
+		s.desync = &Error{Reason: ErrDesync, Tick: tick, Local: local, Player: q, Remote: remote}
 	}
 	if s.cfg.EndOnDesync && s.state == StateRunning {
 		// As a quit: nobody can have run the first tick of our input

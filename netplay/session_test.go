@@ -13,7 +13,7 @@ func TestLockstepPerfectNetwork(t *testing.T) {
 	for players := MinPlayers; players <= MaxPlayers; players++ {
 		t.Run(fmt.Sprint(players), func(t *testing.T) {
 			h := newHarness(t, netsim.Conditions{}, 1)
-			h.game(Config{TickLimit: 200, Delay: DefaultDelay}, players)
+			h.game(config{TickLimit: 200, Delay: DefaultDelay}, players)
 			h.run(30 * time.Second)
 			for _, p := range h.peers {
 				if err := p.s.Err(); err != nil {
@@ -38,7 +38,7 @@ func TestLockstepBadNetwork(t *testing.T) {
 		for seed := uint64(1); seed <= 3; seed++ {
 			t.Run(fmt.Sprint(players, "/", seed), func(t *testing.T) {
 				h := newHarness(t, bad, seed)
-				h.game(Config{TickLimit: 300, Delay: DefaultDelay}, players)
+				h.game(config{TickLimit: 300, Delay: DefaultDelay}, players)
 				h.run(60 * time.Second)
 				for _, p := range h.peers {
 					if err := p.s.Err(); err != nil {
@@ -67,7 +67,7 @@ func TestSilentPeerEndsGame(t *testing.T) {
 		for victim := range players {
 			t.Run(fmt.Sprint(players, "/", victim), func(t *testing.T) {
 				h := newHarness(t, netsim.Conditions{Delay: 10 * ms}, 7)
-				h.game(Config{Delay: DefaultDelay}, players)
+				h.game(config{Delay: DefaultDelay}, players)
 				v := h.peers[victim]
 				h.runUntil(10*time.Second, func() bool { return v.s.NextTick() >= 100 })
 				v.dead = true
@@ -85,8 +85,8 @@ func TestSilentPeerEndsGame(t *testing.T) {
 					if p == v {
 						continue
 					}
-					var se *SilenceError
-					if !errors.As(p.s.Err(), &se) || se.Player != v.s.Index() {
+					var se *Error
+					if !errors.As(p.s.Err(), &se) || se.Reason != ErrSilent || se.Player != v.s.Index() {
 						t.Errorf("%s: err %v, want player %d silent", p.name, p.s.Err(), v.s.Index())
 						continue
 					}
@@ -128,15 +128,15 @@ func TestSlowPeerKicked(t *testing.T) {
 		for slow := 1; slow < players; slow++ {
 			t.Run(fmt.Sprint(players, "/", slow), func(t *testing.T) {
 				h := newHarness(t, netsim.Conditions{Delay: 10 * ms, Jitter: 2 * ms}, uint64(slow))
-				h.game(Config{TickLimit: 500, KickAfter: time.Second, Delay: DefaultDelay}, players)
+				h.game(config{TickLimit: 500, KickAfter: time.Second, Delay: DefaultDelay}, players)
 				// It draws a frame every 200 ms and runs at most one
 				// tick a frame: 5 ticks a second of the 25 due.
 				sp := h.peers[slow]
 				sp.frame, sp.maxLoops = 200*ms, 1
 				h.run(60 * time.Second)
-				var ke *KickedError
-				if !errors.As(sp.s.Err(), &ke) {
-					t.Fatalf("slow peer: err %v, want a kick", sp.s.Err())
+				var ke *Error
+				if !errors.As(sp.s.Err(), &ke) || ke.Reason != ErrKicked || ke.Why != ErrSlow {
+					t.Fatalf("slow peer: err %v, want a kick for slowness", sp.s.Err())
 				}
 				msg := ke.Error()
 				var held int
@@ -145,8 +145,8 @@ func TestSlowPeerKicked(t *testing.T) {
 					t.Errorf("slow peer: %q: want held back more than 1000 ms in 10 s", msg)
 				}
 				from, ok := h.peers[0].s.Kicked(sp.s.Index())
-				if !ok || ke.From != from {
-					t.Fatalf("host: kicked %v from %d; the slow peer was told %d", ok, from, ke.From)
+				if !ok || ke.Tick != from {
+					t.Fatalf("host: kicked %v from %d; the slow peer was told %d", ok, from, ke.Tick)
 				}
 				for _, p := range h.peers {
 					if p == sp {
@@ -174,7 +174,7 @@ func TestSilentPeerKicked(t *testing.T) {
 		for victim := 1; victim < players; victim++ {
 			t.Run(fmt.Sprint(players, "/", victim), func(t *testing.T) {
 				h := newHarness(t, netsim.Conditions{Delay: 20 * ms, Jitter: 5 * ms, Loss: 0.05}, uint64(victim))
-				h.game(Config{TickLimit: 300, KickAfter: 5 * time.Second, Delay: DefaultDelay}, players)
+				h.game(config{TickLimit: 300, KickAfter: 5 * time.Second, Delay: DefaultDelay}, players)
 				v := h.peers[victim]
 				h.runUntil(10*time.Second, func() bool { return v.s.NextTick() >= 100 })
 				v.dead = true
@@ -206,7 +206,7 @@ func TestDesyncDetectedByAll(t *testing.T) {
 		for liar := range players {
 			t.Run(fmt.Sprint(players, "/", liar), func(t *testing.T) {
 				h := newHarness(t, netsim.Conditions{Delay: 15 * ms, Jitter: 5 * ms, Loss: 0.1, Reorder: 0.1}, uint64(liar))
-				h.game(Config{TickLimit: 150, Delay: DefaultDelay}, players)
+				h.game(config{TickLimit: 150, Delay: DefaultDelay}, players)
 				lp := h.peers[liar]
 				lp.lieAt = 50
 				h.run(30 * time.Second)
@@ -217,8 +217,8 @@ func TestDesyncDetectedByAll(t *testing.T) {
 				}
 				for _, p := range h.peers {
 					st := p.s.Stats()
-					var de *DesyncError
-					if !errors.As(p.s.Err(), &de) {
+					var de *Error
+					if !errors.Is(p.s.Err(), ErrDesync) || !errors.As(p.s.Err(), &de) {
 						t.Errorf("%s: err %v, want a desync", p.name, p.s.Err())
 						continue
 					}
@@ -255,7 +255,7 @@ func TestLockstepManySeeds(t *testing.T) {
 	for seed := uint64(1); seed <= seeds; seed++ {
 		for players := MinPlayers; players <= MaxPlayers; players++ {
 			h := newHarness(t, c, seed*10+uint64(players))
-			cfg := Config{TickLimit: 150, Delay: DefaultDelay}
+			cfg := config{TickLimit: 150, Delay: DefaultDelay}
 			if seed%3 == 1 {
 				cfg.KickAfter = 3 * time.Second
 			}
@@ -270,8 +270,7 @@ func TestLockstepManySeeds(t *testing.T) {
 			}
 			h.run(120 * time.Second)
 			for _, p := range h.peers {
-				var ke *KickedError
-				if err := p.s.Err(); err != nil && (!errors.As(err, &ke) || p != slow) {
+				if err := p.s.Err(); err != nil && (!errors.Is(err, ErrKicked) || p != slow) {
 					t.Errorf("seed %d, %d players: %s: %v", seed, players, p.name, err)
 				}
 				for q := range players {

@@ -76,9 +76,9 @@ const (
 const (
 	// MaxSpectators is the most spectators a Broadcast serves.
 	MaxSpectators = 8
-	// DefaultMaxSnapshot bounds the snapshot a Spectator accepts when
+	// defaultMaxSnapshot bounds the snapshot a Spectator accepts when
 	// SpectatorConfig.MaxSnapshot is 0.
-	DefaultMaxSnapshot = 64 << 20
+	defaultMaxSnapshot = 64 << 20
 	// spectatorLog is the number of confirmed ticks a Broadcast keeps: a
 	// spectator further behind is dropped.
 	spectatorLog = 4096
@@ -108,7 +108,7 @@ const (
 // specHelloToken reports whether pkt is a well-formed spectator's Hello,
 // and its token.
 func specHelloToken(pkt []byte) (uint64, bool) {
-	if len(pkt) != HelloSize || pkt[0] != magic0 || pkt[1] != magic1 || pkt[2] != ProtocolVersion ||
+	if len(pkt) != helloSize || pkt[0] != magic0 || pkt[1] != magic1 || pkt[2] != protocolVersion ||
 		msgType(pkt[3]) != msgSpecHello || binary.LittleEndian.Uint64(pkt[4:]) != 0 {
 		return 0, false
 	}
@@ -129,7 +129,7 @@ type Snapshotter interface {
 // game is there; with Rollback it is loaded from the tick's save, copied,
 // and the game runs the ticks since again (as a rollback would). The game
 // must be a Snapshotter.
-func (r *Runner) Snapshot(dst []byte) (b []byte, tick, hash uint64, err error) {
+func (r *runner) Snapshot(dst []byte) (b []byte, tick, hash uint64, err error) {
 	snap, ok := r.game.(Snapshotter)
 	if !ok || r.s == nil {
 		return dst, 0, 0, fmt.Errorf("%w: the game is not a Snapshotter, or the Runner has no session", ErrInvalid)
@@ -147,8 +147,8 @@ func (r *Runner) Snapshot(dst []byte) (b []byte, tick, hash uint64, err error) {
 	return dst, c, hash, nil
 }
 
-// BroadcastConfig sets up a Broadcast.
-type BroadcastConfig struct {
+// broadcastConfig sets up a Broadcast.
+type broadcastConfig struct {
 	// MaxSpectators is the most spectators served at once,
 	// 0..MaxSpectators.
 	MaxSpectators int
@@ -157,8 +157,8 @@ type BroadcastConfig struct {
 	Silence time.Duration
 }
 
-// BroadcastStats are a Broadcast's counts.
-type BroadcastStats struct {
+// broadcastStats are a Broadcast's counts.
+type broadcastStats struct {
 	Spectators    int   // served now
 	Joined        int64 // spectators welcomed
 	Rejected      int64 // turned away: every slot taken
@@ -169,13 +169,13 @@ type BroadcastStats struct {
 	BytesSent     int64
 }
 
-// A Broadcast is a host's Session with spectators: it passes the players'
+// A broadcast is a host's Session with spectators: it passes the players'
 // datagrams to the Session and serves the spectators itself, from the
 // confirmed inputs the Session holds and snapshots the Runner takes.
-type Broadcast struct {
-	s   *Session
-	r   *Runner
-	cfg BroadcastConfig
+type broadcast struct {
+	s   *session
+	r   *runner
+	cfg broadcastConfig
 
 	log    [][MaxPlayers]record // confirmed inputs by tick % spectatorLog
 	logged uint64               // ticks in the log
@@ -197,7 +197,7 @@ type Broadcast struct {
 	gone departed
 
 	buf [MaxPacketSize]byte
-	st  BroadcastStats
+	st  broadcastStats
 }
 
 type specPeer struct {
@@ -275,14 +275,14 @@ func (sp *specPeer) sample(rtt time.Duration) {
 	sp.backoff = 0
 }
 
-// NewBroadcast serves spectators of the game the host's Runner r plays.
+// newBroadcast serves spectators of the game the host's Runner r plays.
 //
 // A Runner takes one Broadcast: a second returns an error wrapping
 // ErrInvalid, as a second NewRunner on a Session does: two would each
 // pass the players' datagrams to the one Session, poll it, and take their
 // own snapshots of the one game.
-func NewBroadcast(r *Runner, c BroadcastConfig) (*Broadcast, error) {
-	if r == nil || r.s == nil || r.s.role != Host {
+func newBroadcast(r *runner, c broadcastConfig) (*broadcast, error) {
+	if r == nil || r.s == nil || r.s.role != roleHost {
 		return nil, fmt.Errorf("%w: NewBroadcast needs the host's Runner", ErrInvalid)
 	}
 	if r.bcast {
@@ -298,11 +298,11 @@ func NewBroadcast(r *Runner, c BroadcastConfig) (*Broadcast, error) {
 		return nil, fmt.Errorf("%w: spectators need a game that is a Snapshotter", ErrInvalid)
 	}
 	r.bcast = true
-	return &Broadcast{s: r.s, r: r, cfg: c, log: make([][MaxPlayers]record, spectatorLog)}, nil
+	return &broadcast{s: r.s, r: r, cfg: c, log: make([][MaxPlayers]record, spectatorLog)}, nil
 }
 
 // Stats returns the Broadcast's counts.
-func (b *Broadcast) Stats() BroadcastStats {
+func (b *broadcast) Stats() broadcastStats {
 	st := b.st
 	for i := range b.specs {
 		if b.specs[i].used {
@@ -314,7 +314,7 @@ func (b *Broadcast) Stats() BroadcastStats {
 
 // Done reports whether the game is over and every spectator has the end
 // (or was given up on): the host may close its socket.
-func (b *Broadcast) Done() bool {
+func (b *broadcast) Done() bool {
 	if !b.s.Done() {
 		return false
 	}
@@ -329,12 +329,12 @@ func (b *Broadcast) Done() bool {
 // Unreachable passes the transport's news of an unreachable address to
 // the Session (see Session.Unreachable); a spectator's is ignored, its
 // silence drops it.
-func (b *Broadcast) Unreachable(now time.Duration, addr string) { b.s.Unreachable(now, addr) }
+func (b *broadcast) Unreachable(now time.Duration, addr string) { b.s.Unreachable(now, addr) }
 
 // Receive takes a datagram: a spectator's, or the players' (for the
 // Session).
-func (b *Broadcast) Receive(now time.Duration, from string, pkt []byte) {
-	if len(pkt) < headerSize || pkt[0] != magic0 || pkt[1] != magic1 || pkt[2] != ProtocolVersion ||
+func (b *broadcast) Receive(now time.Duration, from string, pkt []byte) {
+	if len(pkt) < headerSize || pkt[0] != magic0 || pkt[1] != magic1 || pkt[2] != protocolVersion ||
 		(msgType(pkt[3]) != msgSpecHello && msgType(pkt[3]) != msgSpecAck && msgType(pkt[3]) != msgSpecBye) {
 		b.s.Receive(now, from, pkt)
 		return
@@ -344,7 +344,7 @@ func (b *Broadcast) Receive(now time.Duration, from string, pkt []byte) {
 	token := r.u64()
 	switch msgType(pkt[3]) {
 	case msgSpecHello:
-		if len(pkt) != HelloSize || session != 0 || token == 0 {
+		if len(pkt) != helloSize || session != 0 || token == 0 {
 			b.s.bad++
 			return
 		}
@@ -371,8 +371,8 @@ func (b *Broadcast) Receive(now time.Duration, from string, pkt []byte) {
 		b.st.Left++
 		b.gone.add(now, from, token)
 	case msgSpecAck:
-		snapGot := r.uvMax(uint64(DefaultMaxSnapshot))
-		have := r.uvMax(MaxTick)
+		snapGot := r.uvMax(uint64(defaultMaxSnapshot))
+		have := r.uvMax(maxTick)
 		var sack [sackBytes]byte
 		nSack := 0
 		if r.err == nil && r.off < len(pkt) {
@@ -419,7 +419,7 @@ func (b *Broadcast) Receive(now time.Duration, from string, pkt []byte) {
 	}
 }
 
-func (b *Broadcast) spec(from string, token uint64) *specPeer {
+func (b *broadcast) spec(from string, token uint64) *specPeer {
 	for i := range b.specs {
 		if sp := &b.specs[i]; sp.used && sp.addr == from && sp.token == token {
 			return sp
@@ -430,7 +430,7 @@ func (b *Broadcast) spec(from string, token uint64) *specPeer {
 
 // hello takes a spectator's Hello: a slot, and a Welcome once the game
 // runs (the snapshot is taken then).
-func (b *Broadcast) hello(now time.Duration, from string, token uint64) {
+func (b *broadcast) hello(now time.Duration, from string, token uint64) {
 	if sp := b.spec(from, token); sp != nil {
 		sp.welcome, sp.lastHeard = true, now // its Welcome was lost
 		return
@@ -460,7 +460,7 @@ func (b *Broadcast) hello(now time.Duration, from string, token uint64) {
 
 // reject queues a Reject to a spectator: the next Poll sends it. A Reject
 // is smaller than the Hello it answers.
-func (b *Broadcast) reject(to string, token uint64, reason uint8) {
+func (b *broadcast) reject(to string, token uint64, reason uint8) {
 	if b.nRejects < len(b.rejects) {
 		b.rejects[b.nRejects] = rejectTo{to, token, reason}
 		b.nRejects++
@@ -475,7 +475,7 @@ type rejectTo struct {
 
 // Poll does the Session's timed work, then the spectators': Welcomes,
 // snapshot chunks, the confirmed inputs they lack, the end.
-func (b *Broadcast) Poll(now time.Duration, out Sender) {
+func (b *broadcast) Poll(now time.Duration, out sender) {
 	b.s.Poll(now, out)
 	for i := range b.nRejects {
 		rj := &b.rejects[i]
@@ -529,7 +529,7 @@ func (b *Broadcast) Poll(now time.Duration, out Sender) {
 
 // takeLog copies the ticks the Session confirmed since the last Poll
 // into the log.
-func (b *Broadcast) takeLog() {
+func (b *broadcast) takeLog() {
 	s := b.s
 	for b.logged < s.NextTick() {
 		t := b.logged
@@ -547,7 +547,7 @@ func (b *Broadcast) takeLog() {
 
 // snapshotReady takes a snapshot for the spectators waiting for a
 // Welcome, unless a recent one is still being sent to others.
-func (b *Broadcast) snapshotReady() bool {
+func (b *broadcast) snapshotReady() bool {
 	loading := false
 	for i := range b.specs {
 		if sp := &b.specs[i]; sp.used && sp.bound && sp.snapAcked < len(b.snap) {
@@ -573,7 +573,7 @@ func (b *Broadcast) snapshotReady() bool {
 }
 
 // header starts a spectator message.
-func (b *Broadcast) header(typ msgType, session uint64) writer {
+func (b *broadcast) header(typ msgType, session uint64) writer {
 	return specHeader(b.buf[:], typ, session)
 }
 
@@ -582,13 +582,13 @@ func specHeader(buf []byte, typ msgType, session uint64) writer {
 	w := writer{b: buf[:0:MaxPacketSize], ok: true}
 	w.u8(magic0)
 	w.u8(magic1)
-	w.u8(ProtocolVersion)
+	w.u8(protocolVersion)
 	w.u8(uint8(typ))
 	w.u64(session)
 	return w
 }
 
-func (b *Broadcast) emit(out Sender, to string, w *writer) {
+func (b *broadcast) emit(out sender, to string, w *writer) {
 	if !w.ok {
 		b.s.encodeFail++
 		return
@@ -597,7 +597,7 @@ func (b *Broadcast) emit(out Sender, to string, w *writer) {
 	out.Send(to, w.b)
 }
 
-func (b *Broadcast) sendWelcome(out Sender, sp *specPeer) {
+func (b *broadcast) sendWelcome(out sender, sp *specPeer) {
 	s := b.s
 	w := b.header(msgSpecWelcome, s.id)
 	w.u64(sp.token)
@@ -617,7 +617,7 @@ func (b *Broadcast) sendWelcome(out Sender, sp *specPeer) {
 // (again from the first not acknowledged, once lost: this file's first
 // comment says when); the end once the game is over; a keepalive
 // otherwise.
-func (b *Broadcast) sendData(now time.Duration, out Sender, sp *specPeer) {
+func (b *broadcast) sendData(now time.Duration, out sender, sp *specPeer) {
 	s := b.s
 	over := s.state >= StateEnding
 	stale := now-sp.lastSent >= specResend // send something: the spectator hears the host
@@ -713,7 +713,7 @@ func (b *Broadcast) sendData(now time.Duration, out Sender, sp *specPeer) {
 // nextChunk is the offset of the next snapshot chunk to send to sp: a
 // chunk lost before (from resendAt, which the spectator has not
 // acknowledged), or one never sent, within sp's window.
-func (b *Broadcast) nextChunk(sp *specPeer) (off int, ok bool) {
+func (b *broadcast) nextChunk(sp *specPeer) (off int, ok bool) {
 	limit := sp.snapAcked + sp.window
 	first := sp.snapAcked / chunkSize
 	for off = max(sp.resendAt, sp.snapAcked); off < sp.snapSent && off < limit; off += chunkSize {
@@ -729,7 +729,7 @@ func (b *Broadcast) nextChunk(sp *specPeer) (off int, ok bool) {
 // snapAck takes a spectator's acknowledgement of got snapshot bytes in
 // order and the bitmap of the chunks it holds past them; an older one
 // (fewer bytes in order than an earlier) is ignored.
-func (b *Broadcast) snapAck(now time.Duration, sp *specPeer, got int, bitmap []byte) {
+func (b *broadcast) snapAck(now time.Duration, sp *specPeer, got int, bitmap []byte) {
 	if got < sp.snapAcked || got > len(b.snap) || (got < len(b.snap) && got%chunkSize != 0) {
 		return
 	}
@@ -772,8 +772,8 @@ func (sp *specPeer) lose() {
 	sp.grown = sp.window
 }
 
-// SpectatorConfig sets up a Spectator.
-type SpectatorConfig struct {
+// spectatorConfig sets up a Spectator.
+type spectatorConfig struct {
 	// Nonce is 64 random bits, the token of its Hello; 0 has
 	// NewSpectator draw one, as Config.Nonce.
 	Nonce uint64
@@ -791,29 +791,8 @@ type SpectatorConfig struct {
 	Silence, JoinTimeout time.Duration
 }
 
-// A SnapshotTooLargeError ends a spectator whose host announced a
-// snapshot larger than SpectatorConfig.MaxSnapshot.
-type SnapshotTooLargeError struct{ Size, Max int }
-
-func (e *SnapshotTooLargeError) Error() string {
-	return fmt.Sprintf("the game's snapshot is %d bytes, more than the %d this spectator accepts", e.Size, e.Max)
-}
-
-// A SnapshotError ends a spectator whose snapshot does not hash to what
-// the host announced: corrupted, or not this game's.
-type SnapshotError struct{ Want, Got uint64 }
-
-func (e *SnapshotError) Error() string {
-	return fmt.Sprintf("the snapshot hashes to %016x, the host announced %016x", e.Got, e.Want)
-}
-
-// A DroppedError ends a spectator the host turned away or dropped.
-type DroppedError struct{ Why DropReason }
-
-func (e *DroppedError) Error() string { return "spectator: " + e.Why.String() }
-
-// SpectatorStats are a Spectator's figures.
-type SpectatorStats struct {
+// spectatorStats are a Spectator's figures.
+type spectatorStats struct {
 	State           State
 	Start           uint64        // the tick its snapshot is of
 	Received        uint64        // ticks received, from 0
@@ -827,10 +806,10 @@ type SpectatorStats struct {
 	BadPackets      int64
 }
 
-// A Spectator watches a game hosted at an address: the transport's
+// A spectator watches a game hosted at an address: the transport's
 // endpoint (Receive, Poll) and the inputs' store. A Watcher plays them.
-type Spectator struct {
-	cfg   SpectatorConfig
+type spectator struct {
+	cfg   spectatorConfig
 	host  string
 	state State
 	err   error
@@ -869,8 +848,8 @@ type Spectator struct {
 	buf                   [MaxPacketSize]byte
 }
 
-// NewSpectator starts watching the game hosted at host, at now.
-func NewSpectator(c SpectatorConfig, host string, now time.Duration) (*Spectator, error) {
+// newSpectator starts watching the game hosted at host, at now.
+func newSpectator(c spectatorConfig, host string, now time.Duration) (*spectator, error) {
 	if c.Nonce == 0 {
 		c.Nonce = randomNonce()
 	}
@@ -886,15 +865,15 @@ func NewSpectator(c SpectatorConfig, host string, now time.Duration) (*Spectator
 		c.MaxSettings = MaxSettingsSize
 	}
 	if c.MaxSnapshot == 0 {
-		c.MaxSnapshot = DefaultMaxSnapshot
+		c.MaxSnapshot = defaultMaxSnapshot
 	}
 	if c.Silence == 0 {
-		c.Silence = DefaultSilence
+		c.Silence = defaultSilence
 	}
 	if c.JoinTimeout == 0 {
-		c.JoinTimeout = DefaultJoinTimeout
+		c.JoinTimeout = defaultJoinTimeout
 	}
-	return &Spectator{cfg: c, host: host, state: StateJoining, born: now, lastHeard: now,
+	return &spectator{cfg: c, host: host, state: StateJoining, born: now, lastHeard: now,
 		inputSize: c.InputSize, ring: make([][MaxPlayers]record, spectatorWindow)}, nil
 }
 
@@ -905,27 +884,27 @@ func NewSpectator(c SpectatorConfig, host string, now time.Duration) (*Spectator
 // is here: the Watcher's next Frame loads it), running, ending (the game
 // is over; the Watcher plays the last ticks), ended. Settings are known
 // from the Welcome on (Stats: SnapshotBytes is then set).
-func (sp *Spectator) State() State { return sp.state }
+func (sp *spectator) State() State { return sp.state }
 
 // Err is why the spectator ended, nil if the game ended cleanly.
-func (sp *Spectator) Err() error { return sp.err }
+func (sp *spectator) Err() error { return sp.err }
 
 // Players, InputSize, Settings and TickLimit are the game's, from the
 // Welcome.
-func (sp *Spectator) Players() int { return sp.players }
+func (sp *spectator) Players() int { return sp.players }
 
 // InputSize is the size of a player's input for a tick, from the Welcome.
-func (sp *Spectator) InputSize() int { return sp.inputSize }
+func (sp *spectator) InputSize() int { return sp.inputSize }
 
 // Settings are the game's settings, from the Welcome.
-func (sp *Spectator) Settings() []byte { return sp.settings }
+func (sp *spectator) Settings() []byte { return sp.settings }
 
 // TickLimit is the game's tick limit (0: none), from the Welcome.
-func (sp *Spectator) TickLimit() uint64 { return sp.tickLimit }
+func (sp *spectator) TickLimit() uint64 { return sp.tickLimit }
 
 // Stats returns the spectator's figures.
-func (sp *Spectator) Stats() SpectatorStats {
-	st := SpectatorStats{State: sp.state, Start: sp.start, Received: sp.received, HostConfirmed: sp.confirmed,
+func (sp *spectator) Stats() spectatorStats {
+	st := spectatorStats{State: sp.state, Start: sp.start, Received: sp.received, HostConfirmed: sp.confirmed,
 		SnapshotBytes: sp.snapLen, BytesReceived: sp.bytesIn, BytesSent: sp.bytesOut,
 		PacketsReceived: sp.packetsIn, PacketsSent: sp.packetsOut, BadPackets: sp.bad}
 	if sp.loadedAt > 0 {
@@ -944,14 +923,14 @@ func (sp *Spectator) Stats() SpectatorStats {
 // Err stays nil, and the Watcher runs no more ticks; once it is Done
 // (that Poll), the caller may close its socket. A spectator already ended
 // is left as it is: one that played to the end told the host so itself.
-func (sp *Spectator) Leave(now time.Duration) {
+func (sp *spectator) Leave(now time.Duration) {
 	if sp.state == StateEnded {
 		return
 	}
 	sp.left, sp.state = true, StateEnded
 }
 
-func (sp *Spectator) fail(err error) {
+func (sp *spectator) fail(err error) {
 	if sp.err == nil {
 		sp.err = err
 	}
@@ -959,13 +938,13 @@ func (sp *Spectator) fail(err error) {
 }
 
 // Receive takes a datagram from the host.
-func (sp *Spectator) Receive(now time.Duration, from string, pkt []byte) {
+func (sp *spectator) Receive(now time.Duration, from string, pkt []byte) {
 	if sp.state == StateEnded {
 		return
 	}
 	sp.bytesIn += int64(len(pkt))
 	sp.packetsIn++
-	if from != sp.host || len(pkt) < headerSize || len(pkt) > MaxPacketSize || pkt[0] != magic0 || pkt[1] != magic1 || pkt[2] != ProtocolVersion {
+	if from != sp.host || len(pkt) < headerSize || len(pkt) > MaxPacketSize || pkt[0] != magic0 || pkt[1] != magic1 || pkt[2] != protocolVersion {
 		sp.bad++
 		return
 	}
@@ -985,14 +964,14 @@ func (sp *Spectator) Receive(now time.Duration, from string, pkt []byte) {
 			sp.bad++
 			return
 		}
-		why := DropFull
+		err := &Error{Reason: ErrFull, What: "spectators"}
 		switch r.u8() {
 		case specRejectDropped:
-			why = DropBehind
+			err = &Error{Reason: ErrBehind}
 		case specRejectNone:
-			why = DropNoSpectators
+			err.What = "no spectators"
 		}
-		sp.fail(&DroppedError{Why: why})
+		sp.fail(err)
 	case msgSpecData:
 		if !sp.welcomed || session != sp.id {
 			sp.bad++
@@ -1004,10 +983,10 @@ func (sp *Spectator) Receive(now time.Duration, from string, pkt []byte) {
 	}
 }
 
-func (sp *Spectator) welcome(now time.Duration, session uint64, r *reader) {
+func (sp *spectator) welcome(now time.Duration, session uint64, r *reader) {
 	players, size := int(r.u8()), int(r.u8())
-	limit := r.uvMax(MaxTick)
-	start := r.uvMax(MaxTick)
+	limit := r.uvMax(maxTick)
+	start := r.uvMax(maxTick)
 	snapLen := r.uv()
 	sum, hash := r.u64(), r.u64()
 	n := int(r.uvMax(MaxSettingsSize))
@@ -1019,13 +998,13 @@ func (sp *Spectator) welcome(now time.Duration, session uint64, r *reader) {
 	}
 	switch {
 	case size != sp.inputSize:
-		sp.fail(&MismatchError{What: "input size", Host: size, Local: sp.inputSize})
+		sp.fail(&Error{Reason: ErrMismatch, What: "input size", Remote: uint64(size), Local: uint64(sp.inputSize)})
 		return
 	case n > sp.cfg.MaxSettings:
-		sp.fail(&SettingsTooLargeError{Size: n, Max: sp.cfg.MaxSettings})
+		sp.fail(&Error{Reason: ErrTooLarge, What: "settings", Size: n, Limit: sp.cfg.MaxSettings})
 		return
 	case snapLen > uint64(sp.cfg.MaxSnapshot):
-		sp.fail(&SnapshotTooLargeError{Size: int(min(snapLen, 1<<62)), Max: sp.cfg.MaxSnapshot})
+		sp.fail(&Error{Reason: ErrTooLarge, What: "snapshot", Size: int(min(snapLen, 1<<62)), Limit: sp.cfg.MaxSnapshot})
 		return
 	}
 	sp.id, sp.players, sp.tickLimit, sp.start = session, players, limit, start
@@ -1043,7 +1022,7 @@ func (sp *Spectator) welcome(now time.Duration, session uint64, r *reader) {
 
 // chunk takes the snapshot's chunk at off, in any order: a chunk is
 // chunkSize bytes from a multiple of chunkSize (the last one shorter).
-func (sp *Spectator) chunk(off int, b []byte) {
+func (sp *spectator) chunk(off int, b []byte) {
 	if sp.snap == nil || off%chunkSize != 0 || len(b) != min(chunkSize, sp.snapLen-off) {
 		return
 	}
@@ -1066,14 +1045,14 @@ func (sp *Spectator) chunk(off int, b []byte) {
 	}
 }
 
-func (sp *Spectator) data(now time.Duration, r *reader) {
+func (sp *spectator) data(now time.Duration, r *reader) {
 	seq := r.u32()
 	flags := r.u8()
 	var end uint64
 	if flags&1 != 0 {
-		end = r.uvMax(MaxTick)
+		end = r.uvMax(maxTick)
 	}
-	confirmed := r.uvMax(MaxTick)
+	confirmed := r.uvMax(maxTick)
 	nk := int(r.u8())
 	var kp [MaxPlayers]uint8
 	var kf [MaxPlayers]uint64
@@ -1082,7 +1061,7 @@ func (sp *Spectator) data(now time.Duration, r *reader) {
 			r.fail(errRange)
 			break
 		}
-		kp[i], kf[i] = r.u8(), r.uvMax(MaxTick)
+		kp[i], kf[i] = r.u8(), r.uvMax(maxTick)
 		if int(kp[i]) >= sp.players {
 			r.fail(errRange)
 		}
@@ -1100,7 +1079,7 @@ func (sp *Spectator) data(now time.Duration, r *reader) {
 			r.fail(errShort)
 		}
 	}
-	first := r.uvMax(MaxTick)
+	first := r.uvMax(maxTick)
 	k := int(r.u8())
 	row := sp.players * sp.inputSize
 	if r.err == nil && (len(r.b)-r.off != k*row || flags > 1) {
@@ -1154,15 +1133,15 @@ func (sp *Spectator) data(now time.Duration, r *reader) {
 // that address ends at once with an UnreachableError instead of waiting
 // JoinTimeout for an answer that cannot come. Later it is ignored (a
 // host that just closed: the end or the silence say the rest).
-func (sp *Spectator) Unreachable(now time.Duration, addr string) {
+func (sp *spectator) Unreachable(now time.Duration, addr string) {
 	if sp.state == StateJoining && addr == sp.host {
-		sp.fail(&UnreachableError{Host: sp.host})
+		sp.fail(&Error{Reason: ErrUnreachable, Host: sp.host})
 	}
 }
 
 // Poll sends the Hello, and the acknowledgements; it gives up on a silent
 // host.
-func (sp *Spectator) Poll(now time.Duration, out Sender) {
+func (sp *spectator) Poll(now time.Duration, out sender) {
 	switch sp.state {
 	case StateEnded:
 		if sp.err == nil && !sp.told {
@@ -1189,14 +1168,14 @@ func (sp *Spectator) Poll(now time.Duration, out Sender) {
 			break // loading the snapshot
 		}
 		if now-sp.born >= sp.cfg.JoinTimeout {
-			sp.fail(&JoinTimeoutError{Host: sp.host, For: sp.cfg.JoinTimeout})
+			sp.fail(&Error{Reason: ErrTimeout, Host: sp.host, For: sp.cfg.JoinTimeout})
 			return
 		}
 		if !sp.helloSent || now-sp.lastHello >= helloEvery {
 			sp.helloSent, sp.lastHello = true, now
 			w := sp.header(msgSpecHello, 0)
 			w.u64(sp.cfg.Nonce)
-			for len(w.b) < HelloSize {
+			for len(w.b) < helloSize {
 				w.b = append(w.b, 0)
 			}
 			sp.send(out, &w)
@@ -1204,10 +1183,10 @@ func (sp *Spectator) Poll(now time.Duration, out Sender) {
 		return
 	}
 	if now-sp.lastHeard >= sp.cfg.Silence && !sp.over() {
-		sp.fail(&SilenceError{Player: 0, For: sp.cfg.Silence})
+		sp.fail(&Error{Reason: ErrSilent, Player: 0, For: sp.cfg.Silence})
 		return
 	}
-	if sp.news || now-sp.lastAck >= DefaultKeepAlive {
+	if sp.news || now-sp.lastAck >= defaultKeepAlive {
 		sp.news, sp.lastAck = false, now
 		sp.ack(out)
 	}
@@ -1221,7 +1200,7 @@ const finalAcks = 3
 
 // ack sends the host an acknowledgement: the snapshot bytes and the
 // ticks received.
-func (sp *Spectator) ack(out Sender) {
+func (sp *spectator) ack(out sender) {
 	w := sp.header(msgSpecAck, sp.id)
 	w.u64(sp.cfg.Nonce)
 	w.uv(uint64(sp.snapGot))
@@ -1232,7 +1211,7 @@ func (sp *Spectator) ack(out Sender) {
 
 // appendHeld appends to an acknowledgement the bitmap of the snapshot's
 // chunks held past the first gap (nothing once the snapshot is whole).
-func (sp *Spectator) appendHeld(w *writer) {
+func (sp *spectator) appendHeld(w *writer) {
 	if sp.snap == nil || sp.snapGot >= sp.snapLen {
 		return
 	}
@@ -1254,25 +1233,25 @@ func (sp *Spectator) appendHeld(w *writer) {
 }
 
 // over: every tick of the game is here.
-func (sp *Spectator) over() bool { return sp.endSet && sp.received >= sp.end }
+func (sp *spectator) over() bool { return sp.endSet && sp.received >= sp.end }
 
-func (sp *Spectator) header(typ msgType, session uint64) writer {
+func (sp *spectator) header(typ msgType, session uint64) writer {
 	return specHeader(sp.buf[:], typ, session)
 }
 
-func (sp *Spectator) send(out Sender, w *writer) {
+func (sp *spectator) send(out sender, w *writer) {
 	sp.bytesOut += int64(len(w.b))
 	sp.packetsOut++
 	out.Send(sp.host, w.b)
 }
 
-// A Watcher plays the game a Spectator receives: from the snapshot's
+// A watcher plays the game a Spectator receives: from the snapshot's
 // state (Snapshotter.SetState, checked against the host's hash), every
 // received tick with its inputs, MaxLoops a frame, never ahead of what
-// arrived. A Watcher behind the host catches up at MaxLoops ticks a
+// arrived. A watcher behind the host catches up at MaxLoops ticks a
 // frame. It ends at the game's end.
-type Watcher struct {
-	sp     *Spectator
+type watcher struct {
+	sp     *spectator
 	game   Game
 	snap   Snapshotter
 	conf   Confirmer
@@ -1283,38 +1262,38 @@ type Watcher struct {
 	ticks  int64
 }
 
-// NewWatcher plays what sp receives on g, which must be a Snapshotter
+// newWatcher plays what sp receives on g, which must be a Snapshotter
 // made from the game's settings (Spectator.Settings, known from the
 // Welcome on; make it once the spectator is in the lobby or later).
-func NewWatcher(sp *Spectator, g Game) (*Watcher, error) {
+func newWatcher(sp *spectator, g Game) (*watcher, error) {
 	snap, ok := g.(Snapshotter)
 	if sp == nil || !ok {
 		return nil, fmt.Errorf("%w: NewWatcher needs a spectator and a game that is a Snapshotter", ErrInvalid)
 	}
-	w := &Watcher{sp: sp, game: g, snap: snap}
+	w := &watcher{sp: sp, game: g, snap: snap}
 	w.conf, _ = g.(Confirmer)
 	return w, nil
 }
 
 // Head is the game's next tick.
-func (w *Watcher) Head() uint64 { return w.head }
+func (w *watcher) Head() uint64 { return w.head }
 
 // Behind is how many ticks the game is behind the host's confirmed ones.
-func (w *Watcher) Behind() int64 { return int64(w.sp.confirmed) - int64(w.head) }
+func (w *watcher) Behind() int64 { return int64(w.sp.confirmed) - int64(w.head) }
 
 // Loaded reports whether the snapshot is in the game.
-func (w *Watcher) Loaded() bool { return w.loaded }
+func (w *watcher) Loaded() bool { return w.loaded }
 
 // Done reports whether the game ran to its end, or the spectator left
 // (Spectator.Leave), and the host was told so (the Spectator's next Poll),
 // or the spectator failed: the caller may close its socket.
-func (w *Watcher) Done() bool {
+func (w *watcher) Done() bool {
 	sp := w.sp
 	return sp.err != nil || (sp.left && sp.told) || (w.loaded && sp.endSet && w.head >= sp.end && sp.told)
 }
 
 // Frame runs the ticks due (as Runner.Frame), those that arrived.
-func (w *Watcher) Frame(now time.Duration, due, maxLoops int) (ran int) {
+func (w *watcher) Frame(now time.Duration, due, maxLoops int) (ran int) {
 	sp := w.sp
 	if sp.err != nil || sp.left {
 		return 0
@@ -1326,7 +1305,7 @@ func (w *Watcher) Frame(now time.Duration, due, maxLoops int) (ran int) {
 		sum := fnv.New64a()
 		sum.Write(sp.snap)
 		if got := sum.Sum64(); got != sp.snapSum {
-			sp.fail(&SnapshotError{Want: sp.snapSum, Got: got})
+			sp.fail(&Error{Reason: ErrMismatch, What: "snapshot", Local: got, Remote: sp.snapSum})
 			return 0
 		}
 		if err := w.snap.SetState(sp.snap); err != nil {
@@ -1334,7 +1313,7 @@ func (w *Watcher) Frame(now time.Duration, due, maxLoops int) (ran int) {
 			return 0
 		}
 		if got := w.game.Hash(); got != sp.stateHash {
-			sp.fail(&SnapshotError{Want: sp.stateHash, Got: got})
+			sp.fail(&Error{Reason: ErrMismatch, What: "snapshot", Local: got, Remote: sp.stateHash})
 			return 0
 		}
 		w.loaded, w.head = true, sp.start

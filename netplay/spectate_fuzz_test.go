@@ -12,7 +12,7 @@ func FuzzSpectatorReceive(f *testing.F) {
 	// current is a datagram written out by hand, of this ProtocolVersion.
 	current := func(s string) []byte {
 		b := []byte(s)
-		b[2] = ProtocolVersion
+		b[2] = protocolVersion
 		return b
 	}
 	g := &gen{rng: 5}
@@ -30,15 +30,15 @@ func FuzzSpectatorReceive(f *testing.F) {
 	f.Add(current("NP\x02\x0b\x01\x00\x00\x00\x00\x00\x00\x00\x09\x00\x00\x00\x00\x00\x00\x00\x00"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		host := addr(0)
-		sp, _ := NewSpectator(SpectatorConfig{Nonce: 9, InputSize: 1, MaxSnapshot: 1 << 16}, host, 0)
+		sp, _ := newSpectator(spectatorConfig{Nonce: 9, InputSize: 1, MaxSnapshot: 1 << 16}, host, 0)
 		sp.Receive(ms, host, b)
-		sp.Poll(2*ms, SendFunc(func(string, []byte) {}))
+		sp.Poll(2*ms, sendFunc(func(string, []byte) {}))
 		// A spectator welcomed, loading a snapshot of 3000 bytes.
-		sp2, _ := NewSpectator(SpectatorConfig{Nonce: 9, InputSize: 1}, host, 0)
+		sp2, _ := newSpectator(spectatorConfig{Nonce: 9, InputSize: 1}, host, 0)
 		w := writer{b: make([]byte, 0, MaxPacketSize), ok: true}
 		w.u8(magic0)
 		w.u8(magic1)
-		w.u8(ProtocolVersion)
+		w.u8(protocolVersion)
 		w.u8(uint8(msgSpecWelcome))
 		w.u64(1)
 		w.u64(9)
@@ -55,13 +55,13 @@ func FuzzSpectatorReceive(f *testing.F) {
 			t.Fatalf("the test's Welcome was not taken: %v", sp2.Err())
 		}
 		sp2.Receive(2*ms, host, b)
-		sp2.Poll(3*ms, SendFunc(func(string, []byte) {}))
+		sp2.Poll(3*ms, sendFunc(func(string, []byte) {}))
 
-		hs, _ := NewHost(Config{Nonce: 1, InputSize: 1, Players: 2, Delay: DefaultDelay}, 0)
-		r, _ := NewRunner(hs, newSpecGame(0, 10), newSpecGame(0, 10), RunnerConfig{Netcode: Lockstep})
-		bc, _ := NewBroadcast(r, BroadcastConfig{MaxSpectators: 2})
+		hs, _ := newHost(config{Nonce: 1, InputSize: 1, Players: 2, Delay: DefaultDelay}, 0)
+		r, _ := newRunner(hs, newSpecGame(0, 10), newSpecGame(0, 10), runnerConfig{Netcode: Lockstep})
+		bc, _ := newBroadcast(r, broadcastConfig{MaxSpectators: 2})
 		bc.Receive(ms, "192.0.2.1:9", b)
-		bc.Poll(time.Second, SendFunc(func(string, []byte) {}))
+		bc.Poll(time.Second, sendFunc(func(string, []byte) {}))
 	})
 }
 
@@ -93,10 +93,10 @@ func FuzzBroadcastHellosAndByes(f *testing.F) {
 			case hello:
 				w := specHeader(buf[:], msgSpecHello, 0)
 				w.u64(token)
-				pkt := buf[:HelloSize]
+				pkt := buf[:helloSize]
 				clear(pkt[len(w.b):])
 				bcast.Receive(now, from, pkt)
-				if at, ok := byeAt[[2]uint64{a, token}]; ok && now-at < DefaultSilence && bcast.Stats().Joined != before.Joined {
+				if at, ok := byeAt[[2]uint64{a, token}]; ok && now-at < defaultSilence && bcast.Stats().Joined != before.Joined {
 					t.Fatalf("step %d: a Hello %v after its Bye took a slot", i/2, now-at)
 				}
 			case bye:
@@ -105,9 +105,9 @@ func FuzzBroadcastHellosAndByes(f *testing.F) {
 				bcast.Receive(now, from, w.b)
 				byeAt[[2]uint64{a, token}] = now
 			case wait:
-				now += time.Duration(arg) * DefaultSilence * 3 / 2 / 255
+				now += time.Duration(arg) * defaultSilence * 3 / 2 / 255
 			case poll:
-				bcast.Poll(now, SendFunc(func(string, []byte) {}))
+				bcast.Poll(now, sendFunc(func(string, []byte) {}))
 			}
 			st := bcast.Stats()
 			if int64(st.Spectators) != st.Joined-st.Left-st.Dropped || st.Spectators > 2 {

@@ -14,7 +14,7 @@ import (
 // players' own link is clean), and returns the most ticks the spectator
 // held fewer than the host had confirmed, over the frames of the running
 // game after the first second, and the Broadcast's counts.
-func lagRun(t *testing.T, c netsim.Conditions, ticks uint64, seed uint64) (worst uint64, st BroadcastStats) {
+func lagRun(t *testing.T, c netsim.Conditions, ticks uint64, seed uint64) (worst uint64, st broadcastStats) {
 	t.Helper()
 	clean, err := netsim.NewPath(netsim.Conditions{Delay: 5 * time.Millisecond}, seed, 4096)
 	if err != nil {
@@ -29,13 +29,13 @@ func lagRun(t *testing.T, c netsim.Conditions, ticks uint64, seed uint64) (worst
 		t.Fatal(err)
 	}
 	const tick = 20 * time.Millisecond
-	players, bcast := specPlayers(t, Config{Nonce: 1, InputSize: 1, Players: 2, TickLimit: ticks}, Lockstep, 0, 1)
+	players, bcast := specPlayers(t, config{Nonce: 1, InputSize: 1, Players: 2, TickLimit: ticks}, Lockstep, 0, 1)
 	specAddr := addr(5)
-	sp, err := NewSpectator(SpectatorConfig{Nonce: 3, InputSize: 1}, addr(0), 0)
+	sp, err := newSpectator(spectatorConfig{Nonce: 3, InputSize: 1}, addr(0), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var w *Watcher
+	var w *watcher
 	var now time.Duration
 	deliver := func(from, to string, pkt []byte) {
 		if to == specAddr {
@@ -48,7 +48,7 @@ func lagRun(t *testing.T, c netsim.Conditions, ticks uint64, seed uint64) (worst
 			}
 		}
 	}
-	send := func(from string) SendFunc {
+	send := func(from string) sendFunc {
 		return func(to string, pkt []byte) {
 			switch {
 			case to == specAddr:
@@ -68,7 +68,7 @@ func lagRun(t *testing.T, c netsim.Conditions, ticks uint64, seed uint64) (worst
 			p.frame(now, tick, send(p.addr))
 		}
 		if w == nil && sp.State() >= StateLobby {
-			if w, err = NewWatcher(sp, newSpecGame(0, 1)); err != nil {
+			if w, err = newWatcher(sp, newSpecGame(0, 1)); err != nil {
 				t.Fatal(err)
 			}
 		}

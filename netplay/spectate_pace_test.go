@@ -23,17 +23,17 @@ type paceRig struct {
 	frame   time.Duration
 	inbox   int
 	players [2]struct {
-		s  *Session
-		r  *Runner
+		s  *session
+		r  *runner
 		ep interface {
-			Poll(time.Duration, Sender)
+			Poll(time.Duration, sender)
 		}
 		in  [][]byte
 		frm []string
 	}
-	bcast    *Broadcast
-	sp       *Spectator
-	w        *Watcher
+	bcast    *broadcast
+	sp       *spectator
+	w        *watcher
 	spIn     [][]byte
 	lost     int
 	chunks   int // snapshot chunks the host sent
@@ -49,11 +49,11 @@ func newPaceRig(t *testing.T, snap int, frame time.Duration, inbox int) *paceRig
 	}
 	rg := &paceRig{t: t, net: net, frame: frame, inbox: inbox, snapSize: snap}
 	for i := range 2 {
-		var s *Session
+		var s *session
 		if i == 0 {
-			s, err = NewHost(Config{Nonce: 1, InputSize: 1, Players: 2, Delay: 2, Settings: []byte("pace"), Silence: time.Minute}, 0)
+			s, err = newHost(config{Nonce: 1, InputSize: 1, Players: 2, Delay: 2, Settings: []byte("pace"), Silence: time.Minute}, 0)
 		} else {
-			s, err = NewJoiner(Config{Nonce: 2, InputSize: 1, Silence: time.Minute}, addr(0), 0)
+			s, err = newJoiner(config{Nonce: 2, InputSize: 1, Silence: time.Minute}, addr(0), 0)
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -63,14 +63,14 @@ func newPaceRig(t *testing.T, snap int, frame time.Duration, inbox int) *paceRig
 		for k := range g.fill {
 			g.fill[k] = byte(k*7 + k>>8 + 3)
 		}
-		r, err := NewRunner(s, g, g, RunnerConfig{Netcode: Lockstep})
+		r, err := newRunner(s, g, g, runnerConfig{Netcode: Lockstep})
 		if err != nil {
 			t.Fatal(err)
 		}
 		p := &rg.players[i]
 		p.s, p.r, p.ep = s, r, s
 		if i == 0 {
-			if rg.bcast, err = NewBroadcast(r, BroadcastConfig{MaxSpectators: 1}); err != nil {
+			if rg.bcast, err = newBroadcast(r, broadcastConfig{MaxSpectators: 1}); err != nil {
 				t.Fatal(err)
 			}
 			p.ep = rg.bcast
@@ -121,7 +121,7 @@ func (rg *paceRig) run(joinAt, limit time.Duration) {
 				}
 				p.r.Frame(now, due, 5)
 				sent := false
-				p.ep.Poll(now, SendFunc(func(to string, pkt []byte) {
+				p.ep.Poll(now, sendFunc(func(to string, pkt []byte) {
 					if _, _, n, ok := specData(pkt); ok && n > 0 {
 						rg.chunks++
 						sent = true
@@ -136,7 +136,7 @@ func (rg *paceRig) run(joinAt, limit time.Duration) {
 		}
 		if now == joinAt {
 			var err error
-			if rg.sp, err = NewSpectator(SpectatorConfig{Nonce: 77, InputSize: 1, Silence: time.Minute}, addr(0), now); err != nil {
+			if rg.sp, err = newSpectator(spectatorConfig{Nonce: 77, InputSize: 1, Silence: time.Minute}, addr(0), now); err != nil {
 				rg.t.Fatal(err)
 			}
 		}
@@ -149,7 +149,7 @@ func (rg *paceRig) run(joinAt, limit time.Duration) {
 		rg.spIn = rg.spIn[:0]
 		if rg.w == nil && rg.sp.State() >= StateLobby && rg.sp.Err() == nil {
 			var err error
-			if rg.w, err = NewWatcher(rg.sp, newSpecGame(rg.snapSize, 1)); err != nil {
+			if rg.w, err = newWatcher(rg.sp, newSpecGame(rg.snapSize, 1)); err != nil {
 				rg.t.Fatal(err)
 			}
 		}
@@ -159,7 +159,7 @@ func (rg *paceRig) run(joinAt, limit time.Duration) {
 				return
 			}
 		}
-		rg.sp.Poll(now, SendFunc(func(to string, pkt []byte) { rg.net.Send(now, addr(10), to, pkt) }))
+		rg.sp.Poll(now, sendFunc(func(to string, pkt []byte) { rg.net.Send(now, addr(10), to, pkt) }))
 		if rg.sp.Err() != nil {
 			rg.t.Fatalf("spectator: %v", rg.sp.Err())
 		}

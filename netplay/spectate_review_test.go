@@ -19,7 +19,7 @@ type specRig struct {
 	now     time.Duration
 	tick    time.Duration
 	players []*specPlayer
-	bcast   *Broadcast
+	bcast   *broadcast
 	specs   []*rigSpec
 	filter  func(from, to string, pkt []byte) []byte
 	check   func()
@@ -27,8 +27,8 @@ type specRig struct {
 }
 
 type rigSpec struct {
-	sp     *Spectator
-	w      *Watcher
+	sp     *spectator
+	w      *watcher
 	g      *snapCounter
 	addr   string
 	joinAt time.Duration
@@ -71,16 +71,16 @@ func newSpecRigWith(t *testing.T, c netsim.Conditions, ticks uint64, fill, maxSp
 	}
 	rg := &specRig{t: t, net: net, tick: 20 * time.Millisecond, fill: fill}
 	for i := range 2 {
-		var s *Session
+		var s *session
 		if i == 0 {
-			s, err = NewHost(Config{Nonce: 1, InputSize: 1, Players: 2, Delay: delay, TickLimit: ticks, Settings: []byte("spec"), Silence: 10 * time.Second}, 0)
+			s, err = newHost(config{Nonce: 1, InputSize: 1, Players: 2, Delay: delay, TickLimit: ticks, Settings: []byte("spec"), Silence: 10 * time.Second}, 0)
 		} else {
-			s, err = NewJoiner(Config{Nonce: 2, InputSize: 1, Silence: 10 * time.Second}, addr(0), 0)
+			s, err = newJoiner(config{Nonce: 2, InputSize: 1, Silence: 10 * time.Second}, addr(0), 0)
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := newSpecGame(fill, MaxMaxPrediction+2)
+		g := newSpecGame(fill, maxMaxPrediction+2)
 		g.seed, g.index = uint64(i+1), i
 		for k := range g.fill {
 			g.fill[k] = byte(k*7 + k>>8 + 3) // every chunk of a snapshot has content
@@ -89,13 +89,13 @@ func newSpecRigWith(t *testing.T, c netsim.Conditions, ticks uint64, fill, maxSp
 		if wrap != nil {
 			game = wrap(i, g)
 		}
-		r, err := NewRunner(s, game, g, RunnerConfig{Netcode: nc})
+		r, err := newRunner(s, game, g, runnerConfig{Netcode: nc})
 		if err != nil {
 			t.Fatal(err)
 		}
 		p := &specPlayer{s: s, r: r, g: g, ep: s, addr: addr(i)}
 		if i == 0 {
-			if rg.bcast, err = NewBroadcast(r, BroadcastConfig{MaxSpectators: maxSpecs}); err != nil {
+			if rg.bcast, err = newBroadcast(r, broadcastConfig{MaxSpectators: maxSpecs}); err != nil {
 				t.Fatal(err)
 			}
 			p.ep = rg.bcast
@@ -150,12 +150,12 @@ func (rg *specRig) run(limit time.Duration, done func() bool) {
 				due = int((now-p.start)/rg.tick) - int(p.r.Stats().Ticks+p.r.Owed())
 			}
 			p.r.Frame(now, due, 5)
-			p.ep.Poll(now, SendFunc(func(to string, pkt []byte) { rg.net.Send(now, p.addr, to, pkt) }))
+			p.ep.Poll(now, sendFunc(func(to string, pkt []byte) { rg.net.Send(now, p.addr, to, pkt) }))
 		}
 		for _, s := range rg.specs {
 			if s.sp == nil && now >= s.joinAt {
 				var err error
-				if s.sp, err = NewSpectator(SpectatorConfig{Nonce: s.nonce, InputSize: 1, Silence: 10 * time.Second}, addr(0), now); err != nil {
+				if s.sp, err = newSpectator(spectatorConfig{Nonce: s.nonce, InputSize: 1, Silence: 10 * time.Second}, addr(0), now); err != nil {
 					rg.t.Fatal(err)
 				}
 			}
@@ -165,7 +165,7 @@ func (rg *specRig) run(limit time.Duration, done func() bool) {
 			if s.w == nil && s.sp.State() >= StateLobby && s.sp.Err() == nil {
 				s.g = &snapCounter{specGame: newSpecGame(rg.fill, 1)}
 				var err error
-				if s.w, err = NewWatcher(s.sp, s.g); err != nil {
+				if s.w, err = newWatcher(s.sp, s.g); err != nil {
 					rg.t.Fatal(err)
 				}
 			}
@@ -175,7 +175,7 @@ func (rg *specRig) run(limit time.Duration, done func() bool) {
 				}
 			}
 			if !s.silent {
-				s.sp.Poll(now, SendFunc(func(to string, pkt []byte) { rg.net.Send(now, s.addr, to, pkt) }))
+				s.sp.Poll(now, sendFunc(func(to string, pkt []byte) { rg.net.Send(now, s.addr, to, pkt) }))
 			}
 		}
 		if rg.check != nil {
@@ -289,16 +289,16 @@ func TestSpectatorLimit(t *testing.T) {
 		}
 		rg.run(60*time.Second, rg.allDone)
 		for i, s := range rg.specs {
-			var dropped *DroppedError
+			var dropped *Error
 			switch {
 			case i < max:
 				rg.endsWithPlayers(s, 150)
 			case max == 0:
-				if !errors.As(s.sp.Err(), &dropped) || dropped.Why != DropNoSpectators {
+				if !errors.As(s.sp.Err(), &dropped) || !errors.Is(dropped, ErrFull) || dropped.What != "no spectators" {
 					t.Errorf("max 0: spectator %d: %v", i, s.sp.Err())
 				}
 			default:
-				if !errors.As(s.sp.Err(), &dropped) || dropped.Why != DropFull {
+				if !errors.As(s.sp.Err(), &dropped) || !errors.Is(dropped, ErrFull) || dropped.What != "spectators" {
 					t.Errorf("max %d: spectator %d: %v", max, i, s.sp.Err())
 				}
 			}
@@ -310,10 +310,10 @@ func TestSpectatorLimit(t *testing.T) {
 			t.Errorf("max %d: %+v", max, st)
 		}
 	}
-	host, _ := NewHost(Config{Nonce: 1, InputSize: 1, Players: 2, Delay: DefaultDelay}, 0)
-	r, _ := NewRunner(host, newSpecGame(0, 2), newSpecGame(0, 2), RunnerConfig{Netcode: Lockstep})
+	host, _ := newHost(config{Nonce: 1, InputSize: 1, Players: 2, Delay: DefaultDelay}, 0)
+	r, _ := newRunner(host, newSpecGame(0, 2), newSpecGame(0, 2), runnerConfig{Netcode: Lockstep})
 	for _, bad := range []int{-1, MaxSpectators + 1} {
-		if _, err := NewBroadcast(r, BroadcastConfig{MaxSpectators: bad}); !errors.Is(err, ErrInvalid) {
+		if _, err := newBroadcast(r, broadcastConfig{MaxSpectators: bad}); !errors.Is(err, ErrInvalid) {
 			t.Errorf("MaxSpectators %d: %v", bad, err)
 		}
 	}
@@ -325,11 +325,11 @@ func TestSpectatorLimit(t *testing.T) {
 func TestSessionRefusesSpectators(t *testing.T) {
 	host, join, carry := running(t)
 	for _, when := range []string{"in the game"} {
-		sp, _ := NewSpectator(SpectatorConfig{Nonce: 7, InputSize: testInputSize}, addr(0), 100*ms)
+		sp, _ := newSpectator(spectatorConfig{Nonce: 7, InputSize: testInputSize}, addr(0), 100*ms)
 		var sizes []int
 		for now := 100 * ms; now < 200*ms && sp.Err() == nil; now += ms {
-			sp.Poll(now, SendFunc(func(_ string, p []byte) { host.Receive(now, addr(5), p) }))
-			host.Poll(now, SendFunc(func(to string, p []byte) {
+			sp.Poll(now, sendFunc(func(_ string, p []byte) { host.Receive(now, addr(5), p) }))
+			host.Poll(now, sendFunc(func(to string, p []byte) {
 				if to == addr(5) {
 					sizes = append(sizes, len(p))
 					sp.Receive(now, addr(0), p)
@@ -338,22 +338,21 @@ func TestSessionRefusesSpectators(t *testing.T) {
 
 			carry(now, false)
 		}
-		var dropped *DroppedError
-		if !errors.As(sp.Err(), &dropped) || dropped.Why != DropNoSpectators || len(sizes) != 1 || sizes[0] >= HelloSize {
+		var dropped *Error
+		if !errors.As(sp.Err(), &dropped) || !errors.Is(dropped, ErrFull) || dropped.What != "no spectators" || len(sizes) != 1 || sizes[0] >= helloSize {
 			t.Errorf("%s: %v, answers of %v bytes", when, sp.Err(), sizes)
 		}
 	}
 	if host.Err() != nil || join.Err() != nil || host.Stats().BadPackets != 0 {
 		t.Errorf("players: %v %v, %d bad packets", host.Err(), join.Err(), host.Stats().BadPackets)
 	}
-	lobby, _ := NewHost(Config{Nonce: 1, InputSize: testInputSize, Players: 2, Delay: DefaultDelay}, 0)
-	sp, _ := NewSpectator(SpectatorConfig{Nonce: 7, InputSize: testInputSize}, addr(0), 0)
+	lobby, _ := newHost(config{Nonce: 1, InputSize: testInputSize, Players: 2, Delay: DefaultDelay}, 0)
+	sp, _ := newSpectator(spectatorConfig{Nonce: 7, InputSize: testInputSize}, addr(0), 0)
 	for now := time.Duration(0); now < 50*ms && sp.Err() == nil; now += ms {
-		sp.Poll(now, SendFunc(func(_ string, p []byte) { lobby.Receive(now, addr(5), p) }))
-		lobby.Poll(now, SendFunc(func(_ string, p []byte) { sp.Receive(now, addr(0), p) }))
+		sp.Poll(now, sendFunc(func(_ string, p []byte) { lobby.Receive(now, addr(5), p) }))
+		lobby.Poll(now, sendFunc(func(_ string, p []byte) { sp.Receive(now, addr(0), p) }))
 	}
-	var dropped *DroppedError
-	if !errors.As(sp.Err(), &dropped) {
+	if !errors.Is(sp.Err(), ErrFull) {
 		t.Errorf("in the lobby: %v", sp.Err())
 	}
 }
@@ -401,8 +400,8 @@ func TestSpectatorCorruptChunkRefused(t *testing.T) {
 		return pkt
 	}
 	rg.run(60*time.Second, rg.allDone)
-	var bad *SnapshotError
-	if corrupted != 1 || !errors.As(s.sp.Err(), &bad) || bad.Want != rg.bcast.snapSum || bad.Got == bad.Want {
+	var bad *Error
+	if corrupted != 1 || !errors.As(s.sp.Err(), &bad) || bad.Reason != ErrMismatch || bad.Remote != rg.bcast.snapSum || bad.Local == bad.Remote {
 		t.Fatalf("%d chunks corrupted: %v (announced %016x)", corrupted, s.sp.Err(), rg.bcast.snapSum)
 	}
 	if s.g == nil || s.g.sets != 0 {
@@ -476,8 +475,8 @@ func TestStalledSpectatorDroppedBeforeLogWraps(t *testing.T) {
 		}
 	}
 	rg.run(120*time.Second, rg.allDone)
-	var dropped *DroppedError
-	if !errors.As(s.sp.Err(), &dropped) || dropped.Why != DropBehind {
+	var dropped *Error
+	if !errors.As(s.sp.Err(), &dropped) || !errors.Is(dropped, ErrBehind) {
 		t.Fatalf("stalled spectator: %v", s.sp.Err())
 	}
 	if s.w.Head() != stallAt || rg.bcast.Stats().Dropped != 1 {

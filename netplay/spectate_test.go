@@ -101,8 +101,8 @@ func (g *specGame) LocalInput(tick uint64, _ int, dst []byte) {
 // specPlayer is a player of the spectated game: a session, its Runner,
 // its game and its clock.
 type specPlayer struct {
-	s     *Session
-	r     *Runner
+	s     *session
+	r     *runner
 	g     *specGame
 	ep    endpoint
 	addr  string
@@ -111,7 +111,7 @@ type specPlayer struct {
 
 // frame is one frame of the player's loop: the ticks due by its clock
 // since its game started (5 a frame at most), then its datagrams.
-func (p *specPlayer) frame(now, tick time.Duration, out Sender) {
+func (p *specPlayer) frame(now, tick time.Duration, out sender) {
 	if p.s.State() == StateRunning && p.start == 0 {
 		p.start = now
 	}
@@ -123,10 +123,6 @@ func (p *specPlayer) frame(now, tick time.Duration, out Sender) {
 	p.ep.Poll(now, out)
 }
 
-type endpoint interface {
-	Receive(now time.Duration, from string, pkt []byte)
-	Poll(now time.Duration, out Sender)
-}
 
 // spectated plays a 2-player rollback game of ticks ticks over net, with
 // a Broadcast on the host, and a spectator that joins at joinAt; it
@@ -134,11 +130,11 @@ type endpoint interface {
 // done. A spectator whose Watcher is done leaves at once, as the demo's
 // does (it closes its socket): the host must not have to wait for its
 // silence, nor drop it, to end.
-func spectated(t *testing.T, c netsim.Conditions, ticks uint64, joinAt time.Duration, fill int, scfg SpectatorConfig) ([]*specPlayer, *Spectator, *Watcher, *specGame) {
+func spectated(t *testing.T, c netsim.Conditions, ticks uint64, joinAt time.Duration, fill int, scfg spectatorConfig) ([]*specPlayer, *spectator, *watcher, *specGame) {
 	return spectatedLossy(t, c, ticks, joinAt, fill, scfg, false)
 }
 
-func spectatedLossy(t *testing.T, c netsim.Conditions, ticks uint64, joinAt time.Duration, fill int, scfg SpectatorConfig, lossy bool) ([]*specPlayer, *Spectator, *Watcher, *specGame) {
+func spectatedLossy(t *testing.T, c netsim.Conditions, ticks uint64, joinAt time.Duration, fill int, scfg spectatorConfig, lossy bool) ([]*specPlayer, *spectator, *watcher, *specGame) {
 	t.Helper()
 	players, sp, w, sg, _ := spectatedUntil(t, c, ticks, joinAt, 0, fill, scfg, lossy)
 	return players, sp, w, sg
@@ -148,30 +144,30 @@ func spectatedLossy(t *testing.T, c netsim.Conditions, ticks uint64, joinAt time
 // hostCfg) and joiner, each with its Runner (netcode) and a specGame of
 // fill bytes, and the host's Broadcast, serving up to maxSpectators: the
 // host's endpoint.
-func specPlayers(t *testing.T, hostCfg Config, netcode Netcode, fill, maxSpectators int) ([]*specPlayer, *Broadcast) {
+func specPlayers(t *testing.T, hostCfg config, netcode Netcode, fill, maxSpectators int) ([]*specPlayer, *broadcast) {
 	t.Helper()
 	var players []*specPlayer
-	var bcast *Broadcast
+	var bcast *broadcast
 	for i := range 2 {
-		var s *Session
+		var s *session
 		var err error
 		if i == 0 {
-			s, err = NewHost(hostCfg, 0)
+			s, err = newHost(hostCfg, 0)
 		} else {
-			s, err = NewJoiner(Config{Nonce: 2, InputSize: hostCfg.InputSize}, addr(0), 0)
+			s, err = newJoiner(config{Nonce: 2, InputSize: hostCfg.InputSize}, addr(0), 0)
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := newSpecGame(fill, MaxMaxPrediction+2)
+		g := newSpecGame(fill, maxMaxPrediction+2)
 		g.seed, g.index = uint64(i+1), i
-		r, err := NewRunner(s, g, g, RunnerConfig{Netcode: netcode})
+		r, err := newRunner(s, g, g, runnerConfig{Netcode: netcode})
 		if err != nil {
 			t.Fatal(err)
 		}
 		p := &specPlayer{s: s, r: r, g: g, ep: s, addr: addr(i)}
 		if i == 0 {
-			if bcast, err = NewBroadcast(r, BroadcastConfig{MaxSpectators: maxSpectators}); err != nil {
+			if bcast, err = newBroadcast(r, broadcastConfig{MaxSpectators: maxSpectators}); err != nil {
 				t.Fatal(err)
 			}
 			p.ep = bcast
@@ -183,17 +179,17 @@ func specPlayers(t *testing.T, hostCfg Config, netcode Netcode, fill, maxSpectat
 
 // spectatedUntil is spectatedLossy with a spectator that leaves
 // (Spectator.Leave) at leaveAt, if not 0, and the host's Broadcast.
-func spectatedUntil(t *testing.T, c netsim.Conditions, ticks uint64, joinAt, leaveAt time.Duration, fill int, scfg SpectatorConfig, lossy bool) ([]*specPlayer, *Spectator, *Watcher, *specGame, *Broadcast) {
+func spectatedUntil(t *testing.T, c netsim.Conditions, ticks uint64, joinAt, leaveAt time.Duration, fill int, scfg spectatorConfig, lossy bool) ([]*specPlayer, *spectator, *watcher, *specGame, *broadcast) {
 	t.Helper()
 	net, err := netsim.NewPath(c, 11, 4096)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const tick = 20 * time.Millisecond
-	players, bcast := specPlayers(t, Config{Nonce: 1, InputSize: 1, Players: 2, TickLimit: ticks, Settings: []byte("spec")}, Rollback, fill, 2)
+	players, bcast := specPlayers(t, config{Nonce: 1, InputSize: 1, Players: 2, TickLimit: ticks, Settings: []byte("spec")}, Rollback, fill, 2)
 	specAddr := addr(5)
-	var sp *Spectator
-	var w *Watcher
+	var sp *spectator
+	var w *watcher
 	var sg *specGame
 	var now time.Duration
 	left := false // the spectator left: it neither receives nor sends
@@ -211,10 +207,10 @@ func spectatedUntil(t *testing.T, c netsim.Conditions, ticks uint64, joinAt, lea
 	for ; now < 120*time.Second; now += 5 * time.Millisecond {
 		net.Deliver(now, deliver)
 		for _, p := range players {
-			p.frame(now, tick, SendFunc(func(to string, pkt []byte) { net.Send(now, p.addr, to, pkt) }))
+			p.frame(now, tick, sendFunc(func(to string, pkt []byte) { net.Send(now, p.addr, to, pkt) }))
 		}
 		if sp == nil && now >= joinAt {
-			if sp, err = NewSpectator(scfg, addr(0), now); err != nil {
+			if sp, err = newSpectator(scfg, addr(0), now); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -225,7 +221,7 @@ func spectatedUntil(t *testing.T, c netsim.Conditions, ticks uint64, joinAt, lea
 			if w == nil && sp.State() >= StateLobby && sp.Err() == nil && !(leaveAt > 0 && now >= leaveAt) {
 				sg = newSpecGame(fill, 1)
 				sg.lossy = lossy
-				if w, err = NewWatcher(sp, sg); err != nil {
+				if w, err = newWatcher(sp, sg); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -239,7 +235,7 @@ func spectatedUntil(t *testing.T, c netsim.Conditions, ticks uint64, joinAt, lea
 				}
 				w.Frame(now, due, 5)
 			}
-			sp.Poll(now, SendFunc(func(to string, pkt []byte) { net.Send(now, specAddr, to, pkt) }))
+			sp.Poll(now, sendFunc(func(to string, pkt []byte) { net.Send(now, specAddr, to, pkt) }))
 			if w != nil && w.Done() && sp.Err() == nil {
 				left, leftAt = true, now
 			}
@@ -298,7 +294,7 @@ func spectatedUntil(t *testing.T, c netsim.Conditions, ticks uint64, joinAt, lea
 func TestHostEndsWhenTheSpectatorLeaves(t *testing.T) {
 	for _, c := range []netsim.Conditions{{}, {Delay: 20 * time.Millisecond}, {Delay: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.1}} {
 		for _, ticks := range []uint64{100, 301} {
-			_, sp, w, _ := spectated(t, c, ticks, 500*time.Millisecond, 0, SpectatorConfig{Nonce: 9, InputSize: 1})
+			_, sp, w, _ := spectated(t, c, ticks, 500*time.Millisecond, 0, spectatorConfig{Nonce: 9, InputSize: 1})
 			if sp.Err() != nil || w == nil || !w.Done() || w.Head() != ticks {
 				t.Fatalf("%+v, %d ticks: spectator %v, %v", c, ticks, sp.Err(), sp.State())
 			}
@@ -312,7 +308,7 @@ func TestHostEndsWhenTheSpectatorLeaves(t *testing.T) {
 func TestSpectatorJoinsLate(t *testing.T) {
 	for _, fill := range []int{0, 5000} {
 		c := netsim.Conditions{Delay: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.1, Duplicate: 0.05, Reorder: 0.05}
-		players, sp, w, sg := spectated(t, c, 400, 2*time.Second, fill, SpectatorConfig{Nonce: 9, InputSize: 1})
+		players, sp, w, sg := spectated(t, c, 400, 2*time.Second, fill, spectatorConfig{Nonce: 9, InputSize: 1})
 		if sp.Err() != nil || w == nil || !w.Done() {
 			t.Fatalf("fill %d: spectator %v, state %v", fill, sp.Err(), sp.State())
 		}
@@ -338,14 +334,13 @@ func TestSpectatorJoinsLate(t *testing.T) {
 // A snapshot larger than the spectator's bound is refused before any of
 // it is held; a host with every spectator slot taken turns one away.
 func TestSpectatorRefusals(t *testing.T) {
-	_, sp, _, _ := spectated(t, netsim.Conditions{}, 200, time.Second, 5000, SpectatorConfig{Nonce: 9, InputSize: 1, MaxSnapshot: 4096})
-	var tooLarge *SnapshotTooLargeError
-	if !errors.As(sp.Err(), &tooLarge) || tooLarge.Size != 8*MaxPlayers+8+5000 || tooLarge.Max != 4096 {
+	_, sp, _, _ := spectated(t, netsim.Conditions{}, 200, time.Second, 5000, spectatorConfig{Nonce: 9, InputSize: 1, MaxSnapshot: 4096})
+	var tooLarge *Error
+	if !errors.As(sp.Err(), &tooLarge) || tooLarge.Reason != ErrTooLarge || tooLarge.Size != 8*MaxPlayers+8+5000 || tooLarge.Limit != 4096 {
 		t.Errorf("snapshot over the bound: %v", sp.Err())
 	}
-	_, sp, _, _ = spectated(t, netsim.Conditions{}, 200, time.Second, 0, SpectatorConfig{Nonce: 9, InputSize: 2})
-	var mismatch *MismatchError
-	if !errors.As(sp.Err(), &mismatch) {
+	_, sp, _, _ = spectated(t, netsim.Conditions{}, 200, time.Second, 0, spectatorConfig{Nonce: 9, InputSize: 2})
+	if !errors.Is(sp.Err(), ErrMismatch) {
 		t.Errorf("another input size: %v", sp.Err())
 	}
 }
@@ -355,33 +350,33 @@ func TestSpectatorRefusals(t *testing.T) {
 // NewBroadcast (a bad config) takes nothing, and another host's Runner
 // takes its own.
 func TestBroadcastOnePerRunner(t *testing.T) {
-	runner := func() *Runner {
+	runner := func() *runner {
 		t.Helper()
-		host, err := NewHost(Config{Nonce: 1, InputSize: 1, Players: 2, Delay: DefaultDelay}, 0)
+		host, err := newHost(config{Nonce: 1, InputSize: 1, Players: 2, Delay: DefaultDelay}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		g := newSpecGame(0, 2)
-		r, err := NewRunner(host, g, g, RunnerConfig{Netcode: Lockstep})
+		r, err := newRunner(host, g, g, runnerConfig{Netcode: Lockstep})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return r
 	}
 	r := runner()
-	if _, err := NewBroadcast(r, BroadcastConfig{MaxSpectators: MaxSpectators + 1}); !errors.Is(err, ErrInvalid) {
+	if _, err := newBroadcast(r, broadcastConfig{MaxSpectators: MaxSpectators + 1}); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("MaxSpectators %d: %v", MaxSpectators+1, err)
 	}
-	if _, err := NewBroadcast(r, BroadcastConfig{MaxSpectators: 1}); err != nil {
+	if _, err := newBroadcast(r, broadcastConfig{MaxSpectators: 1}); err != nil {
 		t.Fatalf("the first Broadcast after a refused one: %v", err)
 	}
-	for _, c := range []BroadcastConfig{{MaxSpectators: 1}, {}} {
-		b, err := NewBroadcast(r, c)
+	for _, c := range []broadcastConfig{{MaxSpectators: 1}, {}} {
+		b, err := newBroadcast(r, c)
 		if b != nil || !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "Broadcast already") || strings.Contains(err.Error(), "\n") {
 			t.Errorf("a second Broadcast (%+v): a Broadcast %t, error %v; want no Broadcast and a one-line error wrapping ErrInvalid", c, b != nil, err)
 		}
 	}
-	if _, err := NewBroadcast(runner(), BroadcastConfig{MaxSpectators: 1}); err != nil {
+	if _, err := newBroadcast(runner(), broadcastConfig{MaxSpectators: 1}); err != nil {
 		t.Errorf("another host's Broadcast: %v", err)
 	}
 }
@@ -390,9 +385,9 @@ func TestBroadcastOnePerRunner(t *testing.T) {
 // game whose SetState loses part of it) ends the spectator with a
 // SnapshotError; the players play on.
 func TestSpectatorSnapshotChecked(t *testing.T) {
-	players, sp, _, _ := spectatedLossy(t, netsim.Conditions{}, 200, time.Second, 100, SpectatorConfig{Nonce: 9, InputSize: 1}, true)
-	var bad *SnapshotError
-	if !errors.As(sp.Err(), &bad) || bad.Want == bad.Got {
+	players, sp, _, _ := spectatedLossy(t, netsim.Conditions{}, 200, time.Second, 100, spectatorConfig{Nonce: 9, InputSize: 1}, true)
+	var bad *Error
+	if !errors.As(sp.Err(), &bad) || bad.Reason != ErrMismatch || bad.Remote == bad.Local {
 		t.Errorf("a state that is not the host's: %v", sp.Err())
 	}
 	for i, p := range players {
@@ -413,7 +408,7 @@ func TestSpectatorLeaves(t *testing.T) {
 	for _, c := range []netsim.Conditions{{}, {Delay: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.1},
 		{Delay: 40 * time.Millisecond, Jitter: 30 * time.Millisecond, Duplicate: 0.5, Reorder: 0.3}} {
 		for _, leaveAt := range []time.Duration{505 * time.Millisecond, 2 * time.Second, 5500 * time.Millisecond} {
-			players, sp, w, _, bcast := spectatedUntil(t, c, 301, 500*time.Millisecond, leaveAt, 0, SpectatorConfig{Nonce: 9, InputSize: 1}, false)
+			players, sp, w, _, bcast := spectatedUntil(t, c, 301, 500*time.Millisecond, leaveAt, 0, spectatorConfig{Nonce: 9, InputSize: 1}, false)
 			if sp.Err() != nil || sp.State() != StateEnded {
 				t.Fatalf("%+v, left at %v: spectator %v, %v", c, leaveAt, sp.Err(), sp.State())
 			}
@@ -441,7 +436,7 @@ func TestSpectatorLeaves(t *testing.T) {
 func TestSpectatorByeFreesTheSlot(t *testing.T) {
 	s, bcast := lobbyHost(t, 1)
 	now := time.Duration(0)
-	say := func(sp *Spectator, a string) int { return len(polled(sp, now, bcast, a, true)) }
+	say := func(sp *spectator, a string) int { return len(polled(sp, now, bcast, a, true)) }
 	a, b := newSpec(t, 9, now), newSpec(t, 10, now)
 	say(a, addr(5))
 	say(b, addr(6))
@@ -484,18 +479,18 @@ func TestSpectatorByeFreesTheSlot(t *testing.T) {
 
 // lobbyHost is a host's Session, not started, and its Broadcast, with
 // slots spectators' slots.
-func lobbyHost(t *testing.T, slots int) (*Session, *Broadcast) {
+func lobbyHost(t *testing.T, slots int) (*session, *broadcast) {
 	t.Helper()
-	s, err := NewHost(Config{Nonce: 1, InputSize: 1, Players: 2}, 0)
+	s, err := newHost(config{Nonce: 1, InputSize: 1, Players: 2}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := newSpecGame(0, MaxMaxPrediction+2)
-	r, err := NewRunner(s, g, g, RunnerConfig{Netcode: Rollback})
+	g := newSpecGame(0, maxMaxPrediction+2)
+	r, err := newRunner(s, g, g, runnerConfig{Netcode: Rollback})
 	if err != nil {
 		t.Fatal(err)
 	}
-	bcast, err := NewBroadcast(r, BroadcastConfig{MaxSpectators: slots})
+	bcast, err := newBroadcast(r, broadcastConfig{MaxSpectators: slots})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -503,9 +498,9 @@ func lobbyHost(t *testing.T, slots int) (*Session, *Broadcast) {
 }
 
 // newSpec is a Spectator of host addr(0) with the given nonce.
-func newSpec(t *testing.T, nonce uint64, now time.Duration) *Spectator {
+func newSpec(t *testing.T, nonce uint64, now time.Duration) *spectator {
 	t.Helper()
-	sp, err := NewSpectator(SpectatorConfig{Nonce: nonce, InputSize: 1}, addr(0), now)
+	sp, err := newSpectator(spectatorConfig{Nonce: nonce, InputSize: 1}, addr(0), now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -514,9 +509,9 @@ func newSpec(t *testing.T, nonce uint64, now time.Duration) *Spectator {
 
 // polled is what sp sends in a Poll at now, each datagram copied; passed
 // on to bcast from a when deliver is true.
-func polled(sp *Spectator, now time.Duration, bcast *Broadcast, a string, deliver bool) [][]byte {
+func polled(sp *spectator, now time.Duration, bcast *broadcast, a string, deliver bool) [][]byte {
 	var sent [][]byte
-	sp.Poll(now, SendFunc(func(_ string, pkt []byte) {
+	sp.Poll(now, sendFunc(func(_ string, pkt []byte) {
 		pkt = append([]byte(nil), pkt...)
 		sent = append(sent, pkt)
 		if deliver {
@@ -570,7 +565,7 @@ func TestSpectatorLateHelloTakesNoSlot(t *testing.T) {
 		// spectator's.
 		b.Leave(now)
 		polled(b, now, bcast, addr(6), true)
-		now += DefaultSilence
+		now += defaultSilence
 		bcast.Receive(now, addr(5), hello[0])
 		if st := bcast.Stats(); st.Spectators != 1 || st.Joined != wantJoined+2 {
 			t.Errorf("overtaken %v: the same token after Silence: %+v", overtaken, st)

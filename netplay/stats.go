@@ -2,10 +2,10 @@ package netplay
 
 import "time"
 
-// Stats is what a Session measured, for a game to show or log. Durations
-// are integer nanoseconds in JSON.
+// Stats is what a Session or a Spectator measured, for a game to show or
+// log: each field says whose it is. Durations are integer nanoseconds
+// in JSON.
 type Stats struct {
-	Role    Role  `json:"role"`
 	State   State `json:"state"`
 	Players int   `json:"players"`
 	// Joined is the number of players present (in the lobby, for the
@@ -25,14 +25,35 @@ type Stats struct {
 	Tick      uint64 `json:"tick"`
 	Confirmed uint64 `json:"confirmed"`
 
-	// StallFrames counts the Next calls that found the tick not ready
-	// (frames that had a tick due and could not run it); StallTime is
-	// the time spent so.
+	// Ticks counts the new ticks run (re-simulations not counted);
+	// Owed the ticks due that wait for a later frame.
+	Ticks int64 `json:"ticks"`
+	Owed  int64 `json:"owed"`
+	// StallFrames counts the frames that had a tick due and could not
+	// run it (an input missing, the prediction limit, a full input
+	// window); StallTime the time spent waiting for an input.
 	StallFrames int64         `json:"stall_frames"`
 	StallTime   time.Duration `json:"stall_ns"`
-	// WindowFull counts the AddLocalInput calls refused because the
-	// input window was full.
+	// WindowFull counts the ticks whose local input could not be given
+	// because the input window was full (64 ticks ahead of what every
+	// peer acknowledged).
 	WindowFull int64 `json:"window_full"`
+
+	// Rollback: Rollbacks counts the frames that restored a saved
+	// state, Resimulated the ticks run again after one, MaxRollback the
+	// most ticks one went back, PredictionErrors the remote inputs that
+	// differed from their prediction.
+	Rollbacks        int64 `json:"rollbacks"`
+	Resimulated      int64 `json:"resimulated"`
+	MaxRollback      int   `json:"max_rollback"`
+	PredictionErrors int64 `json:"prediction_errors"`
+
+	// Time sync (see Session.TimeSync): FrameAdvantage is how many ticks
+	// this peer's game is ahead of the game furthest behind, estimated
+	// and smoothed (negative: every other game is ahead); Slowdown the
+	// sum of TimeSync over the frames.
+	FrameAdvantage float64       `json:"frame_advantage"`
+	Slowdown       time.Duration `json:"slowdown_ns"`
 
 	PacketsSent     int64 `json:"packets_sent"`
 	PacketsReceived int64 `json:"packets_received"`
@@ -49,6 +70,30 @@ type Stats struct {
 	// EventsDropped counts the events dropped because the buffer was
 	// full (see PollEvent).
 	EventsDropped int64 `json:"events_dropped"`
+
+	// A host's spectators (Config.MaxSpectators): Spectators served now;
+	// SpectatorsJoined welcomed, Rejected turned away (every place
+	// taken), Dropped (too far behind, or silent), Left (they said
+	// goodbye: their places freed at once); Snapshots taken, the last of
+	// SnapshotBytes; SpectatorBytes sent to them.
+	Spectators         int   `json:"spectators,omitempty"`
+	SpectatorsJoined   int64 `json:"spectators_joined,omitempty"`
+	SpectatorsRejected int64 `json:"spectators_rejected,omitempty"`
+	SpectatorsDropped  int64 `json:"spectators_dropped,omitempty"`
+	SpectatorsLeft     int64 `json:"spectators_left,omitempty"`
+	Snapshots          int64 `json:"snapshots,omitempty"`
+	SpectatorBytes     int64 `json:"spectator_bytes,omitempty"`
+	// SnapshotBytes is the size of a snapshot: the host's last, or the
+	// one a spectator received.
+	SnapshotBytes int `json:"snapshot_bytes,omitempty"`
+
+	// A spectator's: Start is the tick its snapshot is of, Received the
+	// ticks it received (from 0), JoinTime the time from its first Hello
+	// to the snapshot loaded. Its Tick is the ticks its game has run,
+	// Confirmed the host's confirmed ticks at its last packet.
+	Start    uint64        `json:"start,omitempty"`
+	Received uint64        `json:"received,omitempty"`
+	JoinTime time.Duration `json:"join_ns,omitempty"`
 
 	// Peers[p] is about player p, for p < Players.
 	Peers [MaxPlayers]PeerStats `json:"peers"`
@@ -85,7 +130,7 @@ type PeerStats struct {
 	Kicked   bool   `json:"kicked"`
 	KickTick uint64 `json:"kick_tick,omitempty"`
 	// KickWhy is why p was kicked, or dropped (Config.Disconnect).
-	KickWhy DisconnectReason `json:"kick_why,omitempty"`
+	KickWhy Reason `json:"kick_why,omitempty"`
 	// LastHeard is how long nothing had been heard from p at the last
 	// Receive or Poll (a joiner hears another joiner through the host);
 	// 0 for the local player, a player out of the game and before
@@ -97,9 +142,9 @@ type PeerStats struct {
 }
 
 // Stats returns the session's measurements. It does not allocate.
-func (s *Session) Stats() Stats {
+func (s *session) Stats() Stats {
 	st := Stats{
-		Role: s.role, State: s.state, Players: s.players, Joined: s.joined,
+		State: s.state, Players: s.players, Joined: s.joined,
 		Index: s.index, Delay: s.delay, End: s.note,
 		Tick: s.next, Confirmed: s.Confirmed(),
 		StallFrames: s.stallFrames, StallTime: s.stallTime, WindowFull: s.windowFull,
@@ -115,7 +160,7 @@ func (s *Session) Stats() Stats {
 		ps.Waited = s.waited[q]
 		ps.Kicked, ps.KickTick = s.kckd[q], s.kick[q].from
 		if s.kckd[q] {
-			ps.KickWhy = DisconnectReason(s.kick[q].reason)
+			ps.KickWhy = Reason(s.kick[q].reason)
 		}
 		if s.state == StateRunning {
 			ps.LastHeard, _ = s.silentFor(q, s.now)
@@ -124,12 +169,12 @@ func (s *Session) Stats() Stats {
 		switch {
 		case q == s.index:
 			ps.Tick, ps.Debt, ps.CappedFrames = s.ranTicks(), s.debt, s.capped
-			if s.role == Host {
+			if s.role == roleHost {
 				ps.HeldBack = s.heldBack(q)
 			} else {
 				ps.HeldBack = ms(s.info[q].heldMs)
 			}
-		case s.role == Host:
+		case s.role == roleHost:
 			r := &s.peers[q]
 			ps.RTT = us(r.rttUs)
 			ps.Tick, ps.Debt, ps.CappedFrames = r.tick, ms(r.debtMs), int64(r.capped)

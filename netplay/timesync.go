@@ -28,12 +28,12 @@ import "time"
 // further along (the time since the report keeps adding to it): a player
 // gone silent, or whose packets are late, makes nobody wait.
 
-// MaxSlowdown is the most of a frame's elapsed time that Runner.TimeSync
+// maxSlowdown is the most of a frame's elapsed time that Runner.TimeSync
 // asks the loop not to count: a peer ahead runs at 97 % of real time at
 // the slowest while it waits for the others, which makes up a clock that
 // runs up to 3 % fast, or a lead of one tick (20 ms at 50 ticks a second)
 // in under a second.
-const MaxSlowdown = 0.03
+const maxSlowdown = 0.03
 
 const (
 	// syncFrom is the frame advantage, in ticks, above which the loop is
@@ -51,7 +51,7 @@ const (
 // ranTicks is the local game's head: the ticks it has run, predicted
 // ones included, as the Runner last said; the session's own ticks without
 // one. The game packets carry it.
-func (s *Session) ranTicks() uint64 { return max(s.next, s.head) }
+func (s *session) ranTicks() uint64 { return max(s.next, s.head) }
 
 // headAt estimates where player q's game is at now, in ticks of length
 // tick (fractional): its head as last reported, plus what its loop has
@@ -62,16 +62,16 @@ func (s *Session) ranTicks() uint64 { return max(s.next, s.head) }
 // the report. ok is false for the local player, a player out of the game
 // (kicked, its game over), and before a report and a round trip are at
 // hand.
-func (s *Session) headAt(q int, now, tick time.Duration) (head float64, ok bool) {
+func (s *session) headAt(q int, now, tick time.Duration) (head float64, ok bool) {
 	if q < 0 || q >= s.players || q == s.index || s.kckd[q] || tick <= 0 || s.state != StateRunning {
 		return 0, false
 	}
 	us := func(x uint64) time.Duration { return time.Duration(x) * time.Microsecond }
 	var reported uint64
 	var since time.Duration
-	if s.role == Host || q == 0 {
+	if s.role == roleHost || q == 0 {
 		r := &s.peers[q]
-		if (s.role == Host && !s.active(q)) || r.ended || !r.tickSet || !r.rttSet {
+		if (s.role == roleHost && !s.active(q)) || r.ended || !r.tickSet || !r.rttSet {
 			return 0, false
 		}
 		reported, since = r.tick, us(r.rttUs)/2+now-r.tickAt
@@ -100,11 +100,11 @@ func (s *Session) headAt(q int, now, tick time.Duration) (head float64, ok bool)
 //	offset += runner.TimeSync()
 //
 // It changes when ticks run, never which run or with what inputs.
-func (r *Runner) TimeSync() time.Duration { return r.slow }
+func (r *runner) TimeSync() time.Duration { return r.slow }
 
 // timeSync measures the frame advantage after the frame's ticks at now,
 // elapsed after the previous frame, and decides this frame's slowdown.
-func (r *Runner) timeSync(now, elapsed time.Duration) {
+func (r *runner) timeSync(now, elapsed time.Duration) {
 	r.slow = 0
 	if r.tickLen <= 0 {
 		return
@@ -141,7 +141,7 @@ func slowdown(lead float64, elapsed, tick time.Duration) time.Duration {
 	if !(lead > syncFrom) || elapsed <= 0 {
 		return 0
 	}
-	frac := MaxSlowdown * min(1, (lead-syncFrom)/(syncFull-syncFrom))
+	frac := maxSlowdown * min(1, (lead-syncFrom)/(syncFull-syncFrom))
 	d := min(float64(elapsed)*frac, (lead-syncFrom)*float64(tick))
 	return max(time.Duration(d), 0)
 }

@@ -19,20 +19,20 @@ import (
 func TestHeadEstimate(t *testing.T) {
 	const tick = 40 * ms
 	// The host, with joiners 1 and 2.
-	host := &Session{role: Host, state: StateRunning, players: 3, index: 0}
+	host := &session{role: roleHost, state: StateRunning, players: 3, index: 0}
 	host.peers[1] = peer{used: true, confirmed: true, tick: 100, tickAt: 10 * time.Second, tickSet: true, rttUs: 80_000, rttSet: true}
 	host.peers[2] = peer{used: true, confirmed: true, tick: 90, tickAt: 10 * time.Second, tickSet: true, rttUs: 80_000}
 	// Joiner 1: the host's head 200 arrived at 20 s over a 60 ms round
 	// trip; the host relayed joiner 2's head 198, which it had held 10 ms,
 	// with its 100 ms round trip to joiner 2.
-	join := &Session{role: Joiner, state: StateRunning, players: 3, index: 1}
+	join := &session{role: roleJoiner, state: StateRunning, players: 3, index: 1}
 	join.peers[0] = peer{tick: 200, tickAt: 20 * time.Second, tickSet: true, rttUs: 60_000, rttSet: true}
 	join.info[2] = peerInfo{tick: 198, rttUs: 100_000, ageUs: 10_000}
 	join.infoAt = 20 * time.Second
 
 	for _, c := range []struct {
 		name string
-		s    *Session
+		s    *session
 		q    int
 		now  time.Duration
 		want float64
@@ -87,14 +87,14 @@ func TestTimeSyncBounded(t *testing.T) {
 		}
 		d := slowdown(lead, elapsed, tick)
 		switch {
-		case d < 0 || float64(d) > MaxSlowdown*float64(elapsed)+1:
-			t.Fatalf("lead %.3f ticks, elapsed %v: slowdown %v, more than %v%% of it", lead, elapsed, d, MaxSlowdown*100)
+		case d < 0 || float64(d) > maxSlowdown*float64(elapsed)+1:
+			t.Fatalf("lead %.3f ticks, elapsed %v: slowdown %v, more than %v%% of it", lead, elapsed, d, maxSlowdown*100)
 		case lead <= syncFrom && d != 0:
 			t.Fatalf("lead %.3f ticks (behind, or within half a tick), elapsed %v: slowdown %v", lead, elapsed, d)
 		case lead > syncFrom && float64(d) > (lead-syncFrom)*float64(tick)+1:
 			t.Fatalf("lead %.3f ticks, elapsed %v: slowdown %v, more than the lead beyond half a tick", lead, elapsed, d)
-		case lead >= syncFull && elapsed < 100*ms && d != time.Duration(MaxSlowdown*float64(elapsed)):
-			t.Fatalf("lead %.3f ticks, elapsed %v: slowdown %v, want the most, %v%%", lead, elapsed, d, MaxSlowdown*100)
+		case lead >= syncFull && elapsed < 100*ms && d != time.Duration(maxSlowdown*float64(elapsed)):
+			t.Fatalf("lead %.3f ticks, elapsed %v: slowdown %v, want the most, %v%%", lead, elapsed, d, maxSlowdown*100)
 		}
 		if lead > syncFrom && lead < syncFull {
 			if d2 := slowdown(lead+0.01, elapsed, tick); d2 < d {
@@ -163,7 +163,7 @@ func runTimeSync(t *testing.T, nc Netcode, delay int, sync bool, input func(p in
 	fast.ppm = 20_000
 	host := rg.peers[0]
 	type snap struct {
-		st     RunnerStats
+		st     runnerStats
 		frames int64
 		limit  int
 	}

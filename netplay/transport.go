@@ -2,9 +2,9 @@ package netplay
 
 import "time"
 
-// Sender is the sending half of a Transport: what an Endpoint's Poll
+// sender is the sending half of a Transport: what an Endpoint's Poll
 // hands its datagrams to.
-type Sender interface {
+type sender interface {
 	// Send sends one datagram to the peer at to, best effort, and must
 	// not block. pkt is lent for the call: copy what is kept after it
 	// returns. len(pkt) is at most MaxPacketSize. A datagram may be lost,
@@ -13,11 +13,11 @@ type Sender interface {
 	Send(to string, pkt []byte)
 }
 
-// SendFunc makes a function a Sender.
-type SendFunc func(to string, pkt []byte)
+// sendFunc makes a function a Sender.
+type sendFunc func(to string, pkt []byte)
 
 // Send calls f(to, pkt).
-func (f SendFunc) Send(to string, pkt []byte) { f(to, pkt) }
+func (f sendFunc) Send(to string, pkt []byte) { f(to, pkt) }
 
 // Transport carries datagrams between peers: the thing to write to put
 // netplay on another network (a WebRTC data channel, Steam's sockets, a
@@ -31,7 +31,7 @@ func (f SendFunc) Send(to string, pkt []byte) { f(to, pkt) }
 // reads with goroutines of its own hands their datagrams over itself, and
 // it must bound what it buffers (drop what does not fit, and count it).
 type Transport interface {
-	Sender
+	sender
 	// Recv returns the next datagram that has arrived, or ok false when
 	// none is waiting; it must not block. pkt is the transport's and need
 	// only stay valid until the next call to Recv. A datagram longer than
@@ -47,23 +47,23 @@ type Transport interface {
 }
 
 var (
-	_ Endpoint = (*Session)(nil)
-	_ Endpoint = (*Spectator)(nil)
-	_ Endpoint = (*Broadcast)(nil)
+	_ endpoint = (*session)(nil)
+	_ endpoint = (*spectator)(nil)
+	_ endpoint = (*broadcast)(nil)
 )
 
-// Endpoint is what a Transport carries datagrams for: a Session, a
+// endpoint is what a Transport carries datagrams for: a Session, a
 // Spectator, or a Broadcast (a host with spectators).
-type Endpoint interface {
+type endpoint interface {
 	// Receive hands the endpoint one datagram that arrived from a peer.
 	Receive(now time.Duration, from string, pkt []byte)
 	// Poll lets the endpoint send what is due by now.
-	Poll(now time.Duration, out Sender)
+	Poll(now time.Duration, out sender)
 	// Unreachable tells the endpoint that nothing answers at addr.
 	Unreachable(now time.Duration, addr string)
 }
 
-// Read hands every datagram waiting in t to e, and any unreachable
+// receiveAll hands every datagram waiting in t to e, and any unreachable
 // address t reports, and returns how many datagrams it handed over. A
 // game loop calls it at the start of a frame, before its ticks. It does
 // not block and, with a transport that does not, allocates nothing (hold
@@ -72,7 +72,7 @@ type Endpoint interface {
 // random, long after the first calls). It
 // takes at most 4,096 datagrams a call, so that a flood cannot hold up a
 // frame: the rest wait in the transport, which bounds them.
-func Read(now time.Duration, t Transport, e Endpoint) int {
+func receiveAll(now time.Duration, t Transport, e endpoint) int {
 	n := 0
 	for n < readLimit {
 		from, pkt, ok := t.Recv()
@@ -95,8 +95,8 @@ func Read(now time.Duration, t Transport, e Endpoint) int {
 // readLimit bounds the datagrams one Read takes.
 const readLimit = 4096
 
-// Write lets e send through t what is due by now. A game loop calls it
+// sendDue lets e send through t what is due by now. A game loop calls it
 // after its ticks, so that new input goes out in the frame it was made.
-func Write(now time.Duration, t Transport, e Endpoint) {
+func sendDue(now time.Duration, t Transport, e endpoint) {
 	e.Poll(now, t)
 }

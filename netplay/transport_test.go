@@ -23,18 +23,18 @@ func (f *floodTransport) Unreachable() (string, bool)  { return "", false }
 // bounded number of datagrams, and the session counts them as bad
 // (a stranger's garbage) without growing.
 func TestReadBoundedUnderFlood(t *testing.T) {
-	s, err := NewHost(Config{InputSize: 1, Nonce: 1}, 0)
+	s, err := newHost(config{InputSize: 1, Nonce: 1}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := &floodTransport{pkt: []byte("garbage, not a packet")}
-	if n := Read(0, f, s); n != readLimit {
+	if n := receiveAll(0, f, s); n != readLimit {
 		t.Fatalf("Read took %d datagrams, want the bound %d", n, readLimit)
 	}
 	if got := s.Stats().BadPackets; got != readLimit {
 		t.Errorf("%d bad packets counted, want %d", got, readLimit)
 	}
-	if a := testing.AllocsPerRun(20, func() { Read(0, f, s) }); a != 0 {
+	if a := testing.AllocsPerRun(20, func() { receiveAll(0, f, s) }); a != 0 {
 		t.Errorf("Read allocated %v times a call under a flood", a)
 	}
 }
@@ -59,77 +59,32 @@ func TestReadPassesUnreachable(t *testing.T) {
 		t.Fatal(err)
 	}
 	p, _ := net.Port("me")
-	j, err := NewJoiner(Config{InputSize: 1, Nonce: 2, JoinTimeout: time.Minute}, "nobody", 0)
+	j, err := newJoiner(config{InputSize: 1, Nonce: 2, JoinTimeout: time.Minute}, "nobody", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tr := &refusing{Port: p, dead: "nobody"}
-	Write(0, tr, j)
-	Read(time.Millisecond, tr, j)
-	var u *UnreachableError
-	if !errors.As(j.Err(), &u) || u.Host != "nobody" || !j.Done() {
+	sendDue(0, tr, j)
+	receiveAll(time.Millisecond, tr, j)
+	var u *Error
+	if !errors.As(j.Err(), &u) || u.Reason != ErrUnreachable || u.Host != "nobody" || !j.Done() {
 		t.Fatalf("joiner after the news: done %v, err %v", j.Done(), j.Err())
-	}
-}
-
-// netsim.Net: datagrams arrive after their delay, in order, to the port they
-// were sent to; a datagram to no port is counted; an empty address is
-// refused.
-func TestMemNet(t *testing.T) {
-	net, err := netsim.NewNet(netsim.Conditions{Delay: 10 * time.Millisecond}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, _ := net.Port("a")
-	b, _ := net.Port("b")
-	if again, _ := net.Port("a"); again != a {
-		t.Error("a second Port of one address made another port")
-	}
-	if _, err := net.Port(""); !errors.Is(err, ErrInvalid) {
-		t.Errorf("Port of no address: %v", err)
-	}
-	a.Send("b", []byte("one"))
-	a.Send("b", []byte("two"))
-	a.Send("nowhere", []byte("lost"))
-	if a.Unknown != 1 {
-		t.Errorf("Unknown %d, want 1", a.Unknown)
-	}
-	if _, _, ok := b.Recv(); ok {
-		t.Error("a datagram arrived before its delay")
-	}
-	net.SetTime(10 * time.Millisecond)
-	var got []string
-	for {
-		from, pkt, ok := b.Recv()
-		if !ok {
-			break
-		}
-		got = append(got, string(from)+":"+string(pkt))
-	}
-	if strings.Join(got, " ") != "a:one a:two" {
-		t.Errorf("b received %q", got)
-	}
-	if _, _, ok := a.Recv(); ok {
-		t.Error("a received what it sent to b")
-	}
-	if _, err := netsim.NewNet(netsim.Conditions{Loss: 2}, 1); !errors.Is(err, ErrInvalid) {
-		t.Errorf("netsim.NewNet with a loss of 2: %v", err)
 	}
 }
 
 // A session a Runner plays refuses the tick calls and a second Runner,
 // each with a one-line error: a game must not be run twice.
 func TestRunnerOwnsTheTickCalls(t *testing.T) {
-	s, err := NewHost(Config{InputSize: 1, Nonce: 1}, 0)
+	s, err := newHost(config{InputSize: 1, Nonce: 1}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	g := newToyGame(t, "host")
 	local := noInput{}
-	if _, err := NewRunner(s, g, local, RunnerConfig{Netcode: Lockstep}); err != nil {
+	if _, err := newRunner(s, g, local, runnerConfig{Netcode: Lockstep}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := NewRunner(s, g, local, RunnerConfig{Netcode: Lockstep}); !errors.Is(err, ErrInvalid) || strings.Contains(err.Error(), "\n") {
+	if _, err := newRunner(s, g, local, runnerConfig{Netcode: Lockstep}); !errors.Is(err, ErrInvalid) || strings.Contains(err.Error(), "\n") {
 		t.Errorf("a second Runner: %v", err)
 	}
 	if err := s.AddLocalInput(s.InputTick(), []byte{1}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "Runner") {

@@ -9,19 +9,19 @@ import (
 
 // Wire constants; the package documentation has the layout.
 const (
-	// ProtocolVersion is the version of the wire format this package
+	// protocolVersion is the version of the wire format this package
 	// speaks. Peers of different versions do not play together: the host
 	// answers a Hello of another version with a Reject.
-	ProtocolVersion = 4
+	protocolVersion = 4
 	// MaxPacketSize is the largest datagram a Session sends or accepts.
 	// It stays under the 1280-byte minimum MTU of IPv6 with room for the
 	// IP and UDP headers, so no packet is ever fragmented.
 	MaxPacketSize = 1200
-	// HelloSize is the exact size of a Hello: it is padded, as QUIC pads
+	// helloSize is the exact size of a Hello: it is padded, as QUIC pads
 	// its first packet, so that no answer of the host (a Welcome with the
 	// game's settings) is larger than the Hello that asked for it, and a
 	// forged source address gains no amplification.
-	HelloSize = MaxPacketSize
+	helloSize = MaxPacketSize
 	// Version 3 added the desync check interval to the Welcome and the
 	// host's kick by hand (kick reason 4). Version 4 allows games of up
 	// to 8 players (MaxPlayers) where version 3 allowed 4; the encoding
@@ -33,9 +33,9 @@ const (
 	// helloSizeV1 was the size of a Hello of version 1, which a host
 	// answers with a Reject.
 	helloSizeV1 = 96
-	// MaxTick is the largest tick number the wire carries (2^40 ticks,
+	// maxTick is the largest tick number the wire carries (2^40 ticks,
 	// over 800 years at 25 ticks a second); larger numbers are garbage.
-	MaxTick = 1 << 40
+	maxTick = 1 << 40
 )
 
 const (
@@ -107,7 +107,7 @@ type block struct {
 	player uint8
 	first  uint64 // the tick of recs[0]
 	n      int    // 1..Window
-	recs   [Window]record
+	recs   [inputWindow]record
 }
 
 // ckpt is a state hash: the hash after tick ticks have run.
@@ -380,14 +380,14 @@ func (p *packet) decode(b []byte) error {
 		switch {
 		case p.session != 0:
 			return errRange
-		case p.reason == rejectVersion && p.version != ProtocolVersion:
-		case p.reason == rejectFull && p.version == ProtocolVersion:
+		case p.reason == rejectVersion && p.version != protocolVersion:
+		case p.reason == rejectFull && p.version == protocolVersion:
 		default:
 			return errRange
 		}
 		return nil
 	}
-	if p.version != ProtocolVersion {
+	if p.version != protocolVersion {
 		return errVersion
 	}
 	r := reader{b: b, off: headerSize}
@@ -414,7 +414,7 @@ func (p *packet) decodeHello(r *reader) {
 		r.fail(errRange)
 		return
 	}
-	if len(r.b) != HelloSize {
+	if len(r.b) != helloSize {
 		r.fail(errShort)
 		return
 	}
@@ -436,8 +436,8 @@ func (p *packet) decodeWelcome(r *reader) {
 	p.index = r.u8()
 	p.players = r.u8()
 	p.delay = r.u8()
-	p.tickLimit = r.uvMax(MaxTick)
-	p.every = r.uvMax(MaxTick)
+	p.tickLimit = r.uvMax(maxTick)
+	p.every = r.uvMax(maxTick)
 	p.inputSize = int(r.u8())
 	p.nSettings = int(r.uvMax(MaxSettingsSize))
 	if r.err == nil && (p.session == 0 || p.token == 0 ||
@@ -473,7 +473,7 @@ func (p *packet) decodeLobby(r *reader) {
 
 func (p *packet) decodeGame(r *reader) {
 	p.decodeLink(r)
-	p.tick = r.uvMax(MaxTick)
+	p.tick = r.uvMax(maxTick)
 	p.n = r.u8()
 	if r.err == nil && (p.n < MinPlayers || p.n > MaxPlayers || p.link.from >= p.n) {
 		r.fail(errRange)
@@ -485,34 +485,34 @@ func (p *packet) decodeGame(r *reader) {
 	// Nothing of an earlier packet may show through.
 	p.have, p.load, p.peers, p.low, p.nKick = [MaxPlayers]uint64{}, load{}, [MaxPlayers]peerInfo{}, 0, 0
 	for i := range n {
-		p.have[i] = r.uvMax(MaxTick)
+		p.have[i] = r.uvMax(maxTick)
 	}
 	host := p.flags&flagHost != 0
 	if host {
-		p.low = r.uvMax(MaxTick)
+		p.low = r.uvMax(maxTick)
 	}
 	p.nHash = p.decodeCount(r, n)
 	for i := range p.nHash {
 		c := &p.hashes[i]
 		c.player = r.u8()
-		c.tick = r.uvMax(MaxTick)
+		c.tick = r.uvMax(maxTick)
 		c.hash = r.u64()
 		if r.err == nil && (c.player >= p.n || (i > 0 && c.player <= p.hashes[i-1].player) || c.tick == 0) {
 			r.fail(errRange)
 		}
 	}
-	p.load.debtMs = r.uvMax(MaxTick)
-	p.load.capped = r.uvMax(MaxTick)
+	p.load.debtMs = r.uvMax(maxTick)
+	p.load.capped = r.uvMax(maxTick)
 	for i := range n {
-		p.load.waited[i] = r.uvMax(MaxTick)
+		p.load.waited[i] = r.uvMax(maxTick)
 	}
 	if host {
 		for i := range n {
 			pi := &p.peers[i]
-			pi.tick = r.uvMax(MaxTick)
-			pi.debtMs = r.uvMax(MaxTick)
-			pi.capped = r.uvMax(MaxTick)
-			pi.heldMs = r.uvMax(MaxTick)
+			pi.tick = r.uvMax(maxTick)
+			pi.debtMs = r.uvMax(maxTick)
+			pi.capped = r.uvMax(maxTick)
+			pi.heldMs = r.uvMax(maxTick)
 			pi.rttUs = r.uvMax(math.MaxUint32)
 			pi.ageUs = r.uvMax(math.MaxUint32)
 		}
@@ -520,9 +520,9 @@ func (p *packet) decodeGame(r *reader) {
 		for i := range p.nKick {
 			k := &p.kicks[i]
 			k.player = r.u8()
-			k.from = r.uvMax(MaxTick)
+			k.from = r.uvMax(maxTick)
 			k.reason = r.u8()
-			k.heldMs = r.uvMax(MaxTick)
+			k.heldMs = r.uvMax(maxTick)
 			if r.err == nil && (k.player == 0 || k.player >= p.n || (i > 0 && k.player <= p.kicks[i-1].player) ||
 				k.reason == 0 || k.reason > kickMax) {
 				r.fail(errRange)
@@ -537,7 +537,7 @@ func (p *packet) decodeGame(r *reader) {
 			r.fail(errRange)
 		}
 		if p.end.reason == endQuit {
-			p.end.tick = r.uvMax(MaxTick)
+			p.end.tick = r.uvMax(maxTick)
 		}
 	}
 	p.nBlock = p.decodeCount(r, n)
@@ -560,9 +560,9 @@ func (p *packet) decodeCount(r *reader, max int) int {
 
 func (p *packet) decodeBlock(r *reader, b *block) {
 	b.player = r.u8()
-	b.first = r.uvMax(MaxTick)
+	b.first = r.uvMax(maxTick)
 	c := r.u8()
-	if r.err == nil && (c == 0 || c > Window) {
+	if r.err == nil && (c == 0 || c > inputWindow) {
 		r.fail(errRange)
 	}
 	if r.err != nil {
@@ -597,7 +597,7 @@ func (p *packet) encode(buf []byte) int {
 	w := writer{b: buf[:0:min(len(buf), MaxPacketSize)], ok: true}
 	w.u8(magic0)
 	w.u8(magic1)
-	v := uint8(ProtocolVersion)
+	v := uint8(protocolVersion)
 	if p.typ == msgReject {
 		v = p.version
 	}
@@ -607,7 +607,7 @@ func (p *packet) encode(buf []byte) int {
 	switch p.typ {
 	case msgHello:
 		w.u64(p.token)
-		for len(w.b) < HelloSize && w.room(1) {
+		for len(w.b) < helloSize && w.room(1) {
 			w.b = append(w.b, 0)
 		}
 	case msgWelcome:
@@ -720,7 +720,7 @@ func (p *packet) encodeGame(w *writer) {
 		b := &p.blocks[i]
 		limit := len(w.b) + (cap(w.b)-len(w.b))/(p.nBlock-i)
 		// The header and at least one record must fit.
-		if b.n <= 0 || b.n > Window || len(w.b)+1+uvLen(b.first)+1+p.runLen(1) > limit {
+		if b.n <= 0 || b.n > inputWindow || len(w.b)+1+uvLen(b.first)+1+p.runLen(1) > limit {
 			break
 		}
 		w.u8(b.player)

@@ -56,7 +56,7 @@ func (g *gen) record(n int) record {
 }
 
 func (g *gen) packet(typ msgType) *packet {
-	p := &packet{typ: typ, version: ProtocolVersion, session: 1 + g.num(math.MaxUint64-1)}
+	p := &packet{typ: typ, version: protocolVersion, session: 1 + g.num(math.MaxUint64-1)}
 	switch typ {
 	case msgHello:
 		p.session, p.token = 0, 1+g.num(math.MaxUint64-1)
@@ -65,16 +65,16 @@ func (g *gen) packet(typ msgType) *packet {
 		p.players = uint8(MinPlayers + g.num(MaxPlayers-MinPlayers))
 		p.index = uint8(1 + g.num(uint64(p.players)-2))
 		p.delay = uint8(g.num(MaxDelay))
-		p.tickLimit = g.num(MaxTick)
+		p.tickLimit = g.num(maxTick)
 		p.inputSize = g.size()
 		p.nSettings = int(g.num(MaxSettingsSize))
 		for i := range p.nSettings {
 			p.settings[i] = byte(g.u64())
 		}
 	case msgReject:
-		p.session, p.version, p.reason = 0, ProtocolVersion+1+uint8(g.num(200)), rejectVersion
+		p.session, p.version, p.reason = 0, protocolVersion+1+uint8(g.num(200)), rejectVersion
 		if g.num(2) == 0 {
-			p.version, p.reason = ProtocolVersion, rejectFull
+			p.version, p.reason = protocolVersion, rejectFull
 		}
 	case msgLobby:
 		g.link(p, MaxPlayers)
@@ -85,27 +85,27 @@ func (g *gen) packet(typ msgType) *packet {
 		p.n = uint8(n)
 		p.inputSize = g.size()
 		g.link(p, n)
-		p.tick = g.num(MaxTick)
+		p.tick = g.num(maxTick)
 		for i := range n {
-			p.have[i] = g.num(MaxTick)
-			p.load.waited[i] = g.num(MaxTick)
-			p.peers[i] = peerInfo{g.num(MaxTick), g.num(MaxTick), g.num(MaxTick), g.num(MaxTick), g.num(math.MaxUint32), g.num(math.MaxUint32)}
+			p.have[i] = g.num(maxTick)
+			p.load.waited[i] = g.num(maxTick)
+			p.peers[i] = peerInfo{g.num(maxTick), g.num(maxTick), g.num(maxTick), g.num(maxTick), g.num(math.MaxUint32), g.num(math.MaxUint32)}
 		}
-		p.low = g.num(MaxTick)
-		p.load.debtMs, p.load.capped = g.num(MaxTick), g.num(MaxTick)
+		p.low = g.num(maxTick)
+		p.load.debtMs, p.load.capped = g.num(maxTick), g.num(maxTick)
 		for q := range n {
 			if g.u64()&1 == 0 {
-				p.hashes[p.nHash] = ckpt{player: uint8(q), tick: 1 + g.num(MaxTick-1), hash: g.u64()}
+				p.hashes[p.nHash] = ckpt{player: uint8(q), tick: 1 + g.num(maxTick-1), hash: g.u64()}
 				p.nHash++
 			}
 			if q > 0 && g.u64()&3 == 0 {
-				p.kicks[p.nKick] = kickMsg{player: uint8(q), from: g.num(MaxTick), reason: uint8(1 + g.num(kickMax-1)), heldMs: g.num(MaxTick)}
+				p.kicks[p.nKick] = kickMsg{player: uint8(q), from: g.num(maxTick), reason: uint8(1 + g.num(kickMax-1)), heldMs: g.num(maxTick)}
 				p.nKick++
 			}
 			if g.u64()&1 == 0 {
 				b := &p.blocks[p.nBlock]
 				p.nBlock++
-				b.player, b.first, b.n = uint8(q), g.num(MaxTick), int(1+g.num(Window-1))
+				b.player, b.first, b.n = uint8(q), g.num(maxTick), int(1+g.num(inputWindow-1))
 				for k := 0; k < b.n; {
 					r := g.record(p.inputSize)
 					for run := 1 + g.num(5); run > 0 && k < b.n; run-- {
@@ -121,7 +121,7 @@ func (g *gen) packet(typ msgType) *packet {
 		if p.flags&flagEnd != 0 {
 			p.end = endMsg{reason: uint8(1 + g.num(endMax-1)), player: uint8(g.num(uint64(n) - 1))}
 			if p.end.reason == endQuit {
-				p.end.tick = g.num(MaxTick)
+				p.end.tick = g.num(maxTick)
 			}
 		}
 	}
@@ -262,7 +262,7 @@ func TestWireRoundTrip(t *testing.T) {
 		if n == 0 || n > MaxPacketSize {
 			t.Fatalf("%v: encoded %d bytes", typ, n)
 		}
-		if typ == msgHello && n != HelloSize {
+		if typ == msgHello && n != helloSize {
 			t.Fatalf("hello of %d bytes", n)
 		}
 		in.inputSize = p.inputSize
@@ -280,11 +280,11 @@ func TestWireRoundTrip(t *testing.T) {
 // field at its largest, and the largest settings, still fits in HelloSize.
 func TestWelcomeNoLargerThanHello(t *testing.T) {
 	p := &packet{typ: msgWelcome, session: math.MaxUint64, token: math.MaxUint64,
-		index: MaxPlayers - 1, players: MaxPlayers, delay: MaxDelay, tickLimit: MaxTick,
+		index: MaxPlayers - 1, players: MaxPlayers, delay: MaxDelay, tickLimit: maxTick,
 		inputSize: MaxInputSize, nSettings: MaxSettingsSize}
 	buf := make([]byte, MaxPacketSize)
-	if n := p.encode(buf); n == 0 || n > HelloSize {
-		t.Errorf("largest Welcome: %d bytes, Hello %d", n, HelloSize)
+	if n := p.encode(buf); n == 0 || n > helloSize {
+		t.Errorf("largest Welcome: %d bytes, Hello %d", n, helloSize)
 	}
 }
 
@@ -302,7 +302,7 @@ func TestGamePacketBounded(t *testing.T) {
 		big              bool
 	}{{4, 5, true}, {MaxPlayers, 1, true}, {MaxPlayers, 3, false}} {
 		name := fmt.Sprintf("%d players, largest fields %v", c.players, c.big)
-		tick, held, rtt := uint64(MaxTick), uint64(MaxTick), uint64(math.MaxUint32)
+		tick, held, rtt := uint64(maxTick), uint64(maxTick), uint64(math.MaxUint32)
 		if !c.big {
 			tick, held, rtt = 30_000, 900, 250_000
 		}
@@ -319,8 +319,8 @@ func TestGamePacketBounded(t *testing.T) {
 				p.kicks[q-1] = kickMsg{uint8(q), tick, kickMax, held}
 			}
 			b := &p.blocks[q]
-			b.player, b.first, b.n = uint8(q), tick, Window
-			for k := range Window {
+			b.player, b.first, b.n = uint8(q), tick, inputWindow
+			for k := range inputWindow {
 				for i := range b.recs[k] {
 					b.recs[k][i] = byte(255 - k)
 				}
@@ -356,7 +356,7 @@ func TestGamePacketBounded(t *testing.T) {
 		if perBlock := 1 + uvLen(tick) + 1 + 1 + MaxInputSize; m+c.players*perBlock > MaxPacketSize {
 			t.Errorf("%s: fixed part of the largest game packet: %d bytes", name, m)
 		}
-		t.Logf("%s: %d bytes, %d of %d records; the fixed part %d bytes", name, n, total, c.players*Window, m)
+		t.Logf("%s: %d bytes, %d of %d records; the fixed part %d bytes", name, n, total, c.players*inputWindow, m)
 	}
 }
 
@@ -372,10 +372,10 @@ func TestWireGolden(t *testing.T) {
 	p.end = endMsg{reason: endQuit, player: 1, tick: 133}
 	b := &p.blocks[0]
 	b.player, b.first, b.n = 1, 129, 3
-	b.recs = [Window]record{{1, 1, 0}, {1, 0, 0}, {1, 0, 0}}
+	b.recs = [inputWindow]record{{1, 1, 0}, {1, 0, 0}, {1, 0, 0}}
 	p.nBlock = 1
 	want := []byte{
-		'N', 'P', ProtocolVersion, 5, // magic, version, type game
+		'N', 'P', protocolVersion, 5, // magic, version, type game
 		8, 7, 6, 5, 4, 3, 2, 1, // session ID
 		1,          // from: player 1
 		7, 0, 0, 0, // seq
@@ -407,7 +407,7 @@ func TestWireGoldenHost(t *testing.T) {
 	p.peers[0] = peerInfo{tick: 40}
 	p.peers[1] = peerInfo{tick: 39, debtMs: 2, rttUs: 120000, ageUs: 5000}
 	want := []byte{
-		'N', 'P', ProtocolVersion, 5, // magic, version, type game
+		'N', 'P', protocolVersion, 5, // magic, version, type game
 		8, 7, 6, 5, 4, 3, 2, 1, // session ID
 		0,          // from: the host
 		9, 0, 0, 0, // seq
@@ -460,7 +460,7 @@ func TestWireRejects(t *testing.T) {
 		{"empty", nil, errShort},
 		{"short header", good[:headerSize-1], errShort},
 		{"magic", mod(good, at(0, 'X')), errMagic},
-		{"version", mod(good, at(2, ProtocolVersion+1)), errVersion},
+		{"version", mod(good, at(2, protocolVersion+1)), errVersion},
 		{"type 0", mod(good, at(3, 0)), errType},
 		{"type 6", mod(good, at(3, 6)), errType},
 		{"trailing byte", append(append([]byte(nil), good...), 0), errTrailing},
@@ -476,14 +476,14 @@ func TestWireRejects(t *testing.T) {
 		}), errCanonical},
 		{"1 player", mod(good, at(28, 1)), errRange},
 		{"MaxPlayers+1 players", mod(good, at(28, MaxPlayers+1)), errRange},
-		{"hello short", hello[:HelloSize-1], errShort},
-		{"hello padding", mod(hello, at(HelloSize-1, 1)), errPadding},
+		{"hello short", hello[:helloSize-1], errShort},
+		{"hello padding", mod(hello, at(helloSize-1, 1)), errPadding},
 		{"hello with session", mod(hello, at(4, 1)), errRange},
 		{"lobby with end flag", mod(lobby, at(26, flagEnd)), errRange},
-		{"reject of our version", []byte{'N', 'P', ProtocolVersion, 3, 0, 0, 0, 0, 0, 0, 0, 0, 1}, errRange},
+		{"reject of our version", []byte{'N', 'P', protocolVersion, 3, 0, 0, 0, 0, 0, 0, 0, 0, 1}, errRange},
 		{"full from another version", []byte{'N', 'P', 9, 3, 0, 0, 0, 0, 0, 0, 0, 0, 2}, errRange},
-		{"reject reason", []byte{'N', 'P', ProtocolVersion, 3, 0, 0, 0, 0, 0, 0, 0, 0, 3}, errRange},
-		{"full with a session", []byte{'N', 'P', ProtocolVersion, 3, 1, 0, 0, 0, 0, 0, 0, 0, 2}, errRange},
+		{"reject reason", []byte{'N', 'P', protocolVersion, 3, 0, 0, 0, 0, 0, 0, 0, 0, 3}, errRange},
+		{"full with a session", []byte{'N', 'P', protocolVersion, 3, 1, 0, 0, 0, 0, 0, 0, 0, 2}, errRange},
 	}
 	// A block whose runs are not maximal (two runs of the same record).
 	nm := *game

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -225,3 +226,48 @@ func TestNetSimInvalid(t *testing.T) {
 func addr(i int) string { return "p" + string(rune('0'+i)) }
 
 const ms = time.Millisecond
+
+// Net: datagrams arrive after their delay, in order, to the port they
+// were sent to; a datagram to no port is counted; an empty address is
+// refused.
+func TestNet(t *testing.T) {
+	net, err := NewNet(Conditions{Delay: 10 * time.Millisecond}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := net.Port("a")
+	b, _ := net.Port("b")
+	if again, _ := net.Port("a"); again != a {
+		t.Error("a second Port of one address made another port")
+	}
+	if _, err := net.Port(""); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Port of no address: %v", err)
+	}
+	a.Send("b", []byte("one"))
+	a.Send("b", []byte("two"))
+	a.Send("nowhere", []byte("lost"))
+	if a.Unknown != 1 {
+		t.Errorf("Unknown %d, want 1", a.Unknown)
+	}
+	if _, _, ok := b.Recv(); ok {
+		t.Error("a datagram arrived before its delay")
+	}
+	net.SetTime(10 * time.Millisecond)
+	var got []string
+	for {
+		from, pkt, ok := b.Recv()
+		if !ok {
+			break
+		}
+		got = append(got, string(from)+":"+string(pkt))
+	}
+	if strings.Join(got, " ") != "a:one a:two" {
+		t.Errorf("b received %q", got)
+	}
+	if _, _, ok := a.Recv(); ok {
+		t.Error("a received what it sent to b")
+	}
+	if _, err := NewNet(Conditions{Loss: 2}, 1); !errors.Is(err, ErrInvalid) {
+		t.Errorf("NewNet with a loss of 2: %v", err)
+	}
+}

@@ -1,0 +1,156 @@
+package netplay
+
+import (
+	"fmt"
+	"time"
+)
+
+// Config sets up a Session (Host, Join, SyncTest) or a Spectator
+// (Watch). One Config serves every role: each field says whose it is.
+// The game's fields are the host's, and a joiner or spectator takes them
+// from the host (it leaves them zero: Join refuses them); a peer's own
+// fields are its own. Zero values take the defaults said.
+type Config struct {
+	// InputSize is the size of one player's input for one tick, in
+	// bytes, 1..MaxInputSize: the game's own encoding of its buttons,
+	// axes or commands. Every peer's must be the same; a joiner or
+	// spectator whose InputSize is not the host's fails (ErrMismatch).
+	InputSize int
+
+	// Tick is the length of a tick of the game's fixed-step loop, the
+	// same on every player (a player's own; required but in a sync
+	// test). It paces time sync (Session.TimeSync) and Session.Update.
+	Tick time.Duration
+	// Netcode is this player's: Rollback (the zero value) or Lockstep.
+	// Peers of one game may differ.
+	Netcode Netcode
+	// MaxPrediction (rollback) is the most ticks the game may run ahead
+	// of the confirmed ones, 1..60 (0 means 8, GGPO's default); beyond
+	// it the game waits, as lockstep would. The game's Save and Load
+	// take slots 0..MaxPrediction+1.
+	MaxPrediction int
+
+	// Players is the number of players, the host included,
+	// MinPlayers..MaxPlayers (0 means 2). The host's. The host is
+	// player 0.
+	Players int
+	// Settings are the game's settings that every peer must run with
+	// (a world's seed and size, a level, rules): opaque, at most
+	// MaxSettingsSize bytes, sent to each joiner and spectator in its
+	// Welcome. The host's.
+	Settings []byte
+	// Delay is the input delay in ticks, 0..MaxDelay: the input for tick
+	// t is sampled when tick t-Delay runs. 0 is none (rollback's usual);
+	// lockstep wants one that covers the round trip, DefaultDelay or
+	// more. The host's.
+	Delay int
+	// TickLimit ends the game for everyone after that many ticks; 0 is
+	// no limit. The host's.
+	TickLimit uint64
+	// DesyncEvery is the interval, in ticks, at which the peers compare
+	// their state hashes (EventDesync): 0 means every 25 ticks, a
+	// negative value never. The host's.
+	DesyncEvery int
+	// KickAfter, if positive, kicks a player that held the game back
+	// more than KickAfter within 10 s, and plays on without it. A player
+	// holds the game back when the others wait for its input alone while
+	// it is slow by itself: its loop falls behind with every input at
+	// hand. Waiting for the others, the network's delays and the
+	// catching up after a stall are nobody's slowness. The host's.
+	KickAfter time.Duration
+	// PlayOn plays on without a joiner that went silent (Silence) or
+	// left with an error, from a tick every peer agrees on, instead of
+	// ending the game for everyone. KickAfter implies it. The host's.
+	PlayOn bool
+	// MaxSpectators is the most spectators the host serves at once,
+	// 0..MaxSpectators (0: none, their Hellos are refused). A game that
+	// serves spectators must be a Snapshotter. The host's.
+	MaxSpectators int
+
+	// EndOnDesync ends the game for everyone when this peer finds a
+	// desync, at one agreed tick as a quit does; Err is then the desync
+	// (ErrDesync). Without it the game goes on, an EventDesync says so,
+	// and Err returns the first desync once the game is over.
+	EndOnDesync bool
+	// MaxSettings bounds the settings a joiner or spectator accepts
+	// from a host, in bytes (0 means MaxSettingsSize): more fail the join
+	// (ErrTooLarge) instead of being held.
+	MaxSettings int
+	// MaxSnapshot bounds the snapshot a spectator accepts, in bytes
+	// (0 means 64 MiB): a larger one is refused before any of it is
+	// held (ErrTooLarge).
+	MaxSnapshot int
+	// CheckDistance is how many ticks a sync test rolls back after
+	// every tick, 1..60 (SyncTest).
+	CheckDistance int
+
+	// Interrupt is how long a peer may send nothing before an
+	// EventInterrupted says so (0 means 500 ms, or a quarter of Silence
+	// if that is less; at most Silence).
+	Interrupt time.Duration
+	// Silence is how long a peer may send nothing before it counts as
+	// gone (0 means 2 s). A host drops a silent spectator after it too.
+	Silence time.Duration
+	// JoinTimeout is how long a joiner or spectator waits for the
+	// host's Welcome (0 means 10 s), and a host keeps a welcomed slot
+	// without an answer.
+	JoinTimeout time.Duration
+	// Linger is how long an ended session goes on resending its end
+	// until the others acknowledge it (0 means 1 s; twice that after the
+	// tick limit, when the last inputs may still be on their way).
+	Linger time.Duration
+	// Resend is how often unacknowledged data is sent again (0 means
+	// 20 ms); KeepAlive the longest gap between two packets to a peer
+	// (0 means 100 ms).
+	Resend, KeepAlive time.Duration
+
+	// Nonce is 64 random bits: the host makes it the session ID that
+	// every packet carries, a joiner or spectator the token of its
+	// Hello. 0, the usual value, draws one at random; a test gives its
+	// own for runs that repeat.
+	Nonce uint64
+}
+
+// session is the configuration of the protocol's session.
+func (c Config) session() config {
+	d := disconnectDefault
+	if c.PlayOn {
+		d = disconnectContinue
+	}
+	every := c.DesyncEvery
+	if every < 0 {
+		every = noDesyncCheck
+	}
+	return config{
+		Nonce: c.Nonce, InputSize: c.InputSize, Players: c.Players, Settings: c.Settings, Delay: c.Delay,
+		TickLimit: c.TickLimit, KickAfter: c.KickAfter, Disconnect: d, DesyncEvery: every,
+		MaxSettings: c.MaxSettings, EndOnDesync: c.EndOnDesync, Interrupt: c.Interrupt, Silence: c.Silence,
+		JoinTimeout: c.JoinTimeout, Linger: c.Linger, Resend: c.Resend, KeepAlive: c.KeepAlive,
+	}
+}
+
+// runner is the configuration of a player's tick path.
+func (c Config) runner() (runnerConfig, error) {
+	if c.Tick <= 0 {
+		return runnerConfig{}, fmt.Errorf("%w: Config.Tick %v: a player needs its tick's length", ErrInvalid, c.Tick)
+	}
+	return runnerConfig{Netcode: c.Netcode, MaxPrediction: c.MaxPrediction, Tick: c.Tick}, nil
+}
+
+// spectator is the configuration of a spectator.
+func (c Config) spectator() (spectatorConfig, error) {
+	for _, f := range []struct {
+		set  bool
+		name string
+	}{
+		{c.Players != 0, "Players"}, {c.Settings != nil, "Settings"}, {c.Delay != 0, "Delay"},
+		{c.TickLimit != 0, "TickLimit"}, {c.KickAfter != 0, "KickAfter"}, {c.PlayOn, "PlayOn"},
+		{c.DesyncEvery != 0, "DesyncEvery"}, {c.MaxSpectators != 0, "MaxSpectators"},
+	} {
+		if f.set {
+			return spectatorConfig{}, fmt.Errorf("%w: Config.%s is the host's: a spectator takes the host's (leave it zero in Watch)", ErrInvalid, f.name)
+		}
+	}
+	return spectatorConfig{Nonce: c.Nonce, InputSize: c.InputSize, MaxSettings: c.MaxSettings, MaxSnapshot: c.MaxSnapshot,
+		Silence: c.Silence, JoinTimeout: c.JoinTimeout}, nil
+}

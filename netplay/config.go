@@ -134,6 +134,12 @@ func (c Config) runner() (runnerConfig, error) {
 	if c.Tick <= 0 {
 		return runnerConfig{}, fmt.Errorf("%w: Config.Tick %v: a player needs its tick's length", ErrInvalid, c.Tick)
 	}
+	if c.Netcode != Rollback && c.Netcode != Lockstep {
+		return runnerConfig{}, fmt.Errorf("%w: Config.Netcode %v, want Rollback or Lockstep", ErrInvalid, c.Netcode)
+	}
+	if c.MaxPrediction < 0 || c.MaxPrediction > maxMaxPrediction {
+		return runnerConfig{}, fmt.Errorf("%w: Config.MaxPrediction %d not in 1..%d", ErrInvalid, c.MaxPrediction, maxMaxPrediction)
+	}
 	return runnerConfig{Netcode: c.Netcode, MaxPrediction: c.MaxPrediction, Tick: c.Tick}, nil
 }
 

@@ -12,7 +12,8 @@ import (
 type Session struct {
 	t     Transport
 	s     *session   // nil in a sync test
-	r     *runner    // nil until the game is given
+	g     Game       // the game, once given
+	r     *runner    // the game's tick path, from the Welcome on (a joiner's)
 	b     *broadcast // the host's, with spectators
 	sync  *syncTest
 	ep    endpoint
@@ -43,8 +44,8 @@ func Host(c Config, g Game, t Transport, now time.Duration) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	ps := &Session{t: t, s: s, ep: s, cfg: c, rc: rc, host: true}
-	if err := ps.Play(g); err != nil {
+	ps := &Session{t: t, s: s, ep: s, cfg: c, rc: rc, host: true, g: g}
+	if err := ps.start(); err != nil {
 		return nil, err
 	}
 	return ps, nil
@@ -69,13 +70,7 @@ func Join(c Config, g Game, t Transport, host string, now time.Duration) (*Sessi
 	if err != nil {
 		return nil, err
 	}
-	ps := &Session{t: t, s: s, ep: s, cfg: c, rc: rc}
-	if g != nil {
-		if err := ps.Play(g); err != nil {
-			return nil, err
-		}
-	}
-	return ps, nil
+	return &Session{t: t, s: s, ep: s, cfg: c, rc: rc, g: g}, nil
 }
 
 // SyncTest makes a Session that tests g on one machine, as GGPO and GGRS
@@ -92,7 +87,7 @@ func SyncTest(c Config, g Game) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Session{r: st.runner, sync: st, cfg: c}, nil
+	return &Session{r: st.runner, g: g, sync: st, cfg: c}, nil
 }
 
 // Play gives the session its game, once: a joiner made without one gives
@@ -101,10 +96,21 @@ func (ps *Session) Play(g Game) error {
 	switch {
 	case g == nil:
 		return fmt.Errorf("%w: Play needs a game", ErrInvalid)
-	case ps.r != nil:
+	case ps.g != nil:
 		return fmt.Errorf("%w: the session has its game already", ErrInvalid)
 	}
-	r, err := newRunner(ps.s, g, g, ps.rc)
+	ps.g = g
+	return ps.start()
+}
+
+// start puts the game on its tick path once the game is known: at once
+// on the host, at the Welcome on a joiner (which then has the game's
+// players and input size, and answers the Welcome: it is ready).
+func (ps *Session) start() error {
+	if ps.r != nil || ps.g == nil || ps.s.State() < StateLobby || ps.s.Over() {
+		return nil
+	}
+	r, err := newRunner(ps.s, ps.g, ps.g, ps.rc)
 	if err != nil {
 		return err
 	}
@@ -134,6 +140,7 @@ func (ps *Session) Frame(now time.Duration, due, maxLoops int) (ran int) {
 		return ps.r.Frame(now, due, maxLoops)
 	}
 	receiveAll(now, ps.t, ps.ep)
+	_ = ps.start() // its config was checked by Join
 	if ps.r == nil {
 		if ps.s.State() == StateJoining {
 			sendDue(now, ps.t, ps.ep) // the Hello; the Welcome is answered once the game is here
@@ -161,10 +168,14 @@ func (ps *Session) Update(now time.Duration) (ran int, skipped bool) {
 	if ps.s == nil {
 		return ps.r.Update(now)
 	}
-	if ps.r == nil {
-		return ps.Frame(now, 0, 0), false
-	}
 	receiveAll(now, ps.t, ps.ep)
+	_ = ps.start()
+	if ps.r == nil {
+		if ps.s.State() == StateJoining {
+			sendDue(now, ps.t, ps.ep)
+		}
+		return 0, false
+	}
 	ran, skipped = ps.r.Update(now)
 	ps.reportLoad(ran == updateMaxLoops)
 	sendDue(now, ps.t, ps.ep)

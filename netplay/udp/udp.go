@@ -3,26 +3,22 @@
 // jitter, loss, duplication, reordering, each way). A peer's string
 // is its "host:port" (Resolve makes one from a name).
 //
-// A frame loop calls netplay.Read at the start of a frame and
-// netplay.Write after the frame's ticks; neither blocks. Go's UDPConn has
+// A Session reads it at the start of a frame and writes to it after the
+// frame's ticks; neither blocks. Go's UDPConn has
 // no non-blocking read (and a read deadline already past fails without
 // reading), so one goroutine per Conn blocks in ReadFromUDPAddrPort and
 // hands the datagrams over in a fixed ring of buffers; Recv takes what is
 // there. When the ring is full the goroutine stops reading and the
 // kernel's socket buffer drops the excess: memory stays bounded under a
-// flood. Nothing allocates per datagram or per frame (a peer's Addr is
+// flood. Nothing allocates per datagram or per frame (a peer's address is
 // made once, when its first datagram arrives).
 //
 //	conn, err := udp.Listen(":7777", udp.Config{})
-//	sess, err := netplay.NewHost(cfg, clock.Now())
-//	// A joiner: udp.Listen(":0", ...), then conn.Connect(hostAddr) (a
-//	// host that is not there ends the join at once, not after
-//	// JoinTimeout) and netplay.NewJoiner(cfg, hostAddr, clock.Now()).
+//	sess, err := netplay.Host(cfg, game, conn, clock.Now())
+//	// A joiner: udp.Listen(":0", ...), then host, err := conn.Connect("example.org:7777")
+//	// and netplay.Join(cfg, game, conn, host, clock.Now()).
 //	for !sess.Done() {
-//		now := clock.Now()
-//		netplay.Read(now, conn, sess)
-//		... run the ticks the session allows ...
-//		netplay.Write(now, conn, sess)
+//		sess.Frame(clock.Now(), due, maxLoops) // or sess.Update(clock.Now()) once a tick
 //		draw()
 //	}
 //	conn.Close()
@@ -243,34 +239,37 @@ func unmap(a netip.AddrPort) netip.AddrPort {
 	return netip.AddrPortFrom(a.Addr().Unmap(), a.Port())
 }
 
-// Connect ties the socket to the one address a joiner or a spectator
-// talks to, its host (call it before the first Write). The system then
-// delivers datagrams from that address alone, and says when nothing
-// listens there (on loopback or a LAN, at once: an ICMP port unreachable,
-// which a connected socket reads as a refused connection); Read passes
-// that on (Unreachable; netplay.Read hands it to the endpoint, and a
-// Session or Spectator still joining ends at once with an
-// UnreachableError instead of waiting for an answer that cannot come).
-// Where the system has no such socket it returns an error and the Conn
-// goes on as before; a host's Conn, which talks to everyone, must not be
-// connected.
-func (c *Conn) Connect(addr string) error {
+// Connect ties the socket to the one peer a joiner or a spectator talks
+// to, its host at hostport (a name is resolved, as Resolve does), and
+// returns the host's address for netplay.Join or netplay.Watch. Call it
+// before the session's first frame. The system then delivers datagrams
+// from that address alone, and says when nothing listens there (on
+// loopback or a LAN, at once: an ICMP port unreachable, which a connected
+// socket reads as a refused connection): a session still joining ends at
+// once (netplay.ErrUnreachable) instead of waiting for an answer that
+// cannot come. Where the system has no connected sockets the Conn stays
+// as it was and the join timeout bounds the wait. A host's Conn, which
+// talks to everyone, must not be connected.
+func (c *Conn) Connect(hostport string) (addr string, err error) {
 	if c.closed {
-		return net.ErrClosed
+		return "", net.ErrClosed
 	}
-	to, ok := parse(addr)
-	if !ok {
-		return fmt.Errorf("%w: udp connect: %q is not a host and port", netplay.ErrInvalid, addr)
+	if addr, err = Resolve(hostport); err != nil {
+		return "", err
 	}
+	to, _ := parse(addr)
 	rc, err := c.c.SyscallConn()
 	if err == nil {
 		err = connect(rc, to)
 	}
-	if err != nil {
-		return fmt.Errorf("udp connect %v: %w", to, err)
+	switch {
+	case errors.Is(err, errors.ErrUnsupported):
+		return addr, nil
+	case err != nil:
+		return "", fmt.Errorf("udp connect %v: %w", to, err)
 	}
 	c.peer = to
-	return nil
+	return addr, nil
 }
 
 // LocalAddr returns the socket's address (with the port the system

@@ -21,20 +21,20 @@ type Session struct {
 	rc    runnerConfig
 	host  bool
 	capps int64 // frames that ran maxLoops ticks and still owed some
+	full  bool  // the last frame ran maxLoops ticks
+	told  bool  // the caller reports its loop's debt (ReportLoad)
 }
 
 // Host hosts a game at now: it waits for Config.Players-1 joiners on t,
 // starts the game when they are all there, and plays g. The host is
-// player 0.
+// player 0. g may be nil when it is made after the session: give it with
+// Play before the first Frame (a host without its game answers nobody).
 func Host(c Config, g Game, t Transport, now time.Duration) (*Session, error) {
-	if g == nil || t == nil {
-		return nil, fmt.Errorf("%w: Host needs a game and a transport", ErrInvalid)
+	if t == nil {
+		return nil, fmt.Errorf("%w: Host needs a transport", ErrInvalid)
 	}
 	if c.MaxSpectators < 0 || c.MaxSpectators > MaxSpectators {
 		return nil, fmt.Errorf("%w: Config.MaxSpectators %d not in 0..%d", ErrInvalid, c.MaxSpectators, MaxSpectators)
-	}
-	if _, ok := g.(Snapshotter); c.MaxSpectators > 0 && !ok {
-		return nil, fmt.Errorf("%w: a game that serves spectators must be a Snapshotter", ErrInvalid)
 	}
 	rc, err := c.runner()
 	if err != nil {
@@ -100,7 +100,11 @@ func (ps *Session) Play(g Game) error {
 		return fmt.Errorf("%w: the session has its game already", ErrInvalid)
 	}
 	ps.g = g
-	return ps.start()
+	if err := ps.start(); err != nil {
+		ps.g = nil
+		return err
+	}
+	return nil
 }
 
 // start puts the game on its tick path once the game is known: at once
@@ -109,6 +113,9 @@ func (ps *Session) Play(g Game) error {
 func (ps *Session) start() error {
 	if ps.r != nil || ps.g == nil || ps.s.State() < StateLobby || ps.s.Over() {
 		return nil
+	}
+	if _, ok := ps.g.(Snapshotter); ps.cfg.MaxSpectators > 0 && !ok {
+		return fmt.Errorf("%w: a game that serves spectators must be a Snapshotter", ErrInvalid)
 	}
 	r, err := newRunner(ps.s, ps.g, ps.g, ps.rc)
 	if err != nil {
@@ -148,7 +155,10 @@ func (ps *Session) Frame(now time.Duration, due, maxLoops int) (ran int) {
 		return 0
 	}
 	ran = ps.r.Frame(now, due, maxLoops)
-	ps.reportLoad(ran == maxLoops)
+	ps.full = ran == maxLoops
+	if !ps.told {
+		ps.reportLoad(0)
+	}
 	sendDue(now, ps.t, ps.ep)
 	return ran
 }
@@ -177,20 +187,36 @@ func (ps *Session) Update(now time.Duration) (ran int, skipped bool) {
 		return 0, false
 	}
 	ran, skipped = ps.r.Update(now)
-	ps.reportLoad(ran == updateMaxLoops)
+	ps.full = ran == updateMaxLoops
+	ps.reportLoad(0)
 	sendDue(now, ps.t, ps.ep)
 	return ran, skipped
 }
 
+// ReportLoad tells the session how far the caller's fixed-step loop is
+// behind after Frame, beyond the ticks it handed Frame: its time debt (a
+// lockstep loop that runs at most maxLoops ticks a frame keeps the rest).
+// A player whose loop falls behind while it has every input it needs is
+// slow by itself, which the host's Config.KickAfter kicks for. A loop
+// that keeps no debt of its own need not call it; once called, call it
+// after every Frame. (Update needs none: it owes one tick a call.)
+func (ps *Session) ReportLoad(debt time.Duration) {
+	if ps.s == nil || ps.r == nil {
+		return
+	}
+	ps.told = true
+	ps.reportLoad(max(debt, 0))
+}
+
 // reportLoad tells the session this player's own load after a frame: the
-// ticks it owes, as time, and the frames that ran all they could and
-// still owed.
-func (ps *Session) reportLoad(full bool) {
-	owed := ps.r.Owed()
-	if full && owed > 0 {
+// loop's debt and the ticks the session owes, as time, and the frames
+// that ran all they could and stayed behind.
+func (ps *Session) reportLoad(debt time.Duration) {
+	d := debt + time.Duration(ps.r.Owed())*ps.rc.Tick
+	if ps.full && d >= ps.rc.Tick {
 		ps.capps++
 	}
-	ps.s.ReportLoad(time.Duration(owed)*ps.rc.Tick, ps.capps)
+	ps.s.ReportLoad(d, ps.capps)
 }
 
 // TimeSync is the time the caller's fixed-step loop should not count
@@ -302,8 +328,11 @@ func (ps *Session) Config() Config {
 	sc := s.cfg
 	c.Silence, c.Interrupt, c.JoinTimeout, c.Linger, c.Resend, c.KeepAlive = sc.Silence, sc.Interrupt, sc.JoinTimeout, sc.Linger, sc.Resend, sc.KeepAlive
 	c.MaxSettings, c.Nonce = sc.MaxSettings, sc.Nonce
-	if ps.r != nil && ps.r.rollback {
-		c.MaxPrediction = ps.r.maxPred
+	switch {
+	case c.Netcode != Rollback:
+		c.MaxPrediction = 0
+	case c.MaxPrediction == 0:
+		c.MaxPrediction = defaultMaxPrediction
 	}
 	return c
 }

@@ -12,11 +12,11 @@ import (
 	"github.com/interpdemo/interpdemo/replay"
 )
 
-// Aliases of the netcode library's limits, for the demo's flags.
+// The netcode library's limits, for the demo's flags (netplay.Config).
 const (
-	DefaultMaxPrediction = netplay.DefaultMaxPrediction
-	MaxMaxPrediction     = netplay.MaxMaxPrediction
-	MaxSyncTest          = netplay.MaxCheckDistance
+	DefaultMaxPrediction = 8
+	MaxMaxPrediction     = 60
+	MaxSyncTest          = 60
 )
 
 // game is the Sim as the netcode library plays it (netplay.Game): the
@@ -28,9 +28,9 @@ const (
 // library's Runner.
 type game struct {
 	s *Sim
-	r *netplay.Runner
-	// synctest is r as a sync test (Config.SyncTest), or nil.
-	synctest *netplay.SyncTest
+	// synctest is the sync test that plays the game (Config.SyncTest),
+	// or nil.
+	synctest *netplay.Session
 	snaps    []physics.Snapshot
 	prevs    [][physics.MaxPlayers]input.Record
 	local    input.Record // the sync test's input for the tick being run
@@ -63,7 +63,6 @@ type game struct {
 var (
 	_ netplay.Game        = (*game)(nil)
 	_ netplay.Confirmer   = (*game)(nil)
-	_ netplay.LocalInput  = (*game)(nil)
 	_ netplay.Predictor   = (*game)(nil)
 	_ netplay.Snapshotter = (*game)(nil)
 )
@@ -185,7 +184,7 @@ func (g *game) LocalInput(tick uint64, n int, dst []byte) {
 	case s.net.bot:
 		// The bot holds still for the first ticks, whatever the
 		// netcode, so that lockstep and rollback play the same game.
-		rec = BotInput(s.net.botSeed, uint64(max(netplay.DefaultDelay, s.net.sess.Delay())), tick)
+		rec = BotInput(s.net.botSeed, uint64(max(netplay.DefaultDelay, s.net.sess.Config().Delay)), tick)
 	default:
 		end := g.vnow
 		if n < g.plan.Ticks {
@@ -230,7 +229,7 @@ func (s *Sim) SyncTestTicks() int64 {
 	if s.sync == nil {
 		return 0
 	}
-	return s.sync.r.Stats().Resimulated
+	return s.sync.synctest.Stats().Resimulated
 }
 
 // AppendState is the game's whole state for a spectator: the world's,

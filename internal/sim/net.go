@@ -9,6 +9,45 @@ import (
 	"github.com/interpdemo/interpdemo/physics"
 )
 
+// newNet sets up the netcode library's session of a network game, a
+// spectator's or a sync test: the one tick path of lockstep, rollback
+// and the sync test.
+func (s *Sim) newNet(cfg Config) (err error) {
+	switch {
+	case cfg.SyncTest != 0:
+		g := newGame(s, cfg.SyncTest+2)
+		g.presize()
+		if g.synctest, err = netplay.SyncTest(netplay.Config{InputSize: InputSize, CheckDistance: cfg.SyncTest}, g); err != nil {
+			return err
+		}
+		s.sync = g
+	case cfg.Spectate != nil:
+		g := newGame(s, 0)
+		s.net.game = g
+		return cfg.Spectate.Play(g)
+	case cfg.Net != nil:
+		g := newGame(s, cfg.Net.Config().MaxPrediction+2) // the save slots, 0..MaxPrediction+1
+		g.presize()
+		s.net.game = g
+		if !cfg.Join {
+			return s.Ready()
+		}
+	}
+	return nil
+}
+
+// Ready gives a network game's session its game, once: a joiner's says
+// so to the host, which starts the game when every player is ready. Its
+// loop should run steadily by then (a window open, a first frame shown),
+// or the start would eat into the first ticks here and not elsewhere.
+func (s *Sim) Ready() error {
+	if s.net.sess == nil || s.net.given {
+		return nil
+	}
+	s.net.given = true
+	return s.net.sess.Play(s.net.game)
+}
+
 // netFrame is the fixed loop of a network game, lockstep or rollback:
 // the clock says how many ticks are due, the library's Runner runs those
 // it can (every input known in lockstep; within the prediction limit in
@@ -25,12 +64,13 @@ func (s *Sim) netFrame(m *fixedMode, now time.Duration) FrameInfo {
 	n := &s.net
 	sess, g := n.sess, n.game
 	s.modeLine = s.modeLine[:0]
-	if errors.As(sess.Err(), &n.desync) {
+	if errors.Is(sess.Err(), netplay.ErrDesync) {
 		s.Quit(now) // a game that diverged is over for everyone
 	}
 	vnow := s.virt.Now()
 	if !n.started {
-		if sess.State() != netplay.StateRunning {
+		if sess.State() != netplay.StateRunning || !n.given {
+			sess.Frame(now, 0, 0)        // the lobby's datagrams
 			return FrameInfo{Percent: 1} // the lobby: draw, run nothing
 		}
 		// Tick 0 starts now: the wait in the lobby is not owed time.
@@ -39,9 +79,6 @@ func (s *Sim) netFrame(m *fixedMode, now time.Duration) FrameInfo {
 		g.lastEnd = vnow
 	}
 	plan := m.f.Step(vnow - n.offset)
-	if plan.Capped {
-		n.capped++
-	}
 	// The input is sampled on the virtual clock: the ticks' spans, on
 	// the loop's, are moved back onto it.
 	g.plan, g.vnow = plan, vnow
@@ -49,13 +86,12 @@ func (s *Sim) netFrame(m *fixedMode, now time.Duration) FrameInfo {
 	g.plan.SpanStart += n.offset
 	n.corrected = false
 	g.beginFrame()
-	ran := n.runner.Frame(now, plan.Ticks, int(s.settings.MaxLoops))
+	ran := sess.Frame(now, plan.Ticks, int(s.settings.MaxLoops))
 	g.endFrame()
-	n.offset += n.runner.TimeSync()
-	owed := n.runner.Owed()
-	sess.ReportLoad(plan.Debt+time.Duration(owed)*plan.Tick, n.capped)
+	sess.ReportLoad(plan.Debt) // its own slowness, what a kick for it weighs
+	n.offset += sess.TimeSync()
 	pct := plan.Percent
-	if owed > 0 || sess.Over() {
+	if sess.Stats().Owed > 0 || sess.State() >= netplay.StateEnding {
 		pct = 1 // stalled: the world is behind the clock; draw its latest state
 	}
 	return FrameInfo{Ticks: ran, Percent: pct, Capped: plan.Capped}
@@ -64,30 +100,34 @@ func (s *Sim) netFrame(m *fixedMode, now time.Duration) FrameInfo {
 // TimeSync returns the frame advantage of a network game's peer (ticks
 // its game is ahead of the game furthest behind, estimated; negative:
 // behind) and the time its loop did not count to let the others catch up
-// (netplay.Runner.TimeSync); ok is false outside a network game's
+// (netplay.Session.TimeSync); ok is false outside a network game's
 // players.
 func (s *Sim) TimeSync() (advantage float64, slowdown time.Duration, ok bool) {
-	if s.net.runner == nil {
+	if s.net.sess == nil {
 		return 0, 0, false
 	}
-	st := s.net.runner.Stats()
+	st := s.net.sess.Stats()
 	return st.FrameAdvantage, st.Slowdown, true
 }
 
 // RollbackStats are the rollback netcode's counts.
 type RollbackStats struct {
-	netplay.RunnerStats
-	SnapshotBytes int             // the memory of one snapshot
-	ResimTime     stats.Histogram // time a frame spent restoring and re-simulating, frames that rolled back
+	Rollbacks        int64           // frames that restored a saved state
+	Resimulated      int64           // ticks run again after a rollback
+	MaxRollback      int             // the most ticks one rollback went back
+	PredictionErrors int64           // remote inputs that differed from their prediction
+	SnapshotBytes    int             // the memory of one snapshot
+	ResimTime        stats.Histogram // time a frame spent restoring and re-simulating, frames that rolled back
 }
 
 // Rollback returns the rollback netcode's counts; ok is false with the
 // other netcodes.
 func (s *Sim) Rollback() (st RollbackStats, ok bool) {
-	if s.net.runner == nil || !s.net.rollback {
+	if s.net.sess == nil || !s.net.rollback {
 		return st, false
 	}
-	st.RunnerStats = s.net.runner.Stats()
+	ns := s.net.sess.Stats()
+	st.Rollbacks, st.Resimulated, st.MaxRollback, st.PredictionErrors = ns.Rollbacks, ns.Resimulated, ns.MaxRollback, ns.PredictionErrors
 	st.ResimTime = s.net.game.resimHist
 	for i := range s.net.game.snaps {
 		st.SnapshotBytes = max(st.SnapshotBytes, s.net.game.snaps[i].Bytes())
@@ -115,18 +155,19 @@ func (s *Sim) watchFrame(m *fixedMode, now time.Duration) FrameInfo {
 	n := &s.net
 	s.modeLine = s.modeLine[:0]
 	vnow := s.virt.Now()
-	if !n.watcher.Loaded() {
-		n.watcher.Frame(now, 0, 0) // takes the snapshot once it is all here
-		if !n.watcher.Loaded() {
+	sp := n.spectator
+	if !n.started {
+		sp.Frame(now, 0, 0) // takes the snapshot once it is all here
+		if st := sp.State(); st != netplay.StateRunning && st != netplay.StateEnding {
 			return FrameInfo{Percent: 1}
 		}
 		n.started = true
 		m.f.Reset(vnow)
 	}
 	plan := m.f.Step(vnow)
-	ran := n.watcher.Frame(now, plan.Ticks, int(s.settings.MaxLoops))
+	ran := sp.Frame(now, plan.Ticks, int(s.settings.MaxLoops))
 	pct := plan.Percent
-	if ran < plan.Ticks || n.watcher.Behind() > 1 {
+	if st := sp.Stats(); ran < plan.Ticks || st.Confirmed > st.Tick+1 {
 		pct = 1 // behind: draw the latest state
 	}
 	return FrameInfo{Ticks: ran, Percent: pct, Capped: plan.Capped}

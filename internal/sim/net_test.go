@@ -50,15 +50,23 @@ type gameOpts struct {
 	kickAfter  time.Duration // the host's KickAfter
 }
 
-// endpoint is what the transport of peer p reads into and writes from.
-func (p *netPeer) endpoint() netplay.Endpoint {
-	switch {
-	case p.s != nil:
-		return p.s.Endpoint()
-	case p.spec != nil:
-		return p.spec
+// netConfig is a test peer's session configuration: the host's game
+// (players, world, tick limit) on player 0.
+func netConfig(i, n int, o gameOpts, world Settings, ticks uint64) netplay.Config {
+	c := netplay.Config{Nonce: uint64(100 + i), InputSize: InputSize, Tick: world.Tick, Netcode: netplay.Lockstep}
+	if o.rollback {
+		c.Netcode = netplay.Rollback
 	}
-	return p.sess
+	if i == 0 {
+		c.Nonce, c.Players, c.Settings, c.TickLimit, c.KickAfter = 0xabcdef, n, EncodeSettings(world), ticks, o.kickAfter
+		if !o.rollback {
+			c.Delay = netplay.DefaultDelay
+		}
+		if o.spectateAt > 0 {
+			c.MaxSpectators = 2
+		}
+	}
+	return c
 }
 
 func netGameOpts(t *testing.T, n int, c netsim.Conditions, ticks uint64, frames []time.Duration, o gameOpts) []*netPeer {
@@ -67,100 +75,48 @@ func netGameOpts(t *testing.T, n int, c netsim.Conditions, ticks uint64, frames 
 	}
 	t.Helper()
 	clock := loop.NewManualClock(0)
-	simnet, err := netsim.NewPath(c, 42, 4096)
+	simnet, err := netsim.NewNet(c, 42)
 	if err != nil {
 		t.Fatal(err)
+	}
+	port := func(i int) *netsim.Port {
+		p, err := simnet.Port(peerAddr(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
 	}
 	world := DefaultSettings()
 	world.Balls = o.balls
 	var peers []*netPeer
 	for i := 0; i < n; i++ {
 		var sess *netplay.Session
-		delay := netplay.DefaultDelay
-		if o.rollback {
-			delay = 0
-		}
 		if i == 0 {
-			sess, err = netplay.NewHost(netplay.Config{Nonce: 0xabcdef, InputSize: InputSize, Players: n, Settings: EncodeSettings(world), TickLimit: ticks, Delay: delay, KickAfter: o.kickAfter}, 0)
+			sess, err = netplay.Host(netConfig(i, n, o, world, ticks), nil, port(i), 0)
 		} else {
-			sess, err = netplay.NewJoiner(netplay.Config{Nonce: uint64(100 + i), InputSize: InputSize}, peerAddr(0), 0)
+			sess, err = netplay.Join(netConfig(i, n, o, world, ticks), nil, port(i), peerAddr(0), 0)
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
 		peers = append(peers, &netPeer{sess: sess, addr: peerAddr(i), frame: frames[i], next: time.Duration(i*3) * time.Millisecond})
 	}
-	deliver := func(from, to string, pkt []byte) {
-		for _, p := range peers {
-			if p.addr == to {
-				p.endpoint().Receive(clock.Now(), from, pkt)
-			}
-		}
-	}
 	for ms := 0; ; ms++ {
 		if ms > 600_000 {
 			t.Fatal("the game did not end in 10 simulated minutes")
 		}
 		now := clock.Now()
+		simnet.SetTime(now)
 		if o.spectateAt > 0 && now == o.spectateAt {
-			sp, err := netplay.NewSpectator(netplay.SpectatorConfig{Nonce: 999, InputSize: InputSize}, peerAddr(0), now)
+			sp, err := netplay.Watch(netplay.Config{Nonce: 999, InputSize: InputSize}, nil, port(9), peerAddr(0), now)
 			if err != nil {
 				t.Fatal(err)
 			}
 			peers = append(peers, &netPeer{spec: sp, addr: peerAddr(9), frame: 16 * time.Millisecond, next: now})
 		}
-		simnet.Deliver(now, deliver)
 		done := true
 		for i, p := range peers {
-			if p.spec != nil {
-				if p.s == nil && p.spec.State() >= netplay.StateLobby && p.spec.Err() == nil {
-					if p.s, err = New(Config{Spectate: p.spec}, clock, now); err != nil {
-						t.Fatal(err)
-					}
-				}
-				if p.s != nil && now >= p.next {
-					p.next += p.frame
-					p.s.Frame(now, nil)
-				}
-				p.spec.Poll(now, netplay.SendFunc(func(to string, pkt []byte) { simnet.Send(now, p.addr, to, pkt) }))
-				if p.spec.Err() != nil {
-					t.Fatalf("spectator: %v", p.spec.Err())
-				}
-				if p.s == nil || !p.s.Finished() {
-					done = false
-				}
-				continue
-			}
-			if p.s == nil && p.sess.State() >= netplay.StateLobby {
-				// The world's settings are known (from the Welcome): the
-				// simulation can start.
-				bot := o.keys == nil || i != 0
-				spectators := 0
-				if i == 0 && o.spectateAt > 0 {
-					spectators = 2
-				}
-				s, err := New(Config{Net: p.sess, Bot: bot, BotSeed: uint64(7 + i), Record: o.record, Rollback: o.rollback, MaxSpectators: spectators}, clock, now)
-				if err != nil {
-					t.Fatal(err)
-				}
-				p.s = s
-			}
-			if p.s != nil && now >= p.next {
-				p.next += p.frame
-				var evs []input.Event
-				if o.keys != nil && i == 0 {
-					evs = o.keys(i, p.s, now)
-				}
-				if o.before != nil {
-					o.before(i, p.s)
-				}
-				p.s.Frame(now, evs)
-				if o.after != nil {
-					o.after(i, p.s)
-				}
-			}
-			p.endpoint().Poll(now, netplay.SendFunc(func(to string, pkt []byte) { simnet.Send(now, p.addr, to, pkt) }))
-			if p.s == nil || !p.s.Finished() {
+			if !p.step(t, i, clock, o) {
 				done = false
 			}
 		}
@@ -169,6 +125,58 @@ func netGameOpts(t *testing.T, n int, c netsim.Conditions, ticks uint64, frames 
 		}
 		clock.Advance(time.Millisecond)
 	}
+}
+
+// step is peer i's millisecond: a frame when one is due (the session's
+// datagrams in the lobby, before the Sim exists); it reports whether the
+// peer is done.
+func (p *netPeer) step(t *testing.T, i int, clock *loop.ManualClock, o gameOpts) bool {
+	now := clock.Now()
+	if p.s == nil {
+		if p.spec != nil && p.spec.State() >= netplay.StateLobby && p.spec.Err() == nil {
+			s, err := New(Config{Spectate: p.spec}, clock, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.s = s
+		}
+		if p.sess != nil && p.sess.State() >= netplay.StateLobby {
+			// The world's settings are known (from the Welcome): the
+			// simulation can start.
+			bot := o.keys == nil || i != 0
+			s, err := New(Config{Net: p.sess, Bot: bot, BotSeed: uint64(7 + i), Record: o.record}, clock, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.s = s
+		}
+	}
+	if now < p.next {
+		return p.s != nil && p.s.Finished()
+	}
+	p.next += p.frame
+	switch {
+	case p.s == nil && p.spec != nil:
+		p.spec.Frame(now, 0, 0)
+	case p.s == nil:
+		p.sess.Frame(now, 0, 0)
+	default:
+		var evs []input.Event
+		if o.keys != nil && i == 0 {
+			evs = o.keys(i, p.s, now)
+		}
+		if o.before != nil {
+			o.before(i, p.s)
+		}
+		p.s.Frame(now, evs)
+		if o.after != nil {
+			o.after(i, p.s)
+		}
+	}
+	if p.spec != nil && p.spec.Err() != nil {
+		t.Fatalf("spectator: %v", p.spec.Err())
+	}
+	return p.s != nil && p.s.Finished()
 }
 
 func TestNetworkGameAgrees(t *testing.T) {
@@ -216,7 +224,10 @@ func TestNetworkGameAgrees(t *testing.T) {
 // TestNetworkGameRefusesLocalChanges: a peer cannot change the shared
 // world, the speed, the mode, or pause: the others would not follow.
 func TestNetworkGameRefusesLocalChanges(t *testing.T) {
-	sess, err := netplay.NewHost(netplay.Config{Nonce: 1, InputSize: InputSize, Players: 2, Settings: EncodeSettings(DefaultSettings()), Delay: netplay.DefaultDelay}, 0)
+	simnet, _ := netsim.NewNet(netsim.Conditions{}, 1)
+	port, _ := simnet.Port("host")
+	sess, err := netplay.Host(netplay.Config{Nonce: 1, InputSize: InputSize, Tick: DefaultSettings().Tick, Players: 2,
+		Settings: EncodeSettings(DefaultSettings()), Delay: netplay.DefaultDelay, Netcode: netplay.Lockstep}, nil, port, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +297,7 @@ func TestRollbackGameIsTheLockstepGame(t *testing.T) {
 		st, ok := p.s.Rollback()
 		if !ok || st.Rollbacks == 0 || st.Resimulated < st.Rollbacks || st.PredictionErrors == 0 {
 			t.Errorf("rollback peer %d: %d rollbacks, %d ticks resimulated, %d prediction errors (delay %d); want rollbacks",
-				i, st.Rollbacks, st.Resimulated, st.PredictionErrors, p.sess.Delay())
+				i, st.Rollbacks, st.Resimulated, st.PredictionErrors, p.sess.Config().Delay)
 		}
 		if st.MaxRollback > DefaultMaxPrediction {
 			t.Errorf("peer %d rolled back %d ticks, more than the prediction window", i, st.MaxRollback)
@@ -414,7 +425,7 @@ func TestNetworkFrameAllocatesNothing(t *testing.T) {
 		)
 		before := func(i int, s *Sim) {
 			in[i] = -1
-			if tk := s.World().Ticks(); tk >= warmup && tk < warmup+windows*window && !s.Net().Over() {
+			if tk := s.World().Ticks(); tk >= warmup && tk < warmup+windows*window && s.Net().State() < netplay.StateEnding {
 				in[i] = int(tk-warmup) / window
 				runtime.ReadMemStats(&ms)
 				start = ms.Mallocs

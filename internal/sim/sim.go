@@ -46,15 +46,14 @@ type Config struct {
 	// Replay plays a recording back instead of taking input and commands,
 	// checking its hashes.
 	Replay *replay.Recording
-	// Net makes this a lockstep network game (fixed mode only): the
-	// session's world settings replace Settings, a tick runs only when
-	// every player's input for it is known, and the local player's input
-	// goes to the session. The caller moves the session's datagrams.
-	Net *netplay.Session
-	// MaxSpectators, for the host of a network game, is the most
-	// spectators it serves (netplay.Broadcast); its transport then uses
-	// Endpoint, not the Session.
-	MaxSpectators int
+	// Net makes this a network game (fixed mode only), lockstep or
+	// rollback as the session's Config says: the session's world
+	// settings replace Settings, and the local player's input goes to
+	// the session. The Sim gives the session its game (netplay.Play): a
+	// host's at once, a joiner's (Join) when the caller says it is ready
+	// (Ready). The session's Frame moves the datagrams.
+	Net  *netplay.Session
+	Join bool
 	// Spectate, instead of Net, watches a network game: the world comes
 	// from the host (a snapshot at a confirmed tick when the game runs
 	// already), then every confirmed tick's inputs.
@@ -63,12 +62,6 @@ type Config struct {
 	// from a deterministic generator instead of the keyboard.
 	Bot     bool
 	BotSeed uint64
-	// Rollback plays the network game with the rollback netcode instead
-	// of lockstep: inputs are predicted, and wrong predictions are undone
-	// and simulated again. MaxPrediction (0: DefaultMaxPrediction) bounds
-	// how many ticks the game may run ahead of the known inputs.
-	Rollback      bool
-	MaxPrediction int
 	// SyncTest, when positive, rolls the world back SyncTest ticks after
 	// every tick and simulates them again, failing the run (Err) if a
 	// tick's state differs the second time (fixed mode, one machine).
@@ -147,27 +140,20 @@ type Sim struct {
 
 // net is the state of a network game.
 type net struct {
-	sess      *netplay.Session
-	bcast     *netplay.Broadcast // the host's, with spectators
+	sess      *netplay.Session   // a player's: lockstep or rollback, on one tick path
 	spectator *netplay.Spectator // watching, instead of sess
-	watcher   *netplay.Watcher
-	runner    *netplay.Runner // lockstep or rollback, on one tick path
-	game      *game           // the Sim as the Runner plays it
+	game      *game              // the Sim as the session plays it
+	given     bool               // the session has the game (Play)
 	rollback  bool
 	bot       bool
 	botSeed   uint64
-	started   bool  // the game began: the loop was restarted then
-	capped    int64 // frames that ran MaxLoops ticks
-	quit      bool  // the session was told to end
-	corrected bool  // the last frame corrected a misprediction (rollback)
+	started   bool // the game began: the loop was restarted then
+	quit      bool // the session was told to end
+	corrected bool // the last frame corrected a misprediction (rollback)
 	// offset is the time the fixed loop's clock is held back by time
-	// sync: the sum of the Runner's TimeSync, so that a peer ahead of
+	// sync: the sum of the session's TimeSync, so that a peer ahead of
 	// the others slows down (the loop steps at the virtual time less it).
 	offset time.Duration
-	// desync is errors.As's target in netFrame. It is here, not a local,
-	// because errors.As takes it as an interface: a local would escape to
-	// the heap, one allocation every frame.
-	desync *netplay.DesyncError
 }
 
 // New makes a simulation whose loop starts at now on clock.
@@ -199,27 +185,29 @@ func New(cfg Config, clock loop.Clock, now time.Duration) (*Sim, error) {
 		if cfg.Net != nil || cfg.Replay != nil || cfg.Record || !cfg.Mode.Deterministic() {
 			return nil, errors.New("a spectator watches in fixed mode, records nothing and plays nothing else")
 		}
-		settings, err := DecodeSettings(cfg.Spectate.Settings())
+		c := cfg.Spectate.Config()
+		settings, err := DecodeSettings(c.Settings)
 		if err != nil {
 			return nil, err
 		}
 		s.settings = settings
 		s.settings.Lockstep = true
-		s.settings.Players = uint32(cfg.Spectate.Players())
+		s.settings.Players = uint32(c.Players)
 		s.net = net{spectator: cfg.Spectate}
 	}
 	if cfg.Net != nil {
 		if cfg.Replay != nil || !cfg.Mode.Deterministic() {
 			return nil, errors.New("a network game runs in fixed mode and cannot replay")
 		}
-		settings, err := DecodeSettings(cfg.Net.Settings())
+		c := cfg.Net.Config()
+		settings, err := DecodeSettings(c.Settings)
 		if err != nil {
 			return nil, err
 		}
 		s.settings = settings
 		s.settings.Lockstep = true // all computers must be kept in synchronization
-		s.settings.Players = uint32(cfg.Net.Players())
-		s.net = net{sess: cfg.Net, bot: cfg.Bot, botSeed: cfg.BotSeed, rollback: cfg.Rollback}
+		s.settings.Players = uint32(c.Players)
+		s.net = net{sess: cfg.Net, bot: cfg.Bot, botSeed: cfg.BotSeed, rollback: c.Netcode == netplay.Rollback}
 	}
 	if cfg.Replay != nil {
 		s.settings = cfg.Replay.Settings
@@ -252,7 +240,7 @@ func New(cfg Config, clock loop.Clock, now time.Duration) (*Sim, error) {
 		st.Balls = uint32(s.world.N())
 		s.rec = replay.NewRecorder(st, 0)
 	}
-	if err := s.newRunner(cfg); err != nil {
+	if err := s.newNet(cfg); err != nil {
 		return nil, err
 	}
 	if s.virt, err = loop.NewVirtual(loop.VirtualConfig{MaxDelta: loop.NoLimit}, now); err != nil {
@@ -264,72 +252,6 @@ func New(cfg Config, clock loop.Clock, now time.Duration) (*Sim, error) {
 	}
 	return s, nil
 }
-
-// newRunner sets up the netcode library's Runner of a network game or a
-// sync test: the one tick path of lockstep, rollback and the sync test.
-func (s *Sim) newRunner(cfg Config) (err error) {
-	switch {
-	case cfg.SyncTest != 0:
-		var r *netplay.SyncTest
-		g := newGame(s, cfg.SyncTest+2)
-		g.presize()
-		if r, err = netplay.NewSyncTest(g, g, netplay.SyncTestConfig{InputSize: InputSize, CheckDistance: cfg.SyncTest}); err != nil {
-			return err
-		}
-		g.r, g.synctest, s.sync = r.Runner, r, g
-	case cfg.Spectate != nil:
-		g := newGame(s, 0)
-		s.net.game = g
-		if s.net.watcher, err = netplay.NewWatcher(cfg.Spectate, g); err != nil {
-			return err
-		}
-	case cfg.Net != nil:
-		c := netplay.RunnerConfig{Netcode: netplay.Lockstep, Tick: s.Tick()}
-		if cfg.Rollback {
-			c = netplay.RunnerConfig{Netcode: netplay.Rollback, MaxPrediction: cfg.MaxPrediction, Tick: s.Tick()}
-		}
-		g := newGame(s, 0)
-		if s.net.runner, err = netplay.NewRunner(cfg.Net, g, g, c); err != nil {
-			return err
-		}
-		g.snaps = make([]physics.Snapshot, s.net.runner.Slots())
-		g.prevs = make([][physics.MaxPlayers]input.Record, s.net.runner.Slots())
-		g.presize()
-		g.r, s.net.game = s.net.runner, g
-		if cfg.MaxSpectators > 0 {
-			if s.net.bcast, err = netplay.NewBroadcast(s.net.runner, netplay.BroadcastConfig{MaxSpectators: cfg.MaxSpectators}); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// Endpoint is what a network game's transport reads into and writes
-// from: the host's Broadcast (spectators), the Session, or the Spectator.
-func (s *Sim) Endpoint() netplay.Endpoint {
-	switch {
-	case s.net.bcast != nil:
-		return s.net.bcast
-	case s.net.spectator != nil:
-		return s.net.spectator
-	case s.net.sess != nil:
-		return s.net.sess
-	}
-	return nil
-}
-
-// Spectators are the host's figures of its spectators; ok is false but
-// on a host serving spectators.
-func (s *Sim) Spectators() (st netplay.BroadcastStats, ok bool) {
-	if s.net.bcast == nil {
-		return st, false
-	}
-	return s.net.bcast.Stats(), true
-}
-
-// Watcher is a spectator's player of the game it receives, or nil.
-func (s *Sim) Watcher() *netplay.Watcher { return s.net.watcher }
 
 func checkSpeed(v float64) error {
 	if !(v >= MinSpeed && v <= MaxSpeed) { // also NaN
@@ -383,10 +305,8 @@ func (s *Sim) Replaying() bool { return s.rep != nil }
 // replay ended or diverged.
 func (s *Sim) Finished() bool {
 	switch {
-	case s.net.watcher != nil:
-		return s.net.watcher.Done()
-	case s.net.bcast != nil:
-		return s.net.bcast.Done()
+	case s.net.spectator != nil:
+		return s.net.spectator.Done()
 	case s.net.sess != nil:
 		return s.net.sess.Done()
 	}
@@ -716,7 +636,7 @@ func (s *Sim) fixedTick(span loop.TickSpan) bool {
 		// The sync test runs the tick through the netcode library,
 		// which rolls back and runs it again.
 		s.sync.local = recs[0]
-		s.sync.r.Frame(0, 1, 1)
+		s.sync.synctest.Frame(0, 1, 1)
 		if err := s.sync.synctest.Err(); err != nil {
 			s.fail(err)
 		}

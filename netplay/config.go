@@ -18,11 +18,15 @@ type Config struct {
 	InputSize int
 
 	// Tick is the length of a tick of the game's fixed-step loop, the
-	// same on every player (a player's own; required but in a sync
-	// test). It paces time sync (Session.TimeSync) and Session.Update.
+	// same on every peer: the host's (required), which a joiner takes
+	// from the Welcome (a joiner's, if set, must be the same:
+	// ErrMismatch). It paces time sync (Session.TimeSync) and
+	// Session.Update.
 	Tick time.Duration
 	// Netcode is this player's: Rollback (the zero value) or Lockstep.
-	// Peers of one game may differ.
+	// Peers of one game may differ. Lockstep needs an input delay (the
+	// host's Delay): in a game without one it plays Rollback, as it would
+	// otherwise wait a round trip on every tick (Session.Config says).
 	Netcode Netcode
 	// MaxPrediction (rollback) is the most ticks the game may run ahead
 	// of the confirmed ones, 1..60 (0 means 8, GGPO's default); beyond
@@ -60,7 +64,7 @@ type Config struct {
 	KickAfter time.Duration
 	// PlayOn plays on without a joiner that went silent (Silence) or
 	// left with an error, from a tick every peer agrees on, instead of
-	// ending the game for everyone. KickAfter implies it. The host's.
+	// ending the game for everyone. The host's.
 	PlayOn bool
 	// MaxSpectators is the most spectators the host serves at once,
 	// 0..MaxSpectators (0: none, their Hellos are refused). A game that
@@ -113,9 +117,12 @@ type Config struct {
 
 // session is the configuration of the protocol's session.
 func (c Config) session() config {
-	d := disconnectDefault
-	if c.PlayOn {
+	d := disconnectDefault // the game ends
+	switch {
+	case c.PlayOn:
 		d = disconnectContinue
+	case c.KickAfter > 0:
+		d = disconnectEnd // not disconnectDefault's continue
 	}
 	every := c.DesyncEvery
 	if every < 0 {
@@ -123,22 +130,23 @@ func (c Config) session() config {
 	}
 	return config{
 		Nonce: c.Nonce, InputSize: c.InputSize, Players: c.Players, Settings: c.Settings, Delay: c.Delay,
-		TickLimit: c.TickLimit, KickAfter: c.KickAfter, Disconnect: d, DesyncEvery: every,
+		TickLimit: c.TickLimit, Tick: c.Tick, KickAfter: c.KickAfter, Disconnect: d, DesyncEvery: every,
 		MaxSettings: c.MaxSettings, EndOnDesync: c.EndOnDesync, Interrupt: c.Interrupt, Silence: c.Silence,
 		JoinTimeout: c.JoinTimeout, Linger: c.Linger, Resend: c.Resend, KeepAlive: c.KeepAlive,
 	}
 }
 
-// runner is the configuration of a player's tick path.
-func (c Config) runner() (runnerConfig, error) {
-	if c.Tick <= 0 {
-		return runnerConfig{}, fmt.Errorf("%w: Config.Tick %v: a player needs its tick's length", ErrInvalid, c.Tick)
+// runner is the configuration of a player's tick path (its Tick, the
+// host's, is set when the game starts).
+func (c Config) runner(host bool) (runnerConfig, error) {
+	if host && c.Tick <= 0 || c.Tick < 0 {
+		return runnerConfig{}, fmt.Errorf("netplay: %w: Config.Tick %v: the host needs its tick's length", ErrInvalid, c.Tick)
 	}
 	if c.Netcode != Rollback && c.Netcode != Lockstep {
-		return runnerConfig{}, fmt.Errorf("%w: Config.Netcode %v, want Rollback or Lockstep", ErrInvalid, c.Netcode)
+		return runnerConfig{}, fmt.Errorf("netplay: %w: Config.Netcode %v, want Rollback or Lockstep", ErrInvalid, c.Netcode)
 	}
 	if c.MaxPrediction < 0 || c.MaxPrediction > maxMaxPrediction {
-		return runnerConfig{}, fmt.Errorf("%w: Config.MaxPrediction %d not in 1..%d", ErrInvalid, c.MaxPrediction, maxMaxPrediction)
+		return runnerConfig{}, fmt.Errorf("netplay: %w: Config.MaxPrediction %d not in 1..%d", ErrInvalid, c.MaxPrediction, maxMaxPrediction)
 	}
 	return runnerConfig{Netcode: c.Netcode, MaxPrediction: c.MaxPrediction, Tick: c.Tick}, nil
 }
@@ -154,7 +162,7 @@ func (c Config) spectator() (spectatorConfig, error) {
 		{c.DesyncEvery != 0, "DesyncEvery"}, {c.MaxSpectators != 0, "MaxSpectators"},
 	} {
 		if f.set {
-			return spectatorConfig{}, fmt.Errorf("%w: Config.%s is the host's: a spectator takes the host's (leave it zero in Watch)", ErrInvalid, f.name)
+			return spectatorConfig{}, fmt.Errorf("netplay: %w: Config.%s is the host's: a spectator takes the host's (leave it zero in Watch)", ErrInvalid, f.name)
 		}
 	}
 	return spectatorConfig{Nonce: c.Nonce, InputSize: c.InputSize, MaxSettings: c.MaxSettings, MaxSnapshot: c.MaxSnapshot,

@@ -66,8 +66,8 @@ func (r Reason) name() string {
 	return fmt.Sprintf("Reason(%d)", uint8(r))
 }
 
-// Error is "netplay: " and the reason in a few words.
-func (r Reason) Error() string { return "netplay: " + r.name() }
+// Error is the reason in a few words ("silent").
+func (r Reason) Error() string { return r.name() }
 
 // MarshalText makes a Reason a JSON string ("silent").
 func (r Reason) MarshalText() ([]byte, error) { return []byte(r.name()), nil }
@@ -137,8 +137,11 @@ func (e *Error) Error() string {
 		}
 		return "kicked: " + e.Why.name()
 	case ErrMismatch:
-		if e.What == "snapshot" {
+		switch e.What {
+		case "snapshot":
 			return fmt.Sprintf("the snapshot hashes to %016x, the host announced %016x", e.Local, e.Remote)
+		case "tick":
+			return fmt.Sprintf("the host's game has another tick: %v, this one %v", time.Duration(e.Remote), time.Duration(e.Local))
 		}
 		return fmt.Sprintf("the host's game has another %s: %d, this one %d", e.What, e.Remote, e.Local)
 	case ErrVersion:
@@ -169,7 +172,7 @@ func (e *Error) errorSpectatorOrHost() string {
 	case ErrUnreachable:
 		return fmt.Sprintf("nothing listens at %v: no game hosted there", e.Host)
 	}
-	return e.Reason.Error()
+	return "netplay: " + e.Reason.name()
 }
 
 // rejected is the end of a joiner whose Hello the host rejected.

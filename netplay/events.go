@@ -161,13 +161,13 @@ func (s *session) event(e Event) { s.events.push(e) }
 func (s *session) Kick(p int) error {
 	switch {
 	case s.role != roleHost:
-		return fmt.Errorf("%w: Kick on a joiner: only the host kicks", ErrInvalid)
+		return fmt.Errorf("netplay: %w: Kick on a joiner: only the host kicks", ErrInvalid)
 	case s.state != StateRunning:
-		return fmt.Errorf("%w: Kick while the game does not run (%v)", ErrInvalid, s.state)
+		return fmt.Errorf("netplay: %w: Kick while the game does not run (%v)", ErrInvalid, s.state)
 	case p < 1 || p >= s.players:
-		return fmt.Errorf("%w: Kick of player %d: not a joiner (1..%d)", ErrInvalid, p, s.players-1)
+		return fmt.Errorf("netplay: %w: Kick of player %d: not a joiner (1..%d)", ErrInvalid, p, s.players-1)
 	case s.kckd[p]:
-		return fmt.Errorf("%w: Kick of player %d: already out of the game", ErrInvalid, p)
+		return fmt.Errorf("netplay: %w: Kick of player %d: already out of the game", ErrInvalid, p)
 	}
 	s.doKick(s.now, p, kickManual, 0)
 	return nil

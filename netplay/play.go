@@ -31,12 +31,12 @@ type Session struct {
 // Play before the first Frame (a host without its game answers nobody).
 func Host(c Config, g Game, t Transport, now time.Duration) (*Session, error) {
 	if t == nil {
-		return nil, fmt.Errorf("%w: Host needs a transport", ErrInvalid)
+		return nil, fmt.Errorf("netplay: %w: Host needs a transport", ErrInvalid)
 	}
 	if c.MaxSpectators < 0 || c.MaxSpectators > MaxSpectators {
-		return nil, fmt.Errorf("%w: Config.MaxSpectators %d not in 0..%d", ErrInvalid, c.MaxSpectators, MaxSpectators)
+		return nil, fmt.Errorf("netplay: %w: Config.MaxSpectators %d not in 0..%d", ErrInvalid, c.MaxSpectators, MaxSpectators)
 	}
-	rc, err := c.runner()
+	rc, err := c.runner(true)
 	if err != nil {
 		return nil, err
 	}
@@ -57,12 +57,12 @@ func Host(c Config, g Game, t Transport, now time.Duration) (*Session, error) {
 // joiner tells the host it is ready, and the game can start, only then.
 func Join(c Config, g Game, t Transport, host string, now time.Duration) (*Session, error) {
 	if t == nil {
-		return nil, fmt.Errorf("%w: Join needs a transport", ErrInvalid)
+		return nil, fmt.Errorf("netplay: %w: Join needs a transport", ErrInvalid)
 	}
 	if c.MaxSpectators != 0 {
-		return nil, fmt.Errorf("%w: Config.MaxSpectators is the host's (leave it zero in Join)", ErrInvalid)
+		return nil, fmt.Errorf("netplay: %w: Config.MaxSpectators is the host's (leave it zero in Join)", ErrInvalid)
 	}
-	rc, err := c.runner()
+	rc, err := c.runner(false)
 	if err != nil {
 		return nil, err
 	}
@@ -95,9 +95,9 @@ func SyncTest(c Config, g Game) (*Session, error) {
 func (ps *Session) Play(g Game) error {
 	switch {
 	case g == nil:
-		return fmt.Errorf("%w: Play needs a game", ErrInvalid)
+		return fmt.Errorf("netplay: %w: Play needs a game", ErrInvalid)
 	case ps.g != nil:
-		return fmt.Errorf("%w: the session has its game already", ErrInvalid)
+		return fmt.Errorf("netplay: %w: the session has its game already", ErrInvalid)
 	}
 	ps.g = g
 	if err := ps.start(); err != nil {
@@ -115,7 +115,11 @@ func (ps *Session) start() error {
 		return nil
 	}
 	if _, ok := ps.g.(Snapshotter); ps.cfg.MaxSpectators > 0 && !ok {
-		return fmt.Errorf("%w: a game that serves spectators must be a Snapshotter", ErrInvalid)
+		return fmt.Errorf("netplay: %w: a game that serves spectators must be a Snapshotter", ErrInvalid)
+	}
+	ps.rc.Tick = ps.s.tick // the host's
+	if ps.s.Delay() == 0 {
+		ps.rc.Netcode = Rollback // lockstep would wait a round trip every tick
 	}
 	r, err := newRunner(ps.s, ps.g, ps.g, ps.rc)
 	if err != nil {
@@ -155,7 +159,7 @@ func (ps *Session) Frame(now time.Duration, due, maxLoops int) (ran int) {
 		return 0
 	}
 	ran = ps.r.Frame(now, due, maxLoops)
-	ps.full = ran == maxLoops
+	ps.full = maxLoops > 0 && ran == maxLoops
 	if !ps.told {
 		ps.reportLoad(0)
 	}
@@ -251,7 +255,7 @@ func (ps *Session) Quit(now time.Duration) {
 // and every peer has an EventDisconnected for it.
 func (ps *Session) Kick(p int) error {
 	if ps.s == nil {
-		return fmt.Errorf("%w: a sync test has nobody to kick", ErrInvalid)
+		return fmt.Errorf("netplay: %w: a sync test has nobody to kick", ErrInvalid)
 	}
 	return ps.s.Kick(p)
 }
@@ -321,6 +325,10 @@ func (ps *Session) Config() Config {
 	}
 	s := ps.s
 	c.Players, c.InputSize, c.Settings, c.Delay, c.TickLimit = s.Players(), s.InputSize(), s.Settings(), s.Delay(), s.TickLimit()
+	c.Tick = s.tick
+	if s.State() >= StateLobby && c.Delay == 0 {
+		c.Netcode = Rollback
+	}
 	c.DesyncEvery = s.DesyncEvery()
 	if c.DesyncEvery == 0 {
 		c.DesyncEvery = -1

@@ -48,7 +48,7 @@ func TestErrorMessages(t *testing.T) {
 			}
 		}
 	}
-	if got := fmt.Errorf("%w: players 9", ErrInvalid).Error(); got != "netplay: invalid argument: players 9" {
+	if got := fmt.Errorf("%w: players 9", ErrInvalid).Error(); got != "invalid argument: players 9" {
 		t.Errorf("an invalid argument: %q", got)
 	}
 	if b, _ := ErrSilent.MarshalText(); string(b) != "silent" {

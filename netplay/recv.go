@@ -278,6 +278,13 @@ func (s *session) welcome(now time.Duration) {
 	s.delay = int(p.delay)
 	s.tickLimit = p.tickLimit
 	s.every = p.every
+	host := time.Duration(p.tickUs) * time.Microsecond
+	if s.tick != 0 && s.tick != host {
+		s.finish(0, 0, &Error{Reason: ErrMismatch, What: "tick", Remote: uint64(host), Local: uint64(s.tick)}, "")
+		s.state = StateEnded
+		return
+	}
+	s.tick = host
 	if p.inputSize != s.inputSize {
 		s.finish(0, 0, &Error{Reason: ErrMismatch, What: "input size", Remote: uint64(p.inputSize), Local: uint64(s.inputSize)}, "")
 		s.state = StateEnded

@@ -230,13 +230,13 @@ type runner struct {
 // rather than a Runner whose frames would run nothing.
 func newRunner(s *session, g Game, local localInput, c runnerConfig) (*runner, error) {
 	if s == nil || g == nil || local == nil {
-		return nil, fmt.Errorf("%w: NewRunner needs a session, a game and a local input", ErrInvalid)
+		return nil, fmt.Errorf("netplay: %w: NewRunner needs a session, a game and a local input", ErrInvalid)
 	}
 	if c.Tick < 0 {
-		return nil, fmt.Errorf("%w: RunnerConfig.Tick %v is negative", ErrInvalid, c.Tick)
+		return nil, fmt.Errorf("netplay: %w: RunnerConfig.Tick %v is negative", ErrInvalid, c.Tick)
 	}
 	if s.driven {
-		return nil, fmt.Errorf("%w: NewRunner: the session has a Runner already", ErrInvalid)
+		return nil, fmt.Errorf("netplay: %w: NewRunner: the session has a Runner already", ErrInvalid)
 	}
 	if s.Over() {
 		if err := s.Err(); err != nil {
@@ -256,10 +256,10 @@ func newRunner(s *session, g Game, local localInput, c runnerConfig) (*runner, e
 			r.maxPred = defaultMaxPrediction
 		}
 		if r.maxPred < 1 || r.maxPred > maxMaxPrediction {
-			return nil, fmt.Errorf("%w: RunnerConfig.MaxPrediction %d not in 1..%d", ErrInvalid, c.MaxPrediction, maxMaxPrediction)
+			return nil, fmt.Errorf("netplay: %w: RunnerConfig.MaxPrediction %d not in 1..%d", ErrInvalid, c.MaxPrediction, maxMaxPrediction)
 		}
 	default:
-		return nil, fmt.Errorf("%w: RunnerConfig.Netcode %v, want Lockstep or Rollback", ErrInvalid, c.Netcode)
+		return nil, fmt.Errorf("netplay: %w: RunnerConfig.Netcode %v, want Lockstep or Rollback", ErrInvalid, c.Netcode)
 	}
 	r.alloc(r.maxPred + 2)
 	s.driven = true

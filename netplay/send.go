@@ -320,6 +320,7 @@ func (s *session) sendWelcome(out sender, j int) {
 	p.typ, p.session, p.token = msgWelcome, s.id, r.token
 	p.index, p.players, p.delay = uint8(j), uint8(s.players), uint8(s.delay)
 	p.tickLimit, p.inputSize, p.every = s.tickLimit, s.inputSize, s.every
+	p.tickUs = uint64(s.tick / time.Microsecond)
 	p.nSettings = copy(p.settings[:], s.settings)
 	s.emit(out, r.addr, p)
 	r.welcome = false

@@ -145,6 +145,9 @@ type config struct {
 	// TickLimit ends the game for everyone after that many ticks; 0 is
 	// no limit.
 	TickLimit uint64
+	// Tick is the length of a tick, the same on every peer: the host's
+	// goes in the Welcome. A joiner's, if set, must be the host's.
+	Tick time.Duration
 	// KickAfter, if positive, kicks a player that held the game back
 	// more than KickAfter within KickWindow, and a player gone silent,
 	// instead of ending the game. A player holds the game back when the
@@ -212,7 +215,7 @@ func randomNonce() uint64 {
 
 func (c config) normalize(host bool) (config, error) {
 	bad := func(format string, args ...any) (config, error) {
-		return c, fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
+		return c, fmt.Errorf("netplay: %w: "+format, append([]any{ErrInvalid}, args...)...)
 	}
 	if !host {
 		for _, f := range []struct {
@@ -255,6 +258,9 @@ func (c config) normalize(host bool) (config, error) {
 		}
 		if c.TickLimit > maxTick {
 			return bad("Config.TickLimit %d above %d", c.TickLimit, uint64(maxTick))
+		}
+		if c.Tick < 0 || c.Tick > time.Hour {
+			return bad("Config.Tick %v not in 0..1h", c.Tick)
 		}
 		if c.KickAfter < 0 {
 			return bad("Config.KickAfter %v is negative", c.KickAfter)
@@ -384,6 +390,7 @@ type session struct {
 	inputSize int
 	settings  []byte
 	tickLimit uint64
+	tick      time.Duration // the length of a tick: the host's
 	every     uint64 // ticks between state-hash checkpoints, 0: none
 	id        uint64
 	hostAddr  string
@@ -499,7 +506,7 @@ func newHost(cfg config, now time.Duration) (*session, error) {
 	s := &session{
 		cfg: cfg, role: roleHost, state: StateLobby,
 		players: cfg.Players, delay: cfg.Delay, inputSize: cfg.InputSize, settings: cfg.Settings,
-		tickLimit: cfg.TickLimit, every: uint64(cfg.DesyncEvery), id: cfg.Nonce, joined: 1,
+		tickLimit: cfg.TickLimit, tick: cfg.Tick, every: uint64(cfg.DesyncEvery), id: cfg.Nonce, joined: 1,
 		born: now,
 	}
 	s.initTicks()
@@ -516,7 +523,7 @@ func newJoiner(cfg config, host string, now time.Duration) (*session, error) {
 		return nil, err
 	}
 	if host == "" {
-		return nil, fmt.Errorf("%w: no host address", ErrInvalid)
+		return nil, fmt.Errorf("netplay: %w: no host address", ErrInvalid)
 	}
 	s := &session{
 		cfg: cfg, role: roleJoiner, state: StateJoining, inputSize: cfg.InputSize,
@@ -639,7 +646,7 @@ func (s *session) pastEnd(t uint64) bool {
 
 // errDriven is the error of a tick call on a session a Runner plays.
 func errDriven(call string) error {
-	return fmt.Errorf("%w: %s on a session a Runner plays (the Runner makes the tick calls)", ErrInvalid, call)
+	return fmt.Errorf("netplay: %w: %s on a session a Runner plays (the Runner makes the tick calls)", ErrInvalid, call)
 }
 
 // AddLocalInput adds the local player's input for tick t, which must be
@@ -662,13 +669,13 @@ func (s *session) AddLocalInput(t uint64, in []byte) error {
 func (s *session) addLocal(t uint64, in []byte) error {
 	switch {
 	case len(in) != s.inputSize:
-		return fmt.Errorf("%w: AddLocalInput with %d bytes, want InputSize %d", ErrInvalid, len(in), s.inputSize)
+		return fmt.Errorf("netplay: %w: AddLocalInput with %d bytes, want InputSize %d", ErrInvalid, len(in), s.inputSize)
 	case s.state >= StateEnding:
 		return errOver
 	case s.state != StateRunning:
-		return fmt.Errorf("%w: AddLocalInput before the game started", ErrInvalid)
+		return fmt.Errorf("netplay: %w: AddLocalInput before the game started", ErrInvalid)
 	case t != s.have[s.index]:
-		return fmt.Errorf("%w: AddLocalInput for tick %d, want tick %d", ErrInvalid, t, s.have[s.index])
+		return fmt.Errorf("netplay: %w: AddLocalInput for tick %d, want tick %d", ErrInvalid, t, s.have[s.index])
 	case s.pastEnd(t):
 		return errOver
 	}
@@ -905,7 +912,7 @@ func (s *session) advance(hashAfter func() uint64) error {
 		return errOver
 	}
 	if s.state != StateRunning || !s.Ready(s.next) || s.pastEnd(s.next) {
-		return fmt.Errorf("%w: Advance with tick %d not ready", ErrInvalid, s.next)
+		return fmt.Errorf("netplay: %w: Advance with tick %d not ready", ErrInvalid, s.next)
 	}
 	s.next++
 	if s.checkAt(s.next) && hashAfter != nil {

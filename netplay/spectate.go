@@ -132,7 +132,7 @@ type Snapshotter interface {
 func (r *runner) Snapshot(dst []byte) (b []byte, tick, hash uint64, err error) {
 	snap, ok := r.game.(Snapshotter)
 	if !ok || r.s == nil {
-		return dst, 0, 0, fmt.Errorf("%w: the game is not a Snapshotter, or the Runner has no session", ErrInvalid)
+		return dst, 0, 0, fmt.Errorf("netplay: %w: the game is not a Snapshotter, or the Runner has no session", ErrInvalid)
 	}
 	c, head := r.s.NextTick(), r.head
 	if head == c {
@@ -283,19 +283,19 @@ func (sp *specPeer) sample(rtt time.Duration) {
 // own snapshots of the one game.
 func newBroadcast(r *runner, c broadcastConfig) (*broadcast, error) {
 	if r == nil || r.s == nil || r.s.role != roleHost {
-		return nil, fmt.Errorf("%w: NewBroadcast needs the host's Runner", ErrInvalid)
+		return nil, fmt.Errorf("netplay: %w: NewBroadcast needs the host's Runner", ErrInvalid)
 	}
 	if r.bcast {
-		return nil, fmt.Errorf("%w: NewBroadcast: the Runner has a Broadcast already", ErrInvalid)
+		return nil, fmt.Errorf("netplay: %w: NewBroadcast: the Runner has a Broadcast already", ErrInvalid)
 	}
 	if c.MaxSpectators < 0 || c.MaxSpectators > MaxSpectators {
-		return nil, fmt.Errorf("%w: BroadcastConfig.MaxSpectators %d not in 0..%d", ErrInvalid, c.MaxSpectators, MaxSpectators)
+		return nil, fmt.Errorf("netplay: %w: BroadcastConfig.MaxSpectators %d not in 0..%d", ErrInvalid, c.MaxSpectators, MaxSpectators)
 	}
 	if c.Silence <= 0 {
 		c.Silence = r.s.cfg.Silence // the players' own patience
 	}
 	if _, ok := r.game.(Snapshotter); !ok && c.MaxSpectators > 0 {
-		return nil, fmt.Errorf("%w: spectators need a game that is a Snapshotter", ErrInvalid)
+		return nil, fmt.Errorf("netplay: %w: spectators need a game that is a Snapshotter", ErrInvalid)
 	}
 	r.bcast = true
 	return &broadcast{s: r.s, r: r, cfg: c, log: make([][MaxPlayers]record, spectatorLog)}, nil
@@ -855,11 +855,11 @@ func newSpectator(c spectatorConfig, host string, now time.Duration) (*spectator
 	}
 	switch {
 	case c.InputSize < 1 || c.InputSize > MaxInputSize:
-		return nil, fmt.Errorf("%w: SpectatorConfig.InputSize %d not in 1..%d", ErrInvalid, c.InputSize, MaxInputSize)
+		return nil, fmt.Errorf("netplay: %w: SpectatorConfig.InputSize %d not in 1..%d", ErrInvalid, c.InputSize, MaxInputSize)
 	case host == "":
-		return nil, fmt.Errorf("%w: no host address", ErrInvalid)
+		return nil, fmt.Errorf("netplay: %w: no host address", ErrInvalid)
 	case c.MaxSettings < 0 || c.MaxSettings > MaxSettingsSize || c.MaxSnapshot < 0 || c.Silence < 0 || c.JoinTimeout < 0:
-		return nil, fmt.Errorf("%w: SpectatorConfig out of range", ErrInvalid)
+		return nil, fmt.Errorf("netplay: %w: SpectatorConfig out of range", ErrInvalid)
 	}
 	if c.MaxSettings == 0 {
 		c.MaxSettings = MaxSettingsSize
@@ -1268,7 +1268,7 @@ type watcher struct {
 func newWatcher(sp *spectator, g Game) (*watcher, error) {
 	snap, ok := g.(Snapshotter)
 	if sp == nil || !ok {
-		return nil, fmt.Errorf("%w: NewWatcher needs a spectator and a game that is a Snapshotter", ErrInvalid)
+		return nil, fmt.Errorf("netplay: %w: NewWatcher needs a spectator and a game that is a Snapshotter", ErrInvalid)
 	}
 	w := &watcher{sp: sp, game: g, snap: snap}
 	w.conf, _ = g.(Confirmer)

@@ -19,6 +19,10 @@ type Stats struct {
 	// reached", an error); empty while it runs.
 	End string `json:"end,omitempty"`
 
+	// StartedAt is when the game started here (tick 0 began), on the
+	// clock of the session's calls; 0 before.
+	StartedAt time.Duration `json:"started_at_ns"`
+
 	// Tick is the number of ticks the session has run (NextTick: a
 	// rollback game may have run more on predictions, Peers[Index].Tick);
 	// Confirmed the number of ticks from 0 whose inputs are all known.
@@ -146,7 +150,7 @@ func (s *session) Stats() Stats {
 	st := Stats{
 		State: s.state, Players: s.players, Joined: s.joined,
 		Index: s.index, Delay: s.delay, End: s.note,
-		Tick: s.next, Confirmed: s.Confirmed(),
+		Tick: s.next, Confirmed: s.Confirmed(), StartedAt: s.startedAt,
 		StallFrames: s.stallFrames, StallTime: s.stallTime, WindowFull: s.windowFull,
 		PacketsSent: s.sent, PacketsReceived: s.recv,
 		BytesSent: s.bytesOut, BytesReceived: s.bytesIn,

@@ -42,13 +42,13 @@ type syncTest struct {
 // Session, and Err reports the first difference.
 func newSyncTest(g Game, local localInput, c syncTestConfig) (*syncTest, error) {
 	if g == nil || local == nil {
-		return nil, fmt.Errorf("%w: NewSyncTest needs a game and a local input", ErrInvalid)
+		return nil, fmt.Errorf("netplay: %w: NewSyncTest needs a game and a local input", ErrInvalid)
 	}
 	if c.InputSize < 1 || c.InputSize > MaxInputSize {
-		return nil, fmt.Errorf("%w: SyncTestConfig.InputSize %d not in 1..%d", ErrInvalid, c.InputSize, MaxInputSize)
+		return nil, fmt.Errorf("netplay: %w: SyncTestConfig.InputSize %d not in 1..%d", ErrInvalid, c.InputSize, MaxInputSize)
 	}
 	if c.CheckDistance < 1 || c.CheckDistance > maxCheckDistance {
-		return nil, fmt.Errorf("%w: SyncTestConfig.CheckDistance %d not in 1..%d", ErrInvalid, c.CheckDistance, maxCheckDistance)
+		return nil, fmt.Errorf("netplay: %w: SyncTestConfig.CheckDistance %d not in 1..%d", ErrInvalid, c.CheckDistance, maxCheckDistance)
 	}
 	r := &runner{game: g, local: local, size: c.InputSize, players: 1, rollback: true, maxPred: c.CheckDistance}
 	r.conf, _ = g.(Confirmer)

@@ -22,7 +22,7 @@ type Spectator struct {
 // once Config() has them (State is then StateLobby or later).
 func Watch(c Config, g Game, t Transport, host string, now time.Duration) (*Spectator, error) {
 	if t == nil {
-		return nil, fmt.Errorf("%w: Watch needs a transport", ErrInvalid)
+		return nil, fmt.Errorf("netplay: %w: Watch needs a transport", ErrInvalid)
 	}
 	sc, err := c.spectator()
 	if err != nil {
@@ -44,7 +44,7 @@ func Watch(c Config, g Game, t Transport, host string, now time.Duration) (*Spec
 // Play gives the spectator its game, once.
 func (s *Spectator) Play(g Game) error {
 	if s.w != nil {
-		return fmt.Errorf("%w: the spectator has its game already", ErrInvalid)
+		return fmt.Errorf("netplay: %w: the spectator has its game already", ErrInvalid)
 	}
 	w, err := newWatcher(s.sp, g)
 	if err != nil {

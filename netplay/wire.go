@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/bits"
+	"time"
 )
 
 // Wire constants; the package documentation has the layout.
@@ -12,7 +13,7 @@ const (
 	// protocolVersion is the version of the wire format this package
 	// speaks. Peers of different versions do not play together: the host
 	// answers a Hello of another version with a Reject.
-	protocolVersion = 4
+	protocolVersion = 5
 	// MaxPacketSize is the largest datagram a Session sends or accepts.
 	// It stays under the 1280-byte minimum MTU of IPv6 with room for the
 	// IP and UDP headers, so no packet is ever fragmented.
@@ -22,6 +23,9 @@ const (
 	// game's settings) is larger than the Hello that asked for it, and a
 	// forged source address gains no amplification.
 	helloSize = MaxPacketSize
+	// maxTickUs is the longest tick the wire carries, an hour in µs.
+	maxTickUs = uint64(time.Hour / time.Microsecond)
+	// Version 5 added the length of a tick to the Welcome.
 	// Version 3 added the desync check interval to the Welcome and the
 	// host's kick by hand (kick reason 4). Version 4 allows games of up
 	// to 8 players (MaxPlayers) where version 3 allowed 4; the encoding
@@ -168,6 +172,7 @@ type packet struct {
 	index, players, delay uint8
 	tickLimit             uint64
 	every                 uint64 // ticks between state-hash checkpoints, 0: none
+	tickUs                uint64 // the length of a tick, µs
 	nSettings             int
 	settings              [MaxSettingsSize]byte
 	// reject
@@ -438,6 +443,7 @@ func (p *packet) decodeWelcome(r *reader) {
 	p.delay = r.u8()
 	p.tickLimit = r.uvMax(maxTick)
 	p.every = r.uvMax(maxTick)
+	p.tickUs = r.uvMax(maxTickUs)
 	p.inputSize = int(r.u8())
 	p.nSettings = int(r.uvMax(MaxSettingsSize))
 	if r.err == nil && (p.session == 0 || p.token == 0 ||
@@ -617,6 +623,7 @@ func (p *packet) encode(buf []byte) int {
 		w.u8(p.delay)
 		w.uv(p.tickLimit)
 		w.uv(p.every)
+		w.uv(p.tickUs)
 		if p.inputSize < 1 || p.inputSize > MaxInputSize || p.nSettings < 0 || p.nSettings > MaxSettingsSize {
 			return 0
 		}

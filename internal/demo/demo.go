@@ -168,10 +168,6 @@ func New(cfg Config, p Platform) (d *Demo, err error) {
 			}
 		}()
 	}
-	spectators := 0 // a host serves spectators; a joiner none
-	if d.net != nil && d.net.sess != nil && d.net.sess.Role() == netplay.Host {
-		spectators = cfg.Net.MaxSpectators
-	}
 	if d.sim, err = sim.New(sim.Config{
 		Settings:      cfg.Settings,
 		Mode:          cfg.Mode,
@@ -185,21 +181,16 @@ func New(cfg Config, p Platform) (d *Demo, err error) {
 		Record:        cfg.RecordFile != "",
 		Replay:        cfg.Replay,
 		Net:           d.netSession(),
+		Join:          d.net != nil && !d.net.host,
 		Spectate:      d.netSpectator(),
-		MaxSpectators: spectators,
 		Bot:           cfg.Net.Bot,
 		BotSeed:       cfg.Net.BotSeed,
-		Rollback:      cfg.Net.Netcode == "rollback",
-		MaxPrediction: cfg.Net.MaxPrediction,
 		SyncTest:      cfg.SyncTest,
 	}, p.Clock, p.Clock.Now()); err != nil {
 		if cfg.Replay != nil {
 			err = fmt.Errorf("%s: %v", cfg.ReplayFile, err)
 		}
 		return nil, err
-	}
-	if d.net != nil {
-		d.net.ep = d.sim.Endpoint() // a host's Broadcast serves its spectators
 	}
 	if cfg.TraceFile != "" {
 		if d.trace, err = newTraceWriter(p.Files, cfg.TraceFile); err != nil {
@@ -293,7 +284,7 @@ func (d *Demo) Goodbye(now time.Duration) {
 		g.stopWatching(now)
 	case !d.sim.Finished():
 		d.sim.Quit(now)
-		g.write(now)
+		g.sess.Frame(now, 0, 0) // the quit goes out at once
 	}
 }
 
@@ -342,14 +333,10 @@ func (d *Demo) StartFrame(now time.Duration) {
 // ticks, what goes out. In the adaptive mode it returns the time the
 // frame's draw should start (ok true): the front end waits until then.
 func (d *Demo) Update(now time.Duration) (presentAt time.Duration, ok bool) {
-	if d.net != nil {
-		netplay.Read(now, d.net.tr, d.net.ep)
-	}
 	info := d.sim.Frame(d.pace.frameTime(now, d.sim), d.keys.queue)
 	d.keys.queue = d.keys.queue[:0]
 	d.last = info
 	if g := d.net; g != nil {
-		g.write(now) // new input goes out at once
 		g.lobbyWatch(now, d.sim)
 		g.waitLimit(now, d.sim, d.cfg.Net.Wait)
 		g.announce(d.p.Log)
@@ -435,7 +422,13 @@ func (d *Demo) Presented(shown, wake, woke time.Duration) {
 func (d *Demo) EndFrame(start, drawEnd time.Duration, uploaded int) {
 	d.sim.EndDraw(drawEnd)
 	if d.net != nil {
-		d.net.ready = true // a frame was shown: the loop runs
+		if !d.net.ready {
+			d.net.ready = true // a frame was shown: the loop runs
+			if err := d.sim.Ready(); err != nil {
+				fmt.Fprintf(d.p.Log, "interpdemo: %v\n", err)
+				d.quit = true
+			}
+		}
 		if !d.st.gameStarted && d.net.running() {
 			d.st.gameStart, d.st.gameStarted = start, true
 		}

@@ -631,7 +631,7 @@ func TestJoinerSetupIsNotGameTime(t *testing.T) {
 		clock.Advance(2 * time.Millisecond)
 	}
 	hs, js := host.d.net.sess.Stats(), join.d.net.sess.Stats()
-	if d := host.d.net.sess.StartedAt() - join.d.net.sess.StartedAt(); d < -10*time.Millisecond || d > 10*time.Millisecond {
+	if d := host.d.net.sess.Stats().StartedAt - join.d.net.sess.Stats().StartedAt; d < -10*time.Millisecond || d > 10*time.Millisecond {
 		t.Errorf("the host started %v after the joiner", d)
 	}
 	if hs.StallTime > 40*time.Millisecond || js.StallTime > 40*time.Millisecond {

@@ -169,7 +169,7 @@ func manyPlayerHUD(t *testing.T, netcode string) {
 	}
 	seen := false
 	g.run(func(i int, f *front) []Key {
-		if f.d.Sim().Net().NextTick() >= 50 && !seen {
+		if f.d.Sim().Net().Stats().Tick >= 50 && !seen {
 			seen = true
 			for k, p := range g.peers {
 				hudFits(t, fmt.Sprint(netcode, ": peer ", k, " in the game"), p.d)

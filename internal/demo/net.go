@@ -50,6 +50,14 @@ type NetConfig struct {
 	Smooth        bool // -rollback-smooth
 }
 
+// netcode is the netcode the flags ask for.
+func (n *NetConfig) netcode() netplay.Netcode {
+	if n.Netcode == "rollback" {
+		return netplay.Rollback
+	}
+	return netplay.Lockstep
+}
+
 // On says whether this is a network game.
 func (n *NetConfig) On() bool {
 	return n.Host != "" || n.Join != "" || n.Spectate != "" || n.Lobby != ""
@@ -186,10 +194,10 @@ func (n *NetConfig) define(fs *flag.FlagSet) {
 	fs.IntVar(&n.Players, "players", 2, fmt.Sprintf("`N` players of a hosted game, the host included (%d to %d)", netplay.MinPlayers, netplay.MaxPlayers))
 	fs.IntVar(&n.InputDelay, "input-delay", netplay.DefaultDelay, fmt.Sprintf("network game: `TICKS` between sampling your input and running it (1 to %d; the host's is used)", netplay.MaxDelay))
 	fs.DurationVar(&n.KickAfter, "kick-after", 0, "host: drop a player who held the game back this `DURATION` in 10 s (0: never)")
-	fs.DurationVar(&n.Timeout, "net-timeout", netplay.DefaultSilence, "network game: a peer silent this `DURATION` is gone (see -net-disconnect)")
+	fs.DurationVar(&n.Timeout, "net-timeout", 2*time.Second, "network game: a peer silent this `DURATION` is gone (see -net-disconnect)")
 	fs.DurationVar(&n.Wait, "net-wait", 0, "host: give up, exit status 1, when the players have not all joined within this `DURATION` (0: wait until they have, Q or a signal, as a person starting the other copies may take minutes; a script's host that must not wait forever sets it)")
 	fs.StringVar(&n.Disconnect, "net-disconnect", "", "host: a player gone silent or lost `POLICY`: end (the game, for everyone) or continue (without it, its ball on its own); default end, continue with -kick-after")
-	fs.IntVar(&n.CheckEvery, "net-check-every", netplay.HashEvery, "host: compare the players' state hashes every `TICKS` (0: never)")
+	fs.IntVar(&n.CheckEvery, "net-check-every", 25, "host: compare the players' state hashes every `TICKS` (0: never)")
 	fs.Func("bot", "network game: this player's input comes from a deterministic generator seeded with `SEED`, not the keyboard", func(s string) error {
 		v, err := strconv.ParseUint(s, 0, 64)
 		if err != nil {
@@ -310,7 +318,7 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 	case n.Netcode != "rollback" && set["rollback-smooth"]:
 		return flagErr("rollback-smooth", "needs -netcode rollback")
 	case n.Timeout < minNetTimeout || n.Timeout > time.Hour:
-		return flagErr("net-timeout", "must be at least %v (%d keepalives) and at most 1h (got %v)", minNetTimeout, minNetTimeout/netplay.DefaultKeepAlive, n.Timeout)
+		return flagErr("net-timeout", "must be at least %v (%d keepalives) and at most 1h (got %v)", minNetTimeout, minNetTimeout/keepAlive, n.Timeout)
 	case 2*(n.Cond.Delay+n.Cond.Jitter) >= n.Timeout:
 		return flagErr(n.condFlag(set, false), "a round trip of up to %v (twice -net-delay and -net-jitter) must be shorter than -net-timeout, %v: every peer would seem silent", 2*(n.Cond.Delay+n.Cond.Jitter), n.Timeout)
 	case n.KickAfter < 0:
@@ -345,7 +353,11 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 
 // minNetTimeout is the least -net-timeout: a few keepalive intervals, so
 // that a peer is not taken for silent between two of its packets.
-const minNetTimeout = 4 * netplay.DefaultKeepAlive
+const minNetTimeout = 4 * keepAlive
+
+// keepAlive is the netcode's longest gap between two packets to a peer
+// (netplay.Config.KeepAlive's default).
+const keepAlive = 100 * time.Millisecond
 
 // condFlag names the simulated network's flag to blame: with invalid, the
 // first whose value alone is out of range; otherwise the first set.
@@ -412,11 +424,10 @@ func (n *NetConfig) checkJoin(network Network, stop context.Context) error {
 // session the simulation plays on.
 type netGame struct {
 	conn      Conn
-	tr        netplay.Transport  // conn, converted once: see netplay.Read
 	transport string             // udp, or webrtc (a lobby's room)
 	sess      *netplay.Session   // a player's, or nil
+	host      bool               // sess hosts the game
 	spec      *netplay.Spectator // a spectator's, or nil
-	ep        netplay.Endpoint   // what conn carries datagrams for: the simulation's
 	watched   bool               // "watching" was said
 	left      bool               // a spectator left before the end (stopWatching)
 	netcode   string
@@ -462,15 +473,6 @@ func (g *netGame) running() bool {
 	return g.sess.State() >= netplay.StateRunning
 }
 
-// write sends what the session has due, but nothing from a joiner in the
-// lobby before its loop is ready.
-func (g *netGame) write(now time.Duration) {
-	if !g.ready && g.sess != nil && g.sess.Role() == netplay.Joiner && g.sess.State() == netplay.StateLobby {
-		return
-	}
-	netplay.Write(now, g.tr, g.ep)
-}
-
 // signalingConn is a room's transport, which says when its lobby went
 // away (webrtc.Transport.SignalingErr).
 type signalingConn interface{ SignalingErr() error }
@@ -510,7 +512,7 @@ func (g *netGame) waitLimit(now time.Duration, s *sim.Sim, wait time.Duration) {
 // hostWaiting reports whether this is a host still waiting for its
 // players, with no reason yet to give up.
 func (g *netGame) hostWaiting() bool {
-	return g.failed == nil && g.sess != nil && g.sess.Role() == netplay.Host && g.sess.State() == netplay.StateLobby
+	return g.failed == nil && g.sess != nil && g.host && g.sess.State() == netplay.StateLobby
 }
 
 // waiting reports whether the game has not started here: a player's
@@ -540,23 +542,23 @@ func (g *netGame) announce(log io.Writer) {
 		if !g.watched && g.spec.State() >= netplay.StateRunning {
 			g.watched = true
 			st := g.spec.Stats()
-			fmt.Fprintf(log, "interpdemo: watching: %d players, from tick %d (joined in %d ms)\n", g.spec.Players(), st.Start, st.JoinTime.Milliseconds())
+			fmt.Fprintf(log, "interpdemo: watching: %d players, from tick %d (joined in %d ms)\n", st.Players, st.Start, st.JoinTime.Milliseconds())
 		}
 		return
 	}
-	state := g.sess.State()
-	if !g.lobbySaid && g.ready && state == netplay.StateLobby && g.sess.Role() == netplay.Joiner {
+	state, st := g.sess.State(), g.sess.Stats()
+	if !g.lobbySaid && g.ready && state == netplay.StateLobby && !g.host {
 		g.lobbySaid = true
-		fmt.Fprintf(log, "interpdemo: joined as player %d of %d, waiting for the others\n", g.sess.Index(), g.sess.Players())
+		fmt.Fprintf(log, "interpdemo: joined as player %d of %d, waiting for the others\n", st.Index, st.Players)
 	}
-	if !g.started && (state == netplay.StateRunning || state == netplay.StateEnding && g.sess.NextTick() > 0) {
+	if !g.started && (state == netplay.StateRunning || state == netplay.StateEnding && st.Tick > 0) {
 		g.started = true
-		fmt.Fprintf(log, "interpdemo: game started: player %d of %d, input delay %d ticks, %s\n", g.sess.Index(), g.sess.Players(), g.sess.Delay(), g.netcode)
+		fmt.Fprintf(log, "interpdemo: game started: player %d of %d, input delay %d ticks, %s\n", st.Index, st.Players, st.Delay, g.netcode)
 	}
 	g.events(log)
-	for p := range g.sess.Players() {
+	for p := range st.Players {
 		bit := uint32(1) << p
-		if _, kicked := g.sess.Kicked(p); kicked && g.kickedSaid&bit == 0 {
+		if st.Peers[p].Kicked && g.kickedSaid&bit == 0 {
 			g.kickedSaid |= bit
 			if p != g.sess.Index() {
 				fmt.Fprintf(log, "interpdemo: player %d was dropped from the game; its ball moves on its own\n", p)
@@ -608,12 +610,13 @@ func (g *netGame) events(log io.Writer) {
 
 // kick (the host's key) drops the lowest joiner still in the game.
 func (g *netGame) kick(log io.Writer) {
-	if g.sess == nil || g.sess.Role() != netplay.Host {
+	if g.sess == nil || !g.host {
 		fmt.Fprintf(log, "interpdemo: X: only the host of a network game kicks a player\n")
 		return
 	}
-	for p := 1; p < g.sess.Players(); p++ {
-		if _, out := g.sess.Kicked(p); !out {
+	st := g.sess.Stats()
+	for p := 1; p < st.Players; p++ {
+		if !st.Peers[p].Kicked {
 			if err := g.sess.Kick(p); err != nil {
 				fmt.Fprintf(log, "interpdemo: X: %v\n", err)
 			}
@@ -692,7 +695,7 @@ func startNet(c *Config, network Network, clock loop.Clock, stop context.Context
 			connect(conn, host)
 		}
 	}
-	g := &netGame{conn: conn, tr: conn, netcode: n.Netcode, watching: n.Spectate != "", transport: transport}
+	g := &netGame{conn: conn, host: hosting, netcode: n.Netcode, watching: n.Spectate != "", transport: transport}
 	log.g = g
 	if n.Spectate != "" {
 		return g, g.watch(c, clock, stop, id, host, hostText, log)
@@ -707,23 +710,16 @@ func startNet(c *Config, network Network, clock loop.Clock, stop context.Context
 		c.Settings.Balls = max(c.Settings.Balls, uint32(n.Players))
 		world := c.Settings
 		world.Lockstep = true
-		delay := n.InputDelay               // 0: none (rollback)
-		policy := netplay.DisconnectDefault // end, or continue with kicks for slowness
-		switch n.Disconnect {
-		case "end":
-			policy = netplay.DisconnectEnd
-		case "continue":
-			policy = netplay.DisconnectContinue
-		}
 		every := n.CheckEvery
 		if every == 0 {
-			every = netplay.NoDesyncCheck
+			every = -1 // none
 		}
-		g.sess, err = netplay.NewHost(netplay.Config{
-			Nonce: id, InputSize: sim.InputSize, Players: n.Players, Settings: sim.EncodeSettings(world), Delay: delay,
-			TickLimit: uint64(c.Ticks), KickAfter: n.KickAfter, Silence: n.Timeout,
-			Disconnect: policy, DesyncEvery: every, EndOnDesync: true,
-		}, now)
+		g.sess, err = netplay.Host(netplay.Config{
+			Nonce: id, InputSize: sim.InputSize, Players: n.Players, Settings: sim.EncodeSettings(world), Delay: n.InputDelay,
+			Tick: world.Tick, TickLimit: uint64(c.Ticks), KickAfter: n.KickAfter, Silence: n.Timeout,
+			PlayOn: n.Disconnect == "continue" || n.Disconnect == "" && n.KickAfter > 0, DesyncEvery: every, EndOnDesync: true, MaxSpectators: n.MaxSpectators,
+			Netcode: n.netcode(), MaxPrediction: n.MaxPrediction,
+		}, nil, conn, now)
 		if err != nil {
 			conn.Close()
 			return nil, err
@@ -733,39 +729,38 @@ func startNet(c *Config, network Network, clock loop.Clock, stop context.Context
 		return g, nil
 	}
 	fmt.Fprintf(log, "interpdemo: connecting to %s...\n", hostText)
-	if g.sess, err = netplay.NewJoiner(netplay.Config{Nonce: id, InputSize: sim.InputSize, Silence: n.Timeout, EndOnDesync: true}, host, now); err != nil {
+	cfg := netplay.Config{Nonce: id, InputSize: sim.InputSize, Silence: n.Timeout, EndOnDesync: true,
+		Netcode: n.netcode(), MaxPrediction: n.MaxPrediction}
+	if g.sess, err = netplay.Join(cfg, nil, conn, host, now); err != nil {
 		conn.Close()
 		return nil, err
 	}
 	// The Welcome is not answered here: the answer tells the host that
 	// this player is ready, and the host starts the game on it. It goes
-	// out from the loop, once it runs (see netGame.ready).
-	for {
-		netplay.Read(clock.Now(), g.tr, g.sess)
-		if g.sess.State() >= netplay.StateLobby || g.sess.Err() != nil {
-			break
-		}
+	// out once the session has its game, when the loop runs (see
+	// netGame.ready).
+	for g.sess.Frame(clock.Now(), 0, 0); g.sess.State() < netplay.StateLobby && g.sess.Err() == nil; g.sess.Frame(clock.Now(), 0, 0) {
 		if stop.Err() != nil {
 			conn.Close()
 			return nil, stopped(stop, "waiting for the host at "+hostText)
 		}
-		netplay.Write(clock.Now(), g.tr, g.sess)
 		g.conn.Wait(10 * time.Millisecond)
 	}
 	if err := g.sess.Err(); err != nil {
 		conn.Close()
 		return nil, err
 	}
-	world, err := sim.DecodeSettings(g.sess.Settings())
+	game := g.sess.Config()
+	world, err := sim.DecodeSettings(game.Settings)
 	if err != nil {
 		g.leave(clock)
 		return nil, err
 	}
-	if err := conflicts(c, c.Set, world, g.sess); err != nil {
+	if err := conflicts(c, c.Set, world, game); err != nil {
 		g.leave(clock)
 		return nil, err
 	}
-	if g.sess.Delay() == 0 && n.Netcode == "lockstep" {
+	if game.Delay == 0 && n.Netcode == "lockstep" {
 		// Lockstep cannot play without an input delay (every tick would
 		// wait a round trip for the others' input): a game with none is
 		// a rollback host's, and a joiner that did not ask for lockstep
@@ -776,12 +771,12 @@ func startNet(c *Config, network Network, clock loop.Clock, stop context.Context
 			g.leave(clock)
 			return nil, flagErr("netcode", "lockstep cannot play the host's game: it has no input delay (the host plays rollback); join with -netcode rollback, or without -netcode")
 		}
-		n.Netcode, g.netcode = "rollback", "rollback"
+		n.Netcode, g.netcode = "rollback", "rollback" // as the session plays it
 		g.rollback(n)
 		fmt.Fprintf(log, "interpdemo: the host's game has no input delay, which lockstep cannot play: rollback here too\n")
 	}
 	c.Settings = world
-	c.Ticks = int64(g.sess.TickLimit())
+	c.Ticks = int64(game.TickLimit)
 	return g, nil
 }
 
@@ -800,8 +795,8 @@ func (g *netGame) rollback(n *NetConfig) {
 // rather than after the wait for a Welcome. Where it cannot, the wait
 // says it.
 func connect(conn Conn, host string) {
-	if c, ok := conn.(interface{ Connect(string) error }); ok {
-		_ = c.Connect(host) // best effort: the join timeout still bounds the wait
+	if c, ok := conn.(interface{ Connect(string) (string, error) }); ok {
+		_, _ = c.Connect(host) // best effort: the join timeout still bounds the wait
 	}
 }
 
@@ -818,31 +813,30 @@ func hostName(given string, addr string) string {
 // once the game runs), whose settings replace the flags'.
 func (g *netGame) watch(c *Config, clock loop.Clock, stop context.Context, id uint64, host string, hostText string, log io.Writer) (err error) {
 	fmt.Fprintf(log, "interpdemo: connecting to %s to watch...\n", hostText)
-	if g.spec, err = netplay.NewSpectator(netplay.SpectatorConfig{Nonce: id, InputSize: sim.InputSize, Silence: c.Net.Timeout, JoinTimeout: time.Minute}, host, clock.Now()); err != nil {
+	cfg := netplay.Config{Nonce: id, InputSize: sim.InputSize, Silence: c.Net.Timeout, JoinTimeout: time.Minute}
+	if g.spec, err = netplay.Watch(cfg, nil, g.conn, host, clock.Now()); err != nil {
 		g.conn.Close()
 		return err
 	}
-	g.ep = g.spec
-	for g.spec.State() < netplay.StateLobby && g.spec.Err() == nil {
-		netplay.Read(clock.Now(), g.tr, g.spec)
+	for g.spec.Frame(clock.Now(), 0, 0); g.spec.State() < netplay.StateLobby && g.spec.Err() == nil; g.spec.Frame(clock.Now(), 0, 0) {
 		if stop.Err() != nil {
 			g.conn.Close()
 			return stopped(stop, "waiting to watch the game at "+hostText)
 		}
-		netplay.Write(clock.Now(), g.tr, g.spec)
 		g.conn.Wait(10 * time.Millisecond)
 	}
 	if err := g.spec.Err(); err != nil {
 		g.conn.Close()
 		return err
 	}
-	world, err := sim.DecodeSettings(g.spec.Settings())
+	game := g.spec.Config()
+	world, err := sim.DecodeSettings(game.Settings)
 	if err != nil {
 		g.conn.Close()
 		return err
 	}
 	c.Settings = world
-	c.Ticks = int64(g.spec.TickLimit())
+	c.Ticks = int64(game.TickLimit)
 	return nil
 }
 
@@ -854,11 +848,11 @@ func stopped(stop context.Context, what string) error {
 
 // conflicts reports a world flag the user gave that the host's game
 // contradicts.
-func conflicts(c *Config, set map[string]bool, w sim.Settings, s *netplay.Session) error {
+func conflicts(c *Config, set map[string]bool, w sim.Settings, s netplay.Config) error {
 	theirs := map[string]string{
 		"tick": w.Tick.String(), "max-loops": strconv.Itoa(int(w.MaxLoops)), "lockstep": "true",
 		"balls": strconv.Itoa(int(w.Balls)), "seed": strconv.FormatUint(w.Seed, 10), "radius": strconv.Itoa(int(w.Radius)),
-		"ticks": strconv.FormatUint(s.TickLimit(), 10), "players": strconv.Itoa(s.Players()), "input-delay": strconv.Itoa(s.Delay()),
+		"ticks": strconv.FormatUint(s.TickLimit, 10), "players": strconv.Itoa(s.Players), "input-delay": strconv.Itoa(s.Delay),
 	}
 	ours := map[string]string{
 		"tick": c.Settings.Tick.String(), "max-loops": strconv.Itoa(int(c.Settings.MaxLoops)), "lockstep": strconv.FormatBool(c.Settings.Lockstep),
@@ -883,8 +877,7 @@ func (g *netGame) leave(clock loop.Clock) {
 	}
 	g.sess.Quit(clock.Now())
 	for deadline := clock.Now() + time.Second; !g.sess.Done() && clock.Now() < deadline; {
-		netplay.Read(clock.Now(), g.tr, g.sess)
-		netplay.Write(clock.Now(), g.tr, g.sess)
+		g.sess.Frame(clock.Now(), 0, 0)
 		g.conn.Wait(10 * time.Millisecond)
 	}
 	g.conn.Close()
@@ -901,7 +894,7 @@ func (g *netGame) stopWatching(now time.Duration) {
 	}
 	g.spec.Leave(now)
 	g.left = true
-	netplay.Write(now, g.tr, g.spec) // the Byes
+	g.spec.Frame(now, 0, 0) // the Byes
 }
 
 // lobbyLine is the HUD's and the title's word on a game not yet running.
@@ -936,12 +929,12 @@ func (g *netGame) hudLines(b []byte, s *sim.Sim) []byte {
 	if g.spec != nil {
 		st := g.spec.Stats()
 		b = append(b, "net: spectator of "...)
-		b = strconv.AppendInt(b, int64(g.spec.Players()), 10)
+		b = strconv.AppendInt(b, int64(st.Players), 10)
 		b = append(b, " players, from tick "...)
 		b = strconv.AppendUint(b, st.Start, 10)
-		if w := s.Watcher(); w != nil {
+		if st.State >= netplay.StateRunning {
 			b = append(b, ", "...)
-			b = strconv.AppendInt(b, max(w.Behind(), 0), 10)
+			b = strconv.AppendInt(b, max(int64(st.Confirmed)-int64(st.Tick), 0), 10)
 			b = append(b, " ticks behind the host"...)
 		}
 		if line := g.lobbyLine(nil); len(line) > 0 {
@@ -952,7 +945,7 @@ func (g *netGame) hudLines(b []byte, s *sim.Sim) []byte {
 	}
 	st := g.sess.Stats()
 	b = append(b, "net: "...)
-	b = append(b, st.Role.String()...)
+	b = append(b, g.role()...)
 	b = append(b, ", player "...)
 	b = strconv.AppendInt(b, int64(st.Index), 10)
 	b = append(b, " of "...)
@@ -1045,7 +1038,7 @@ func (g *netGame) report(s *sim.Sim) *report.Net {
 			end = "quit"
 		}
 		return &report.Net{
-			Role: "spectator", Players: g.spec.Players(), Player: -1, RTTMs: []float64{}, Transport: g.transport,
+			Role: "spectator", Players: st.Players, Player: -1, RTTMs: []float64{}, Transport: g.transport,
 			PacketsSent: st.PacketsSent, PacketsReceived: st.PacketsReceived, BadPackets: st.BadPackets, BytesSent: st.BytesSent, TicksAhead: []int64{}, Kicked: []int{}, End: end, Netcode: "-",
 			Spectator:  &report.Spectator{StartTick: st.Start, SnapshotBytes: st.SnapshotBytes, JoinMs: ms(st.JoinTime)},
 			Spectators: new(int64),
@@ -1053,16 +1046,13 @@ func (g *netGame) report(s *sim.Sim) *report.Net {
 	}
 	st := g.sess.Stats()
 	r := &report.Net{
-		Role: st.Role.String(), Players: st.Players, Player: st.Index, InputDelay: st.Delay,
+		Role: g.role(), Players: st.Players, Player: st.Index, InputDelay: st.Delay,
 		RTTMs: rttMs(&st), StallFrames: st.StallFrames, StallMs: ms(st.StallTime), BytesSent: st.BytesSent, TicksAhead: ticksAhead(&st),
 		PacketsSent: st.PacketsSent, PacketsReceived: st.PacketsReceived, BadPackets: st.BadPackets,
 		Desyncs: st.Desyncs, Kicked: kicked(&st), End: st.End, Netcode: g.netcode, Transport: g.transport,
-		StartMs: ms(g.sess.StartedAt()),
+		StartMs: ms(st.StartedAt),
 	}
-	var spectators int64
-	if bs, ok := s.Spectators(); ok {
-		spectators = bs.Joined
-	}
+	spectators := st.SpectatorsJoined
 	r.Spectators = &spectators
 	if adv, slow, ok := s.TimeSync(); ok {
 		r.FrameAdvantage, r.TimeSyncMs = adv, ms(slow)
@@ -1107,6 +1097,17 @@ func kicked(st *netplay.Stats) []int {
 	return out
 }
 
+// role is this peer's part in the game: host, join or spectator.
+func (g *netGame) role() string {
+	switch {
+	case g.spec != nil || g.watching:
+		return "spectator"
+	case g.host:
+		return "host"
+	}
+	return "join"
+}
+
 // appendWho appends which peer this is: "host, player 0 of 2", "player 1
 // of 2", "joining", "spectator".
 func (g *netGame) appendWho(b []byte) []byte {
@@ -1116,15 +1117,16 @@ func (g *netGame) appendWho(b []byte) []byte {
 	case g.sess == nil:
 		return append(b, "joining"...)
 	}
-	if g.sess.Role() == netplay.Host {
+	if g.host {
 		b = append(b, "host, "...)
 	} else if g.sess.State() == netplay.StateJoining {
 		return append(b, "joining"...)
 	}
+	st := g.sess.Stats()
 	b = append(b, "player "...)
-	b = strconv.AppendInt(b, int64(g.sess.Index()), 10)
+	b = strconv.AppendInt(b, int64(st.Index), 10)
 	b = append(b, " of "...)
-	return strconv.AppendInt(b, int64(g.sess.Players()), 10)
+	return strconv.AppendInt(b, int64(st.Players), 10)
 }
 
 // whoLog is the log of a network game: every "interpdemo: " line says

@@ -133,8 +133,8 @@ func TestNetworkQuitInProcess(t *testing.T) {
 				var ran, endTick uint64
 				g.run(func(i int, f *front) []Key {
 					s := f.d.Sim().Net()
-					if quitter == nil && s.Index() == c.quitter && s.NextTick() >= 60 {
-						quitter, ran, endTick = f, s.NextTick(), s.InputTick()
+					if quitter == nil && s.Index() == c.quitter && s.Stats().Tick >= 60 {
+						quitter, ran = f, s.Stats().Tick
 						return []Key{KeyQ}
 					}
 					return nil
@@ -143,6 +143,13 @@ func TestNetworkQuitInProcess(t *testing.T) {
 					t.Fatal("nobody quit")
 				}
 				rs := g.reports()
+				// The end tick is the quitter's first tick without its
+				// input: past the ticks it ran, within its input delay
+				// (and a frame's ticks) of them.
+				endTick = rs[0].WorldTicks
+				if endTick < ran || endTick > ran+8 {
+					t.Errorf("the game ended at tick %d; the quitter had run %d", endTick, ran)
+				}
 				t.Logf("player %d quit after %d ticks; the end tick is %d", c.quitter, ran, endTick)
 				for i, r := range rs {
 					want := fmt.Sprintf("player %d quit", c.quitter)
@@ -284,7 +291,7 @@ func TestDisconnectPolicyInProcess(t *testing.T) {
 			host, joiner := g.peers[0], g.peers[1]
 			for n := 0; n < 100000 && !host.d.Done(); n++ {
 				host.stepKeys(g.clock.Now())
-				if joiner.d.Sim().Net().NextTick() < 40 {
+				if joiner.d.Sim().Net().Stats().Tick < 40 {
 					joiner.stepKeys(g.clock.Now())
 				}
 				g.clock.Advance(2 * time.Millisecond)
@@ -294,8 +301,8 @@ func TestDisconnectPolicyInProcess(t *testing.T) {
 			}
 			out, err := host.finish()
 			if policy == "end" {
-				var se *netplay.SilenceError
-				if !errors.As(err, &se) || se.Player != 1 {
+				var se *netplay.Error
+				if !errors.As(err, &se) || se.Reason != netplay.ErrSilent || se.Player != 1 {
 					t.Fatalf("host: %v, want player 1 silent", err)
 				}
 				return
@@ -307,7 +314,8 @@ func TestDisconnectPolicyInProcess(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			from, ok := host.d.Sim().Net().Kicked(1)
+			peer1 := host.d.Sim().Net().Stats().Peers[1]
+			from, ok := peer1.KickTick, peer1.Kicked
 			if r.WorldTicks != 150 || len(r.Net.Kicked) != 1 || r.Net.Kicked[0] != 1 || !ok {
 				t.Errorf("host: %d ticks, kicked %v (%v); want 150, [1]", r.WorldTicks, r.Net.Kicked, ok)
 			}

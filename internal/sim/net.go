@@ -116,6 +116,7 @@ type RollbackStats struct {
 	Resimulated      int64           // ticks run again after a rollback
 	MaxRollback      int             // the most ticks one rollback went back
 	PredictionErrors int64           // remote inputs that differed from their prediction
+	StallFrames      int64           // frames that could not run a tick they owed
 	SnapshotBytes    int             // the memory of one snapshot
 	ResimTime        stats.Histogram // time a frame spent restoring and re-simulating, frames that rolled back
 }
@@ -128,6 +129,7 @@ func (s *Sim) Rollback() (st RollbackStats, ok bool) {
 	}
 	ns := s.net.sess.Stats()
 	st.Rollbacks, st.Resimulated, st.MaxRollback, st.PredictionErrors = ns.Rollbacks, ns.Resimulated, ns.MaxRollback, ns.PredictionErrors
+	st.StallFrames = ns.StallFrames
 	st.ResimTime = s.net.game.resimHist
 	for i := range s.net.game.snaps {
 		st.SnapshotBytes = max(st.SnapshotBytes, s.net.game.snaps[i].Bytes())

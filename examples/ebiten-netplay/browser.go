@@ -20,9 +20,6 @@ import (
 	"io"
 	"os"
 	"syscall/js"
-
-	"github.com/interpdemo/interpdemo/loop"
-	"github.com/interpdemo/interpdemo/netplay"
 )
 
 // modes are the ways to play, for the usage line, and usageNote what
@@ -62,6 +59,4 @@ func defineUDP(*flag.FlagSet, *options) {}
 
 func checkJoin(string) error { return errNoUDP }
 
-func openUDP(options, uint64, loop.Clock, io.Writer) (conn, *netplay.Session, string, error) {
-	return nil, nil, "", errNoUDP
-}
+func openUDP(options) (place, error) { return place{}, errNoUDP }

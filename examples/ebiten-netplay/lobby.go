@@ -11,15 +11,12 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/interpdemo/interpdemo/examples/ebiten-netplay/puck"
-	"github.com/interpdemo/interpdemo/loop"
-	"github.com/interpdemo/interpdemo/netplay"
 	"github.com/interpdemo/interpdemo/netplay/webrtc"
 	"github.com/interpdemo/interpdemo/netplay/webrtc/lobby"
 	"github.com/interpdemo/interpdemo/netplay/webrtc/room"
@@ -55,35 +52,24 @@ func roomURL(raw string) (string, error) {
 	return u.String(), nil
 }
 
-// openRoom enters the lobby's room and opens the session: a host's, if
-// this player is the first in the room, or a joiner's of the room's host;
-// host names the latter, for Draw.
-func openRoom(o options, nonce uint64, clock loop.Clock, stdout io.Writer) (c conn, sess *netplay.Session, host string, err error) {
+// openRoom enters the lobby's room: this player hosts if it is the
+// first in the room, or joins the room's host.
+func openRoom(o options) (place, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), roomTimeout)
 	defer cancel()
 	r, err := room.Enter(ctx, o.lobby, webrtc.Config{Timeout: roomTimeout})
 	if err != nil {
-		return nil, nil, "", fmt.Errorf("-lobby: %v", err)
+		return place{}, fmt.Errorf("-lobby: %v", err)
 	}
 	if r.Players() != puck.Players {
 		r.Close()
-		return nil, nil, "", fmt.Errorf("-lobby: the room is for %d players; Puck is a game of %d", r.Players(), puck.Players)
+		return place{}, fmt.Errorf("-lobby: the room is for %d players; Puck is a game of %d", r.Players(), puck.Players)
 	}
 	if r.IsHost() {
-		sess, err = netplay.NewHost(o.hostConfig(nonce), clock.Now())
-		if err == nil {
-			fmt.Fprintf(stdout, "hosting the room %s as %s\n", o.lobby, r.LocalAddr())
-		}
-	} else {
-		sess, err = netplay.NewJoiner(o.joinConfig(nonce), r.Host(), clock.Now())
-		if err == nil {
-			host = "the room's host " + string(r.Host())
-			fmt.Fprintf(stdout, "joined the room %s as %s: its host is %s\n", o.lobby, r.LocalAddr(), r.Host())
-		}
+		return place{conn: r, hello: fmt.Sprintf("hosting the room %s as %s", o.lobby, r.LocalAddr())}, nil
 	}
-	if err != nil {
-		r.Close()
-		return nil, nil, "", err
-	}
-	return r, sess, host, nil
+	return place{
+		conn: r, host: r.Host(), about: "the room's host " + r.Host(),
+		hello: fmt.Sprintf("joined the room %s as %s: its host is %s", o.lobby, r.LocalAddr(), r.Host()),
+	}, nil
 }

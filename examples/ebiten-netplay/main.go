@@ -1,6 +1,6 @@
 // Command ebiten-netplay is a two-player game made with Ebitengine and put
 // on the network with the interpdemo netcode library: package netplay
-// (the session and its Runner, rollback or lockstep), a transport (UDP,
+// (the session, rollback or lockstep), a transport (UDP,
 // netplay/udp; or WebRTC data channels through a lobby's room,
 // netplay/webrtc) and loop (the fixed tick). The game is not the
 // interpdemo demo's ball world: it is Puck (package puck), two squares on
@@ -30,12 +30,12 @@
 // The loop is Ebitengine's own fixed update: Update runs TPS times a
 // second (ebiten.SetTPS with the game's tick rate, the host's -tps), one
 // tick a call. Update reads the clock once, stamps the key changes with
-// that reading, reads the datagrams that arrived, lets puck.Peer run the
-// call's tick through netplay.Runner.Update (which skips one now and then
-// when time sync finds this peer ahead of the other), and writes the
-// datagrams due. Draw draws every square between its position before and
-// after the latest tick, by the time since that tick's Update; it changes
-// nothing.
+// that reading, and lets puck.Peer play the call's tick through
+// netplay.Session.Update, which takes the datagrams that arrived, runs the
+// tick (or skips one now and then, when time sync finds this peer ahead of
+// the other) and sends the datagrams due. Draw draws every square between
+// its position before and after the latest tick, by the time since that
+// tick's Update; it changes nothing.
 //
 // At exit it prints one line, the game's end as this peer saw it:
 //
@@ -50,8 +50,6 @@
 package main
 
 import (
-	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
@@ -87,6 +85,9 @@ type options struct {
 	interp     bool
 }
 
+// maxTicks bounds -ticks: a week of play at the fastest tick rate.
+const maxTicks = 7 * 24 * 3600 * puck.MaxTPS
+
 // hostOnly are the flags that set the host's game: a joiner plays the
 // host's. In a lobby's room they count if this player arrives first.
 var hostOnly = []string{"ticks", "netcode", "tps", "field", "seed"}
@@ -108,7 +109,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.settings.TPS, "tps", o.settings.TPS, fmt.Sprintf("host: logic ticks per second, `N` from %d to %d", puck.MinTPS, puck.MaxTPS))
 	field := fs.String("field", fmt.Sprintf("%dx%d", o.settings.Width, o.settings.Height), "host: the field's `WxH` in pixels")
 	fs.Uint64Var(&o.settings.Seed, "seed", o.settings.Seed, "host: the `SEED` of the serves' directions")
-	fs.DurationVar(&o.netTimeout, "net-timeout", netplay.DefaultSilence, "the other player silent this `DURATION` is gone: the game ends with an error")
+	fs.DurationVar(&o.netTimeout, "net-timeout", 2*time.Second, "the other player silent this `DURATION` is gone: the game ends with an error")
 	fs.BoolVar(&o.interp, "interp", true, "start with interpolation on (Space toggles it)")
 	fs.Usage = func() {} // an error is one line; -h prints the usage
 	if err := fs.Parse(args); err != nil {
@@ -118,6 +119,12 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		}
 		return o, err // the flag package printed any other
 	}
+	return o.check(fs, *netcode, *field, stderr)
+}
+
+// check checks the parsed flags of fs, with -netcode and -field as
+// given.
+func (o options) check(fs *flag.FlagSet, netcode, field string, stderr io.Writer) (options, error) {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	bad := func(format string, args ...any) (options, error) {
@@ -134,8 +141,8 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		return bad("-lobby cannot be combined with -host or -join")
 	case o.host != "" && o.join != "":
 		return bad("-join cannot be combined with -host")
-	case o.ticks > netplay.MaxTick:
-		return bad("-ticks must be at most %d (got %d)", uint64(netplay.MaxTick), o.ticks)
+	case o.ticks > maxTicks:
+		return bad("-ticks must be at most %d, a week at %d ticks a second (got %d)", maxTicks, puck.MaxTPS, o.ticks)
 	case o.netDelay < 0 || o.netDelay > 10*time.Second:
 		return bad("-net-delay must be between 0 and 10s (got %v)", o.netDelay)
 	case o.netTimeout <= 0 || o.netTimeout > time.Hour:
@@ -160,23 +167,23 @@ func parse(args []string, stderr io.Writer) (options, error) {
 			return bad("-join: %v", err)
 		}
 	}
-	switch *netcode {
+	switch netcode {
 	case netplay.Rollback.String():
 		o.settings.Netcode = netplay.Rollback
 	case netplay.Lockstep.String():
 		o.settings.Netcode = netplay.Lockstep
 	default:
-		return bad("-netcode must be rollback or lockstep (got %q)", *netcode)
+		return bad("-netcode must be rollback or lockstep (got %q)", netcode)
 	}
 	if o.settings.TPS < puck.MinTPS || o.settings.TPS > puck.MaxTPS {
 		return bad("-tps must be between %d and %d (got %d)", puck.MinTPS, puck.MaxTPS, o.settings.TPS)
 	}
-	w, h, ok := strings.Cut(*field, "x")
+	w, h, ok := strings.Cut(field, "x")
 	var errW, errH error
 	o.settings.Width, errW = strconv.Atoi(w)
 	o.settings.Height, errH = strconv.Atoi(h)
 	if !ok || errW != nil || errH != nil || o.settings.Check() != nil {
-		return bad("-field must be WxH, each side %d to %d pixels (got %q)", puck.MinSize, puck.MaxSize, *field)
+		return bad("-field must be WxH, each side %d to %d pixels (got %q)", puck.MinSize, puck.MaxSize, field)
 	}
 	return o, nil
 }
@@ -222,59 +229,49 @@ type conn interface {
 	Close() error
 }
 
+// place is where the game is played: the transport, and the host's
+// address for a joiner ("" to host the game).
+type place struct {
+	conn  conn
+	host  string
+	hello string // the line to print once the game is set up
+	about string // a joiner's word on its host, for Draw
+}
+
 // open opens the transport (a UDP socket, or the lobby's room once
-// entered) and the session.
+// entered) and the peer's session.
 func open(o options, stdout io.Writer) (*app, error) {
-	nonce, err := newNonce()
+	var (
+		at  place
+		err error
+	)
+	if o.lobby != "" {
+		at, err = openRoom(o)
+	} else {
+		at, err = openUDP(o)
+	}
 	if err != nil {
 		return nil, err
 	}
 	clock := loop.NewRealClock()
-	var (
-		c    conn
-		sess *netplay.Session
-		host string // a joiner's word on its host, for Draw
-	)
-	if o.lobby != "" {
-		c, sess, host, err = openRoom(o, nonce, clock, stdout)
+	cfg := puck.PeerConfig{Bot: o.bot, BotSeed: o.botSeed, Silence: o.netTimeout}
+	var peer *puck.Peer
+	if at.host == "" {
+		peer, err = puck.Host(at.conn, o.settings, o.ticks, cfg, clock.Now())
 	} else {
-		c, sess, host, err = openUDP(o, nonce, clock, stdout)
+		peer, err = puck.Join(at.conn, at.host, cfg, clock.Now())
 	}
 	if err != nil {
+		at.conn.Close()
 		return nil, err
 	}
+	if at.hello != "" {
+		fmt.Fprintln(stdout, at.hello)
+	}
 	return &app{
-		clock: clock, conn: c, tr: c, stdout: stdout, interp: o.interp, join: host,
-		peer:    puck.NewPeer(sess, puck.PeerConfig{Bot: o.bot, BotSeed: o.botSeed}),
+		clock: clock, conn: at.conn, peer: peer, stdout: stdout, interp: o.interp, join: at.about,
 		pressed: make([]ebiten.Key, 0, 16), released: make([]ebiten.Key, 0, 16),
 	}, nil
-}
-
-// hostConfig is the session configuration of a host of the game.
-func (o options) hostConfig(nonce uint64) netplay.Config {
-	c := puck.HostConfig(o.settings, nonce, o.ticks)
-	c.Silence = o.netTimeout
-	return c
-}
-
-// joinConfig is the session configuration of a joiner.
-func (o options) joinConfig(nonce uint64) netplay.Config {
-	c := puck.JoinConfig(nonce)
-	c.Silence = o.netTimeout
-	return c
-}
-
-// newNonce is 64 random bits, not 0.
-func newNonce() (uint64, error) {
-	var b [8]byte
-	for {
-		if _, err := rand.Read(b[:]); err != nil {
-			return 0, err
-		}
-		if n := binary.LittleEndian.Uint64(b[:]); n != 0 {
-			return n, nil
-		}
-	}
 }
 
 // A key is what one key does: move the local player (a button of the
@@ -319,11 +316,10 @@ func helpLine() string {
 }
 
 // app is the ebiten.Game: the shell around a puck.Peer. It turns key
-// changes into timestamped events, carries the datagrams, and draws.
+// changes into timestamped events and draws.
 type app struct {
 	clock  loop.Clock
 	conn   conn
-	tr     netplay.Transport // conn, converted once: see netplay.Read
 	peer   *puck.Peer
 	stdout io.Writer
 	join   string // the host, for the line drawn while joining
@@ -372,10 +368,7 @@ func (a *app) frame(now time.Duration, pressed, released []ebiten.Key, focused, 
 		a.quit(now)
 	}
 
-	sess := a.peer.Session()
-	netplay.Read(now, a.tr, sess)
 	a.peer.Update(now) // the call's tick, unless time sync advises skipping it
-	netplay.Write(now, a.tr, sess)
 
 	if g := a.peer.Game(); g != nil && !a.sized {
 		set := g.Settings()
@@ -383,9 +376,9 @@ func (a *app) frame(now time.Duration, pressed, released []ebiten.Key, focused, 
 		ebiten.SetTPS(set.TPS) // the host's tick rate
 		a.sized = true
 	}
-	if !a.started && sess.State() >= netplay.StateRunning {
+	if sess := a.peer.Session(); !a.started && sess.State() >= netplay.StateRunning {
 		a.started = true
-		fmt.Fprintf(a.stdout, "game started: player %d of %d, %v\n", sess.Index(), sess.Players(), a.peer.Result().Netcode)
+		fmt.Fprintf(a.stdout, "game started: player %d of %d, %v\n", sess.Index(), sess.Config().Players, a.peer.Result().Netcode)
 	}
 	if a.peer.Done() {
 		return ebiten.Termination

@@ -53,7 +53,7 @@ func TestBadFlags(t *testing.T) {
 		{"-join", "127.0.0.1:1", "-tps", "60"},
 		{"-join", "no-port"},
 		{"-host", ":0", "-ticks", "-1"},
-		{"-host", ":0", "-ticks", strconv.FormatUint(netplay.MaxTick+1, 10)},
+		{"-host", ":0", "-ticks", strconv.FormatUint(maxTicks+1, 10)},
 		{"-host", ":0", "-netcode", "magic"},
 		{"-host", ":0", "-tps", "0"},
 		{"-host", ":0", "-tps", "1000"},

@@ -9,12 +9,9 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
 	"net/netip"
 	"os"
 
-	"github.com/interpdemo/interpdemo/loop"
-	"github.com/interpdemo/interpdemo/netplay"
 	"github.com/interpdemo/interpdemo/netplay/netsim"
 	"github.com/interpdemo/interpdemo/netplay/udp"
 )
@@ -42,33 +39,29 @@ func checkJoin(hostport string) error {
 	return err
 }
 
-// openUDP opens the socket and the session of a game over UDP; host is a
-// joiner's host, as given.
-func openUDP(o options, nonce uint64, clock loop.Clock, stdout io.Writer) (c conn, sess *netplay.Session, host string, err error) {
-	cfg := udp.Config{Outgoing: netsim.Conditions{Delay: o.netDelay}, Seed: nonce}
-	var uc *udp.Conn
+// openUDP opens the socket of a game over UDP: a host's, or a joiner's
+// connected to its host.
+func openUDP(o options) (place, error) {
+	cfg := udp.Config{Outgoing: netsim.Conditions{Delay: o.netDelay}}
 	if o.host != "" {
-		if uc, err = udp.Listen(o.host, cfg); err != nil {
-			return nil, nil, "", fmt.Errorf("-host: %v", err)
+		c, err := udp.Listen(o.host, cfg)
+		if err != nil {
+			return place{}, fmt.Errorf("-host: %v", err)
 		}
-		sess, err = netplay.NewHost(o.hostConfig(nonce), clock.Now())
-		if err == nil {
-			fmt.Fprintf(stdout, "hosting on %v\n", uc.LocalAddr())
-		}
-	} else {
-		addr, _ := udp.Resolve(o.join) // checked with the flags
-		listen := ":0"
-		if ap, err := netip.ParseAddrPort(string(addr)); err == nil && ap.Addr().IsLoopback() {
-			listen = netip.AddrPortFrom(ap.Addr(), 0).String() // a game on this machine stays on it
-		}
-		if uc, err = udp.Listen(listen, cfg); err != nil {
-			return nil, nil, "", err
-		}
-		sess, err = netplay.NewJoiner(o.joinConfig(nonce), addr, clock.Now())
+		return place{conn: c, hello: "hosting on " + c.LocalAddr()}, nil
 	}
+	addr, _ := udp.Resolve(o.join) // checked with the flags
+	listen := ":0"
+	if ap, err := netip.ParseAddrPort(addr); err == nil && ap.Addr().IsLoopback() {
+		listen = netip.AddrPortFrom(ap.Addr(), 0).String() // a game on this machine stays on it
+	}
+	c, err := udp.Listen(listen, cfg)
 	if err != nil {
-		uc.Close()
-		return nil, nil, "", err
+		return place{}, err
 	}
-	return uc, sess, o.join, nil
+	if addr, err = c.Connect(addr); err != nil { // nothing listening there ends the join at once
+		c.Close()
+		return place{}, fmt.Errorf("-join: %v", err)
+	}
+	return place{conn: c, host: addr, about: o.join}, nil
 }

@@ -6,17 +6,16 @@
 // The simulation (Game, State) is integer Q8 fixed point, with no floats,
 // maps, clock or goroutines: the same inputs give the same bits on every
 // machine. Its per-tick input is one byte of direction bits (InputSize),
-// its settings a 15-byte blob (Settings.Encode). Peer is the frame loop
-// of one player, sans I/O, driven with the time and the datagrams:
+// its settings a 15-byte blob (Settings.Encode). Peer is one player's
+// end of a network game, driven by an engine's fixed update, one tick a
+// call, with the clock read once:
 //
-//	sess, _ := netplay.NewHost(puck.HostConfig(puck.DefaultSettings(), nonce, 0), clock.Now())
-//	peer := puck.NewPeer(sess, puck.PeerConfig{})
-//	for !peer.Done() {
+//	conn, _ := udp.Listen(":7777", udp.Config{}) // any netplay.Transport
+//	peer, _ := puck.Host(conn, puck.DefaultSettings(), 0, puck.PeerConfig{}, clock.Now())
+//	for !peer.Done() { // Update, TPS times a second
 //		now := clock.Now()
-//		netplay.Read(now, conn, sess) // conn: a netplay/udp.Conn
-//		peer.Frame(now)
-//		netplay.Write(now, conn, sess)
-//		draw(&peer.Game().State, peer.Percent()) // Body.At(percent)
+//		peer.Update(now)
+//		draw(&peer.Game().State, now-peer.TickAt()) // Body.At(percent)
 //	}
 //
 // Nothing in it draws, reads a clock or opens a socket: its tests play
@@ -86,8 +85,9 @@ type State struct {
 	Rng     uint64 // splitmix64 state: the serves' directions
 }
 
-// Game is the game as netplay's Runner plays it: State, saved to and
-// loaded from slots allocated once (SetSlots), hashed with FNV-1a.
+// Game is the game as a netplay.Session plays it (with the local
+// player's input, which Peer adds): State, saved to and loaded from
+// slots allocated once (SetSlots), hashed with FNV-1a.
 type Game struct {
 	State State
 
@@ -99,8 +99,6 @@ type Game struct {
 	maxV  int32
 	slots []State
 }
-
-var _ netplay.Game = (*Game)(nil)
 
 // NewGame returns the game at tick 0 for the settings (which must be
 // valid: DecodeSettings checks them).
@@ -124,7 +122,7 @@ func NewGame(set Settings) *Game {
 // Settings returns the game's settings.
 func (g *Game) Settings() Settings { return g.set }
 
-// SetSlots allocates the save slots (netplay.Runner.Slots()).
+// SetSlots allocates n save slots: netplay.Config.MaxPrediction+2.
 func (g *Game) SetSlots(n int) { g.slots = make([]State, n) }
 
 // Save keeps the state in slot.

@@ -8,42 +8,52 @@ import (
 	"github.com/interpdemo/interpdemo/netplay"
 )
 
-// botLocal is the sync test's local input: a bot.
-type botLocal uint64
+// botGame is the game with a bot's input, as a sync test plays it.
+type botGame struct {
+	*Game
+	seed uint64
+}
 
-func (b botLocal) LocalInput(tick uint64, _ int, dst []byte) { dst[0] = BotInput(uint64(b), tick) }
+func (b botGame) LocalInput(tick uint64, _ int, dst []byte) { dst[0] = BotInput(b.seed, tick) }
 
 // syncTest runs g for ticks ticks under netplay's sync test, which rolls
 // it back 8 ticks after every tick and runs them again.
-func syncTest(t *testing.T, g netplay.Game, slots func(int), ticks int) *netplay.SyncTest {
+func syncTest(t *testing.T, g netplay.Game, ticks int) *netplay.Session {
 	t.Helper()
-	r, err := netplay.NewSyncTest(g, botLocal(7), netplay.SyncTestConfig{InputSize: InputSize, CheckDistance: 8})
+	s, err := netplay.SyncTest(netplay.Config{InputSize: InputSize, CheckDistance: 8}, g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	slots(r.Slots())
 	for range ticks {
-		r.Frame(0, 1, 1)
+		s.Frame(0, 1, 1)
 	}
-	return r
+	return s
+}
+
+// newBotGame is the default game with slots for a sync test's rollbacks
+// of 8 ticks, and a bot.
+func newBotGame() botGame {
+	g := NewGame(DefaultSettings())
+	g.SetSlots(8 + 2)
+	return botGame{g, 7}
 }
 
 // TestSyncTest: Save and Load hold the whole game, and a tick runs the
 // same from a restored state.
 func TestSyncTest(t *testing.T) {
-	g := NewGame(DefaultSettings())
-	r := syncTest(t, g, g.SetSlots, 3000)
-	if err := r.Err(); err != nil {
+	g := newBotGame()
+	s := syncTest(t, g, 3000)
+	if err := s.Err(); err != nil {
 		t.Fatal(err)
 	}
-	if st := r.Stats(); st.Ticks != 3000 || st.Resimulated < 3000 || g.State.Hits == 0 || g.State.Score == [Players]uint16{} {
+	if st := s.Stats(); st.Ticks != 3000 || st.Resimulated < 3000 || g.State.Hits == 0 || g.State.Score == [Players]uint16{} {
 		t.Errorf("%+v, state %+v: want 3000 ticks, each run again, with hits and goals", st, g.State)
 	}
 }
 
 // forgetful is a Game whose Load keeps the puck's velocity as it is: the
 // sync test must find it out.
-type forgetful struct{ *Game }
+type forgetful struct{ botGame }
 
 func (f forgetful) Load(slot int) {
 	v := f.State.V
@@ -52,13 +62,12 @@ func (f forgetful) Load(slot int) {
 }
 
 func TestSyncTestFindsIncompleteLoad(t *testing.T) {
-	g := NewGame(DefaultSettings())
-	r := syncTest(t, forgetful{g}, g.SetSlots, 3000)
-	var se *netplay.SyncTestError
-	if !errors.As(r.Err(), &se) {
-		t.Fatalf("sync test of a Load that forgets the puck's velocity: %v, want a *netplay.SyncTestError", r.Err())
+	s := syncTest(t, forgetful{newBotGame()}, 3000)
+	var e *netplay.Error
+	if !errors.As(s.Err(), &e) || !errors.Is(e, netplay.ErrDesync) {
+		t.Fatalf("sync test of a Load that forgets the puck's velocity: %v, want a desync", s.Err())
 	}
-	t.Log(se)
+	t.Log(e)
 }
 
 // TestGame plays long games of bots and checks the rules: everybody stays

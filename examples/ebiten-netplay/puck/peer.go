@@ -1,114 +1,145 @@
 package puck
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/interpdemo/interpdemo/input"
-	"github.com/interpdemo/interpdemo/loop"
 	"github.com/interpdemo/interpdemo/netplay"
 )
 
-// PeerConfig says where the local player's input comes from.
+// PeerConfig is one player's side of a game: where its input comes
+// from, and its own network settings.
 type PeerConfig struct {
 	// Bot gives the local player BotInput(BotSeed, tick) instead of the
 	// keyboard events pushed with Push.
 	Bot     bool
 	BotSeed uint64
+	// Silence is how long the other player may send nothing before the
+	// game ends with an error (netplay.Config.Silence; 0: 2 s).
+	Silence time.Duration
+	// Nonce is netplay.Config.Nonce: 0 draws one at random; a test gives
+	// its own for runs that repeat.
+	Nonce uint64
 }
 
-// Peer is one player's end of a game of Puck: the frame loop of package
-// netplay's documentation, with a loop.Fixed keeping the time (its debt
-// kept, as a network game must) and a netplay.Runner playing the Game. It
-// reads no clock and touches no socket: each frame, with the clock read
-// once,
+// Peer is one player's end of a game of Puck: a netplay.Session that
+// plays the Game over a transport, driven by an engine's fixed update,
+// one tick a call (Ebitengine's Update at the game's tick rate). It
+// reads no clock: each call, with the clock read once,
 //
-//	netplay.Read(now, conn, peer.Session())  // the datagrams that arrived
-//	peer.Frame(now)                          // the ticks due
-//	netplay.Write(now, conn, peer.Session())
-//	draw(peer.Game(), peer.Percent())
+//	peer.Update(now) // the datagrams that arrived, the call's tick, what is due out
+//	draw(peer.Game(), now-peer.TickAt())
 //
 // until Done. A Peer is not safe for concurrent use.
 type Peer struct {
-	sess     *netplay.Session
-	maxLoops int
-
-	// Set once the settings are known (a joiner: the host's Welcome).
-	game   *Game
-	runner *netplay.Runner
-	// Set when the game starts.
-	fixed   *loop.Fixed
-	capped  int64 // frames the loop capped at MaxLoops
-	percent float64
-	err     error // the game could not be set up
-	tickAt  time.Duration
-	skipped int
-
-	local localInput
+	sess   *netplay.Session
+	game   *Game // nil until the settings are known (a joiner: the host's Welcome)
+	err    error // the game could not be set up
+	tickAt time.Duration
+	local  localInput
 }
 
-// localInput is the local player's input, as the Runner asks for it: the
-// bot's, or the keyboard's over each tick's span of the clock.
+// localInput is the local player's input, as the session asks for it:
+// the bot's, or the keyboard's up to the Update that runs the tick.
 type localInput struct {
 	bot     bool
 	seed    uint64
 	sampler *input.Sampler
 	prev    input.Record
-	plan    loop.FixedFrame // the frame being run
-	now     time.Duration
-	lastEnd time.Duration // the latest span end given to the sampler
+	now     time.Duration // the Update's clock reading
 }
 
-// NewPeer returns the peer playing over sess, a session from
-// netplay.NewHost (with Settings.Encode as its settings, InputSize and
-// Settings.Delay) or netplay.NewJoiner (with InputSize).
-func NewPeer(sess *netplay.Session, cfg PeerConfig) *Peer {
-	return &Peer{
-		sess: sess, maxLoops: loop.DefaultMaxLoops, percent: 1,
-		local: localInput{bot: cfg.Bot, seed: cfg.BotSeed, sampler: input.NewSampler()},
+// player is the Game as the session plays it: Puck, and the local
+// player's input.
+type player struct {
+	*Game
+	*localInput
+}
+
+var _ netplay.Game = player{}
+
+func newPeer(cfg PeerConfig) *Peer {
+	return &Peer{local: localInput{bot: cfg.Bot, seed: cfg.BotSeed, sampler: input.NewSampler()}}
+}
+
+// Host hosts a game of set over t at now, to end after ticks ticks (0:
+// when a player quits), and waits for the other player.
+func Host(t netplay.Transport, set Settings, ticks uint64, cfg PeerConfig, now time.Duration) (*Peer, error) {
+	if err := set.Check(); err != nil {
+		return nil, err
 	}
-}
-
-// HostConfig is the session configuration of a host of the game set
-// (nonce: 64 random bits, not 0; ticks: the tick limit, 0 for none).
-func HostConfig(set Settings, nonce, ticks uint64) netplay.Config {
-	return netplay.Config{
-		Nonce: nonce, InputSize: InputSize, Players: Players,
+	p := newPeer(cfg)
+	s, err := netplay.Host(netplay.Config{
+		InputSize: InputSize, Tick: set.Tick(), Netcode: set.Netcode, Players: Players,
 		Settings: set.Encode(), Delay: set.Delay(), TickLimit: ticks,
+		EndOnDesync: true, Silence: cfg.Silence, Nonce: cfg.Nonce,
+	}, nil, t, now)
+	if err != nil {
+		return nil, err
 	}
+	p.sess = s
+	if err := p.setUp(); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
-// JoinConfig is the session configuration of a joiner.
-func JoinConfig(nonce uint64) netplay.Config {
-	return netplay.Config{Nonce: nonce, InputSize: InputSize, MaxSettings: settingsSize}
+// Join joins the game hosted at host (an address of t's) at now. The
+// game is made from the host's settings when its Welcome comes.
+func Join(t netplay.Transport, host string, cfg PeerConfig, now time.Duration) (*Peer, error) {
+	p := newPeer(cfg)
+	s, err := netplay.Join(netplay.Config{
+		InputSize: InputSize, MaxSettings: settingsSize,
+		// The host's settings say the netcode, and their input delay
+		// goes with it: lockstep in a game without one plays rollback.
+		Netcode:     netplay.Lockstep,
+		EndOnDesync: true, Silence: cfg.Silence, Nonce: cfg.Nonce,
+	}, nil, t, host, now)
+	if err != nil {
+		return nil, err
+	}
+	p.sess = s
+	return p, nil
 }
 
-// Session is the peer's session, for the socket's Read and Write.
+// setUp makes the game from the session's settings and gives it to the
+// session: a joiner's then says it is ready.
+func (p *Peer) setUp() error {
+	c := p.sess.Config()
+	set, err := DecodeSettings(c.Settings)
+	if err != nil {
+		return err
+	}
+	g := NewGame(set)
+	g.SetSlots(c.MaxPrediction + 2) // slots 0..MaxPrediction+1
+	if err := p.sess.Play(player{g, &p.local}); err != nil {
+		return err
+	}
+	p.game = g
+	return nil
+}
+
+// Session is the peer's session, for its state and statistics.
 func (p *Peer) Session() *netplay.Session { return p.sess }
 
 // Game is the game, or nil before the settings are known (a joiner
 // waiting for the host's Welcome).
 func (p *Peer) Game() *Game { return p.game }
 
-// Percent is the latest frame's percentWithinTick: how far to draw
-// between each body's Last and Pos. It is 1 when the game is behind the
-// clock (a stall: draw its latest state) or over.
-func (p *Peer) Percent() float64 { return p.percent }
-
 // Push gives the peer a keyboard event, stamped with the time of the
-// clock the frames are given.
+// clock the updates are given.
 func (p *Peer) Push(e input.Event) { p.local.sampler.Push(e) }
 
 // ReleaseAll releases every key at now (the window lost the focus).
 func (p *Peer) ReleaseAll(now time.Duration) { p.local.sampler.ReleaseAll(now) }
 
-// Quit ends the game for everyone at an agreed tick; keep running
-// frames until Done.
+// Quit ends the game for everyone at an agreed tick; keep calling Update
+// until Done.
 func (p *Peer) Quit(now time.Duration) { p.sess.Quit(now) }
 
 // Done reports whether the session is over and has nothing left to send:
-// close the socket and exit.
+// close the transport and exit.
 func (p *Peer) Done() bool { return p.sess.Done() }
 
 // Err is why the game failed: the host's settings, or the session's
@@ -120,86 +151,25 @@ func (p *Peer) Err() error {
 	return p.sess.Err()
 }
 
-// Frame runs the frame at now: after the frame's datagrams are in, before
-// the session's go out.
-func (p *Peer) Frame(now time.Duration) {
-	s := p.sess
-	if p.game == nil {
-		if s.SessionID() == 0 || p.err != nil {
-			return // joining
-		}
-		p.setUp(now)
-		if p.game == nil {
-			return
-		}
-	}
-	if err := s.Err(); err != nil && !s.Over() {
-		var desync *netplay.DesyncError
-		if errors.As(err, &desync) {
-			s.Quit(now) // a game that diverged is over for everyone
-		}
-	}
-	if p.fixed == nil {
-		if s.State() != netplay.StateRunning {
-			p.runner.Frame(now, 0, p.maxLoops) // the lobby; or over
-			return
-		}
-		// Tick 0 starts when the session started: the wait in the lobby
-		// is not owed time.
-		f, err := loop.NewFixed(loop.FixedConfig{Tick: p.game.set.Tick(), MaxLoops: p.maxLoops, Lockstep: true}, s.StartedAt())
-		if err != nil {
-			p.fail(now, err)
-			return
-		}
-		p.fixed = f
-		p.local.lastEnd = s.StartedAt()
-	}
-	fr := p.fixed.Step(now)
-	if fr.Capped {
-		p.capped++
-	}
-	p.local.plan, p.local.now = fr, now
-	p.runner.Frame(now, fr.Ticks, p.maxLoops)
-	owed := p.runner.Owed()
-	s.ReportLoad(fr.Debt+time.Duration(owed)*fr.Tick, p.capped)
-	p.percent = fr.Percent
-	if owed > 0 || s.Over() {
-		p.percent = 1
-	}
-}
-
 // Update is one call of an engine's fixed update, which the engine makes
 // once a tick of the game (Ebitengine's Update at ebiten.SetTPS(TPS)),
-// with the clock read at it: the Runner's Update runs that call's tick
-// (and one owed from a stall, if any), unless time sync advises skipping
-// it because this peer's game is ahead of the other's. It reports whether
-// the call was skipped. Use either Frame or Update for a whole game.
+// with the clock read at it: the session takes the datagrams that
+// arrived, runs the call's tick (and one owed from a stall, if any)
+// unless time sync advises skipping it because this peer's game is ahead
+// of the other's, and sends what is due. It reports whether the call's
+// tick was skipped.
 func (p *Peer) Update(now time.Duration) (skipped bool) {
-	s := p.sess
-	if p.game == nil {
-		if s.SessionID() == 0 || p.err != nil {
-			return false // joining
-		}
-		p.setUp(now)
-		if p.game == nil {
-			return false
-		}
-	}
-	if err := s.Err(); err != nil && !s.Over() {
-		var desync *netplay.DesyncError
-		if errors.As(err, &desync) {
-			s.Quit(now)
-		}
-	}
-	// Each tick samples the keys held up to this call.
-	p.local.plan, p.local.now = loop.FixedFrame{}, now
-	ran, skipped := p.runner.Update(now)
-	owed := p.runner.Owed()
-	s.ReportLoad(time.Duration(owed)*p.game.set.Tick(), p.capped)
+	p.local.now = now // each tick samples the keys held up to this call
+	ran, skipped := p.sess.Update(now)
 	if ran > 0 {
 		p.tickAt = now
 	}
-	p.skipped += btoi(skipped)
+	if p.game == nil && p.err == nil && p.sess.State() == netplay.StateLobby {
+		if err := p.setUp(); err != nil { // the host's Welcome is here
+			p.err = err
+			p.sess.Quit(now)
+		}
+	}
 	return skipped
 }
 
@@ -207,54 +177,14 @@ func (p *Peer) Update(now time.Duration) (skipped bool) {
 // places the game between its last two ticks by the time since.
 func (p *Peer) TickAt() time.Duration { return p.tickAt }
 
-// Skipped counts the Updates time sync skipped.
-func (p *Peer) Skipped() int { return p.skipped }
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// setUp makes the game and its Runner from the session's settings.
-func (p *Peer) setUp(now time.Duration) {
-	set, err := DecodeSettings(p.sess.Settings())
-	if err != nil {
-		p.fail(now, err)
-		return
-	}
-	g := NewGame(set)
-	r, err := netplay.NewRunner(p.sess, g, &p.local, netplay.RunnerConfig{Netcode: set.Netcode, Tick: set.Tick()})
-	if err != nil {
-		p.fail(now, err)
-		return
-	}
-	g.SetSlots(r.Slots())
-	p.game, p.runner = g, r
-}
-
-// fail ends the game here: it cannot be played.
-func (p *Peer) fail(now time.Duration, err error) {
-	p.err = err
-	p.sess.Quit(now)
-}
-
 // LocalInput is the local player's input for tick: the bot's, or the
-// directions held at any moment of the span of the frame's n-th tick
-// (the frame's time for ticks owed from earlier frames).
-func (l *localInput) LocalInput(tick uint64, n int, dst []byte) {
+// directions held at any moment since the previous tick's.
+func (l *localInput) LocalInput(tick uint64, _ int, dst []byte) {
 	if l.bot {
 		dst[0] = BotInput(l.seed, tick)
 		return
 	}
-	end := l.now
-	if n < l.plan.Ticks {
-		end = l.plan.Span(n).End
-	}
-	end = max(end, l.lastEnd)
-	l.lastEnd = end
-	rec := l.sampler.Tick(end)
+	rec := l.sampler.Tick(l.now)
 	down := rec.Down(l.prev)
 	l.prev = rec
 	for _, d := range directions {
@@ -277,7 +207,7 @@ type Result struct {
 	Rollbacks   int64
 	Resimulated int64 // ticks run again after rollbacks
 	Score       [Players]uint16
-	Netcode     netplay.Netcode
+	Netcode     netplay.Netcode // the one played
 }
 
 // Result is the peer's outcome so far.
@@ -285,11 +215,11 @@ func (p *Peer) Result() Result {
 	if p.game == nil {
 		return Result{}
 	}
-	st := p.runner.Stats()
+	st := p.sess.Stats()
 	return Result{
 		Ticks: p.game.State.Tick, Hash: p.game.Hash(),
 		Rollbacks: st.Rollbacks, Resimulated: st.Resimulated,
-		Score: p.game.State.Score, Netcode: p.game.set.Netcode,
+		Score: p.game.State.Score, Netcode: p.sess.Config().Netcode,
 	}
 }
 

@@ -21,25 +21,16 @@ func TestFixedUpdateWithTimeSync(t *testing.T) {
 	set := DefaultSettings()
 	set.TPS, set.Netcode, set.Seed = 60, netplay.Rollback, 99
 	m := newMatch(t, set, ticks, netsim.Conditions{Delay: 20 * time.Millisecond}, PeerConfig{Bot: true, BotSeed: seeds[0]}, PeerConfig{Bot: true, BotSeed: seeds[1]})
-	periods := [2]time.Duration{set.Tick(), set.Tick() * 100 / 102}
-	var next [2]time.Duration
+	m.period[1] = set.Tick() * 100 / 102
 	lead := int64(0)
 	for !m.peers[0].Done() || !m.peers[1].Done() {
 		if m.now > 2*time.Minute {
 			t.Fatalf("not done: host %v, joiner %v", m.peers[0].Session().State(), m.peers[1].Session().State())
 		}
-		m.now += 100 * time.Microsecond
-		m.net.Deliver(m.now, m.deliver)
-		for i, p := range m.peers {
-			if m.now < next[i] {
-				continue
-			}
-			next[i] += periods[i]
-			p.Update(m.now)
-			p.Session().Poll(m.now, m.sends[i])
-		}
-		if h, j := m.peers[0], m.peers[1]; h.Game() != nil && j.Game() != nil && m.now > 10*time.Second && !h.Session().Over() {
-			lead = max(lead, int64(j.runner.Head())-int64(h.runner.Head()))
+		m.at(m.now + 100*time.Microsecond)
+		h, j := m.peers[0].Session().Stats(), m.peers[1].Session().Stats()
+		if m.now > 10*time.Second && h.State == netplay.StateRunning {
+			lead = max(lead, int64(j.Peers[j.Index].Tick)-int64(h.Peers[h.Index].Tick))
 		}
 	}
 	want := Simulate(set, seeds, ticks)
@@ -48,9 +39,9 @@ func TestFixedUpdateWithTimeSync(t *testing.T) {
 			t.Errorf("peer %d: %v at tick %d, hash %016x, want %016x", i, err, p.Result().Ticks, p.Result().Hash, want.Hash())
 		}
 	}
-	t.Logf("skipped: host %d, joiner %d; the joiner's lead at most %d ticks after 10 s", m.peers[0].Skipped(), m.peers[1].Skipped(), lead)
-	if m.peers[0].Skipped() != 0 || m.peers[1].Skipped() < 10 {
-		t.Errorf("skipped: host %d, joiner %d: want the host none, the fast joiner some", m.peers[0].Skipped(), m.peers[1].Skipped())
+	t.Logf("skipped: host %d, joiner %d; the joiner's lead at most %d ticks after 10 s", m.skipped[0], m.skipped[1], lead)
+	if m.skipped[0] != 0 || m.skipped[1] < 10 {
+		t.Errorf("skipped: host %d, joiner %d: want the host none, the fast joiner some", m.skipped[0], m.skipped[1])
 	}
 	if lead > 2 {
 		t.Errorf("the fast joiner led by up to %d ticks", lead)

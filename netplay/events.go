@@ -55,7 +55,6 @@ func (k EventKind) String() string {
 	return fmt.Sprintf("EventKind(%d)", uint8(k))
 }
 
-
 // disconnectPolicy says what happens to the game when a joiner goes
 // silent (Config.Silence) or leaves with an error. Kicks for slowness
 // (Config.KickAfter) and by hand (Session.Kick) are apart from it: a

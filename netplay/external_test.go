@@ -37,13 +37,15 @@ import (
 	"time"
 
 	"github.com/interpdemo/interpdemo/netplay"
+	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
 // court is the game: two paddles that the players move up and down, and
 // a ball that bounces off the walls and the paddles.
 type court struct {
 	s     state
-	slots []state
+	slots [10]state // MaxPrediction (8) + 2
+	me    *netplay.Session
 }
 
 type state struct {
@@ -91,11 +93,10 @@ func (c *court) Hash() uint64 {
 	return h.Sum64()
 }
 
-// bot plays a paddle: it follows a pattern of its own and serves.
-type bot struct{ s *netplay.Session }
-
-func (b bot) LocalInput(tick uint64, _ int, dst []byte) {
-	dst[0] = byte(int8((int(tick/6)+b.s.Index())%3 - 1))
+// LocalInput is a bot's paddle: it follows a pattern of its own and
+// serves.
+func (c *court) LocalInput(tick uint64, _ int, dst []byte) {
+	dst[0] = byte(int8((int(tick/6)+c.me.Index())%3 - 1))
 	if tick%50 == 10 {
 		dst[1] = 1
 	}
@@ -113,23 +114,17 @@ func main() {
 			fail(err)
 		}
 	}
-	host, err := netplay.NewHost(netplay.Config{InputSize: 2, Nonce: 0xc0ffee, Players: 2, TickLimit: 300}, 0)
+	games := []*court{{}, {}}
+	host, err := netplay.Host(netplay.Config{InputSize: 2, Nonce: 0xc0ffee, Players: 2, TickLimit: 300, Tick: tick}, games[0], ports[0], 0)
 	if err != nil {
 		fail(err)
 	}
-	join, err := netplay.NewJoiner(netplay.Config{InputSize: 2, Nonce: 0xbeef}, "host", 0)
+	join, err := netplay.Join(netplay.Config{InputSize: 2, Nonce: 0xbeef}, games[1], ports[1], "host", 0)
 	if err != nil {
 		fail(err)
 	}
 	sessions := []*netplay.Session{host, join}
-	games := []*court{{}, {}}
-	runners := make([]*netplay.Runner, 2)
-	for i, s := range sessions {
-		if runners[i], err = netplay.NewRunner(s, games[i], bot{s}, netplay.RunnerConfig{Netcode: netplay.Rollback}); err != nil {
-			fail(err)
-		}
-		games[i].slots = make([]state, runners[i].Slots())
-	}
+	games[0].me, games[1].me = host, join
 	var now time.Duration
 	counted := []int{0, 0}
 	for !host.Done() || !join.Done() {
@@ -138,23 +133,20 @@ func main() {
 		}
 		net.SetTime(now)
 		for i, s := range sessions {
-			netplay.Read(now, ports[i], s)
 			due := 0
-			if s.State() == netplay.StateRunning {
-				ticks := int((now - s.StartedAt()) / tick)
+			if st := s.Stats(); st.State == netplay.StateRunning {
+				ticks := int((now - st.StartedAt) / tick)
 				due, counted[i] = ticks-counted[i], ticks
 			}
-			runners[i].Frame(now, due, 5)
-			netplay.Write(now, ports[i], s)
+			s.Frame(now, due, 5)
 		}
 		now += 7 * time.Millisecond
 	}
 	for i, s := range sessions {
 		if s.Err() != nil {
-			fail(fmt.Errorf("%v: %w", s.Role(), s.Err()))
+			fail(fmt.Errorf("player %d: %w", i, s.Err()))
 		}
-		st := runners[i].Stats()
-		fmt.Printf("%v: tick %d score %v hash %016x rollbacks %d\n", s.Role(), games[i].s.Tick, games[i].s.Score, games[i].Hash(), st.Rollbacks)
+		fmt.Printf("player %d: tick %d score %v hash %016x rollbacks %d\n", i, games[i].s.Tick, games[i].s.Score, games[i].Hash(), s.Stats().Rollbacks)
 	}
 	fmt.Println("agree:", games[0].s == games[1].s && games[0].s.Tick == 300)
 }
@@ -229,8 +221,8 @@ func TestOutsideModule(t *testing.T) {
 		t.Fatalf("go run: %v\n%s", err, out)
 	}
 	t.Logf("go run:\n%s", out)
-	lines := regexp.MustCompile(`(?m)^(host|join): tick 300 score \[\d+ \d+\] hash ([0-9a-f]{16}) rollbacks \d+$`).FindAllStringSubmatch(string(out), -1)
-	if len(lines) != 2 || lines[0][1] != "host" || lines[1][1] != "join" || lines[0][2] != lines[1][2] ||
+	lines := regexp.MustCompile(`(?m)^player (0|1): tick 300 score \[\d+ \d+\] hash ([0-9a-f]{16}) rollbacks \d+$`).FindAllStringSubmatch(string(out), -1)
+	if len(lines) != 2 || lines[0][1] != "0" || lines[1][1] != "1" || lines[0][2] != lines[1][2] ||
 		!strings.Contains(string(out), "\nagree: true\n") {
 		t.Errorf("the sessions do not agree:\n%s", out)
 	}

@@ -153,8 +153,8 @@ func (ps *Session) Frame(now time.Duration, due, maxLoops int) (ran int) {
 	receiveAll(now, ps.t, ps.ep)
 	_ = ps.start() // its config was checked by Join
 	if ps.r == nil {
-		if ps.s.State() == StateJoining {
-			sendDue(now, ps.t, ps.ep) // the Hello; the Welcome is answered once the game is here
+		if st := ps.s.State(); st == StateJoining || st >= StateEnding {
+			sendDue(now, ps.t, ps.ep) // the Hello, or a quit; the Welcome is answered once the game is here
 		}
 		return 0
 	}
@@ -185,7 +185,7 @@ func (ps *Session) Update(now time.Duration) (ran int, skipped bool) {
 	receiveAll(now, ps.t, ps.ep)
 	_ = ps.start()
 	if ps.r == nil {
-		if ps.s.State() == StateJoining {
+		if st := ps.s.State(); st == StateJoining || st >= StateEnding {
 			sendDue(now, ps.t, ps.ep)
 		}
 		return 0, false

@@ -55,7 +55,7 @@ const (
 
 const (
 	ringSize       = 2 * inputWindow // records kept per player
-	ckRing         = 8          // checkpoints kept per player
+	ckRing         = 8               // checkpoints kept per player
 	helloEvery     = 250 * time.Millisecond
 	goodbyes       = 3 // game-over packets sent to a peer at the least, Resend apart
 	kickSampleStep = 500 * time.Millisecond
@@ -391,7 +391,7 @@ type session struct {
 	settings  []byte
 	tickLimit uint64
 	tick      time.Duration // the length of a tick: the host's
-	every     uint64 // ticks between state-hash checkpoints, 0: none
+	every     uint64        // ticks between state-hash checkpoints, 0: none
 	id        uint64
 	hostAddr  string
 	joined    int // players present in the lobby (from the host, for a joiner)

@@ -123,7 +123,6 @@ func (p *specPlayer) frame(now, tick time.Duration, out sender) {
 	p.ep.Poll(now, out)
 }
 
-
 // spectated plays a 2-player rollback game of ticks ticks over net, with
 // a Broadcast on the host, and a spectator that joins at joinAt; it
 // returns the players, the spectator and its Watcher's game when all are

@@ -140,6 +140,9 @@ type PeerStats struct {
 	// 0 for the local player, a player out of the game and before
 	// anything was heard.
 	LastHeard time.Duration `json:"last_heard_ns"`
+	// Inputs is the number of ticks from 0 whose input of p this session
+	// has (its own: the ticks it gave; the others': those that arrived).
+	Inputs uint64 `json:"inputs"`
 	// Interrupted says that p has been silent for Config.Interrupt
 	// (EventInterrupted) and not heard since.
 	Interrupted bool `json:"interrupted"`
@@ -161,7 +164,7 @@ func (s *session) Stats() Stats {
 	ms := func(x uint64) time.Duration { return time.Duration(x) * time.Millisecond }
 	for q := range s.players {
 		ps := &st.Peers[q]
-		ps.Waited = s.waited[q]
+		ps.Waited, ps.Inputs = s.waited[q], s.have[q]
 		ps.Kicked, ps.KickTick = s.kckd[q], s.kick[q].from
 		if s.kckd[q] {
 			ps.KickWhy = Reason(s.kick[q].reason)

@@ -15,12 +15,9 @@
 // netplay/udp, as netplay wants it (the session resends what matters).
 //
 //	t, err := webrtc.Dial(ctx, lobbyClient, lobbyClient.Host(), webrtc.Config{})
-//	sess, err := netplay.NewJoiner(cfg, string(lobbyClient.Host()), clock.Now())
+//	sess, err := netplay.Join(cfg, game, t, string(lobbyClient.Host()), clock.Now())
 //	for !sess.Done() {
-//		now := clock.Now()
-//		netplay.Read(now, t, sess)
-//		... run the ticks the session allows ...
-//		netplay.Write(now, t, sess)
+//		sess.Frame(clock.Now(), due, maxLoops) // reads t, runs the ticks, writes t
 //		draw()
 //	}
 //	t.Close()

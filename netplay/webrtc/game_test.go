@@ -13,7 +13,8 @@ import (
 // sum of every player's one-byte input.
 type counterGame struct {
 	now   counterState
-	slots []counterState
+	slots [10]counterState // MaxPrediction (8) + 2
+	s     *netplay.Session
 }
 
 type counterState struct{ Tick, Sum uint32 }
@@ -29,31 +30,27 @@ func (g *counterGame) Save(slot int) { g.slots[slot] = g.now }
 func (g *counterGame) Load(slot int) { g.now = g.slots[slot] }
 func (g *counterGame) Hash() uint64  { return uint64(g.now.Tick)<<32 | uint64(g.now.Sum) }
 
-// keyboard is the local player: its button depends on the tick and on
-// who it is.
-type keyboard struct{ s *netplay.Session }
-
-func (k keyboard) LocalInput(tick uint64, _ int, dst []byte) {
-	dst[0] = byte(tick/8) * byte(k.s.Index()+1)
+// LocalInput is the local player's button: it depends on the tick and
+// on who the player is.
+func (g *counterGame) LocalInput(tick uint64, _ int, dst []byte) {
+	dst[0] = byte(tick/8) * byte(g.s.Index()+1)
 }
 
-// play runs a peer's frame loop over tr, on the real clock, until its
-// session is done or the deadline passes.
-func play(tr *Transport, s *netplay.Session, r *netplay.Runner, epoch time.Time, tick time.Duration, deadline time.Time) error {
+// play runs a peer's frame loop over its transport, on the real clock,
+// until its session is done or the deadline passes.
+func play(tr *Transport, s *netplay.Session, epoch time.Time, tick time.Duration, deadline time.Time) error {
 	counted := 0
 	for !s.Done() {
 		if time.Now().After(deadline) {
-			return fmt.Errorf("%v: not done by the deadline, state %v", s.Role(), s.State())
+			return fmt.Errorf("player %d: not done by the deadline, state %v", s.Index(), s.State())
 		}
 		now := time.Since(epoch)
-		netplay.Read(now, tr, s)
 		due := 0
-		if s.State() == netplay.StateRunning {
-			ticks := int((now - s.StartedAt()) / tick)
+		if st := s.Stats(); st.State == netplay.StateRunning {
+			ticks := int((now - st.StartedAt) / tick)
 			due, counted = ticks-counted, ticks
 		}
-		r.Frame(now, due, 5)
-		netplay.Write(now, tr, s)
+		s.Frame(now, due, 5)
 		tr.Wait(tick / 4)
 	}
 	return s.Err()
@@ -81,26 +78,22 @@ func TestGame(t *testing.T) {
 	defer joinT.Close()
 
 	epoch := time.Now()
-	host, err := netplay.NewHost(netplay.Config{InputSize: 1, Players: 2, TickLimit: ticks}, 0)
+	games := []*counterGame{{}, {}}
+	host, err := netplay.Host(netplay.Config{InputSize: 1, Players: 2, TickLimit: ticks, Tick: tick}, games[0], hostT, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	join, err := netplay.NewJoiner(netplay.Config{InputSize: 1}, "h", 0)
+	join, err := netplay.Join(netplay.Config{InputSize: 1}, games[1], joinT, "h", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
+	games[0].s, games[1].s = host, join
 	sessions := []*netplay.Session{host, join}
 	transports := []*Transport{hostT, joinT}
-	games := []*counterGame{{}, {}}
 	errs := make(chan error, 2)
 	deadline := time.Now().Add(20 * time.Second)
 	for i, s := range sessions {
-		r, err := netplay.NewRunner(s, games[i], keyboard{s}, netplay.RunnerConfig{Netcode: netplay.Rollback, Tick: tick})
-		if err != nil {
-			t.Fatal(err)
-		}
-		games[i].slots = make([]counterState, r.Slots())
-		go func() { errs <- play(transports[i], s, r, epoch, tick, deadline) }()
+		go func() { errs <- play(transports[i], s, epoch, tick, deadline) }()
 	}
 	for range sessions {
 		if err := <-errs; err != nil {
@@ -108,9 +101,9 @@ func TestGame(t *testing.T) {
 		}
 	}
 	for i, g := range games {
-		t.Logf("%v: tick %d, sum %d; transport %+v", sessions[i].Role(), g.now.Tick, g.now.Sum, transports[i].Stats())
+		t.Logf("player %d: tick %d, sum %d; transport %+v", i, g.now.Tick, g.now.Sum, transports[i].Stats())
 		if g.now.Tick != ticks {
-			t.Errorf("%v ended at tick %d, want %d", sessions[i].Role(), g.now.Tick, ticks)
+			t.Errorf("player %d ended at tick %d, want %d", i, g.now.Tick, ticks)
 		}
 	}
 	if games[0].now != games[1].now {

@@ -11,11 +11,11 @@
 //	defer r.Close()
 //	var sess *netplay.Session
 //	if r.IsHost() {
-//		sess, err = netplay.NewHost(hostCfg, clock.Now())
+//		sess, err = netplay.Host(hostCfg, game, r, clock.Now())
 //	} else {
-//		sess, err = netplay.NewJoiner(joinCfg, r.Host(), clock.Now())
+//		sess, err = netplay.Join(joinCfg, game, r, r.Host(), clock.Now())
 //	}
-//	... netplay.Read(now, r, sess), netplay.Write(now, r, sess) ...
+//	... sess.Frame(clock.Now(), due, maxLoops) each frame ...
 //
 // Once the peers are joined the game no longer needs the lobby: a host
 // keeps listening to it for late joiners and spectators until Close, and

@@ -162,12 +162,26 @@ var roomCommon = []string{"-headless", "-fps-cap", "60", "-hud=false", "-graph=f
 // the first's state hash, through a room, each in its role.
 func checkRoomGame(t *testing.T, stats []*report.Stats, roles ...string) {
 	t.Helper()
+	checkRoomEnd(t, 300, stats, roles...)
+}
+
+// checkRoomEnd is checkRoomGame for a game that ended at tick, or, with
+// tick 0, for one that player 1 quit: at the first's tick, before
+// watchedTicks.
+func checkRoomEnd(t *testing.T, tick uint64, stats []*report.Stats, roles ...string) {
+	t.Helper()
+	if tick == 0 {
+		tick = stats[0].WorldTicks
+		if end := stats[0].Net; tick == 0 || tick >= watchedTicks || end == nil || end.End != "player 1 quit" {
+			t.Errorf("peer 0 (%s) ended at tick %d (%+v), want player 1's quit, at a tick in 1..%d", roles[0], tick, end, watchedTicks-1)
+		}
+	}
 	for i, s := range stats {
 		if s.Net == nil || s.Net.Transport != "webrtc" || s.Net.Role != roles[i] {
 			t.Fatalf("peer %d: net stats %+v, want the %s, over webrtc", i, s.Net, roles[i])
 		}
-		if s.WorldTicks != 300 || s.StateHash != stats[0].StateHash {
-			t.Errorf("peer %d (%s): tick %d, hash %s; peer 0 (%s): hash %s", i, roles[i], s.WorldTicks, s.StateHash, roles[0], stats[0].StateHash)
+		if s.WorldTicks != tick || s.StateHash != stats[0].StateHash {
+			t.Errorf("peer %d (%s): tick %d, hash %s; want tick %d and peer 0's (%s) hash %s", i, roles[i], s.WorldTicks, s.StateHash, tick, roles[0], stats[0].StateHash)
 		}
 	}
 }
@@ -265,45 +279,76 @@ func TestLobbyPageAgainstNative(t *testing.T) {
 	// for it at the game's end (its silence, -net-timeout: 30 s here).
 	t.Run("spectator's tab closed", func(t *testing.T) {
 		t.Parallel()
-		room := l.room("page-watch-closed")
-		args := append([]string{"-lobby", room, "-netcode", "rollback"}, roomCommon...)
-		host := startDemo(t, "", append(args, "-bot", "1")...)
-		host.waitStderr(regexp.MustCompile(`hosting on`), 30*time.Second)
-		joiner := startDemo(t, "", append(args, "-bot", "2")...)
-		joiner.waitStderr(playerRe, 30*time.Second)
-		page := openPage(t, 120*time.Second, "lobby="+room+"&spectate&stats&"+pageNetTimeout)
-		if err := page.page.WaitFor(page.ctx, `window.interpdemo.state !== "running" || window.interpdemo.info().ticks > 0`); err != nil {
-			t.Fatalf("waiting for the page to watch: %v", err)
-		}
-		if s := page.state(); s != "running" {
-			t.Fatalf("the page %s before it watched: %s", s, page.text("status"))
-		}
-		closed := time.Now()
+		host, joiner, page := watchedRoomGame(t, l.room("page-watch-closed"))
 		if err := page.page.Close(); err != nil {
 			t.Fatalf("closing the page: %v", err)
 		}
-		host.mustSucceed(20 * time.Second) // what is left of 300 ticks (12 s), and no wait for the spectator
+		quit := time.Now()
+		interrupt(t, joiner)
+		host.mustSucceed(20 * time.Second) // the game's end, and no wait for the spectator
 		joiner.mustSucceed(20 * time.Second)
-		t.Logf("the host ended %v after the spectator's tab closed", time.Since(closed))
-		checkRoomGame(t, []*report.Stats{host.stats(), joiner.stats()}, "host", "join")
+		t.Logf("the host ended %v after the player quit, the spectator's tab closed before", time.Since(quit))
+		hs := host.stats()
+		checkRoomEnd(t, 0, []*report.Stats{hs, joiner.stats()}, "host", "join")
+		if hs.Net.Spectators == nil || *hs.Net.Spectators != 1 {
+			t.Errorf("the host welcomed %v spectators, want the page", hs.Net.Spectators)
+		}
 	})
 	t.Run("spectator joins late", func(t *testing.T) {
 		t.Parallel()
-		room := l.room("page-watch")
-		args := append([]string{"-lobby", room, "-netcode", "rollback"}, roomCommon...)
-		host := startDemo(t, "", append(args, "-bot", "1")...)
-		host.waitStderr(regexp.MustCompile(`hosting on`), 30*time.Second)
-		joiner := startDemo(t, "", append(args, "-bot", "2")...)
-		joiner.waitStderr(playerRe, 30*time.Second)
-		page := openPage(t, 120*time.Second, "lobby="+room+"&spectate&stats&"+pageNetTimeout)
+		host, joiner, page := watchedRoomGame(t, l.room("page-watch"))
+		interrupt(t, joiner)
 		got := page.stats()
 		host.mustSucceed(90 * time.Second)
 		joiner.mustSucceed(90 * time.Second)
-		checkRoomGame(t, []*report.Stats{host.stats(), joiner.stats(), got}, "host", "join", "spectator")
+		checkRoomEnd(t, 0, []*report.Stats{host.stats(), joiner.stats(), got}, "host", "join", "spectator")
 		if got.Net.Spectator == nil || got.Net.Spectator.StartTick == 0 {
 			t.Errorf("the page's spectator started from tick 0: it did not join late (%+v)", got.Net.Spectator)
 		}
 	})
+}
+
+// watchedTicks bounds the game a page watches (watchedRoomGame): 2
+// minutes of ticks, which the test cuts short.
+const watchedTicks = 3000
+
+// watchedRoomGame starts a two-player game of native demos in the room
+// at room, opens a page that watches it, and returns them once the page
+// has watched a tick of it. The game's end is the test's: a spectator
+// must come while the game runs, and a page takes seconds to open (a
+// tab, the WebAssembly compiled, WebGL through SwiftShader): up to 19 s
+// measured beside two busy loops on this machine's 2 cores, where a game
+// of 300 ticks (12 s) that started first had ended before the page came
+// ("no host to spectate"), or while it connected ("context deadline
+// exceeded (ICE state checking)": its host gone). So the game is long,
+// watchedTicks at most, and the test ends it once the page watches, as
+// a person would: a player's Ctrl-C (interrupt).
+func watchedRoomGame(t *testing.T, room string) (host, joiner *demo, page *webRun) {
+	t.Helper()
+	player := func(bot string) []string {
+		return append(append([]string{"-lobby", room, "-netcode", "rollback", "-bot", bot}, roomCommon...), "-ticks", strconv.Itoa(watchedTicks))
+	}
+	host = startDemo(t, "", player("1")...)
+	host.waitStderr(regexp.MustCompile(`hosting on`), 30*time.Second)
+	joiner = startDemo(t, "", player("2")...)
+	joiner.waitStderr(playerRe, 30*time.Second)
+	page = openPage(t, 120*time.Second, "lobby="+room+"&spectate&stats&"+pageNetTimeout)
+	if err := page.page.WaitFor(page.ctx, `window.interpdemo.state !== "running" || window.interpdemo.info().ticks > 0`); err != nil {
+		t.Fatalf("waiting for the page to watch: %v", err)
+	}
+	if s := page.state(); s != "running" {
+		t.Fatalf("the page %s before it watched: %s", s, page.text("status"))
+	}
+	return host, joiner, page
+}
+
+// interrupt sends d SIGINT, which in its game ends it as Q does: the
+// game ends for every peer at one tick.
+func interrupt(t *testing.T, d *demo) {
+	t.Helper()
+	if err := d.cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatalf("interrupting %v: %v", d.args, err)
+	}
 }
 
 // A room's lobby that is not there: one line, at once, no hang.

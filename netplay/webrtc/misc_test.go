@@ -2,6 +2,7 @@ package webrtc
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -39,6 +40,46 @@ func TestNoPath(t *testing.T) {
 		a, ok := host.Unreachable()
 		return ok && a == "j1"
 	})
+}
+
+// leftAfterAnswer is a joiner's Signaler that loses its candidates and
+// whose signaling ends, with errLeft, once the host's answer is in: a
+// host that answered and left (its game over) as the joiner connected.
+type leftAfterAnswer struct {
+	noCandidates
+	answered bool // Recv's alone: the Transport calls it from one goroutine
+}
+
+var errLeft = errors.New("the host left")
+
+func (l *leftAfterAnswer) Recv(ctx context.Context) (string, []byte, error) {
+	if l.answered {
+		return "", nil, errLeft
+	}
+	from, data, err := l.noCandidates.Recv(ctx)
+	l.answered = strings.Contains(string(data), `"kind":"answer"`)
+	return from, data, err
+}
+
+// A joiner whose signaling ends after the answer waits on (the
+// connection may still open on the candidates it has), and its error
+// then says that the signaling ended, and why, not just that the time
+// ran out with ICE checking.
+func TestDialSignalingEndedAfterAnswer(t *testing.T) {
+	h := newHub()
+	cfg := testConfig()
+	cfg.Timeout = 500 * time.Millisecond
+	host, err := Host(context.Background(), noCandidates{h.join("h")}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Close()
+	_, err = Dial(context.Background(), &leftAfterAnswer{noCandidates: noCandidates{h.join("j1")}}, "h", cfg)
+	if err == nil || !errors.Is(err, errLeft) || !strings.HasPrefix(err.Error(), `webrtc: no connection to host "h" within 500ms (ICE state `) ||
+		!strings.HasSuffix(err.Error(), "; the signaling ended: the host left)") {
+		t.Fatalf("err %v, want the deadline, the ICE state and the signaling's end", err)
+	}
+	t.Log(err)
 }
 
 func TestSendDropped(t *testing.T) {

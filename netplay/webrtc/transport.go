@@ -189,16 +189,27 @@ func Dial(ctx context.Context, sig Signaler, host string, cfg Config) (*Transpor
 	timer := time.NewTimer(t.cfg.Timeout)
 	defer timer.Stop()
 	sigEnded := t.sigEnded
+	var ended error // why the signaling ended, once it has with the answer in
+	// fail says how far the connection got and, once the signaling has
+	// ended, why: a host that left as it answered (its game over)
+	// leaves ICE checking until the deadline, which alone would not say
+	// so.
+	fail := func(why string) error {
+		if ended == nil {
+			return fmt.Errorf("webrtc: no connection to host %q%s (%s)", host, why, p.state())
+		}
+		return fmt.Errorf("webrtc: no connection to host %q%s (%s; the signaling ended: %w)", host, why, p.state(), ended)
+	}
 	for err == nil {
 		select {
 		case <-p.opened:
 			return t, nil
 		case <-p.failed:
-			err = fmt.Errorf("webrtc: no connection to host %q: lost after %v (%s)", host, time.Since(start).Round(time.Millisecond), p.state())
+			err = fail(fmt.Sprintf(": lost after %v", time.Since(start).Round(time.Millisecond)))
 		case <-timer.C:
-			err = fmt.Errorf("webrtc: no connection to host %q within %v (%s)", host, t.cfg.Timeout, p.state())
+			err = fail(fmt.Sprintf(" within %v", t.cfg.Timeout))
 		case <-ctx.Done():
-			err = fmt.Errorf("webrtc: no connection to host %q: %v (%s)", host, ctx.Err(), p.state())
+			err = fail(": " + ctx.Err().Error())
 		case <-sigEnded:
 			// No answer can come now (the host left the lobby, say):
 			// the Signaler's reason, at once. With the answer in, the
@@ -206,7 +217,7 @@ func Dial(ctx context.Context, sig Signaler, host string, cfg Config) (*Transpor
 			if !p.hasRemote() {
 				err = fmt.Errorf("webrtc: no connection to host %q: the signaling ended before its answer: %w", host, t.sigErr)
 			}
-			sigEnded = nil
+			ended, sigEnded = t.sigErr, nil
 		}
 	}
 	_ = t.Close()

@@ -9,8 +9,8 @@
 // vendor, or starting with . or _ are passed over), reads every .go file
 // but the _test.go ones, and prints one line per room too big:
 //
-//	render/renderer.go:1: 890 lines (limit 800)
-//	replay/reader.go:120: func (*reader).payload is 125 lines (limit 80)
+//	pkg/big.go:1: 801 lines (limit 800)
+//	pkg/long.go:12: func (*T).m is 81 lines (limit 80)
 //
 // It exits 1 when it printed any, 2 when a file cannot be read or parsed.
 package main

@@ -120,65 +120,71 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	bad := func(format string, args ...any) (options, error) {
-		err := fmt.Errorf(format, args...)
+	if err := o.check(fs.Args(), set, *netcode, *field); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return o, err
 	}
+	return o, nil
+}
+
+// check checks the options parsed and completes them: the lobby's room
+// URL, the netcode and the field's size (from netcode and field, the
+// flags' values); args are the arguments left, set the flags given.
+func (o *options) check(args []string, set map[string]bool, netcode, field string) error {
 	switch {
-	case fs.NArg() > 0:
-		return bad("takes flags only, not arguments (got %q)", fs.Args())
+	case len(args) > 0:
+		return fmt.Errorf("takes flags only, not arguments (got %q)", args)
 	case o.host == "" && o.join == "" && o.lobby == "":
-		return bad("%s", needed)
+		return errors.New(needed)
 	case o.lobby != "" && (o.host != "" || o.join != ""):
-		return bad("-lobby cannot be combined with -host or -join")
+		return errors.New("-lobby cannot be combined with -host or -join")
 	case o.host != "" && o.join != "":
-		return bad("-join cannot be combined with -host")
+		return errors.New("-join cannot be combined with -host")
 	case o.ticks > netplay.MaxTick:
-		return bad("-ticks must be at most %d (got %d)", uint64(netplay.MaxTick), o.ticks)
+		return fmt.Errorf("-ticks must be at most %d (got %d)", uint64(netplay.MaxTick), o.ticks)
 	case o.netDelay < 0 || o.netDelay > 10*time.Second:
-		return bad("-net-delay must be between 0 and 10s (got %v)", o.netDelay)
+		return fmt.Errorf("-net-delay must be between 0 and 10s (got %v)", o.netDelay)
 	case o.netTimeout <= 0 || o.netTimeout > time.Hour:
-		return bad("-net-timeout must be more than 0 and at most 1h (got %v)", o.netTimeout)
+		return fmt.Errorf("-net-timeout must be more than 0 and at most 1h (got %v)", o.netTimeout)
 	case o.lobby != "" && set["net-delay"]:
-		return bad("-net-delay is for a game over UDP (-host, -join), not a lobby's room")
+		return errors.New("-net-delay is for a game over UDP (-host, -join), not a lobby's room")
 	}
 	if o.lobby != "" {
 		u, err := roomURL(o.lobby)
 		if err != nil {
-			return bad("-lobby: %v", err)
+			return fmt.Errorf("-lobby: %v", err)
 		}
 		o.lobby = u
 	}
 	if o.join != "" {
 		for _, f := range hostOnly {
 			if set[f] {
-				return bad("-%s is the host's to set: a joiner plays the host's game", f)
+				return fmt.Errorf("-%s is the host's to set: a joiner plays the host's game", f)
 			}
 		}
 		if err := checkJoin(o.join); err != nil {
-			return bad("-join: %v", err)
+			return fmt.Errorf("-join: %v", err)
 		}
 	}
-	switch *netcode {
+	switch netcode {
 	case netplay.Rollback.String():
 		o.settings.Netcode = netplay.Rollback
 	case netplay.Lockstep.String():
 		o.settings.Netcode = netplay.Lockstep
 	default:
-		return bad("-netcode must be rollback or lockstep (got %q)", *netcode)
+		return fmt.Errorf("-netcode must be rollback or lockstep (got %q)", netcode)
 	}
 	if o.settings.TPS < puck.MinTPS || o.settings.TPS > puck.MaxTPS {
-		return bad("-tps must be between %d and %d (got %d)", puck.MinTPS, puck.MaxTPS, o.settings.TPS)
+		return fmt.Errorf("-tps must be between %d and %d (got %d)", puck.MinTPS, puck.MaxTPS, o.settings.TPS)
 	}
-	w, h, ok := strings.Cut(*field, "x")
+	w, h, ok := strings.Cut(field, "x")
 	var errW, errH error
 	o.settings.Width, errW = strconv.Atoi(w)
 	o.settings.Height, errH = strconv.Atoi(h)
 	if !ok || errW != nil || errH != nil || o.settings.Check() != nil {
-		return bad("-field must be WxH, each side %d to %d pixels (got %q)", puck.MinSize, puck.MaxSize, *field)
+		return fmt.Errorf("-field must be WxH, each side %d to %d pixels (got %q)", puck.MinSize, puck.MaxSize, field)
 	}
-	return o, nil
+	return nil
 }
 
 // run is the program; it returns the exit status.

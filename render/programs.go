@@ -176,24 +176,24 @@ func (p *ballProgram) init() error {
 		return err
 	}
 	p.radius, p.ring, p.opacity, p.clip = -1, -1, -1, -1
-	for _, u := range []struct {
-		loc  *int32
-		name string
-		want bool
-	}{
-		{&p.proj, "proj", true}, {&p.alpha, "alpha", true}, {&p.pointSize, "pointSize", true},
-		{&p.highlight, "highlightFirst", true}, {&p.highlightBall, "highlightBall", true},
-		{&p.cellCull, "cellCull", true}, {&p.cells, "cells", true}, {&p.viewport, "viewport", true}, {&p.cellOrigin, "cellOrigin", true},
-		{&p.cellReach, "cellReach", true}, {&p.cellWin, "cellWin", true}, {&p.cellSize, "cellSize", true},
-		{&p.radius, "radiusPx", src.disc}, {&p.ring, "ring", src.ring}, {&p.opacity, "opacity", src.ring}, {&p.clip, "clip", src.clip},
-	} {
-		if !u.want {
-			continue
-		}
-		if *u.loc, err = prog.Uniform(u.name); err != nil {
-			prog.Delete()
-			return fmt.Errorf("%s program: %w", src.name, err)
-		}
+	us := []uniform{
+		{&p.proj, "proj"}, {&p.alpha, "alpha"}, {&p.pointSize, "pointSize"},
+		{&p.highlight, "highlightFirst"}, {&p.highlightBall, "highlightBall"},
+		{&p.cellCull, "cellCull"}, {&p.cells, "cells"}, {&p.viewport, "viewport"}, {&p.cellOrigin, "cellOrigin"},
+		{&p.cellReach, "cellReach"}, {&p.cellWin, "cellWin"}, {&p.cellSize, "cellSize"},
+	}
+	if src.disc {
+		us = append(us, uniform{&p.radius, "radiusPx"})
+	}
+	if src.ring {
+		us = append(us, uniform{&p.ring, "ring"}, uniform{&p.opacity, "opacity"})
+	}
+	if src.clip {
+		us = append(us, uniform{&p.clip, "clip"})
+	}
+	if err := prog.uniforms(us...); err != nil {
+		prog.Delete()
+		return fmt.Errorf("%s program: %w", src.name, err)
 	}
 	p.prog = prog
 	prog.Use()

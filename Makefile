@@ -215,6 +215,9 @@ lint: deps test-ebiten-deps
 	@# The other engines make bench runs beside the demo: modules of their own, outside the workspace.
 	for d in cmd/bench/engines/ebiten cmd/bench/engines/raylib; do \
 		(cd $$d && GOWORK=off $(GO) vet ./... && GOWORK=off $(STATICCHECK) ./...) || exit 1; done
+	@# Rooms of human size: no Go file outside the tests over 800 lines, no
+	@# function over 80, in every module (scripts/roomsize, one line for each).
+	$(GO) run ./scripts/roomsize
 
 # Each fuzz target for 30 s (FUZZTIME=… to change).
 FUZZTIME ?= 30s

@@ -20,6 +20,23 @@ import (
 // disc.frag of the fast path is the same disc without the ghost rings'
 // uniforms and branch).
 
+// DrawBalls draws every ball at alpha between its last (0) and next (1)
+// position: percentWithinTick to interpolate, 1 for no interpolation,
+// 1+percent to extrapolate. Call Clear first.
+func (r *Renderer) DrawBalls(alpha float32) {
+	r.drawnOutside()
+	view := [1]Rect{r.view}
+	r.drawBalls(alpha, view[:], true)
+}
+
+// DrawGhosts draws faint rings at every ball's last and next position, so
+// the interpolation between them can be seen.
+func (r *Renderer) DrawGhosts() {
+	r.drawnOutside()
+	view := [1]Rect{r.view}
+	r.drawGhosts(view[:])
+}
+
 // drawBalls draws the balls at mix factor alpha into each of rects
 // (window pixels, inside the world's view). The caller has cleared those
 // rects. whole says the frame is painted whole: rects is the world's view
@@ -36,6 +53,54 @@ func (r *Renderer) drawBalls(alpha float32, rects []Rect, whole bool) {
 		return
 	}
 	whole = whole && len(rects) == 1 && rects[0] == r.view
+	opt, q := r.ballForm(alpha, whole)
+	cells, quads := opt == optCulled, opt == optSquares
+	r.cells.on = cells
+	r.quads.on = quads
+	p := r.programFor(quads, whole)
+	if !r.ready(p) {
+		if q != nil {
+			gl.EndQuery(gl.TIME_ELAPSED)
+			r.timers.open = nil // nothing drawn: no frame's cost
+		}
+		return
+	}
+	r.setWorldViewport()
+	gl.Enable(gl.SCISSOR_TEST)
+	p.prog.Use()
+	gl.Uniform1f(p.alpha, alpha)
+	if cells {
+		gl.Uniform1i(p.cellCull, 1)
+	}
+	gl.BindVertexArray(r.vao[r.pos.Last()])
+	if quads {
+		r.bindQuadPositions()
+	}
+	for _, rect := range rects {
+		r.clip(p, rect)
+		if quads {
+			r.drawQuads()
+		} else {
+			gl.DrawArrays(gl.POINTS, 0, int32(r.pos.N()))
+		}
+	}
+	r.draws += len(rects)
+	if q != nil {
+		gl.EndQuery(gl.TIME_ELAPSED)
+	}
+	if cells {
+		gl.Uniform1i(p.cellCull, 0)
+	}
+	if whole {
+		r.clearBelowView()
+	}
+}
+
+// ballForm picks the form of the balls of a frame (optPoints,
+// optSquares or optCulled), makes the culler's cells where it culls, and
+// where a comparison measures the frame, starts its timer query (nil
+// where none).
+func (r *Renderer) ballForm(alpha float32, whole bool) (opt int, q *timerQuery) {
 	// Squares, points, or culled points: the choice in force, or another
 	// in a comparison, then measured (choice.go).
 	//
@@ -45,8 +110,7 @@ func (r *Renderer) drawBalls(alpha float32, rects []Rect, whole bool) {
 	// where the drawable holds squares, else points, culled where the
 	// choice in force culls. The choice goes on in frames that repaint
 	// the world whole.
-	opt := optPoints
-	var q *timerQuery
+	opt = optPoints
 	switch {
 	case r.cfg.Painter:
 	case !whole && r.cfg.Retained:
@@ -85,59 +149,26 @@ func (r *Renderer) drawBalls(alpha float32, rects []Rect, whole bool) {
 			}
 		}
 	}
-	cells, quads := opt == optCulled, opt == optSquares
-	r.cells.on = cells
-	r.quads.on = quads
-	var p *ballProgram
+	return opt, q
+}
+
+// programFor is the program that draws the balls as squares or
+// points, into a frame painted whole or in parts: the reference's
+// (Config.Painter) or the disc's.
+func (r *Renderer) programFor(quads, whole bool) *ballProgram {
 	switch {
 	case r.cfg.Painter && whole:
-		p = &r.ballWhole
+		return &r.ballWhole
 	case r.cfg.Painter:
-		p = &r.ball
+		return &r.ball
 	case quads && whole:
-		p = &r.discWholeQuads
+		return &r.discWholeQuads
 	case quads:
-		p = &r.discQuads
+		return &r.discQuads
 	case whole:
-		p = &r.discWhole
+		return &r.discWhole
 	default:
-		p = &r.disc
-	}
-	if !r.ready(p) {
-		if q != nil {
-			gl.EndQuery(gl.TIME_ELAPSED)
-			r.timers.open = nil // nothing drawn: no frame's cost
-		}
-		return
-	}
-	r.setWorldViewport()
-	gl.Enable(gl.SCISSOR_TEST)
-	p.prog.Use()
-	gl.Uniform1f(p.alpha, alpha)
-	if cells {
-		gl.Uniform1i(p.cellCull, 1)
-	}
-	gl.BindVertexArray(r.vao[r.pos.Last()])
-	if quads {
-		r.bindQuadPositions()
-	}
-	for _, rect := range rects {
-		r.clip(p, rect)
-		if quads {
-			r.drawQuads()
-		} else {
-			gl.DrawArrays(gl.POINTS, 0, int32(r.pos.N()))
-		}
-	}
-	r.draws += len(rects)
-	if q != nil {
-		gl.EndQuery(gl.TIME_ELAPSED)
-	}
-	if cells {
-		gl.Uniform1i(p.cellCull, 0)
-	}
-	if whole {
-		r.clearBelowView()
+		return &r.disc
 	}
 }
 

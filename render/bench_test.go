@@ -2,9 +2,10 @@ package render
 
 import (
 	"fmt"
-	"github.com/interpdemo/interpdemo/render/adaptive"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/interpdemo/interpdemo/render/adaptive"
 
 	"github.com/go-gl/gl/v3.3-core/gl"
 )

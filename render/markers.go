@@ -36,14 +36,10 @@ func NewMarkers() (*Markers, error) {
 		return nil, err
 	}
 	m := &Markers{prog: p}
-	for _, u := range []struct {
-		loc  *int32
-		name string
-	}{{&m.uMarker, "marker"}, {&m.uColor, "color"}, {&m.uWindow, "window"}, {&m.uPoint, "pointSize"}, {&m.uR, "radiusPx"}} {
-		if *u.loc, err = p.Uniform(u.name); err != nil {
-			p.Delete()
-			return nil, fmt.Errorf("marker program: %w", err)
-		}
+	if err := p.uniforms(uniform{&m.uMarker, "marker"}, uniform{&m.uColor, "color"}, uniform{&m.uWindow, "window"},
+		uniform{&m.uPoint, "pointSize"}, uniform{&m.uR, "radiusPx"}); err != nil {
+		p.Delete()
+		return nil, fmt.Errorf("marker program: %w", err)
 	}
 	gl.GenVertexArrays(1, &m.vao) // core profile draws need a VAO, even an empty one
 	return m, nil

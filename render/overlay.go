@@ -72,14 +72,9 @@ func newOverlays() (*overlays, error) {
 		return nil, err
 	}
 	o := &overlays{prog: p}
-	for _, u := range []struct {
-		loc  *int32
-		name string
-	}{{&o.uRect, "rect"}, {&o.uWindow, "window"}, {&o.uT, "tex"}} {
-		if *u.loc, err = p.Uniform(u.name); err != nil {
-			p.Delete()
-			return nil, fmt.Errorf("overlay program: %w", err)
-		}
+	if err := p.uniforms(uniform{&o.uRect, "rect"}, uniform{&o.uWindow, "window"}, uniform{&o.uT, "tex"}); err != nil {
+		p.Delete()
+		return nil, fmt.Errorf("overlay program: %w", err)
 	}
 	gl.GenVertexArrays(1, &o.vao) // core profile draws need a VAO, even an empty one
 	p.Use()

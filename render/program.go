@@ -56,6 +56,24 @@ func (p *Program) Uniform(name string) (int32, error) {
 	return loc, nil
 }
 
+// uniform names a uniform of a program and where its location goes.
+type uniform struct {
+	loc  *int32
+	name string
+}
+
+// uniforms sets the location of each of us (as Uniform does), and fails
+// at the first one p lacks.
+func (p *Program) uniforms(us ...uniform) error {
+	for _, u := range us {
+		var err error
+		if *u.loc, err = p.Uniform(u.name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Delete frees the program. Call it on the thread that owns the context.
 func (p *Program) Delete() {
 	if p != nil && p.id != 0 {

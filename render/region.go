@@ -81,17 +81,11 @@ func (g *region) add(r Rect) {
 	np := 1
 	pieces[0] = r
 	for _, h := range g.r[:g.n] {
-		nn := 0
+		nn, ok := 0, true
 		for _, p := range pieces[:np] {
-			var out [4]Rect
-			k := subtract(p, h, &out)
-			for _, q := range out[:k] {
-				if nn == maxRegion {
-					g.overflow = true
-					return
-				}
-				next[nn] = q
-				nn++
+			if nn, ok = subtractInto(&next, nn, p, h); !ok {
+				g.overflow = true
+				return
 			}
 		}
 		pieces, np = next, nn
@@ -120,17 +114,11 @@ func (g *region) cut(h Rect) {
 		return
 	}
 	var kept [maxRegion]Rect
-	nk := 0
+	nk, ok := 0, true
 	for _, p := range g.r[:g.n] {
-		var out [4]Rect
-		k := subtract(p, h, &out)
-		for _, q := range out[:k] {
-			if nk == maxRegion {
-				g.overflow = true
-				return
-			}
-			kept[nk] = q
-			nk++
+		if nk, ok = subtractInto(&kept, nk, p, h); !ok {
+			g.overflow = true
+			return
 		}
 	}
 	g.r, g.n = kept, nk
@@ -143,6 +131,22 @@ func (g *region) area() int {
 		a += r.area()
 	}
 	return a
+}
+
+// subtractInto puts the pieces of r minus h (subtract) after the n
+// rectangles of dst, and returns how many dst holds then; ok is false
+// where they do not all fit.
+func subtractInto(dst *[maxRegion]Rect, n int, r, h Rect) (_ int, ok bool) {
+	var out [4]Rect
+	k := subtract(r, h, &out)
+	for _, q := range out[:k] {
+		if n == maxRegion {
+			return n, false
+		}
+		dst[n] = q
+		n++
+	}
+	return n, true
 }
 
 // subtract writes r minus h as at most four disjoint rectangles (the bands

@@ -210,8 +210,30 @@ func (d *reader) record() input.Record {
 	}
 }
 
+// payload reads a recording's payload: its header, then its lists of
+// input runs, commands and checkpoints, each checked against the header's
+// tick count. It returns nil where d.err says what is wrong.
 func (d *reader) payload() *Recording {
 	rec := &Recording{}
+	ticks, players := d.header(rec)
+	d.inputs(rec, ticks, players)
+	if d.err == nil && rec.Ticks() != ticks {
+		d.fail("input runs cover %d ticks, the header says %d", rec.Ticks(), ticks)
+	}
+	d.commands(rec, ticks, players)
+	d.checkpoints(rec, ticks)
+	if d.err == nil && d.left() > 0 {
+		d.fail("%d unused bytes at the end of the payload", d.left())
+	}
+	if d.err != nil {
+		return nil
+	}
+	return rec
+}
+
+// header reads the settings, the initial buttons, the tick count and the
+// final hash into rec, and returns the tick count and the players.
+func (d *reader) header(rec *Recording) (ticks uint64, players int) {
 	s := &rec.Settings
 	s.Seed = d.uvarint("seed")
 	s.Balls = d.uint32v("ball count")
@@ -228,7 +250,7 @@ func (d *reader) payload() *Recording {
 		d.fail("unknown flags %#02x", flags)
 	}
 	s.Lockstep = flags&flagLockstep != 0
-	players := 1
+	players = 1
 	if d.version >= 2 {
 		at := d.off
 		n := d.uvarint("player count")
@@ -241,97 +263,105 @@ func (d *reader) payload() *Recording {
 	rec.InitialHeld = input.Buttons(d.uint32v("initial buttons"))
 
 	at = d.off
-	ticks := d.uvarint("tick count")
+	ticks = d.uvarint("tick count")
 	if ticks > MaxTicks {
 		d.off = at
 		d.fail("tick count %d exceeds the limit of %d", ticks, uint64(MaxTicks))
 	}
 	rec.FinalHash = d.uint64le("final hash")
+	return ticks, players
+}
 
-	if n := d.count("input runs", 1+3*players); d.err == nil && n > 0 {
-		rec.Inputs = make([]Run, 0, n)
-		var sum uint64
-		for i := range n {
-			at := d.off
-			c := d.uvarint("input run length")
-			r := Run{Count: c, Record: d.record()}
-			for j := 1; j < players; j++ {
-				r.Others[j-1] = d.record()
-			}
-			switch {
-			case d.err != nil:
-				return nil
-			case c == 0:
-				d.off = at
-				d.fail("input run %d is empty", i)
-			case c > ticks-sum:
-				d.off = at
-				d.fail("input run %d claims %d ticks, but only %d of the %d ticks are left", i, c, ticks-sum, ticks)
-			case i > 0 && r.same(&rec.Inputs[i-1]):
-				d.off = at
-				d.fail("input runs %d and %d hold the same record", i-1, i)
-			}
-			sum += c
-			rec.Inputs = append(rec.Inputs, r)
+// inputs reads the input runs into rec: none empty, none the same as the
+// one before, and none past the last tick.
+func (d *reader) inputs(rec *Recording, ticks uint64, players int) {
+	n := d.count("input runs", 1+3*players)
+	if d.err != nil || n == 0 {
+		return
+	}
+	rec.Inputs = make([]Run, 0, n)
+	var sum uint64
+	for i := range n {
+		at := d.off
+		c := d.uvarint("input run length")
+		r := Run{Count: c, Record: d.record()}
+		for j := 1; j < players; j++ {
+			r.Others[j-1] = d.record()
 		}
-	}
-	if d.err == nil && rec.Ticks() != ticks {
-		d.fail("input runs cover %d ticks, the header says %d", rec.Ticks(), ticks)
-	}
-
-	if n := d.count("commands", minCommand); d.err == nil && n > 0 {
-		rec.Commands = make([]TimedCommand, 0, n)
-		var last uint64
-		for i := range n {
-			at := d.off
-			delta := d.uvarint("command tick")
-			k := CommandKind(d.byte("command kind"))
-			arg := d.varint("command argument")
-			switch {
-			case d.err != nil:
-				return nil
-			case delta > ticks-last:
-				d.off = at
-				d.fail("command %d comes after the last tick", i)
-			case !k.Valid():
-				d.off = at
-				d.fail("command %d has unknown kind %d", i, k)
-			case k == CmdRelease && (players < 2 || arg < 0 || arg >= int64(players)):
-				d.off = at
-				d.fail("command %d releases player %d of a %d-player game", i, arg, players)
-			}
-			last += delta
-			rec.Commands = append(rec.Commands, TimedCommand{At: last, Command: Command{Kind: k, Arg: arg}})
+		switch {
+		case d.err != nil:
+			return
+		case c == 0:
+			d.off = at
+			d.fail("input run %d is empty", i)
+		case c > ticks-sum:
+			d.off = at
+			d.fail("input run %d claims %d ticks, but only %d of the %d ticks are left", i, c, ticks-sum, ticks)
+		case i > 0 && r.same(&rec.Inputs[i-1]):
+			d.off = at
+			d.fail("input runs %d and %d hold the same record", i-1, i)
 		}
+		sum += c
+		rec.Inputs = append(rec.Inputs, r)
 	}
+}
 
-	if n := d.count("checkpoints", minCheckpoint); d.err == nil && n > 0 {
-		rec.Checkpoints = make([]Checkpoint, 0, n)
-		var last uint64
-		for i := range n {
-			at := d.off
-			delta := d.uvarint("checkpoint tick")
-			h := d.uint64le("checkpoint hash")
-			switch {
-			case d.err != nil:
-				return nil
-			case delta == 0:
-				d.off = at
-				d.fail("checkpoint %d is not after the one before it", i)
-			case delta > ticks-last:
-				d.off = at
-				d.fail("checkpoint %d comes after the last tick", i)
-			}
-			last += delta
-			rec.Checkpoints = append(rec.Checkpoints, Checkpoint{Tick: last, Hash: h})
+// commands reads the timed commands into rec: each of a known kind, none
+// past the last tick, a release only of a player the game has.
+func (d *reader) commands(rec *Recording, ticks uint64, players int) {
+	n := d.count("commands", minCommand)
+	if d.err != nil || n == 0 {
+		return
+	}
+	rec.Commands = make([]TimedCommand, 0, n)
+	var last uint64
+	for i := range n {
+		at := d.off
+		delta := d.uvarint("command tick")
+		k := CommandKind(d.byte("command kind"))
+		arg := d.varint("command argument")
+		switch {
+		case d.err != nil:
+			return
+		case delta > ticks-last:
+			d.off = at
+			d.fail("command %d comes after the last tick", i)
+		case !k.Valid():
+			d.off = at
+			d.fail("command %d has unknown kind %d", i, k)
+		case k == CmdRelease && (players < 2 || arg < 0 || arg >= int64(players)):
+			d.off = at
+			d.fail("command %d releases player %d of a %d-player game", i, arg, players)
 		}
+		last += delta
+		rec.Commands = append(rec.Commands, TimedCommand{At: last, Command: Command{Kind: k, Arg: arg}})
 	}
+}
 
-	if d.err == nil && d.left() > 0 {
-		d.fail("%d unused bytes at the end of the payload", d.left())
+// checkpoints reads the checkpoints into rec: each after the one before,
+// none past the last tick.
+func (d *reader) checkpoints(rec *Recording, ticks uint64) {
+	n := d.count("checkpoints", minCheckpoint)
+	if d.err != nil || n == 0 {
+		return
 	}
-	if d.err != nil {
-		return nil
+	rec.Checkpoints = make([]Checkpoint, 0, n)
+	var last uint64
+	for i := range n {
+		at := d.off
+		delta := d.uvarint("checkpoint tick")
+		h := d.uint64le("checkpoint hash")
+		switch {
+		case d.err != nil:
+			return
+		case delta == 0:
+			d.off = at
+			d.fail("checkpoint %d is not after the one before it", i)
+		case delta > ticks-last:
+			d.off = at
+			d.fail("checkpoint %d comes after the last tick", i)
+		}
+		last += delta
+		rec.Checkpoints = append(rec.Checkpoints, Checkpoint{Tick: last, Hash: h})
 	}
-	return rec
 }

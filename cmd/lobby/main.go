@@ -30,11 +30,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
-	"os/signal"
 	"path"
 	"strings"
-	"syscall"
 	"time"
 	"unicode"
 
@@ -42,12 +39,7 @@ import (
 	"github.com/interpdemo/interpdemo/netplay/webrtc/lobby"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
-}
+func main() { cmdline.Main(run) }
 
 // defaultAddr is the lobby's address unless -addr says otherwise: the
 // loopback interface, so that a lobby started to try things is not open

@@ -13,20 +13,13 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/interpdemo/interpdemo/internal/cmdline"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
-}
+func main() { cmdline.Main(run) }
 
 // run serves until ctx ends and returns the exit status: 0 when ctx
 // ends, 1 when it cannot serve, 2 for a bad flag.

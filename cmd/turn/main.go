@@ -27,58 +27,84 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
-	"os/signal"
 	"sync"
 	"sync/atomic"
-	"syscall"
 
 	"github.com/interpdemo/interpdemo/internal/cmdline"
 	"github.com/pion/logging"
 	"github.com/pion/turn/v5"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+func main() { cmdline.Main(run) }
+
+// options are the command line's, checked.
+type options struct {
+	addr, host string
+	ip         net.IP // host's: the address relayed on
+	user, pass string // the long-term credential, or
+	secret     string // the secret shared with a lobby
+	realm      string
+}
+
+// parse reads the command line: ok false says to exit with code (0
+// after -h, 2 for a bad flag, said in one line on stderr).
+func parse(args []string, stdout, stderr io.Writer) (o options, code int, ok bool) {
+	fs := flag.NewFlagSet("turn", flag.ContinueOnError)
+	fs.StringVar(&o.addr, "addr", "127.0.0.1:3478", "UDP `HOST:PORT` to listen on (port 0 picks one); HOST is also the address relayed on")
+	fs.StringVar(&o.user, "user", "", "the credential's `USER` (with -pass)")
+	fs.StringVar(&o.pass, "pass", "", "the credential's `PASSWORD` (with -user)")
+	secretFile := fs.String("secret-file", "", "instead of -user and -pass: the `FILE` whose first line is the secret shared with a lobby (its -turn-secret-file), which makes each peer a credential of its own, good until the time it names")
+	fs.StringVar(&o.realm, "realm", "interpdemo", "the `REALM` of the credential")
+	if code, ok := cmdline.Parse(fs, args, stdout, stderr); !ok {
+		return o, code, false
+	}
+	switch {
+	case *secretFile != "" && (o.user != "" || o.pass != ""):
+		fmt.Fprintln(stderr, "turn: -secret-file, or -user and -pass: not both")
+		return o, 2, false
+	case *secretFile != "":
+		var err error
+		if o.secret, err = cmdline.ReadSecret("secret-file", *secretFile); err != nil {
+			fmt.Fprintf(stderr, "turn: %v\n", err)
+			return o, 2, false
+		}
+	case o.user == "" || o.pass == "":
+		fmt.Fprintln(stderr, "turn: -user and -pass are required (or -secret-file)")
+		return o, 2, false
+	}
+	host, _, err := net.SplitHostPort(o.addr)
+	o.host, o.ip = host, net.ParseIP(host)
+	if err != nil || o.ip == nil || o.ip.IsUnspecified() {
+		fmt.Fprintf(stderr, "turn: -addr %q: want IP:PORT, an address the peers reach (it is relayed on)\n", o.addr)
+		return o, 2, false
+	}
+	return o, 0, true
+}
+
+// auth is how the server checks a request's credential, and the reason
+// it says where one is refused (a format taking the user).
+func (o *options) auth() (turn.AuthHandler, string) {
+	if o.secret != "" {
+		return turn.LongTermTURNRESTAuthHandler(o.secret, logging.NewDefaultLeveledLoggerForScope("turn", logging.LogLevelDisabled, io.Discard)),
+			"user %q has expired, or its credential was not made with this server's secret"
+	}
+	key := turn.GenerateAuthKey(o.user, o.realm, o.pass)
+	return func(ra *turn.RequestAttributes) (string, []byte, bool) {
+		if ra.Username != o.user || ra.Realm != o.realm {
+			return "", nil, false
+		}
+		return ra.Username, key, true
+	}, "user %q, or its password, is not this server's"
 }
 
 // run serves until ctx ends and returns the exit status: 0 after a
 // shutdown, 1 when it cannot serve, 2 for a bad flag.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("turn", flag.ContinueOnError)
-	addr := fs.String("addr", "127.0.0.1:3478", "UDP `HOST:PORT` to listen on (port 0 picks one); HOST is also the address relayed on")
-	user := fs.String("user", "", "the credential's `USER` (with -pass)")
-	pass := fs.String("pass", "", "the credential's `PASSWORD` (with -user)")
-	secretFile := fs.String("secret-file", "", "instead of -user and -pass: the `FILE` whose first line is the secret shared with a lobby (its -turn-secret-file), which makes each peer a credential of its own, good until the time it names")
-	realm := fs.String("realm", "interpdemo", "the `REALM` of the credential")
-	if code, ok := cmdline.Parse(fs, args, stdout, stderr); !ok {
+	o, code, ok := parse(args, stdout, stderr)
+	if !ok {
 		return code
 	}
-	var secret string
-	switch {
-	case *secretFile != "" && (*user != "" || *pass != ""):
-		fmt.Fprintln(stderr, "turn: -secret-file, or -user and -pass: not both")
-		return 2
-	case *secretFile != "":
-		var err error
-		if secret, err = cmdline.ReadSecret("secret-file", *secretFile); err != nil {
-			fmt.Fprintf(stderr, "turn: %v\n", err)
-			return 2
-		}
-	case *user == "" || *pass == "":
-		fmt.Fprintln(stderr, "turn: -user and -pass are required (or -secret-file)")
-		return 2
-	}
-	host, _, err := net.SplitHostPort(*addr)
-	ip := net.ParseIP(host)
-	if err != nil || ip == nil || ip.IsUnspecified() {
-		fmt.Fprintf(stderr, "turn: -addr %q: want IP:PORT, an address the peers reach (it is relayed on)\n", *addr)
-		return 2
-	}
-	conn, err := net.ListenPacket("udp", *addr)
+	conn, err := net.ListenPacket("udp", o.addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "turn: %v\n", err)
 		return 1
@@ -90,20 +116,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, format+"\n", a...)
 	}
 	var bytes [2]atomic.Int64 // relayed to peers, from peers
-	key := turn.GenerateAuthKey(*user, *realm, *pass)
-	auth := func(ra *turn.RequestAttributes) (string, []byte, bool) {
-		if ra.Username != *user || ra.Realm != *realm {
-			return "", nil, false
-		}
-		return ra.Username, key, true
-	}
-	refused := "user %q, or its password, is not this server's"
-	if secret != "" {
-		auth = turn.LongTermTURNRESTAuthHandler(secret, logging.NewDefaultLeveledLoggerForScope("turn", logging.LogLevelDisabled, io.Discard))
-		refused = "user %q has expired, or its credential was not made with this server's secret"
-	}
+	auth, refused := o.auth()
 	srv, err := turn.NewServer(turn.ServerConfig{
-		Realm:       *realm,
+		Realm:       o.realm,
 		AuthHandler: auth,
 		EventHandler: turn.EventHandler{
 			OnAuth: func(src, _ net.Addr, _, username, _, method string, verdict bool) {
@@ -118,7 +133,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		PacketConnConfigs: []turn.PacketConnConfig{{
 			PacketConn: conn,
 			RelayAddressGenerator: &countingRelays{
-				RelayAddressGeneratorStatic: turn.RelayAddressGeneratorStatic{RelayAddress: ip, Address: host},
+				RelayAddressGeneratorStatic: turn.RelayAddressGeneratorStatic{RelayAddress: o.ip, Address: o.host},
 				bytes:                       &bytes,
 			},
 		}},

@@ -172,28 +172,94 @@ func Launch(ctx context.Context, o Options) (*Browser, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cdp: profile directory: %w", err)
 	}
-	// Descriptor 3 is what the browser reads, 4 what it writes.
-	browserIn, toBrowser, err := os.Pipe()
+	p, err := openPipes()
 	if err != nil {
 		os.RemoveAll(profile)
-		return nil, fmt.Errorf("cdp: pipe: %w", err)
+		return nil, err
 	}
-	fromBrowser, browserOut, err := os.Pipe()
+	cmd := exec.Command(o.Path, browserArgs(o, profile)...)
+	cmd.ExtraFiles = []*os.File{p.browserIn, p.browserOut}
+	b := &Browser{
+		cmd:         cmd,
+		toBrowser:   p.toBrowser,
+		fromBrowser: p.fromBrowser,
+		profile:     profile,
+		width:       o.Width,
+		height:      o.Height,
+		stderr:      &tailBuffer{max: 64 << 10},
+		stderrDone:  make(chan struct{}),
+		outbox:      make(chan []byte),
+		exited:      make(chan struct{}),
+		pending:     make(map[int64]*call),
+		pages:       make(map[string]*Page),
+		dead:        make(chan struct{}),
+	}
+	cmd.Stderr = p.stderrW
+	setProcessGroup(cmd)
+	err = cmd.Start()
+	// The child has its own copies of its ends now (or never will).
+	closeAll(p.browserIn, p.browserOut, p.stderrW)
 	if err != nil {
-		closeAll(browserIn, toBrowser)
+		closeAll(p.toBrowser, p.fromBrowser, p.stderrR)
 		os.RemoveAll(profile)
-		return nil, fmt.Errorf("cdp: pipe: %w", err)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("cdp: cannot start browser %s: %w", o.Path, err)
 	}
+
+	go b.wait()
+	go b.readStderr(p.stderrR)
+	go b.read()
+	go b.write()
+
+	var v struct {
+		Product string `json:"product"`
+	}
+	if err := b.call(ctx, "", "Browser.getVersion", nil, &v); err != nil {
+		if ctx.Err() != nil {
+			err = fmt.Errorf("cdp: browser %s did not answer: %w%s", o.Path, ctx.Err(), b.stderr.last(stderrLines))
+		}
+		b.Close()
+		return nil, err
+	}
+	b.version = v.Product
+	return b, nil
+}
+
+// pipes are the browser's: descriptor 3 is what it reads (browserIn,
+// written to through toBrowser), 4 what it writes (browserOut, read
+// from through fromBrowser), and its stderr.
+type pipes struct {
+	browserIn, toBrowser    *os.File
+	fromBrowser, browserOut *os.File
 	// The browser's stderr goes to a pipe we read ourselves, rather than
 	// through exec's copying, so that Wait returns as soon as the browser
 	// exits, even while its helpers still hold their copies of stderr.
-	stderrR, stderrW, err := os.Pipe()
-	if err != nil {
-		closeAll(browserIn, toBrowser, fromBrowser, browserOut)
-		os.RemoveAll(profile)
-		return nil, fmt.Errorf("cdp: pipe: %w", err)
-	}
+	stderrR, stderrW *os.File
+}
 
+// openPipes opens the browser's pipes, or none.
+func openPipes() (p pipes, err error) {
+	if p.browserIn, p.toBrowser, err = os.Pipe(); err != nil {
+		return p, fmt.Errorf("cdp: pipe: %w", err)
+	}
+	if p.fromBrowser, p.browserOut, err = os.Pipe(); err != nil {
+		closeAll(p.browserIn, p.toBrowser)
+		return p, fmt.Errorf("cdp: pipe: %w", err)
+	}
+	if p.stderrR, p.stderrW, err = os.Pipe(); err != nil {
+		closeAll(p.browserIn, p.toBrowser, p.fromBrowser, p.browserOut)
+		return p, fmt.Errorf("cdp: pipe: %w", err)
+	}
+	return p, nil
+}
+
+// browserArgs is the browser's command line: headless, driven over the
+// pipes, with profile as its profile, o's window size and Args, opening
+// about:blank.
+func browserArgs(o Options, profile string) []string {
 	args := []string{
 		"--headless=new",
 		"--remote-debugging-pipe",
@@ -221,57 +287,7 @@ func Launch(ctx context.Context, o Options) (*Browser, error) {
 		"--window-size=" + strconv.Itoa(o.Width) + "," + strconv.Itoa(o.Height),
 	}
 	args = append(args, o.Args...)
-	args = append(args, "about:blank")
-
-	cmd := exec.Command(o.Path, args...)
-	cmd.ExtraFiles = []*os.File{browserIn, browserOut}
-	b := &Browser{
-		cmd:         cmd,
-		toBrowser:   toBrowser,
-		fromBrowser: fromBrowser,
-		profile:     profile,
-		width:       o.Width,
-		height:      o.Height,
-		stderr:      &tailBuffer{max: 64 << 10},
-		stderrDone:  make(chan struct{}),
-		outbox:      make(chan []byte),
-		exited:      make(chan struct{}),
-		pending:     make(map[int64]*call),
-		pages:       make(map[string]*Page),
-		dead:        make(chan struct{}),
-	}
-	cmd.Stderr = stderrW
-	setProcessGroup(cmd)
-	err = cmd.Start()
-	// The child has its own copies of its ends now (or never will).
-	closeAll(browserIn, browserOut, stderrW)
-	if err != nil {
-		closeAll(toBrowser, fromBrowser, stderrR)
-		os.RemoveAll(profile)
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("cdp: cannot start browser %s: %w", o.Path, err)
-	}
-
-	go b.wait()
-	go b.readStderr(stderrR)
-	go b.read()
-	go b.write()
-
-	var v struct {
-		Product string `json:"product"`
-	}
-	if err := b.call(ctx, "", "Browser.getVersion", nil, &v); err != nil {
-		if ctx.Err() != nil {
-			err = fmt.Errorf("cdp: browser %s did not answer: %w%s", o.Path, ctx.Err(), b.stderr.last(stderrLines))
-		}
-		b.Close()
-		return nil, err
-	}
-	b.version = v.Product
-	return b, nil
+	return append(args, "about:blank")
 }
 
 // Version is the browser's product name and version, such as

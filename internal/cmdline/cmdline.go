@@ -1,18 +1,32 @@
 // Package cmdline is what the project's servers (cmd/lobby, cmd/turn,
-// cmd/serve) share on their command lines: flags whose errors are one
-// line, an address to listen on checked before anything starts, and a
-// secret read from a file rather than given where ps shows it.
+// cmd/serve) share on their command lines: a main that ends on SIGINT or
+// SIGTERM, flags whose errors are one line, an address to listen on
+// checked before anything starts, and a secret read from a file rather
+// than given where ps shows it.
 package cmdline
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 )
+
+// Main runs a server's body until SIGINT or SIGTERM ends its context,
+// then exits with the status run returned: os.Exit only once run has
+// returned, so that its deferred cleanup runs.
+func Main(run func(ctx context.Context, args []string, stdout, stderr io.Writer) int) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
 
 // Parse parses args into fs, a flag set named after the command, made
 // with flag.ContinueOnError. With -h it prints the usage on stdout; a bad

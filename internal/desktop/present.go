@@ -107,24 +107,8 @@ func (a *app) showSplit(sc *demo.Scene, resized, parts bool) bool {
 	if err != nil {
 		return false
 	}
-	if a.lay == nil {
-		// The layers' renderer, in a context of its own (sharing the
-		// overlays' textures), current on the window for good.
-		// Where that fails, the window draws the world itself from now
-		// on.
-		if err := a.win.UseLayers(); err != nil {
-			a.splitFailed = true
-			a.win.UnsplitWorld()
-			return false
-		}
-		cfg := renderConfig(a.d.World().Config(), a.win.Window, renderChoice{})
-		cfg.LayersOnly, cfg.Retained, cfg.PaintedOnly = true, parts, parts
-		a.lay, err = render.New(cfg)
-		if err != nil {
-			a.lay, a.splitFailed = nil, true
-			a.win.UnsplitWorld()
-			return false
-		}
+	if a.lay == nil && !a.newLayers(parts) {
+		return false
 	}
 	if !a.split {
 		// From one drawable to two: neither holds what the other drew.
@@ -149,11 +133,41 @@ func (a *app) showSplit(sc *demo.Scene, resized, parts bool) bool {
 	} else {
 		a.win.PresentWorldParts(a.partsOf(a.rend.Painted()))
 	}
-	// The layers, where they changed: new contents (uploaded in the
-	// layers' context, which draws them), moved, or lost. A resized
-	// window's are drawn whole and swapped (see show), as are all where
-	// the window presents no parts; a swap leaves the world's window
-	// alone.
+	a.showLayers(sc, lf, resized, parts)
+	a.presented = presentSplit
+	if !parts {
+		a.presented = presentSplitSwap
+	}
+	return true
+}
+
+// newLayers makes the layers' renderer, in a context of its own (sharing
+// the overlays' textures), current on the window for good. Where that
+// fails, the window draws the world itself from now on, and it returns
+// false.
+func (a *app) newLayers(parts bool) bool {
+	if err := a.win.UseLayers(); err != nil {
+		a.splitFailed = true
+		a.win.UnsplitWorld()
+		return false
+	}
+	cfg := renderConfig(a.d.World().Config(), a.win.Window, renderChoice{})
+	cfg.LayersOnly, cfg.Retained, cfg.PaintedOnly = true, parts, parts
+	var err error
+	if a.lay, err = render.New(cfg); err != nil {
+		a.lay, a.splitFailed = nil, true
+		a.win.UnsplitWorld()
+		return false
+	}
+	return true
+}
+
+// showLayers draws and presents the layers of a split window, lf, where
+// they changed: new contents (uploaded in the layers' context, which
+// draws them), moved, or lost. A resized window's are drawn whole and
+// swapped (see show), as are all where the window presents no parts; a
+// swap leaves the world's window alone.
+func (a *app) showLayers(sc *demo.Scene, lf *render.Frame, resized, parts bool) {
 	if resized {
 		a.lay.Invalidate()
 		a.layShown = false
@@ -179,11 +193,6 @@ func (a *app) showSplit(sc *demo.Scene, resized, parts bool) bool {
 		a.layShown = true
 		a.win.UseWorld()
 	}
-	a.presented = presentSplit
-	if !parts {
-		a.presented = presentSplitSwap
-	}
-	return true
 }
 
 // leaveSplit draws the world in the window again, if it had a window of

@@ -156,7 +156,33 @@ func skipSpaces(b []byte, i int) int {
 // pause, loads, recording); with s.Help it adds every setting, the key
 // reference and the graph legend.
 func AppendText(dst []byte, s *Snapshot) []byte {
-	b := dst
+	b := appendFigures(dst, s)
+	b = appendUnusual(b, s)
+	if !s.Help {
+		if s.KeyHelp != "" {
+			b = append(b, "\n? or F1: keys, settings, graph legend"...)
+		}
+		return b
+	}
+	b = appendSettings(b, s)
+	b = appendLoads(b, s)
+	b = appendPacing(b, s)
+	b = appendCull(b, &s.Cull)
+	b = appendSprites(b, &s.Sprites)
+	if s.KeyHelp != "" {
+		b = append(b, "\n\n"...)
+		b = append(b, s.KeyHelp...)
+	}
+	if s.GraphLegend {
+		b = append(b, "\n\n"...)
+		b = append(b, GraphLegend...)
+	}
+	return b
+}
+
+// appendFigures appends the figures that matter: FPS, TPS, ticks this
+// frame, percentWithinTick, the drawing, vsync, the debt discarded.
+func appendFigures(b []byte, s *Snapshot) []byte {
 	// The short form puts its figures a line each, for a narrow column;
 	// the long form, in a wide one, packs them three lines.
 	sep := "\n"
@@ -184,6 +210,13 @@ func AppendText(dst []byte, s *Snapshot) []byte {
 	b = append(b, "debt discarded "...)
 	b = AppendMs(b, s.DiscardedLastSecond)
 	b = append(b, "/s"...)
+	return b
+}
+
+// appendUnusual appends the lines that say something is unusual: another
+// mode, slow motion, a pause, loads (the long form has them among the
+// settings), the mode's own line, a status.
+func appendUnusual(b []byte, s *Snapshot) []byte {
 	if s.Mode != "fixed" || s.Speed != 1 || s.Paused {
 		b = append(b, "\nmode "...)
 		b = append(b, s.Mode...)
@@ -205,12 +238,12 @@ func AppendText(dst []byte, s *Snapshot) []byte {
 		b = append(b, '\n')
 		b = append(b, s.Status...)
 	}
-	if !s.Help {
-		if s.KeyHelp != "" {
-			b = append(b, "\n? or F1: keys, settings, graph legend"...)
-		}
-		return b
-	}
+	return b
+}
+
+// appendSettings appends the long form's settings: the tick, max-loops,
+// the debt, the frame cap, the balls.
+func appendSettings(b []byte, s *Snapshot) []byte {
 	b = append(b, "\ntick "...)
 	b = AppendMs(b, s.Tick)
 	b = append(b, "  max-loops "...)
@@ -230,18 +263,6 @@ func AppendText(dst []byte, s *Snapshot) []byte {
 	b = strconv.AppendInt(b, int64(s.Balls), 10)
 	if s.Player {
 		b = append(b, "  ball 0: player"...)
-	}
-	b = appendLoads(b, s)
-	b = appendPacing(b, s)
-	b = appendCull(b, &s.Cull)
-	b = appendSprites(b, &s.Sprites)
-	if s.KeyHelp != "" {
-		b = append(b, "\n\n"...)
-		b = append(b, s.KeyHelp...)
-	}
-	if s.GraphLegend {
-		b = append(b, "\n\n"...)
-		b = append(b, GraphLegend...)
 	}
 	return b
 }

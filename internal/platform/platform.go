@@ -106,41 +106,14 @@ func Open(o Options) (*Window, error) {
 		sdl.Quit()
 		return nil, ErrNoDisplay
 	}
-	ctxFlags := sdl.GL_CONTEXT_FORWARD_COMPATIBLE_FLAG
-	if o.Debug || os.Getenv(DebugEnv) == "1" {
-		ctxFlags |= sdl.GL_CONTEXT_DEBUG_FLAG
+	if err := setGLAttributes(o.Debug || os.Getenv(DebugEnv) == "1"); err != nil {
+		sdl.Quit()
+		return nil, err
 	}
-	attrs := []struct {
-		attr sdl.GLattr
-		v    int
-	}{
-		{sdl.GL_CONTEXT_MAJOR_VERSION, 3},
-		{sdl.GL_CONTEXT_MINOR_VERSION, 3},
-		{sdl.GL_CONTEXT_PROFILE_MASK, sdl.GL_CONTEXT_PROFILE_CORE},
-		{sdl.GL_CONTEXT_FLAGS, ctxFlags},
-		{sdl.GL_DOUBLEBUFFER, 1},
-		{sdl.GL_DEPTH_SIZE, 0},
-		{sdl.GL_STENCIL_SIZE, 0},
-	}
-	for _, a := range attrs {
-		if err := sdl.GLSetAttribute(a.attr, a.v); err != nil {
-			sdl.Quit()
-			return nil, fmt.Errorf("SDL GL attribute: %w", err)
-		}
-	}
-	flags := uint32(sdl.WINDOW_OPENGL | sdl.WINDOW_RESIZABLE | sdl.WINDOW_ALLOW_HIGHDPI)
-	if o.Headless {
-		flags |= sdl.WINDOW_HIDDEN
-	}
-	x, y := int32(sdl.WINDOWPOS_CENTERED), int32(sdl.WINDOWPOS_CENTERED)
-	if b, err := sdl.GetDisplayBounds(0); err == nil && o.Offset != 0 {
-		x = b.X + max(0, (b.W-int32(o.Width))/2) + int32(o.Offset)
-		y = b.Y + max(0, (b.H-int32(o.Height))/2) + int32(o.Offset)
-	}
-	win, err := sdl.CreateWindow(o.Title, x, y, int32(o.Width), int32(o.Height), flags)
+	win, err := createWindow(o)
 	if err != nil {
 		sdl.Quit()
-		return nil, fmt.Errorf("creating window: %w", err)
+		return nil, err
 	}
 	ctx, err := win.GLCreateContext()
 	if err != nil {
@@ -163,6 +136,53 @@ func Open(o Options) (*Window, error) {
 		_ = learnPreload() // a cache not written costs the next start only its head start
 	}
 	return w, nil
+}
+
+// setGLAttributes asks SDL for the context Open makes: OpenGL 3.3 core,
+// forward compatible (with debug, a debug context), double-buffered,
+// with no depth or stencil buffer.
+func setGLAttributes(debug bool) error {
+	ctxFlags := sdl.GL_CONTEXT_FORWARD_COMPATIBLE_FLAG
+	if debug {
+		ctxFlags |= sdl.GL_CONTEXT_DEBUG_FLAG
+	}
+	attrs := []struct {
+		attr sdl.GLattr
+		v    int
+	}{
+		{sdl.GL_CONTEXT_MAJOR_VERSION, 3},
+		{sdl.GL_CONTEXT_MINOR_VERSION, 3},
+		{sdl.GL_CONTEXT_PROFILE_MASK, sdl.GL_CONTEXT_PROFILE_CORE},
+		{sdl.GL_CONTEXT_FLAGS, ctxFlags},
+		{sdl.GL_DOUBLEBUFFER, 1},
+		{sdl.GL_DEPTH_SIZE, 0},
+		{sdl.GL_STENCIL_SIZE, 0},
+	}
+	for _, a := range attrs {
+		if err := sdl.GLSetAttribute(a.attr, a.v); err != nil {
+			return fmt.Errorf("SDL GL attribute: %w", err)
+		}
+	}
+	return nil
+}
+
+// createWindow creates Open's window: o's size, centred on the first
+// display (moved by o.Offset where not 0), hidden when headless.
+func createWindow(o Options) (*sdl.Window, error) {
+	flags := uint32(sdl.WINDOW_OPENGL | sdl.WINDOW_RESIZABLE | sdl.WINDOW_ALLOW_HIGHDPI)
+	if o.Headless {
+		flags |= sdl.WINDOW_HIDDEN
+	}
+	x, y := int32(sdl.WINDOWPOS_CENTERED), int32(sdl.WINDOWPOS_CENTERED)
+	if b, err := sdl.GetDisplayBounds(0); err == nil && o.Offset != 0 {
+		x = b.X + max(0, (b.W-int32(o.Width))/2) + int32(o.Offset)
+		y = b.Y + max(0, (b.H-int32(o.Height))/2) + int32(o.Offset)
+	}
+	win, err := sdl.CreateWindow(o.Title, x, y, int32(o.Width), int32(o.Height), flags)
+	if err != nil {
+		return nil, fmt.Errorf("creating window: %w", err)
+	}
+	return win, nil
 }
 
 // Preserved reports whether the drawable keeps its pixels from one frame

@@ -305,9 +305,14 @@ func (c *Culler) Prepare(alpha float32) (windows []int32, fresh bool) {
 		return c.rowMin, true
 	}
 	c.Size()
-	a := float64(alpha)
+	c.cover(float64(alpha))
+	c.fillWindows()
+	return c.rowMin, true
+}
 
-	// Steps 1 and 2 together, the balls from the last to the first.
+// cover stamps the balls at mix factor a, from the last to the first,
+// and gives each cell its owner (steps 1 and 2 together).
+func (c *Culler) cover(a float64) {
 	gw, words, n := c.gw, c.words, 2*c.stamp+1
 	copy(c.bits, c.bits0)
 	copy(c.full, c.full0)
@@ -342,23 +347,7 @@ func (c *Culler) Prepare(alpha float32) (windows []int32, fresh bool) {
 		if p < 0 || w+1 >= words || k0 >= k1 {
 			continue // too far outside the view to cover any of it: no occluder
 		}
-		// Every cell the stamp reaches covered already (later balls
-		// cover most of the view): the stamp would change nothing that
-		// matters.
-		b0, b1 := (y0+k0)/CellSize, (y0+k1-1)/CellSize
-		lo, hi := p&^(CellSize-1)-w*64, (p+n-1)&^(CellSize-1)-w*64 // first columns of the first and last cell, in words w, w+1
-		m0, m1 := cellFirst&(^uint64(0)<<lo), uint64(0)
-		if hi < 64 {
-			m0 &= ^uint64(0) >> (63 - hi)
-		} else {
-			m1 = cellFirst & (^uint64(0) >> (127 - hi))
-		}
-		done := true
-		for band := b0; band <= b1 && done; band++ {
-			full := c.full[band*words+w:][:2]
-			done = full[0]&m0 == m0 && full[1]&m1 == m1
-		}
-		if done {
+		if c.coveredAlready(p, y0+k0, y0+k1-1) {
 			continue
 		}
 		var changed uint32 // bands the stamp covered a pixel of afresh
@@ -371,39 +360,75 @@ func (c *Culler) Prepare(alpha float32) (windows []int32, fresh bool) {
 			}
 			c.bits[i], c.bits[i+CellSize] = lo, hi
 		}
-		for band := (y0 + k0) / CellSize; changed != 0; band++ {
-			if changed&1 == 0 {
-				changed >>= 1
-				continue
-			}
-			changed >>= 1
-			full := c.full[band*words:][:words]
-			for k := w; k <= w+1; k++ {
-				b4 := c.bits[c.bit(band*CellSize, k):][:CellSize]
-				b := b4[0] & b4[1] & b4[2] & b4[3]
-				// A cell's four columns all covered: its nibble's low bit.
-				b &= b >> 1
-				b &= b >> 2
-				b &= cellFirst
-				fresh := b &^ full[k]
-				full[k] |= fresh
-				if fresh != 0 {
-					open -= bits.OnesCount64(fresh)
-					last = j
-				}
-				for fresh != 0 {
-					cell := band*gw + (k*64+bits.TrailingZeros64(fresh)-64)/CellSize
-					c.cells[cell] = int32(j)
-					fresh &= fresh - 1
-				}
+		if changed != 0 {
+			if fresh := c.own(j, w, (y0+k0)/CellSize, changed); fresh > 0 {
+				open -= fresh
+				last = j
 			}
 		}
 	}
+}
 
-	// Step 3. Window tx of a row stands for its cells from tx-(win-1) to
-	// tx; cells outside the view are never drawn, so no ball that matters
-	// owns them (MaxInt32).
-	gh, win, tw := c.gh, c.win, c.tw
+// coveredAlready reports whether every cell that a stamp starting at bit
+// p of rows y0 to y1 (the rows it reaches in the view) reaches is covered
+// already (later balls cover most of the view): the stamp would change
+// nothing that matters.
+func (c *Culler) coveredAlready(p, y0, y1 int) bool {
+	w, words := p>>6, c.words
+	b0, b1 := y0/CellSize, y1/CellSize
+	lo, hi := p&^(CellSize-1)-w*64, (p+2*c.stamp)&^(CellSize-1)-w*64 // first columns of the first and last cell, in words w, w+1
+	m0, m1 := cellFirst&(^uint64(0)<<lo), uint64(0)
+	if hi < 64 {
+		m0 &= ^uint64(0) >> (63 - hi)
+	} else {
+		m1 = cellFirst & (^uint64(0) >> (127 - hi))
+	}
+	for band := b0; band <= b1; band++ {
+		full := c.full[band*words+w:][:2]
+		if full[0]&m0 != m0 || full[1]&m1 != m1 {
+			return false
+		}
+	}
+	return true
+}
+
+// own gives ball j the cells of words w and w+1 that its stamp covered
+// afresh, in the bands changed names (bit i: band band0+i), and returns
+// how many it covered.
+func (c *Culler) own(j, w, band0 int, changed uint32) (covered int) {
+	gw, words := c.gw, c.words
+	for band := band0; changed != 0; band++ {
+		if changed&1 == 0 {
+			changed >>= 1
+			continue
+		}
+		changed >>= 1
+		full := c.full[band*words:][:words]
+		for k := w; k <= w+1; k++ {
+			b4 := c.bits[c.bit(band*CellSize, k):][:CellSize]
+			b := b4[0] & b4[1] & b4[2] & b4[3]
+			// A cell's four columns all covered: its nibble's low bit.
+			b &= b >> 1
+			b &= b >> 2
+			b &= cellFirst
+			fresh := b &^ full[k]
+			full[k] |= fresh
+			covered += bits.OnesCount64(fresh)
+			for fresh != 0 {
+				cell := band*gw + (k*64+bits.TrailingZeros64(fresh)-64)/CellSize
+				c.cells[cell] = int32(j)
+				fresh &= fresh - 1
+			}
+		}
+	}
+	return covered
+}
+
+// fillWindows is step 3. Window tx of a row stands for its cells from
+// tx-(win-1) to tx; cells outside the view are never drawn, so no ball
+// that matters owns them (MaxInt32).
+func (c *Culler) fillWindows() {
+	gw, gh, win, tw := c.gw, c.gh, c.win, c.tw
 	for cy := 0; cy < gh; cy++ {
 		cells := c.cells[cy*gw : (cy+1)*gw]
 		out := c.rowMin[cy*tw : (cy+1)*tw]
@@ -415,7 +440,6 @@ func (c *Culler) Prepare(alpha float32) (windows []int32, fresh bool) {
 			out[tx] = m
 		}
 	}
-	return c.rowMin, true
 }
 
 // HiddenCount counts the balls the last Prepare hid.

@@ -5,10 +5,10 @@ import (
 	"time"
 )
 
-// The documented rules of the Pacer and of tick-count stabilisation, one
-// test each, on frame times made up to sit exactly on each rule's bound
-// and one nanosecond past it: changing a rule's constant or comparison
-// fails its test.
+// The documented rules of the Pacer, one test each, on frame times made
+// up to sit exactly on each rule's bound and one nanosecond past it:
+// changing a rule's constant or comparison fails its test (the
+// stabiliser's: TestStabilizeBounds).
 
 // rulePer is the refresh interval of the rule tests: 8 ms, so that an
 // eighth, a quarter and a half of it are whole nanoseconds.
@@ -264,60 +264,5 @@ func TestPacerMeasureInliers(t *testing.T) {
 		if got := bootPacer(t, bootIntervals(m)); got != c.snapped {
 			t.Errorf("24 inliers of which 4 at %v (the median %v): snapping %v, want %v", c.d, rulePer, got, c.snapped)
 		}
-	}
-}
-
-// stabilizeRun runs a stabilised loop (10 ms tick, 2 ms window) through
-// frames that leave it 1.9 ms behind the clock with 1 ms of a tick
-// pending, then one frame d later, and returns that frame's ticks and the
-// lag after it. d = 28 ms is 3 ticks less the window: a steady interval
-// at which the frame would run 2 ticks, so the loop catches up and runs 3.
-func stabilizeRun(t *testing.T, maxLoops int, d time.Duration) (ticks int, lag time.Duration) {
-	t.Helper()
-	const tick, window = 10 * time.Millisecond, 2 * time.Millisecond
-	f := mustFixed(t, FixedConfig{Tick: tick, MaxLoops: maxLoops, Stabilize: window}, 0)
-	now := 19900 * time.Microsecond
-	f.Step(now) // 1 tick, 9.9 ms pending
-	now += tick + window
-	if fr := f.Step(now); fr.Ticks != 1 || f.Lag() != 1900*time.Microsecond {
-		t.Fatalf("setup: a frame a tick and the window after: %d ticks, lag %v; want 1 tick, lag 1.9ms", fr.Ticks, f.Lag())
-	}
-	now += time.Millisecond
-	f.Step(now) // no whole tick apart: 1 tick, 1 ms pending
-	fr := f.Step(now + d)
-	return fr.Ticks, f.Lag()
-}
-
-// TestStabilizeBounds pins the stabiliser's rules: a frame is steadied
-// only when its interval is within the window of a whole number k of
-// ticks, bounds included (the frame that sets the lag up is exactly the
-// window long, and the last frame exactly the window short), and k is at
-// most MaxLoops, a frame of exactly MaxLoops ticks included. A
-// nanosecond past the window, or a frame of MaxLoops+1 ticks, is left to
-// the classic loop (its lag unchanged).
-func TestStabilizeBounds(t *testing.T) {
-	for _, c := range []struct {
-		name      string
-		maxLoops  int
-		d         time.Duration
-		wantTicks int
-		wantLag   time.Duration
-	}{
-		{"3 ticks less the window, MaxLoops 3", 3, 28 * ms, 3, 900*time.Microsecond - 1},
-		{"3 ticks less the window and 1 ns", 3, 28*ms - 1, 2, 1900 * time.Microsecond},
-		{"3 ticks less the window, MaxLoops 2", 2, 28 * ms, 2, 1900 * time.Microsecond},
-	} {
-		ticks, lag := stabilizeRun(t, c.maxLoops, c.d)
-		if ticks != c.wantTicks || lag != c.wantLag {
-			t.Errorf("%s: %d ticks, lag %v; want %d, %v", c.name, ticks, lag, c.wantTicks, c.wantLag)
-		}
-	}
-	// The window's upper bound: a frame a tick and the window after the
-	// last one, which would run 2 ticks, is held back to 1 (stabilizeRun's
-	// setup checks it); a nanosecond longer runs its 2 ticks at lag 0.
-	f := mustFixed(t, FixedConfig{Tick: 10 * ms, MaxLoops: 3, Stabilize: 2 * ms}, 0)
-	f.Step(19900 * time.Microsecond)
-	if fr := f.Step(19900*time.Microsecond + 12*ms + 1); fr.Ticks != 2 || f.Lag() != 0 {
-		t.Errorf("a frame a tick, the window and 1 ns after the last: %d ticks, lag %v; want 2, 0", fr.Ticks, f.Lag())
 	}
 }

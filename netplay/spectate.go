@@ -79,6 +79,9 @@ const (
 	// defaultMaxSnapshot bounds the snapshot a Spectator accepts when
 	// SpectatorConfig.MaxSnapshot is 0.
 	defaultMaxSnapshot = 64 << 20
+	// maxSnapshotWire is the largest snapshot the wire describes, 1 TiB:
+	// larger sizes are garbage.
+	maxSnapshotWire = 1 << 40
 	// spectatorLog is the number of confirmed ticks a Broadcast keeps: a
 	// spectator further behind is dropped.
 	spectatorLog = 4096
@@ -371,7 +374,11 @@ func (b *broadcast) Receive(now time.Duration, from string, pkt []byte) {
 		b.st.Left++
 		b.gone.add(now, from, token)
 	case msgSpecAck:
-		snapGot := r.uvMax(uint64(defaultMaxSnapshot))
+		// Bounded by what the wire carries, not by a spectator's default
+		// bound (a spectator may allow more: Config.MaxSnapshot) nor by the
+		// snapshot held now (one taken since for another spectator may be
+		// smaller than the one this spectator loaded).
+		snapGot := r.uvMax(maxSnapshotWire)
 		have := r.uvMax(maxTick)
 		var sack [sackBytes]byte
 		nSack := 0
@@ -987,7 +994,7 @@ func (sp *spectator) welcome(now time.Duration, session uint64, r *reader) {
 	players, size := int(r.u8()), int(r.u8())
 	limit := r.uvMax(maxTick)
 	start := r.uvMax(maxTick)
-	snapLen := r.uv()
+	snapLen := r.uvMax(maxSnapshotWire)
 	sum, hash := r.u64(), r.u64()
 	n := int(r.uvMax(MaxSettingsSize))
 	var settings [MaxSettingsSize]byte

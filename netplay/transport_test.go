@@ -9,33 +9,85 @@ import (
 	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
-// floodTransport always has another datagram: Read must still return.
+// floodTransport has another datagram at every Recv, for up to 100,000
+// of them: a bounded Read stops long before, an unbounded one ends there
+// (rather than hang the test until go test's timeout).
 type floodTransport struct {
 	pkt  []byte
+	read int
 	sent int
 }
 
-func (f *floodTransport) Send(string, []byte)          { f.sent++ }
-func (f *floodTransport) Recv() (string, []byte, bool) { return "10.9.9.9:9", f.pkt, true }
-func (f *floodTransport) Unreachable() (string, bool)  { return "", false }
+func (f *floodTransport) Send(string, []byte) { f.sent++ }
+func (f *floodTransport) Recv() (string, []byte, bool) {
+	if f.read >= 100_000 {
+		return "", nil, false
+	}
+	f.read++
+	return "10.9.9.9:9", f.pkt, true
+}
+func (f *floodTransport) Unreachable() (string, bool) { return "", false }
 
-// A transport that never runs dry cannot hold a frame: Read takes a
-// bounded number of datagrams, and the session counts them as bad
-// (a stranger's garbage) without growing.
+// A transport that never runs dry cannot hold a frame: a frame takes at
+// most 4,096 datagrams (Session.Frame's documented bound), and the
+// session counts them as bad (a stranger's garbage) without growing.
 func TestReadBoundedUnderFlood(t *testing.T) {
-	s, err := newHost(config{InputSize: 1, Nonce: 1}, 0)
+	f := &floodTransport{pkt: []byte("garbage, not a packet")}
+	s, err := Host(Config{InputSize: 1, Nonce: 1, Tick: 20 * time.Millisecond}, &counter{}, f, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &floodTransport{pkt: []byte("garbage, not a packet")}
-	if n := receiveAll(0, f, s); n != readLimit {
-		t.Fatalf("Read took %d datagrams, want the bound %d", n, readLimit)
+	s.Frame(0, 0, 1)
+	if got := s.Stats().BadPackets; got != 4096 || f.read != 4096 {
+		t.Fatalf("a frame took %d datagrams of the flood and counted %d bad, want 4,096", f.read, got)
 	}
-	if got := s.Stats().BadPackets; got != readLimit {
-		t.Errorf("%d bad packets counted, want %d", got, readLimit)
+	f.read = 0
+	if a := testing.AllocsPerRun(20, func() { f.read = 0; s.Frame(0, 0, 1) }); a != 0 {
+		t.Errorf("a frame allocated %v times under a flood", a)
 	}
-	if a := testing.AllocsPerRun(20, func() { receiveAll(0, f, s) }); a != 0 {
-		t.Errorf("Read allocated %v times a call under a flood", a)
+}
+
+// manyDead is a transport that has found several addresses unreachable.
+type manyDead struct {
+	floodTransport
+	dead []string
+}
+
+func (m *manyDead) Recv() (string, []byte, bool) { return "", nil, false }
+func (m *manyDead) Unreachable() (string, bool) {
+	if len(m.dead) == 0 {
+		return "", false
+	}
+	a := m.dead[0]
+	m.dead = m.dead[1:]
+	return a, true
+}
+
+// deadNews records the unreachable addresses an endpoint was told of.
+type deadNews struct {
+	endpoint
+	told []string
+}
+
+func (d *deadNews) Unreachable(_ time.Duration, addr string) { d.told = append(d.told, addr) }
+
+// Every unreachable address a transport reports goes to the endpoint in
+// the same read, not one a frame: a joiner's own host among several dead
+// addresses ends it at once.
+func TestReadPassesEveryUnreachable(t *testing.T) {
+	tr := &manyDead{dead: []string{"a", "b", "c"}}
+	d := &deadNews{}
+	receiveAll(0, tr, d)
+	if strings.Join(d.told, ",") != "a,b,c" {
+		t.Errorf("one read passed on %q, want a, b and c", d.told)
+	}
+	j, err := Join(Config{InputSize: 1, Nonce: 2, JoinTimeout: time.Minute}, &counter{}, &manyDead{dead: []string{"x", "y", "host"}}, "host", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.Frame(0, 0, 1)
+	if !errors.Is(j.Err(), ErrUnreachable) || j.State() != StateEnded {
+		t.Errorf("a joiner whose host was the third unreachable address: %v, %v after one frame", j.Err(), j.State())
 	}
 }
 

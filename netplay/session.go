@@ -527,7 +527,7 @@ func newJoiner(cfg config, host string, now time.Duration) (*session, error) {
 	}
 	s := &session{
 		cfg: cfg, role: roleJoiner, state: StateJoining, inputSize: cfg.InputSize,
-		hostAddr: host, born: now,
+		hostAddr: host, born: now, tick: cfg.Tick,
 	}
 	s.peers[0] = peer{used: true, addr: host, lastHeard: now}
 	return s, nil

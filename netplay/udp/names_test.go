@@ -5,8 +5,6 @@ import (
 	"net/netip"
 	"testing"
 	"time"
-
-	"github.com/interpdemo/interpdemo/netplay"
 )
 
 // A flood of datagrams from many source addresses (a spoofed flood, or
@@ -24,7 +22,7 @@ func TestNamesBoundedUnderFloodFromManyAddresses(t *testing.T) {
 	deadline := time.Now().Add(20 * time.Second)
 
 	// recvFrom waits for the next datagram and checks its sender.
-	recvFrom := func(want netplay.Addr) {
+	recvFrom := func(want string) {
 		t.Helper()
 		for {
 			from, _, ok := c.Recv()
@@ -39,12 +37,12 @@ func TestNamesBoundedUnderFloodFromManyAddresses(t *testing.T) {
 			}
 		}
 	}
-	send := func(s *net.UDPConn) netplay.Addr {
+	send := func(s *net.UDPConn) string {
 		t.Helper()
 		if _, err := s.WriteToUDPAddrPort([]byte("flood"), to); err != nil {
 			t.Fatal(err)
 		}
-		return netplay.Addr(s.LocalAddr().String())
+		return string(s.LocalAddr().String())
 	}
 	loopback := &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)}
 

@@ -59,7 +59,7 @@ EBITEN_PKGS := libx11-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 
-.PHONY: all build run test test-pure test-gl test-386 bench lint deps test-deps clean fuzz plot test-ebiten test-ebiten-deps web serve browser-deps lobby
+.PHONY: api all build run test test-pure test-gl test-386 bench lint deps test-deps clean fuzz plot test-ebiten test-ebiten-deps web serve browser-deps lobby
 
 all: build
 
@@ -218,6 +218,15 @@ lint: deps test-ebiten-deps
 	@# Rooms of human size: no Go file outside the tests over 800 lines, no
 	@# function over 80, in every module (scripts/roomsize, one line for each).
 	$(GO) run ./scripts/roomsize
+	@# The library's public API (netplay, netplay/udp, netplay/netsim,
+	@# netplay/webrtc, loop) against its baseline in api/: any change fails
+	@# until it is recorded (make api) in the same change.
+	GO="$(GO)" ./scripts/api.sh check
+
+# Record the library's public API as the baseline make lint checks
+# against (api/), after changing it on purpose (say so in CHANGELOG.md).
+api:
+	GO="$(GO)" ./scripts/api.sh record
 
 # Each fuzz target for 30 s (FUZZTIME=… to change).
 FUZZTIME ?= 30s

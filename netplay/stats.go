@@ -111,8 +111,7 @@ type PeerStats struct {
 	// inputs. 0 for the local player and before a measurement.
 	RTT time.Duration `json:"rtt_ns"`
 	// Tick is the number of ticks the player's game has run, predicted
-	// ones included (a Runner's Head; a Session alone: its NextTick), as
-	// it last reported it (the local player's: now).
+	// ones included, as it last reported it (the local player's: now).
 	Tick uint64 `json:"tick"`
 	// Debt and CappedFrames are the player's loop time debt and frames
 	// that ran MaxLoops ticks, as it last reported them (ms precision).

@@ -2,14 +2,9 @@ package netplay
 
 import "time"
 
-// sender is the sending half of a Transport: what an Endpoint's Poll
-// hands its datagrams to.
+// sender is the sending half of a Transport: what an endpoint's Poll
+// hands its datagrams to (a Transport, or a test's function).
 type sender interface {
-	// Send sends one datagram to the peer at to, best effort, and must
-	// not block. pkt is lent for the call: copy what is kept after it
-	// returns. len(pkt) is at most MaxPacketSize. A datagram may be lost,
-	// duplicated, delayed or reordered, and a Send to an unknown or
-	// departed peer may do nothing: the session resends what matters.
 	Send(to string, pkt []byte)
 }
 
@@ -21,7 +16,8 @@ func (f sendFunc) Send(to string, pkt []byte) { f(to, pkt) }
 
 // Transport carries datagrams between peers: the thing to write to put
 // netplay on another network (a WebRTC data channel, Steam's sockets, a
-// relay). netplay/udp is one; MemNet's ports one in memory.
+// relay). netplay/udp is one, netplay/webrtc another, and netplay/netsim's
+// ports are one in memory.
 //
 // A Transport need not be reliable nor ordered: the session numbers,
 // acknowledges and resends what it needs, ignores a duplicate or a
@@ -31,7 +27,12 @@ func (f sendFunc) Send(to string, pkt []byte) { f(to, pkt) }
 // reads with goroutines of its own hands their datagrams over itself, and
 // it must bound what it buffers (drop what does not fit, and count it).
 type Transport interface {
-	sender
+	// Send sends one datagram to the peer at to, best effort, and must
+	// not block. pkt is lent for the call: copy what is kept after it
+	// returns. len(pkt) is at most MaxPacketSize. A datagram may be lost,
+	// duplicated, delayed or reordered, and a Send to an unknown or
+	// departed peer may do nothing: the session resends what matters.
+	Send(to string, pkt []byte)
 	// Recv returns the next datagram that has arrived, or ok false when
 	// none is waiting; it must not block. pkt is the transport's and need
 	// only stay valid until the next call to Recv. A datagram longer than
@@ -39,10 +40,9 @@ type Transport interface {
 	Recv() (from string, pkt []byte, ok bool)
 	// Unreachable returns an address found unreachable since the last
 	// call, or ok false: news that nothing answers there (UDP's "port
-	// unreachable", a lobby saying that a peer left). Read passes it to
-	// the endpoint, which ends a join that cannot succeed at once instead
-	// of waiting out its timeout. A transport that cannot tell returns
-	// ok false.
+	// unreachable", a lobby saying that a peer left): a join that cannot
+	// succeed ends at once instead of waiting out its timeout. A transport
+	// that cannot tell returns ok false.
 	Unreachable() (addr string, ok bool)
 }
 

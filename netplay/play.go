@@ -135,11 +135,13 @@ func (ps *Session) start() error {
 	return nil
 }
 
-// Frame plays one frame at now: it takes the datagrams that arrived,
-// runs the ticks it can of the due ticks the caller's fixed-step loop
-// says are due (in lockstep mode: the time debt kept) and of those owed
-// from earlier frames, at most maxLoops, and sends what is due. It
-// returns the new ticks it ran (re-simulations not counted).
+// Frame plays one frame at now: it takes the datagrams that arrived (at
+// most 4,096, so that a flood cannot hold up a frame: the rest wait in
+// the transport), runs the ticks it can of the due ticks the caller's
+// fixed-step loop says are due (in lockstep mode: the time debt kept) and
+// of those owed from earlier frames, at most maxLoops, and sends what is
+// due: new input goes out in the frame it was made. It returns the new
+// ticks it ran (re-simulations not counted). It allocates nothing.
 //
 // Ticks the frame cannot run (a missing input in lockstep, the
 // prediction limit in rollback, a full input window) stay owed and run

@@ -87,6 +87,13 @@ type Config struct {
 	// CheckDistance is how many ticks a sync test rolls back after
 	// every tick, 1..60 (SyncTest).
 	CheckDistance int
+	// Report makes a desync say where the states differ (Error.Report):
+	// the game must be a Snapshotter, and a Describer to name fields.
+	// It costs a state hash every tick, and a copy of the state at every
+	// desync check (Config.DesyncEvery); the peers exchange their states
+	// only when their hashes differ. A sync test keeps the state of each
+	// tick it checks. Every peer's own.
+	Report bool
 
 	// Interrupt is how long a peer may send nothing before an
 	// EventInterrupted says so (0 means 500 ms, or a quarter of Silence

@@ -108,6 +108,11 @@ type Error struct {
 	What string
 	// Size and Limit: ErrTooLarge, the size and what this peer accepts.
 	Size, Limit int
+	// Report (ErrDesync, with Config.Report) says where the states
+	// differ: the first tick whose hashes differ, and the fields (a
+	// Describer's) or bytes that differ, a line each. Empty without it,
+	// or until the peers have exchanged their states.
+	Report string
 }
 
 // Is reports whether target is e's Reason.

@@ -83,7 +83,7 @@ func Join(c Config, g Game, t Transport, host string, now time.Duration) (*Sessi
 // game, and Err reports the first difference (ErrDesync, with the tick
 // and the two hashes).
 func SyncTest(c Config, g Game) (*Session, error) {
-	st, err := newSyncTest(g, g, syncTestConfig{InputSize: c.InputSize, CheckDistance: c.CheckDistance})
+	st, err := newSyncTest(g, g, syncTestConfig{InputSize: c.InputSize, CheckDistance: c.CheckDistance, Report: c.Report})
 	if err != nil {
 		return nil, err
 	}

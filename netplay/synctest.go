@@ -15,6 +15,9 @@ type syncTestConfig struct {
 	// CheckDistance is how many ticks the test rolls back after every
 	// tick, 1..MaxCheckDistance.
 	CheckDistance int
+	// Report keeps each tick's state (the game must be a Snapshotter),
+	// for a report of what a roll back and replay changed.
+	Report bool
 }
 
 // syncState is a sync test's part of a Runner.
@@ -24,6 +27,10 @@ type syncState struct {
 	first  []uint64 // the hashes of the ticks being checked, first time
 	since  uint64   // the first tick the test may roll back to
 	err    *Error
+	// states (Report) are the states after each tick of the window, the
+	// first time: states[slot(t+1)] after tick t.
+	states [][]byte
+	snap   Snapshotter
 }
 
 // A syncTest is a Runner that tests a game on one machine (NewSyncTest),
@@ -54,6 +61,13 @@ func newSyncTest(g Game, local localInput, c syncTestConfig) (*syncTest, error) 
 	r.conf, _ = g.(Confirmer)
 	r.alloc(c.CheckDistance + 2)
 	r.sync = &syncState{n: c.CheckDistance, inputs: make([]record, len(r.used)), first: make([]uint64, c.CheckDistance)}
+	if c.Report {
+		snap, ok := g.(Snapshotter)
+		if !ok {
+			return nil, fmt.Errorf("netplay: %w: Config.Report needs a game that is a Snapshotter", ErrInvalid)
+		}
+		r.sync.snap, r.sync.states = snap, make([][]byte, len(r.used))
+	}
 	return &syncTest{r}, nil
 }
 
@@ -81,6 +95,10 @@ func (r *runner) syncFrame(maxLoops int) (ran int) {
 		st.inputs[i] = record{}
 		r.local.LocalInput(t, ran, st.inputs[i][:r.size])
 		r.tick(t, false)
+		if st.snap != nil {
+			j := r.slot(t + 1)
+			st.states[j] = st.snap.AppendState(st.states[j][:0])
+		}
 		r.st.Ticks++
 		r.owed--
 		ran++
@@ -96,6 +114,7 @@ func (r *runner) syncFrame(maxLoops int) (ran int) {
 		for k := range st.n {
 			if again := r.hashes[r.slot(from+uint64(k)+1)]; again != st.first[k] {
 				st.err = &Error{Reason: ErrDesync, Tick: from + uint64(k) + 1, Local: st.first[k], Remote: again, Rollback: st.n}
+				st.report(r, from, k)
 				return ran
 			}
 		}
@@ -115,4 +134,21 @@ func (r *runner) confirmSync(t uint64) {
 	in := &r.in
 	r.fill(t)
 	r.conf.Confirmed(in, r.hashes[r.slot(t+1)], true)
+}
+
+// report (Report) runs ticks from..from+k again, from the state before
+// from, and compares the state after them with the first time's: what a
+// roll back and replay changed, by field or by byte.
+func (st *syncState) report(r *runner, from uint64, k int) {
+	if st.snap == nil {
+		return
+	}
+	r.game.Load(r.slot(from))
+	for t := from; t <= from+uint64(k); t++ {
+		r.tick(t, true)
+	}
+	again := st.snap.AppendState(nil)
+	first := st.states[r.slot(from+uint64(k)+1)]
+	st.err.Report = fmt.Sprintf("the state after tick %d, the first time against after a roll back of %d ticks and a replay:\n%s",
+		st.err.Tick, st.n, diffStates(r.game, first, again).text())
 }

@@ -124,3 +124,40 @@ func firstByte(b []byte) int {
 	}
 	return int(b[0])
 }
+
+// StateView is a world's state bytes (AppendState's) as named fields:
+// what a report of where two peers' states differ shows ("Balls[12].X:
+// 1033 vs 1034").
+type StateView struct {
+	Ticks, Steps, StepRemainder uint64
+	Players                     uint8 // bit i: ball i is player-controlled
+	Balls                       []BallView
+}
+
+// BallView is one ball in a StateView: where it is (X, Y), where it was
+// a tick before (LastX, LastY), and its direction.
+type BallView struct {
+	X, Y, LastX, LastY, DirX, DirY int32
+}
+
+// ViewState reads AppendState's bytes as a StateView, without checking
+// them against a world (a peer's bytes may be another world's).
+func ViewState(b []byte) (StateView, error) {
+	le := binary.LittleEndian
+	if len(b) < stateHeaderSize || b[0] != stateVersion {
+		return StateView{}, fmt.Errorf("%w: %d bytes, version %d", ErrState, len(b), firstByte(b))
+	}
+	n := int(le.Uint32(b[58:]))
+	if n > MaxBalls || len(b) != StateSize(n) {
+		return StateView{}, fmt.Errorf("%w: %d balls in %d bytes", ErrState, n, len(b))
+	}
+	v := StateView{Ticks: le.Uint64(b[33:]), Steps: le.Uint64(b[41:]), StepRemainder: le.Uint64(b[49:]), Players: b[57],
+		Balls: make([]BallView, n)}
+	body := b[stateHeaderSize:]
+	for i := range v.Balls {
+		x := body[StateBytesPerBall*i:]
+		f := func(off int) int32 { return int32(le.Uint32(x[off:])) }
+		v.Balls[i] = BallView{LastX: f(0), LastY: f(4), X: f(8), Y: f(12), DirX: f(16), DirY: f(20)}
+	}
+	return v, nil
+}

@@ -70,3 +70,26 @@ func TestStateRefused(t *testing.T) {
 		}
 	}
 }
+
+// ViewState reads back what AppendState wrote, ball by ball.
+func TestViewState(t *testing.T) {
+	w, _ := New(Config{Balls: 50, Seed: 9})
+	for range 30 {
+		w.TickPlayers([]Control{{X: 1}})
+	}
+	v, err := ViewState(w.AppendState(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Balls) != w.N() || v.Ticks != w.Ticks() {
+		t.Fatalf("%d balls at tick %d, want %d at %d", len(v.Balls), v.Ticks, w.N(), w.Ticks())
+	}
+	for i, b := range v.Balls {
+		if b.X != w.Next[2*i] || b.Y != w.Next[2*i+1] || b.LastX != w.Last[2*i] || b.DirY != w.Dir[2*i+1] {
+			t.Fatalf("ball %d: %+v", i, b)
+		}
+	}
+	if _, err := ViewState([]byte{1, 2, 3}); !errors.Is(err, ErrState) {
+		t.Errorf("three bytes: %v", err)
+	}
+}

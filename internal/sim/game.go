@@ -65,6 +65,7 @@ var (
 	_ netplay.Confirmer   = (*game)(nil)
 	_ netplay.Predictor   = (*game)(nil)
 	_ netplay.Snapshotter = (*game)(nil)
+	_ netplay.Describer   = (*game)(nil)
 )
 
 func newGame(s *Sim, slots int) *game {
@@ -259,4 +260,29 @@ func (g *game) SetState(b []byte) error {
 		s.prevs[p] = DecodeInput(tail[p*InputSize:])
 	}
 	return nil
+}
+
+// describedState is the game's state bytes with names: the world's, and
+// each player's record of the tick before.
+type describedState struct {
+	World      physics.StateView
+	LastInputs []input.Record
+}
+
+// Describe reads the bytes AppendState wrote as named fields, for a
+// desync report (netplay.Describer).
+func (g *game) Describe(b []byte) (any, error) {
+	n := g.s.players * InputSize
+	if len(b) < n {
+		return nil, errors.New("the state is too short")
+	}
+	w, err := physics.ViewState(b[:len(b)-n])
+	if err != nil {
+		return nil, err
+	}
+	d := describedState{World: w, LastInputs: make([]input.Record, g.s.players)}
+	for p := range d.LastInputs {
+		d.LastInputs[p] = DecodeInput(b[len(b)-n+p*InputSize:])
+	}
+	return d, nil
 }

@@ -138,7 +138,7 @@ func (c Config) session() config {
 	return config{
 		Nonce: c.Nonce, InputSize: c.InputSize, Players: c.Players, Settings: c.Settings, Delay: c.Delay,
 		TickLimit: c.TickLimit, Tick: c.Tick, KickAfter: c.KickAfter, Disconnect: d, DesyncEvery: every,
-		MaxSettings: c.MaxSettings, EndOnDesync: c.EndOnDesync, Interrupt: c.Interrupt, Silence: c.Silence,
+		MaxSettings: c.MaxSettings, MaxReport: c.MaxSnapshot, EndOnDesync: c.EndOnDesync, Interrupt: c.Interrupt, Silence: c.Silence,
 		JoinTimeout: c.JoinTimeout, Linger: c.Linger, Resend: c.Resend, KeepAlive: c.KeepAlive,
 	}
 }
@@ -155,7 +155,7 @@ func (c Config) runner(host bool) (runnerConfig, error) {
 	if c.MaxPrediction < 0 || c.MaxPrediction > maxMaxPrediction {
 		return runnerConfig{}, fmt.Errorf("netplay: %w: Config.MaxPrediction %d not in 1..%d", ErrInvalid, c.MaxPrediction, maxMaxPrediction)
 	}
-	return runnerConfig{Netcode: c.Netcode, MaxPrediction: c.MaxPrediction, Tick: c.Tick}, nil
+	return runnerConfig{Netcode: c.Netcode, MaxPrediction: c.MaxPrediction, Tick: c.Tick, Report: c.Report}, nil
 }
 
 // spectator is the configuration of a spectator.

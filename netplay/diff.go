@@ -11,7 +11,7 @@ import (
 
 // A Describer is a Snapshotter that gives its state bytes back as a Go
 // value (a struct of the game's state, say): a desync report then names
-// the fields that differ ("Balls[12].X: 1033 vs 1034"), where it would
+// the fields that differ ("Players[1].X: 1033 vs 1034"), where it would
 // otherwise give the byte offsets. Describe must not change the game; it
 // is called only when a report is made (Config.Report).
 type Describer interface {

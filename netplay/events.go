@@ -108,6 +108,10 @@ type Event struct {
 	Joined, Players int
 	// Ticks is how many ticks this peer may skip (WaitRecommendation).
 	Ticks int
+	// Report (Desync, with Config.Report) says where the states differ:
+	// the event comes again with it once the peers have exchanged their
+	// states (Error.Report has it too).
+	Report string
 }
 
 // eventBuffer is the number of events a Session keeps until they are

@@ -140,6 +140,8 @@ type runnerConfig struct {
 	// Tick is the length of a tick of the caller's fixed-step loop; it
 	// turns time sync on (see TimeSync): 0 leaves it off.
 	Tick time.Duration
+	// Report keeps what a desync report needs (Config.Report).
+	Report bool
 }
 
 // runnerStats are a Runner's counts.
@@ -216,6 +218,7 @@ type runner struct {
 	bcast bool // a Broadcast serves the game's spectators (NewBroadcast)
 
 	sync *syncState
+	rep  *reportLog // Config.Report's
 	st   runnerStats
 }
 
@@ -262,6 +265,13 @@ func newRunner(s *session, g Game, local localInput, c runnerConfig) (*runner, e
 		return nil, fmt.Errorf("netplay: %w: RunnerConfig.Netcode %v, want Lockstep or Rollback", ErrInvalid, c.Netcode)
 	}
 	r.alloc(r.maxPred + 2)
+	if c.Report {
+		var err error
+		if r.rep, err = newReportLog(r); err != nil {
+			return nil, err
+		}
+		s.rep = r.rep
+	}
 	s.driven = true
 	return r, nil
 }
@@ -447,7 +457,7 @@ func (r *runner) tick(t uint64, resim bool) {
 	r.fill(t)
 	in.Resimulated = resim
 	i := r.slot(t)
-	r.saved[i] = in.predicted != 0 || r.sync != nil
+	r.saved[i] = in.predicted != 0 || r.sync != nil || r.rep != nil
 	if r.saved[i] {
 		r.game.Save(i)
 	}
@@ -455,7 +465,7 @@ func (r *runner) tick(t uint64, resim bool) {
 	r.predicted[i] = in.predicted
 	r.game.Advance(in)
 	r.head = t + 1
-	if (t+1)%hashEvery == 0 || r.sync != nil || r.s.checkAt(t+1) {
+	if (t+1)%hashEvery == 0 || r.sync != nil || r.rep != nil || r.s.checkAt(t+1) {
 		r.hashes[r.slot(t+1)] = r.game.Hash()
 	}
 }
@@ -546,6 +556,9 @@ func (r *runner) confirm(now time.Duration) {
 		r.hashOut = r.hashes[r.slot(t+1)]
 		if err := s.advance(r.hashFn); err != nil {
 			break
+		}
+		if r.rep != nil {
+			r.rep.confirmed(t + 1)
 		}
 		r.confirmTick(t)
 	}

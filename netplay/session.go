@@ -182,6 +182,9 @@ type config struct {
 	// player's quit.) Without it the game goes on, an EventDesync says
 	// so, and Err returns the first desync once the game is over.
 	EndOnDesync bool
+	// MaxReport bounds the other peer's state a desync report takes, in
+	// bytes (default 64 MiB).
+	MaxReport int
 	// Interrupt is how long a peer may send nothing before an
 	// EventInterrupted says so (default 500 ms, or a quarter of
 	// Silence if that is less; at most Silence).
@@ -239,6 +242,12 @@ func (c config) normalize(host bool) (config, error) {
 	}
 	if c.InputSize < 1 || c.InputSize > MaxInputSize {
 		return bad("Config.InputSize %d not in 1..%d", c.InputSize, MaxInputSize)
+	}
+	switch {
+	case c.MaxReport == 0:
+		c.MaxReport = defaultMaxSnapshot
+	case c.MaxReport < 0:
+		return bad("Config.MaxSnapshot %d is negative", c.MaxReport)
 	}
 	switch {
 	case c.MaxSettings == 0:
@@ -473,9 +482,11 @@ type session struct {
 	nSamples   int
 	sampleHead int
 
-	driven    bool   // a Runner plays the session: the tick calls are its own
-	newer     bool   // the packet being received is newer than any before from its peer
-	reject    string // host: a Reject is due to this address
+	driven    bool         // a Runner plays the session: the tick calls are its own
+	rep       reportSource // Config.Report's: what the runner keeps
+	xc        *exchange    // a desync report's exchange, or nil
+	newer     bool         // the packet being received is newer than any before from its peer
+	reject    string       // host: a Reject is due to this address
 	rejectDue bool
 	rejectWhy uint8 // rejectVersion or rejectFull
 	// host without a Broadcast: a spectator's Reject is due (it serves

@@ -18,6 +18,10 @@ func (s *session) Receive(now time.Duration, from string, pkt []byte) {
 	s.recv++
 	s.bytesIn += int64(len(pkt))
 	s.now = max(s.now, now)
+	if isReport(pkt) {
+		s.reportReceive(now, from, pkt) // a desync report's
+		return
+	}
 	p := &s.in
 	p.inputSize = s.inputSize
 	err := p.decode(pkt)

@@ -88,6 +88,7 @@ func (s *session) startReport(now time.Duration, q int, tick uint64) {
 	}
 	x.mine, x.kept = s.rep.reportState(tick)
 	x.myFirst, x.myHashes = s.rep.reportHashes(tick, nil)
+	x.hashesOK = len(x.myHashes) == 0 // nothing to send
 	s.xc = x
 }
 
@@ -284,7 +285,9 @@ func (x *exchange) report(src reportSource) string {
 		b.WriteString("this peer did not keep its state at that tick (it came too late)\n")
 	case x.refused != "":
 		fmt.Fprintf(&b, "the other peer's state is not here: %s\n", x.refused)
-	case !x.sized || len(x.theirs) != x.size:
+	case !x.sized:
+		fmt.Fprintf(&b, "the other peer's state did not arrive in %v\n", reportTimeout)
+	case len(x.theirs) != x.size:
 		fmt.Fprintf(&b, "the other peer's state did not arrive in %v (%d of %d bytes)\n", reportTimeout, len(x.theirs), x.size)
 	default:
 		fmt.Fprintf(&b, "what differs after tick %d, here vs player %d:\n", x.tick, x.peer)

@@ -52,7 +52,8 @@ func (s *session) Poll(now time.Duration, out sender) {
 	} else {
 		s.joinerSend(now, out)
 	}
-	if s.state == StateEnding && (s.allDone(now) || now-s.endAt >= s.linger()) {
+	s.reportSend(now, out)
+	if s.state == StateEnding && (s.allDone(now) || now-s.endAt >= s.linger()) && s.reportSettled(now) {
 		s.state = StateEnded
 	}
 }

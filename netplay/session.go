@@ -1137,6 +1137,7 @@ func (s *session) compare(q int, tick, local, remote uint64) {
 	if s.desync == nil || tick < s.desync.Tick {
 		s.desync = &Error{Reason: ErrDesync, Tick: tick, Local: local, Player: q, Remote: remote}
 	}
+	s.startReport(s.now, q, tick)
 	if s.cfg.EndOnDesync && s.state == StateRunning {
 		// As a quit: nobody can have run the first tick of our input
 		// we have not given, and everyone ends there.

@@ -273,8 +273,8 @@ func (x *exchange) report(src reportSource) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "the state hashes differ after tick %d (this peer's against player %d's)\n", x.tick, x.peer)
 	switch first, known := x.firstDiff(); {
-	case !x.gotHashes:
-		b.WriteString("player's tick hashes did not arrive: the first tick that differs is not known\n")
+	case !x.gotHashes || len(x.myHashes) == 0:
+		b.WriteString("the hashes of the ticks before it are not both here: the first tick that differs is not known\n")
 	case known:
 		fmt.Fprintf(&b, "the states first differ after tick %d (the hashes agree up to it)\n", first)
 	default:
@@ -300,6 +300,9 @@ func (x *exchange) report(src reportSource) string {
 // two peers' lists, and whether the one before it agreed.
 func (x *exchange) firstDiff() (tick uint64, known bool) {
 	agreed := false
+	if len(x.myHashes) == 0 || len(x.thHashes) == 0 {
+		return x.tick, false
+	}
 	for t := max(x.myFirst, x.thFirst) + 1; t <= x.tick; t++ {
 		mine, theirs := x.myHashes[t-x.myFirst-1], x.thHashes[t-x.thFirst-1]
 		if mine != theirs {

@@ -554,11 +554,11 @@ func (r *runner) confirm(now time.Duration) {
 			break
 		}
 		r.hashOut = r.hashes[r.slot(t+1)]
+		if r.rep != nil {
+			r.rep.confirmed(t + 1) // before advance: its checkpoint may start a report
+		}
 		if err := s.advance(r.hashFn); err != nil {
 			break
-		}
-		if r.rep != nil {
-			r.rep.confirmed(t + 1)
 		}
 		r.confirmTick(t)
 	}

@@ -182,6 +182,7 @@ func New(cfg Config, p Platform) (d *Demo, err error) {
 		Replay:    cfg.Replay,
 		Net:       d.netSession(),
 		Join:      d.net != nil && !d.net.host,
+		FaultAt:   uint64(cfg.Net.FaultAt),
 		Spectate:  d.netSpectator(),
 		Bot:       cfg.Net.Bot,
 		BotSeed:   cfg.Net.BotSeed,

@@ -48,6 +48,10 @@ type NetConfig struct {
 	Netcode       string // lockstep or rollback
 	MaxPrediction int
 	Smooth        bool // -rollback-smooth
+	// Report is -desync-report's folder: a desync's report is written
+	// there ("" none); FaultAt is -fault-desync's tick (0 none).
+	Report  string
+	FaultAt int64
 }
 
 // netcode is the netcode the flags ask for.
@@ -209,6 +213,8 @@ func (n *NetConfig) define(fs *flag.FlagSet) {
 	fs.StringVar(&n.Netcode, "netcode", "lockstep", "network game: the `NETCODE`, lockstep (wait for every input, with -input-delay) or rollback (predict, correct, no input delay)")
 	fs.IntVar(&n.MaxPrediction, "max-prediction", sim.DefaultMaxPrediction, fmt.Sprintf("rollback: most `TICKS` run ahead of the known inputs (1 to %d)", sim.MaxMaxPrediction))
 	fs.BoolVar(&n.Smooth, "rollback-smooth", true, "rollback: blend a corrected remote ball's jump away over 100 ms")
+	fs.StringVar(&n.Report, "desync-report", "", "network game: when the peers' states differ, write where (the first tick, the fields) to a file in `DIR`")
+	fs.Int64Var(&n.FaultAt, "fault-desync", 0, "network game, a test aid: move ball 0 one unit on this peer alone after `TICK`, so that the peers' states differ")
 	fs.DurationVar(&n.Cond.Delay, "net-delay", 0, "network game: a simulated one-way `DELAY` added to every packet, both ways")
 	fs.DurationVar(&n.Cond.Jitter, "net-jitter", 0, "network game: simulated `JITTER`, each packet's delay spread by up to this much")
 	fs.Float64Var(&n.Cond.Loss, "net-loss", 0, "network game: the simulated `PROBABILITY`, 0 to 1, that a packet is lost")
@@ -253,7 +259,7 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 		if set["net-wait"] {
 			return flagErr("net-wait", "needs -host or -lobby: it bounds a host's wait for its players")
 		}
-		for _, name := range []string{"players", "input-delay", "kick-after", "net-disconnect", "net-check-every", "net-timeout", "bot", "net-delay", "net-jitter", "net-loss", "net-dup", "net-reorder", "netcode", "max-prediction", "rollback-smooth", "max-spectators"} {
+		for _, name := range []string{"players", "input-delay", "kick-after", "net-disconnect", "net-check-every", "net-timeout", "bot", "net-delay", "net-jitter", "net-loss", "net-dup", "net-reorder", "netcode", "max-prediction", "rollback-smooth", "max-spectators", "desync-report", "fault-desync"} {
 			if set[name] {
 				return flagErr(name, "needs -host or -join")
 			}
@@ -285,7 +291,7 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 		if n.Host != "" || n.Join != "" {
 			return flagErr("spectate", "cannot be combined with -host or -join")
 		}
-		for _, name := range []string{"players", "input-delay", "kick-after", "net-wait", "net-disconnect", "net-check-every", "bot", "netcode", "max-prediction", "rollback-smooth", "max-spectators", "record"} {
+		for _, name := range []string{"players", "input-delay", "kick-after", "net-wait", "net-disconnect", "net-check-every", "bot", "netcode", "max-prediction", "rollback-smooth", "max-spectators", "record", "desync-report", "fault-desync"} {
 			if set[name] {
 				return flagErr(name, "is not for a spectator, who plays no input")
 			}
@@ -317,6 +323,10 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 		return flagErr("max-prediction", "needs -netcode rollback")
 	case n.Netcode != "rollback" && set["rollback-smooth"]:
 		return flagErr("rollback-smooth", "needs -netcode rollback")
+	case set["desync-report"] && n.Report == "":
+		return flagErr("desync-report", "needs a folder")
+	case n.FaultAt < 0:
+		return flagErr("fault-desync", "must be a tick from 1 on (got %d)", n.FaultAt)
 	case n.Timeout < minNetTimeout || n.Timeout > time.Hour:
 		return flagErr("net-timeout", "must be at least %v (%d keepalives) and at most 1h (got %v)", minNetTimeout, minNetTimeout/keepAlive, n.Timeout)
 	case 2*(n.Cond.Delay+n.Cond.Jitter) >= n.Timeout:
@@ -718,7 +728,7 @@ func startNet(c *Config, network Network, clock loop.Clock, stop context.Context
 			Nonce: id, InputSize: sim.InputSize, Players: n.Players, Settings: sim.EncodeSettings(world), Delay: n.InputDelay,
 			Tick: world.Tick, TickLimit: uint64(c.Ticks), KickAfter: n.KickAfter, Silence: n.Timeout,
 			PlayOn: n.Disconnect == "continue" || n.Disconnect == "" && n.KickAfter > 0, DesyncEvery: every, EndOnDesync: true, MaxSpectators: n.MaxSpectators,
-			Netcode: n.netcode(), MaxPrediction: n.MaxPrediction,
+			Netcode: n.netcode(), MaxPrediction: n.MaxPrediction, Report: n.Report != "",
 		}, nil, conn, now)
 		if err != nil {
 			conn.Close()
@@ -730,7 +740,7 @@ func startNet(c *Config, network Network, clock loop.Clock, stop context.Context
 	}
 	fmt.Fprintf(log, "interpdemo: connecting to %s...\n", hostText)
 	cfg := netplay.Config{Nonce: id, InputSize: sim.InputSize, Silence: n.Timeout, EndOnDesync: true,
-		Netcode: n.netcode(), MaxPrediction: n.MaxPrediction}
+		Netcode: n.netcode(), MaxPrediction: n.MaxPrediction, Report: n.Report != ""}
 	if g.sess, err = netplay.Join(cfg, nil, conn, host, now); err != nil {
 		conn.Close()
 		return nil, err

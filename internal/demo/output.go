@@ -2,12 +2,16 @@ package demo
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/interpdemo/interpdemo/internal/report"
+	"github.com/interpdemo/interpdemo/netplay"
 	"github.com/interpdemo/interpdemo/physics"
 )
 
@@ -32,6 +36,7 @@ func (d *Demo) Finish(now time.Duration, stdout io.Writer, fill func(*report.Sta
 			err = fmt.Errorf("%s: %v", d.cfg.ReplayFile, err)
 		}
 		errs = append(errs, err) // a divergence, a desync, a kick, a silent peer
+		errs = append(errs, d.writeDesyncReport(err))
 	}
 	if d.trace != nil {
 		errs = append(errs, FileErr("trace", d.trace.commit()))
@@ -226,4 +231,21 @@ func (d *Demo) writeState(out io.Writer) error {
 // world computes it.
 func velocity(dir int32, k int64) int32 {
 	return int32(int64(dir) * k >> physics.DirBits)
+}
+
+// writeDesyncReport writes the report of a desync (-desync-report) into
+// its folder, desync-<who>-tick<N>.txt, and says where on the log.
+func (d *Demo) writeDesyncReport(err error) error {
+	var e *netplay.Error
+	if d.cfg.Net.Report == "" || d.net == nil || !errors.As(err, &e) || e.Reason != netplay.ErrDesync || e.Report == "" {
+		return nil
+	}
+	who := strings.NewReplacer(", ", "-", " ", "").Replace(string(d.net.appendWho(nil)))
+	path := filepath.Join(d.cfg.Net.Report, fmt.Sprintf("desync-%s-tick%d.txt", who, e.Tick))
+	text := e.Error() + "\n" + e.Report
+	if err := d.p.Files.WriteFile(path, func(w io.Writer) error { _, err := io.WriteString(w, text); return err }); err != nil {
+		return fmt.Errorf("-desync-report: %v", err)
+	}
+	fmt.Fprintf(d.p.Log, "interpdemo: desync report: %s\n", path)
+	return nil
 }

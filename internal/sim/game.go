@@ -90,6 +90,9 @@ func (g *game) Advance(in *netplay.Inputs) {
 	}
 	t0 := s.clock.Now()
 	s.stepWorld(recs)
+	if s.net.faultAt != 0 && s.world.Ticks() == s.net.faultAt && s.world.N() > 0 {
+		s.world.Next[0]++ // Config.FaultAt: this peer goes wrong
+	}
 	if in.Resimulated {
 		g.resimTime += s.clock.Now() - t0
 		return

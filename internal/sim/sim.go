@@ -54,6 +54,10 @@ type Config struct {
 	// (Ready). The session's Frame moves the datagrams.
 	Net  *netplay.Session
 	Join bool
+	// FaultAt, a test aid, moves ball 0 one unit right after tick FaultAt
+	// (ticks run) on this peer alone: its state then differs from the
+	// others', as a non-deterministic game's would (0: never).
+	FaultAt uint64
 	// Spectate, instead of Net, watches a network game: the world comes
 	// from the host (a snapshot at a confirmed tick when the game runs
 	// already), then every confirmed tick's inputs.
@@ -147,9 +151,10 @@ type net struct {
 	rollback  bool
 	bot       bool
 	botSeed   uint64
-	started   bool // the game began: the loop was restarted then
-	quit      bool // the session was told to end
-	corrected bool // the last frame corrected a misprediction (rollback)
+	started   bool   // the game began: the loop was restarted then
+	quit      bool   // the session was told to end
+	faultAt   uint64 // Config.FaultAt
+	corrected bool   // the last frame corrected a misprediction (rollback)
 	// offset is the time the fixed loop's clock is held back by time
 	// sync: the sum of the session's TimeSync, so that a peer ahead of
 	// the others slows down (the loop steps at the virtual time less it).
@@ -207,7 +212,7 @@ func New(cfg Config, clock loop.Clock, now time.Duration) (*Sim, error) {
 		s.settings = settings
 		s.settings.Lockstep = true // all computers must be kept in synchronization
 		s.settings.Players = uint32(c.Players)
-		s.net = net{sess: cfg.Net, bot: cfg.Bot, botSeed: cfg.BotSeed, rollback: c.Netcode == netplay.Rollback}
+		s.net = net{sess: cfg.Net, bot: cfg.Bot, botSeed: cfg.BotSeed, rollback: c.Netcode == netplay.Rollback, faultAt: cfg.FaultAt}
 	}
 	if cfg.Replay != nil {
 		s.settings = cfg.Replay.Settings

@@ -8,6 +8,7 @@ require (
 	github.com/interpdemo/interpdemo/loop v0.0.0
 	github.com/interpdemo/interpdemo/netplay v0.0.0
 	github.com/interpdemo/interpdemo/netplay/webrtc v0.0.0
+	github.com/jezek/xgb v1.1.1
 )
 
 require (
@@ -16,7 +17,6 @@ require (
 	github.com/ebitengine/hideconsole v1.0.0 // indirect
 	github.com/ebitengine/purego v0.8.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
-	github.com/jezek/xgb v1.1.1 // indirect
 	github.com/pion/datachannel v1.6.3 // indirect
 	github.com/pion/dtls/v3 v3.1.15 // indirect
 	github.com/pion/ice/v4 v4.4.8 // indirect

@@ -10,6 +10,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -59,7 +60,7 @@ func openRoom(o options) (place, error) {
 	defer cancel()
 	r, err := room.Enter(ctx, o.lobby, webrtc.Config{Timeout: roomTimeout})
 	if err != nil {
-		return place{}, fmt.Errorf("-lobby: %v", err)
+		return place{}, roomFailed(err)
 	}
 	if r.Players() != puck.Players {
 		r.Close()
@@ -72,4 +73,18 @@ func openRoom(o options) (place, error) {
 		conn: r, host: r.Host(), about: "the room's host " + r.Host(),
 		hello: fmt.Sprintf("joined the room %s as %s: its host is %s", o.lobby, r.LocalAddr(), r.Host()),
 	}, nil
+}
+
+// roomFailed says why a room could not be entered, and what to do.
+func roomFailed(err error) error {
+	msg := strings.TrimPrefix(err.Error(), "lobby: ")
+	switch {
+	case errors.Is(err, lobby.ErrNoLobby):
+		return fmt.Errorf("%s: start one with go run ./cmd/lobby at the repository's top", msg)
+	case errors.Is(err, lobby.ErrNotLobby):
+		return fmt.Errorf("%s: -lobby names a lobby's port (go run ./cmd/lobby -addr HOST:PORT)", msg)
+	case errors.Is(err, lobby.ErrRoomFull):
+		return fmt.Errorf("%s: play in another room (-lobby ws://HOST:PORT/OTHER)", msg)
+	}
+	return fmt.Errorf("-lobby: %s", msg)
 }

@@ -103,8 +103,9 @@ func TestLobbyDown(t *testing.T) {
 	begin := time.Now()
 	code := run([]string{"-lobby", "ws://" + addr + "/r"}, &stdout, &stderr)
 	msg := strings.TrimSuffix(stderr.String(), "\n")
-	if code != 1 || !strings.HasPrefix(msg, name+": -lobby: ") || strings.Contains(msg, "\n") || stdout.Len() != 0 {
-		t.Errorf("a lobby that is down: %d, stderr %q, stdout %q; want 1 and one line of error", code, msg, stdout.String())
+	want := name + ": no lobby at ws://" + addr + " (connection refused): start one with go run ./cmd/lobby"
+	if code != 1 || !strings.HasPrefix(msg, want) || strings.Contains(msg, "\n") || stdout.Len() != 0 {
+		t.Errorf("a lobby that is down: %d, stderr %q, stdout %q; want 1 and one line, %q...", code, msg, stdout.String(), want)
 	}
 	if d := time.Since(begin); d > 10*time.Second {
 		t.Errorf("a lobby that is down took %v to say so", d)

@@ -21,13 +21,38 @@ var (
 	ErrHostLeft = errors.New("lobby: the host left; the room is closed")
 	// ErrClosed is what Send and Recv return after Close.
 	ErrClosed = errors.New("lobby: client closed")
+	// ErrRoomFull matches a refusal of a player by a room whose players
+	// are all there (a spectator may still watch it).
+	ErrRoomFull = errors.New("lobby: room full")
+	// ErrNoLobby matches a Join that reached no lobby: nothing listens
+	// at the address, the host name is unknown, or nothing answered in
+	// time.
+	ErrNoLobby = errors.New("lobby: no lobby there")
+	// ErrNotLobby matches a Join answered by a server that is not a
+	// lobby (a web server's HTTP 404, say).
+	ErrNotLobby = errors.New("lobby: not a lobby")
 )
 
 // refusedError is a refusal: the lobby's reason, as it said it.
 type refusedError struct{ reason string }
 
-func (e *refusedError) Error() string        { return e.reason }
-func (e *refusedError) Is(target error) bool { return target == ErrRefused }
+func (e *refusedError) Error() string { return e.reason }
+func (e *refusedError) Is(target error) bool {
+	return target == ErrRefused || target == ErrRoomFull && strings.HasSuffix(e.reason, " players)") && strings.Contains(e.reason, " is full (")
+}
+
+// dialError is a Join that reached no lobby: its text says where and
+// why in a few words, and it matches kind (ErrNoLobby or ErrNotLobby)
+// and the cause with errors.Is.
+type dialError struct {
+	msg   string
+	kind  error
+	cause error
+}
+
+func (e *dialError) Error() string        { return e.msg }
+func (e *dialError) Is(target error) bool { return target == e.kind }
+func (e *dialError) Unwrap() error        { return e.cause }
 
 func refused(reason string) error {
 	if !strings.HasPrefix(reason, "lobby: ") {
@@ -125,6 +150,10 @@ func Join(ctx context.Context, url string, opts ...Option) (*Client, error) {
 	}
 	conn, err := dial(ctx, url)
 	if err != nil {
+		var de *dialError
+		if errors.As(err, &de) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("lobby: join %s: %w", url, err)
 	}
 	text, b, err := conn.read(ctx)

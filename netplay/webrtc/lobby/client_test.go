@@ -5,6 +5,7 @@ package lobby
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -119,9 +120,9 @@ func TestJoinFailures(t *testing.T) {
 		want string
 	}{
 		{short, "ws" + strings.TrimPrefix(mute.URL, "http") + "/r", "no welcome"},
-		{ctx, "ws" + strings.TrimPrefix(notWS.URL, "http") + "/r", "lobby: join ws://"},
+		{ctx, "ws" + strings.TrimPrefix(notWS.URL, "http") + "/r", "is a web server, not a lobby (HTTP 404)"},
 		{ctx, "ws" + strings.TrimPrefix(wrong.URL, "http") + "/r", "left message before the welcome"},
-		{ctx, "ws://127.0.0.1:1/r", "lobby: join ws://127.0.0.1:1/r"},
+		{ctx, "ws://127.0.0.1:1/r", "lobby: no lobby at ws://127.0.0.1:1 (connection refused)"},
 		{ctx, "nonsense", "lobby: join nonsense"},
 	} {
 		_, err := Join(tc.ctx, tc.url)
@@ -138,3 +139,44 @@ var _ interface {
 	Send(to string, data []byte) error
 	Recv(ctx context.Context) (from string, data []byte, err error)
 } = (*Client)(nil)
+
+// TestJoinSaysWhatItReached: a Join that reaches no lobby says so in one
+// line naming the address, and matches ErrNoLobby or ErrNotLobby; a
+// player refused by a full room matches ErrRoomFull, a spectator refused
+// by one does not (its room is full of spectators, not players).
+func TestJoinSaysWhatItReached(t *testing.T) {
+	ctx := testCtx(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := ln.Addr().String()
+	ln.Close()
+	web := httptest.NewServer(http.NotFoundHandler())
+	defer web.Close()
+	webAt := "ws://" + strings.TrimPrefix(web.URL, "http://")
+
+	for _, tc := range []struct {
+		url, want string
+		kind      error
+	}{
+		{"ws://" + closed + "/r", "lobby: no lobby at ws://" + closed + " (connection refused)", ErrNoLobby},
+		{webAt + "/r", "lobby: " + webAt + " is a web server, not a lobby (HTTP 404)", ErrNotLobby},
+	} {
+		_, err := Join(ctx, tc.url)
+		if err == nil || err.Error() != tc.want || !errors.Is(err, tc.kind) || errors.Is(err, ErrRefused) {
+			t.Errorf("Join(%s): %v; want %q, matching %v", tc.url, err, tc.want, tc.kind)
+		}
+	}
+
+	l := startLobby(t, Limits{Spectators: 1})
+	join(t, ctx, l.url+"/r?players=2")
+	join(t, ctx, l.url+"/r?players=2")
+	join(t, ctx, l.url+"/r?spectate")
+	if _, err := Join(ctx, l.url+"/r"); !errors.Is(err, ErrRoomFull) || !errors.Is(err, ErrRefused) {
+		t.Errorf("a third player: %v; want a refusal matching ErrRoomFull", err)
+	}
+	if _, err := Join(ctx, l.url+"/r?spectate"); errors.Is(err, ErrRoomFull) || !errors.Is(err, ErrRefused) {
+		t.Errorf("a second spectator of 1: %v; want a refusal not matching ErrRoomFull", err)
+	}
+}

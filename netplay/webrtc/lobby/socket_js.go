@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	neturl "net/url"
 	"syscall/js"
 	"time"
 )
@@ -45,7 +46,13 @@ func dial(ctx context.Context, url string) (s socket, err error) {
 	case <-j.open:
 		return j, nil
 	case <-j.closed:
-		return nil, fmt.Errorf("no connection: the browser's WebSocket %v", j.err)
+		// The browser tells a page no more than that (code 1006): not
+		// whether nothing listens there or a web server answered.
+		at := url
+		if u, err := neturl.Parse(url); err == nil {
+			at = u.Scheme + "://" + u.Host
+		}
+		return nil, &dialError{fmt.Sprintf("lobby: no lobby answered at %s (the browser's WebSocket %v)", at, j.err), ErrNoLobby, j.err}
 	case <-ctx.Done():
 		j.closeNow()
 		return nil, ctx.Err()

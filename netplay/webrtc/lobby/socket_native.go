@@ -5,15 +5,20 @@ package lobby
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	neturl "net/url"
+	"syscall"
 
 	"github.com/coder/websocket"
 )
 
 // dial opens the lobby's WebSocket at url, with coder/websocket.
 func dial(ctx context.Context, url string) (socket, error) {
-	conn, _, err := websocket.Dial(ctx, url, nil)
+	conn, resp, err := websocket.Dial(ctx, url, nil)
 	if err != nil {
-		return nil, err
+		return nil, dialFailed(ctx, url, resp, err)
 	}
 	conn.SetReadLimit(MaxServerMessage)
 	return nativeSocket{conn}, nil
@@ -40,4 +45,27 @@ func closeReason(err error) (string, bool) {
 		return ce.Reason, true
 	}
 	return "", false
+}
+
+// dialFailed says why a dial of url reached no lobby, when it can tell:
+// a server that answered with something other than a WebSocket is not a
+// lobby; a refused connection, an unknown host or a dial that ran out of
+// time found none. Otherwise it returns err.
+func dialFailed(ctx context.Context, url string, resp *http.Response, err error) error {
+	at := url
+	if u, perr := neturl.Parse(url); perr == nil {
+		at = u.Scheme + "://" + u.Host
+	}
+	var dns *net.DNSError
+	switch {
+	case resp != nil && resp.StatusCode != http.StatusSwitchingProtocols:
+		return &dialError{fmt.Sprintf("lobby: %s is a web server, not a lobby (HTTP %d)", at, resp.StatusCode), ErrNotLobby, err}
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return &dialError{fmt.Sprintf("lobby: no lobby at %s (connection refused)", at), ErrNoLobby, err}
+	case errors.As(err, &dns):
+		return &dialError{fmt.Sprintf("lobby: no lobby at %s (no such host)", at), ErrNoLobby, err}
+	case ctx.Err() != nil:
+		return &dialError{fmt.Sprintf("lobby: no lobby answered at %s in time", at), ErrNoLobby, err}
+	}
+	return err
 }

@@ -94,19 +94,15 @@ web:
 serve: web
 	$(GO) run ./cmd/serve -dir $(WEB) -addr $(WEBADDR)
 
-# A lobby on 127.0.0.1 (cmd/lobby) for games over WebRTC: it prints the
-# commands of two native players and the page's URL that play one game in
-# its room ROOM (the page needs make serve running beside it).
+# A lobby (cmd/lobby) for games over WebRTC, on LOBBYADDR: it prints the
+# commands of two native players and the page's URLs (the page on
+# WEBADDR, make serve's) that play one game in its room ROOM, at the
+# address it really listens on (make lobby LOBBYADDR=127.0.0.1:0 picks a port).
 LOBBYADDR ?= 127.0.0.1:8780
 ROOM ?= r1
 lobby: build web
 	$(GO) build -o bin/lobby ./cmd/lobby
-	@echo "make: in other terminals, play one game in the room $(ROOM):"
-	@echo "  ./$(BIN) -lobby ws://$(LOBBYADDR)/$(ROOM)        # the first to arrive hosts"
-	@echo "  ./$(BIN) -lobby ws://$(LOBBYADDR)/$(ROOM)        # the second joins"
-	@echo "  or, with make serve running: http://$(WEBADDR)/?lobby=ws://$(LOBBYADDR)/$(ROOM)"
-	@echo "  watch it: ./$(BIN) -spectate ws://$(LOBBYADDR)/$(ROOM), or http://$(WEBADDR)/?lobby=ws://$(LOBBYADDR)/$(ROOM)&spectate"
-	./bin/lobby -addr $(LOBBYADDR)
+	./bin/lobby -addr $(LOBBYADDR) -show-room $(ROOM) -show-page http://$(WEBADDR)/
 
 # The browser the web page's tests run in: Debian's chromium.
 browser-deps:

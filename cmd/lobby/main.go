@@ -31,6 +31,7 @@ import (
 	"net"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -50,30 +51,58 @@ const defaultAddr = "127.0.0.1:8780"
 // a graceful shutdown, 1 when it cannot serve, 2 for a bad flag.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("lobby", flag.ContinueOnError)
-	addr := fs.String("addr", defaultAddr, "`HOST:PORT` to listen on (port 0 picks one)")
-	origins := fs.String("origins", "", "comma-separated host `PATTERNS` of the web pages allowed to connect (empty: any)")
-	grace := fs.Duration("grace", 5*time.Second, "how long shutdown waits for peers to say goodbye")
-	ice := fs.String("ice", "", "STUN and TURN servers handed to every peer in its welcome, `URLS` separated by commas: stun:HOST:PORT, turn:HOST:PORT?transport=udp (a credential made for each peer from -turn-secret-file), turn:USER:PASS@HOST:PORT (that one credential, for everyone)")
-	secretFile := fs.String("turn-secret-file", "", "the `FILE` whose first line is the secret shared with -ice's TURN servers that have no credential (coturn's static-auth-secret)")
-	ttl := fs.Duration("turn-ttl", lobby.DefaultTURNTTL, "how long a TURN credential made from -turn-secret-file is good for: longer than a game")
-	var limits lobby.Limits
-	limitFlags(fs, &limits)
+	var f options
+	f.define(fs)
 	if code, ok := cmdline.Parse(fs, args, stdout, stderr); !ok {
 		return code
 	}
-	if err := check(fs, *addr, *grace, limits); err != nil {
+	cfg, err := f.config(fs)
+	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
-	cfg := lobby.Config{Limits: limits, Origins: splitList(*origins), TURNTTL: *ttl}
+	return serve(ctx, f, cfg, stdout, stderr)
+}
+
+// options are the command's flags.
+type options struct {
+	addr, origins, ice, secretFile, room, page string
+	grace, ttl                                 time.Duration
+	limits                                     lobby.Limits
+}
+
+// define defines the flags into f.
+func (f *options) define(fs *flag.FlagSet) {
+	fs.StringVar(&f.addr, "addr", defaultAddr, "`HOST:PORT` to listen on (port 0 picks one)")
+	fs.StringVar(&f.origins, "origins", "", "comma-separated host `PATTERNS` of the web pages allowed to connect (empty: any)")
+	fs.DurationVar(&f.grace, "grace", 5*time.Second, "how long shutdown waits for peers to say goodbye")
+	fs.StringVar(&f.ice, "ice", "", "STUN and TURN servers handed to every peer in its welcome, `URLS` separated by commas: stun:HOST:PORT, turn:HOST:PORT?transport=udp (a credential made for each peer from -turn-secret-file), turn:USER:PASS@HOST:PORT (that one credential, for everyone)")
+	fs.StringVar(&f.secretFile, "turn-secret-file", "", "the `FILE` whose first line is the secret shared with -ice's TURN servers that have no credential (coturn's static-auth-secret)")
+	fs.DurationVar(&f.ttl, "turn-ttl", lobby.DefaultTURNTTL, "how long a TURN credential made from -turn-secret-file is good for: longer than a game")
+	fs.StringVar(&f.room, "show-room", "", "after listening, print the commands that play a game in the `ROOM` (make lobby's)")
+	fs.StringVar(&f.page, "show-page", "", "with -show-room, the web page's `URL` to print beside them (make serve's)")
+	limitFlags(fs, &f.limits)
+}
+
+// config checks the flags and returns the server's configuration, or a
+// one-line error naming the flag at fault.
+func (f *options) config(fs *flag.FlagSet) (lobby.Config, error) {
+	if err := check(fs, f.addr, f.grace, f.limits); err != nil {
+		return lobby.Config{}, err
+	}
+	if f.page != "" && f.room == "" {
+		return lobby.Config{}, errors.New("lobby: -show-page needs -show-room")
+	}
+	cfg := lobby.Config{Limits: f.limits, Origins: splitList(f.origins), TURNTTL: f.ttl}
 	if err := checkOrigins(cfg.Origins); err != nil {
-		fmt.Fprintln(stderr, err)
-		return 2
+		return cfg, err
 	}
-	if err := iceFlags(*ice, *secretFile, &cfg); err != nil {
-		fmt.Fprintln(stderr, err)
-		return 2
-	}
+	err := iceFlags(f.ice, f.secretFile, &cfg)
+	return cfg, err
+}
+
+// serve serves the lobby on f.addr until ctx ends.
+func serve(ctx context.Context, f options, cfg lobby.Config, stdout, stderr io.Writer) int {
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	cfg.Log = log
 	srv, err := lobby.NewServer(cfg)
@@ -85,12 +114,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "lobby: -%s: %s\n", name, strings.TrimPrefix(err.Error(), "lobby: "))
 		return 2
 	}
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "lobby: %v\n", err)
 		return 1
 	}
 	fmt.Fprintf(stdout, "lobby: listening on %s\n", ln.Addr())
+	if f.room != "" {
+		showPlay(stdout, ln.Addr().(*net.TCPAddr), f.room, f.page)
+	}
 	hs := &http.Server{
 		Handler:           srv,
 		ReadHeaderTimeout: srv.Limits().Handshake,
@@ -106,8 +138,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	case <-ctx.Done():
 	}
-	log.Info("lobby: shutting down", "grace", *grace)
-	sctx, cancel := context.WithTimeout(context.Background(), *grace)
+	log.Info("lobby: shutting down", "grace", f.grace)
+	sctx, cancel := context.WithTimeout(context.Background(), f.grace)
 	defer cancel()
 	err = errors.Join(hs.Shutdown(sctx), srv.Shutdown(sctx))
 	<-served // ErrServerClosed, at once after Shutdown
@@ -216,4 +248,21 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// showPlay prints the commands that play a game in room through the
+// lobby listening on at (the address it really listens on: with port 0,
+// the port the system picked), and with page the web page's URLs.
+func showPlay(w io.Writer, at *net.TCPAddr, room, page string) {
+	host := at.IP.String()
+	if at.IP.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	u := "ws://" + net.JoinHostPort(host, strconv.Itoa(at.Port)) + "/" + room
+	fmt.Fprintf(w, "  play in the room %s: ./bin/interpdemo -lobby %s (the first to arrive hosts, the second joins)\n", room, u)
+	fmt.Fprintf(w, "  watch it: ./bin/interpdemo -spectate %s\n", u)
+	if page != "" {
+		page = strings.TrimSuffix(page, "/")
+		fmt.Fprintf(w, "  in a page (make serve running): %s/?lobby=%s, to watch: %s/?lobby=%s&spectate\n", page, u, page, u)
+	}
 }

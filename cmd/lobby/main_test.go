@@ -272,3 +272,55 @@ func (b *syncBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.b.String()
 }
+
+// TestShowRoom: with -show-room and -show-page the lobby prints, after
+// its first line, the commands and the page's URLs of a game in the room,
+// at the address it really listens on (port 0: the one picked), and a
+// player joins at the URL printed.
+func TestShowRoom(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	runCtx, stop := context.WithCancel(ctx)
+	exit := make(chan int, 1)
+	out, w := io.Pipe()
+	go func() {
+		exit <- run(runCtx, []string{"-addr", "127.0.0.1:0", "-show-room", "r9", "-show-page", "http://127.0.0.1:8081/"}, w, io.Discard)
+		w.Close()
+	}()
+	defer func() { stop(); <-exit }()
+	lines := make(chan []string, 1)
+	go func() {
+		r := bufio.NewReader(out)
+		var got []string
+		for range 4 {
+			s, err := r.ReadString('\n')
+			if err != nil {
+				break
+			}
+			got = append(got, strings.TrimSpace(s))
+		}
+		lines <- got
+		io.Copy(io.Discard, r)
+	}()
+	var got []string
+	select {
+	case got = <-lines:
+	case <-ctx.Done():
+		t.Fatal("no lines")
+	}
+	if len(got) != 4 {
+		t.Fatalf("printed %q; want 4 lines", got)
+	}
+	addr, _ := strings.CutPrefix(got[0], "lobby: listening on ")
+	u := "ws://" + addr + "/r9"
+	for _, want := range []string{"-lobby " + u + " ", "-spectate " + u, "http://127.0.0.1:8081/?lobby=" + u + ","} {
+		if !strings.Contains(strings.Join(got[1:], "\n"), want) {
+			t.Errorf("printed %q; want %q in it", got, want)
+		}
+	}
+	c, err := lobby.Join(ctx, u)
+	if err != nil {
+		t.Fatalf("joining the room printed: %v", err)
+	}
+	c.Close()
+}

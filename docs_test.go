@@ -158,3 +158,69 @@ func TestNoConflictMarkers(t *testing.T) {
 		}
 	}
 }
+
+// Docs' sizes: reference a reader gets through, not a lab notebook.
+const (
+	docsMax       = 120_000 // bytes of docs/*.md in all
+	designMax     = 25_000  // docs/DESIGN.md: the architecture
+	netplayDocMax = 30_000  // docs/NETPLAY.md
+	readmeLines   = 150
+	proseLineMax  = 800 // characters in a line of prose (tables, code and links apart)
+)
+
+// datedLine matches a line that dates what it says (2026-11-27): the
+// story of a figure belongs in git, and only docs/PERFORMANCE.md, which
+// make bench writes, says when its figures were measured.
+var datedLine = regexp.MustCompile(`\b20\d\d-\d\d-\d\d\b`)
+
+// TestDocsAreReference holds the docs to their sizes: all of docs/*.md,
+// DESIGN.md and NETPLAY.md in bytes, the README in lines, and every line
+// of prose (a table's row, a code block's line and a link's target
+// apart) in characters; no dated line outside PERFORMANCE.md.
+func TestDocsAreReference(t *testing.T) {
+	files, err := filepath.Glob("docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, f := range append(files, "README.md") {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f != "README.md" {
+			total += len(b)
+		}
+		switch f {
+		case "docs/DESIGN.md":
+			checkMax(t, f+" bytes", len(b), designMax)
+		case "docs/NETPLAY.md":
+			checkMax(t, f+" bytes", len(b), netplayDocMax)
+		case "README.md":
+			checkMax(t, f+" lines", strings.Count(string(b), "\n"), readmeLines)
+		}
+		code := false
+		for i, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "```") {
+				code = !code
+			}
+			if code || strings.HasPrefix(line, "|") {
+				continue
+			}
+			if n := len([]rune(mdLink.ReplaceAllString(line, "[]"))); n > proseLineMax {
+				t.Errorf("%s:%d: a line of %d characters (at most %d): break it into paragraphs", f, i+1, n, proseLineMax)
+			}
+			if f != "docs/PERFORMANCE.md" && datedLine.MatchString(line) {
+				t.Errorf("%s:%d: a dated line; the story goes in git, the figures in PERFORMANCE.md: %.80s", f, i+1, line)
+			}
+		}
+	}
+	checkMax(t, "docs/*.md bytes in all", total, docsMax)
+}
+
+func checkMax(t *testing.T, what string, n, limit int) {
+	t.Helper()
+	if n > limit {
+		t.Errorf("%s: %d, at most %d", what, n, limit)
+	}
+}

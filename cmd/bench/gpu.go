@@ -185,15 +185,25 @@ func cullCell(rs []gpuRun) string {
 	return strings.Join(each, ", ")
 }
 
-// writeGPU writes the section of the recordings, or says there are none.
+// writeGPU writes the section of the recordings, or says there are none:
+// each GPU's newest in full, the others by name.
 func writeGPU(p func(string, ...any), recs []gpuRecording) {
 	p("## On a GPU (recorded, not measured by this run)\n\n")
 	if len(recs) == 0 {
 		p("No recording in docs/gpu.\n\n")
 		return
 	}
-	for _, g := range recs {
+	newest := map[string]int{} // each GPU's newest recording
+	for i, g := range recs {
+		newest[g.header.GPU] = i
+	}
+	var older []string
+	for i, g := range recs {
 		h := g.header
+		if newest[h.GPU] != i {
+			older = append(older, fmt.Sprintf("[%s](gpu/%s) (%s, `%s`)", g.file, filepath.Base(g.file), h.Recorded, h.GLRenderer))
+			continue
+		}
 		p("Recorded on %s on %s (`%s`), headless (SDL's offscreen driver, EGL), not by this run: `%s`, BIN this build (commit %s) and commit %s's; %s. The runs are in [%s](gpu/%s). Each cell is FPS (frame p50 ms), round by round; the ratio is the median over rounds of this build's FPS over %s's in the same round.\n\n",
 			h.Recorded, h.GPU, h.GLRenderer, h.Command, h.Build, h.Ref, h.Order, g.file, filepath.Base(g.file), h.Ref)
 		p("| balls | this build | %s | this / %s | `-cull auto` at exit (walk ms, ball draw GPU ms on / off) |\n|---:|---|---|---:|---|\n", h.Ref, h.Ref)
@@ -222,6 +232,9 @@ func writeGPU(p func(string, ...any), recs []gpuRecording) {
 		if h.Window != "" {
 			p("In a window: %s\n\n", h.Window)
 		}
+	}
+	if len(older) > 0 {
+		p("Older recordings, each GPU's newest shown above: %s.\n\n", strings.Join(older, ", "))
 	}
 }
 

@@ -39,12 +39,13 @@ func Parse(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code int,
 	err := fs.Parse(args)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
-		fs.SetOutput(stdout)
-		fmt.Fprintf(stdout, "Usage: %s [flags]\n", name)
+		var b strings.Builder
+		fs.SetOutput(&b)
 		fs.PrintDefaults()
+		fmt.Fprintf(stdout, "Usage: %s [flags]\n%s", name, Fold(b.String(), HelpWidth))
 		return 0, false
 	case err != nil:
-		fmt.Fprintf(stderr, "%s: %v (%s -h lists the flags)\n", name, err, name)
+		fmt.Fprintln(stderr, FlagError(fs, err))
 		return 2, false
 	case fs.NArg() > 0:
 		fmt.Fprintf(stderr, "%s: unexpected argument %q (%s -h lists the flags)\n", name, fs.Arg(0), name)

@@ -163,6 +163,8 @@ func (n *NetConfig) define(fs *flag.FlagSet) {
 var worldFlags = []string{"tick", "max-loops", "lockstep", "balls", "seed", "radius", "ticks", "players", "input-delay"}
 
 // check validates the network flags against the rest of the command line.
+// The checks run in a fixed order, so that a command line with several
+// mistakes is told the same first one every time.
 func (n *NetConfig) check(c *Config, set map[string]bool) error {
 	if n.Netcode != "lockstep" && n.Netcode != "rollback" {
 		return flagErr("netcode", "must be lockstep or rollback (got %q)", n.Netcode)
@@ -170,22 +172,8 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 	if n.Netcode == "rollback" && !set["input-delay"] {
 		n.InputDelay = 0 // rollback's point: your input acts on the next tick
 	}
-	if set["ice"] || set["ice-relay"] {
-		name := "ice"
-		if !set["ice"] {
-			name = "ice-relay"
-		}
-		if n.room() == "" {
-			return flagErr(name, "is for a lobby's room (-lobby, or -spectate ws://HOST:PORT/ROOM)")
-		}
-		// With -ice-relay and no TURN server in -ice, the lobby's welcome
-		// must name one (a credential of this peer's own, say): entering
-		// the room says so if it does not.
-		ice, err := webrtc.ParseICEServers(n.ICE)
-		if err != nil {
-			return flagErr("ice", "%v", err)
-		}
-		n.ICEServers = ice
+	if err := n.checkICE(set); err != nil {
+		return err
 	}
 	for _, a := range [...]struct{ flag, addr string }{{"host", n.Host}, {"join", n.Join}, {"spectate", n.Spectate}, {"lobby", n.Lobby}} {
 		if set[a.flag] && a.addr == "" {
@@ -193,16 +181,71 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 		}
 	}
 	if !n.On() {
-		if set["net-wait"] {
-			return flagErr("net-wait", "needs -host or -lobby: it bounds a host's wait for its players")
-		}
-		for _, name := range []string{"players", "input-delay", "kick-after", "net-disconnect", "net-check-every", "net-timeout", "bot", "net-delay", "net-jitter", "net-loss", "net-dup", "net-reorder", "netcode", "max-prediction", "rollback-smooth", "max-spectators", "desync-report", "fault-desync"} {
-			if set[name] {
-				return flagErr(name, "needs -host or -join")
-			}
-		}
+		return checkOffline(set)
+	}
+	if err := n.checkAddresses(set); err != nil {
+		return err
+	}
+	if n.MaxSpectators < 0 || n.MaxSpectators > netplay.MaxSpectators {
+		return flagErr("max-spectators", "must be between 0 and %d (got %d)", netplay.MaxSpectators, n.MaxSpectators)
+	}
+	if n.Join != "" && set["max-spectators"] {
+		return flagErr("max-spectators", "is the host's to set")
+	}
+	if err := n.Cond.Validate(); err != nil {
+		return flagErr(n.condFlag(set, true), "%v", err)
+	}
+	if err := n.checkSession(c, set); err != nil {
+		return err
+	}
+	if err := n.checkHostsOwn(set); err != nil {
+		return err
+	}
+	return checkRealTime(c)
+}
+
+// checkICE checks -ice and -ice-relay, which are for a lobby's room, and
+// parses -ice's servers into ICEServers.
+func (n *NetConfig) checkICE(set map[string]bool) error {
+	if !set["ice"] && !set["ice-relay"] {
 		return nil
 	}
+	name := "ice"
+	if !set["ice"] {
+		name = "ice-relay"
+	}
+	if n.room() == "" {
+		return flagErr(name, "is for a lobby's room (-lobby, or -spectate ws://HOST:PORT/ROOM)")
+	}
+	// With -ice-relay and no TURN server in -ice, the lobby's welcome
+	// must name one (a credential of this peer's own, say): entering
+	// the room says so if it does not.
+	ice, err := webrtc.ParseICEServers(n.ICE)
+	if err != nil {
+		return flagErr("ice", "%v", err)
+	}
+	n.ICEServers = ice
+	return nil
+}
+
+// checkOffline refuses the network flags given without a network game
+// (no -host, -join, -spectate or -lobby).
+func checkOffline(set map[string]bool) error {
+	if set["net-wait"] {
+		return flagErr("net-wait", "needs -host or -lobby: it bounds a host's wait for its players")
+	}
+	for _, name := range []string{"players", "input-delay", "kick-after", "net-disconnect", "net-check-every", "net-timeout", "bot", "net-delay", "net-jitter", "net-loss", "net-dup", "net-reorder", "netcode", "max-prediction", "rollback-smooth", "max-spectators", "desync-report", "fault-desync"} {
+		if set[name] {
+			return flagErr(name, "needs -host or -join")
+		}
+	}
+	return nil
+}
+
+// checkAddresses checks the game's addresses (a room's URL, -host's
+// HOST:PORT) and what each combines with: a room has no simulated
+// network, and a spectator plays no input.
+func (n *NetConfig) checkAddresses(set map[string]bool) error {
 	if n.Lobby != "" {
 		if n.Host != "" || n.Join != "" || n.Spectate != "" {
 			return flagErr("lobby", "cannot be combined with -host, -join or -spectate (a room's spectator: -spectate URL)")
@@ -224,25 +267,24 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 			return flagErr("host", "%v", err)
 		}
 	}
-	if n.Spectate != "" {
-		if n.Host != "" || n.Join != "" {
-			return flagErr("spectate", "cannot be combined with -host or -join")
+	if n.Spectate == "" {
+		return nil
+	}
+	if n.Host != "" || n.Join != "" {
+		return flagErr("spectate", "cannot be combined with -host or -join")
+	}
+	for _, name := range []string{"players", "input-delay", "kick-after", "net-wait", "net-disconnect", "net-check-every", "bot", "netcode", "max-prediction", "rollback-smooth", "max-spectators", "record", "desync-report", "fault-desync"} {
+		if set[name] {
+			return flagErr(name, "is not for a spectator, who plays no input")
 		}
-		for _, name := range []string{"players", "input-delay", "kick-after", "net-wait", "net-disconnect", "net-check-every", "bot", "netcode", "max-prediction", "rollback-smooth", "max-spectators", "record", "desync-report", "fault-desync"} {
-			if set[name] {
-				return flagErr(name, "is not for a spectator, who plays no input")
-			}
-		}
 	}
-	if n.MaxSpectators < 0 || n.MaxSpectators > netplay.MaxSpectators {
-		return flagErr("max-spectators", "must be between 0 and %d (got %d)", netplay.MaxSpectators, n.MaxSpectators)
-	}
-	if n.Join != "" && set["max-spectators"] {
-		return flagErr("max-spectators", "is the host's to set")
-	}
-	if err := n.Cond.Validate(); err != nil {
-		return flagErr(n.condFlag(set, true), "%v", err)
-	}
+	return nil
+}
+
+// checkSession checks the session's settings: the players, the netcode's
+// delay and prediction, the desync aids, the timeout against the
+// simulated network's round trip.
+func (n *NetConfig) checkSession(c *Config, set map[string]bool) error {
 	switch {
 	case n.Host != "" && n.Join != "":
 		return flagErr("join", "cannot be combined with -host")
@@ -268,6 +310,15 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 		return flagErr("net-timeout", "must be at least %v (%d keepalives) and at most 1h (got %v)", minNetTimeout, minNetTimeout/keepAlive, n.Timeout)
 	case 2*(n.Cond.Delay+n.Cond.Jitter) >= n.Timeout:
 		return flagErr(n.condFlag(set, false), "a round trip of up to %v (twice -net-delay and -net-jitter) must be shorter than -net-timeout, %v: every peer would seem silent", 2*(n.Cond.Delay+n.Cond.Jitter), n.Timeout)
+	}
+	return nil
+}
+
+// checkHostsOwn checks the settings that are the host's alone: when a
+// player is dropped, how long the host waits, what a disconnect does, how
+// often the states are compared.
+func (n *NetConfig) checkHostsOwn(set map[string]bool) error {
+	switch {
 	case n.KickAfter < 0:
 		return flagErr("kick-after", "must not be negative (got %v)", n.KickAfter)
 	case n.Join != "" && set["kick-after"]:
@@ -284,6 +335,15 @@ func (n *NetConfig) check(c *Config, set map[string]bool) error {
 		return flagErr("net-check-every", "must be between 0 and 1000000 ticks (got %d)", n.CheckEvery)
 	case n.Join != "" && set["net-check-every"]:
 		return flagErr("net-check-every", "is the host's to set")
+	}
+	return nil
+}
+
+// checkRealTime refuses the rest of the command line's flags that a
+// network game cannot follow: it runs in fixed mode, in real time, and
+// never pauses.
+func checkRealTime(c *Config) error {
+	switch {
 	case c.Mode != sim.ModeFixed:
 		return flagErr("mode", "a network game runs in fixed mode")
 	case c.ReplayFile != "":

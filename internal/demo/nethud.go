@@ -40,21 +40,7 @@ func (g *netGame) lobbyLine(b []byte) []byte {
 // time debt, the time each one held the game back, how far behind it is.
 func (g *netGame) hudLines(b []byte, s *sim.Sim) []byte {
 	if g.spec != nil {
-		st := g.spec.Stats()
-		b = append(b, "net: spectator of "...)
-		b = strconv.AppendInt(b, int64(st.Players), 10)
-		b = append(b, " players, from tick "...)
-		b = strconv.AppendUint(b, st.Start, 10)
-		if st.State >= netplay.StateRunning {
-			b = append(b, ", "...)
-			b = strconv.AppendInt(b, max(int64(st.Confirmed)-int64(st.Tick), 0), 10)
-			b = append(b, " ticks behind the host"...)
-		}
-		if line := g.lobbyLine(nil); len(line) > 0 {
-			b = append(b, ", "...)
-			b = append(b, line...)
-		}
-		return b
+		return g.spectatorLine(b)
 	}
 	st := g.sess.Stats()
 	b = append(b, "net: "...)
@@ -89,8 +75,33 @@ func (g *netGame) hudLines(b []byte, s *sim.Sim) []byte {
 		b = append(b, ", mispredicted "...)
 		b = strconv.AppendInt(b, rb.PredictionErrors, 10)
 	}
-	// A table, a line a player: ping, time debt, the time it held the
-	// game back, and the ticks it is behind this peer.
+	b = appendPlayerTable(b, &st)
+	return g.appendEventLines(b, &st)
+}
+
+// spectatorLine is a spectator's HUD line: the players, the tick it
+// watches from, how far behind the host it is, and the lobby's word.
+func (g *netGame) spectatorLine(b []byte) []byte {
+	st := g.spec.Stats()
+	b = append(b, "net: spectator of "...)
+	b = strconv.AppendInt(b, int64(st.Players), 10)
+	b = append(b, " players, from tick "...)
+	b = strconv.AppendUint(b, st.Start, 10)
+	if st.State >= netplay.StateRunning {
+		b = append(b, ", "...)
+		b = strconv.AppendInt(b, max(int64(st.Confirmed)-int64(st.Tick), 0), 10)
+		b = append(b, " ticks behind the host"...)
+	}
+	if line := g.lobbyLine(nil); len(line) > 0 {
+		b = append(b, ", "...)
+		b = append(b, line...)
+	}
+	return b
+}
+
+// appendPlayerTable appends a table, a line a player: ping, time debt,
+// the time it held the game back, and the ticks it is behind this peer.
+func appendPlayerTable(b []byte, st *netplay.Stats) []byte {
 	b = append(b, "\n  player   ping     debt     held back  behind you"...)
 	for p := 0; p < st.Players; p++ {
 		ps := &st.Peers[p]
@@ -111,7 +122,12 @@ func (g *netGame) hudLines(b []byte, s *sim.Sim) []byte {
 			b = append(b, "  KICKED"...)
 		}
 	}
-	// The session's events: who is silent now, and the first desync.
+	return b
+}
+
+// appendEventLines appends the session's events that last: who is
+// silent now, and the first desync.
+func (g *netGame) appendEventLines(b []byte, st *netplay.Stats) []byte {
 	for p := 0; p < st.Players; p++ {
 		if g.interrupted&(1<<p) != 0 {
 			b = append(b, "\nplayer "...)

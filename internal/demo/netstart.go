@@ -86,91 +86,137 @@ func startNet(c *Config, network Network, clock loop.Clock, stop context.Context
 	if err != nil {
 		return nil, err
 	}
-	var (
-		conn     Conn
-		hosting  = n.Host != ""
-		host     string // a joiner's or spectator's host
-		hostText string // how the log names it
-	)
-	transport := "udp"
+	var ep endpoint
 	if room := n.room(); room != "" {
-		flagName := "lobby"
-		if n.Lobby == "" {
-			flagName = "spectate"
-		}
-		u, _ := roomURL(room, n.Players, n.Spectate != "") // checked with the flags
-		fmt.Fprintf(log, "interpdemo: entering the room %s...\n", u)
-		r, err := network.Lobby(stop, u, webrtc.Config{ICEServers: n.ICEServers, RelayOnly: n.ICERelay, Timeout: lobbyTimeout})
-		if err != nil {
-			if stop.Err() != nil {
-				return nil, stopped(stop, "entering the room "+room)
-			}
-			return nil, fmt.Errorf("-%s: %v", flagName, err)
-		}
-		conn, hosting, host, hostText, transport = r.Conn, r.Host, r.HostAddr, fmt.Sprintf("the room's host (%s)", r.HostAddr), "webrtc"
-		if hosting {
-			n.Players = r.Players
-		}
+		ep, err = enterRoom(n, room, network, stop, log)
 	} else {
-		listen := n.Host
-		if listen == "" {
-			listen = ":0"
-		}
-		if conn, err = network.Listen(listen, n.Cond, id); err != nil {
-			return nil, fmt.Errorf("-host: %v", err)
-		}
-		if !hosting {
-			name, given := n.remote()
-			if host, err = network.Resolve(stop, given); err != nil { // checked with the flags, looked up again
-				conn.Close()
-				if stop.Err() != nil {
-					return nil, stopped(stop, "looking up "+given)
-				}
-				return nil, fmt.Errorf("-%s: %v", name, err)
-			}
-			hostText = hostName(given, host)
-			connect(conn, host)
-		}
+		ep, err = openUDP(n, network, stop, id)
 	}
-	g := &netGame{conn: conn, host: hosting, netcode: n.Netcode, watching: n.Spectate != "", transport: transport}
+	if err != nil {
+		return nil, err
+	}
+	g := &netGame{conn: ep.conn, host: ep.hosting, netcode: n.Netcode, watching: n.Spectate != "", transport: ep.transport}
 	log.g = g
 	if n.Spectate != "" {
-		return g, g.watch(c, clock, stop, id, host, hostText, log)
+		return g, g.watch(c, clock, stop, id, ep.host, ep.hostText, log)
 	}
 	if n.Netcode == "rollback" {
 		g.rollback(n)
 	}
 	now := clock.Now()
-	if hosting {
-		// Player i moves ball i: every player has one (-balls, if given,
-		// was checked with the flags).
-		c.Settings.Balls = max(c.Settings.Balls, uint32(n.Players))
-		world := c.Settings
-		world.Lockstep = true
-		every := n.CheckEvery
-		if every == 0 {
-			every = -1 // none
-		}
-		g.sess, err = netplay.Host(netplay.Config{
-			Nonce: id, InputSize: sim.InputSize, Players: n.Players, Settings: sim.EncodeSettings(world), Delay: n.InputDelay,
-			Tick: world.Tick, TickLimit: uint64(c.Ticks), KickAfter: n.KickAfter, Silence: n.Timeout,
-			PlayOn: n.Disconnect == "continue" || n.Disconnect == "" && n.KickAfter > 0, DesyncEvery: every, EndOnDesync: true, MaxSpectators: n.MaxSpectators,
-			Netcode: n.netcode(), MaxPrediction: n.MaxPrediction, Report: n.Report != "",
-		}, nil, conn, now)
-		if err != nil {
-			conn.Close()
-			return nil, err
-		}
-		g.hostedAt = now
-		fmt.Fprintf(log, "interpdemo: hosting on %v, waiting for %d players\n", conn.LocalAddr(), n.Players)
-		return g, nil
+	if ep.hosting {
+		err = g.hostGame(c, id, now, log)
+	} else {
+		err = g.join(c, clock, stop, id, ep, now, log)
 	}
-	fmt.Fprintf(log, "interpdemo: connecting to %s...\n", hostText)
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// endpoint is the socket a game opened, and what this peer knows of its
+// host.
+type endpoint struct {
+	conn      Conn
+	hosting   bool   // this peer hosts the game
+	host      string // a joiner's or spectator's host
+	hostText  string // how the log names it
+	transport string // udp, or webrtc (a lobby's room)
+}
+
+// enterRoom enters the lobby's room at room (-lobby's, or -spectate's
+// URL): the lobby says whether this peer hosts, and connects a joiner or
+// a spectator to the room's host. The room's host plays with the
+// players the room waits for.
+func enterRoom(n *NetConfig, room string, network Network, stop context.Context, log io.Writer) (endpoint, error) {
+	flagName := "lobby"
+	if n.Lobby == "" {
+		flagName = "spectate"
+	}
+	u, _ := roomURL(room, n.Players, n.Spectate != "") // checked with the flags
+	fmt.Fprintf(log, "interpdemo: entering the room %s...\n", u)
+	r, err := network.Lobby(stop, u, webrtc.Config{ICEServers: n.ICEServers, RelayOnly: n.ICERelay, Timeout: lobbyTimeout})
+	if err != nil {
+		if stop.Err() != nil {
+			return endpoint{}, stopped(stop, "entering the room "+room)
+		}
+		return endpoint{}, fmt.Errorf("-%s: %v", flagName, err)
+	}
+	if r.Host {
+		n.Players = r.Players
+	}
+	return endpoint{conn: r.Conn, hosting: r.Host, host: r.HostAddr, hostText: fmt.Sprintf("the room's host (%s)", r.HostAddr), transport: "webrtc"}, nil
+}
+
+// openUDP opens a UDP game's socket (-host's address, or any port) and,
+// for a joiner or a spectator, looks its host's address up again and
+// ties the socket to it.
+func openUDP(n *NetConfig, network Network, stop context.Context, id uint64) (endpoint, error) {
+	ep := endpoint{hosting: n.Host != "", transport: "udp"}
+	listen := n.Host
+	if listen == "" {
+		listen = ":0"
+	}
+	var err error
+	if ep.conn, err = network.Listen(listen, n.Cond, id); err != nil {
+		return endpoint{}, fmt.Errorf("-host: %v", err)
+	}
+	if ep.hosting {
+		return ep, nil
+	}
+	name, given := n.remote()
+	if ep.host, err = network.Resolve(stop, given); err != nil { // checked with the flags, looked up again
+		ep.conn.Close()
+		if stop.Err() != nil {
+			return endpoint{}, stopped(stop, "looking up "+given)
+		}
+		return endpoint{}, fmt.Errorf("-%s: %v", name, err)
+	}
+	ep.hostText = hostName(given, ep.host)
+	connect(ep.conn, ep.host)
+	return ep, nil
+}
+
+// hostGame starts a host's session on g's socket, with the flags' world;
+// the game starts when every player has joined.
+func (g *netGame) hostGame(c *Config, id uint64, now time.Duration, log io.Writer) error {
+	n := &c.Net
+	// Player i moves ball i: every player has one (-balls, if given,
+	// was checked with the flags).
+	c.Settings.Balls = max(c.Settings.Balls, uint32(n.Players))
+	world := c.Settings
+	world.Lockstep = true
+	every := n.CheckEvery
+	if every == 0 {
+		every = -1 // none
+	}
+	var err error
+	g.sess, err = netplay.Host(netplay.Config{
+		Nonce: id, InputSize: sim.InputSize, Players: n.Players, Settings: sim.EncodeSettings(world), Delay: n.InputDelay,
+		Tick: world.Tick, TickLimit: uint64(c.Ticks), KickAfter: n.KickAfter, Silence: n.Timeout,
+		PlayOn: n.Disconnect == "continue" || n.Disconnect == "" && n.KickAfter > 0, DesyncEvery: every, EndOnDesync: true, MaxSpectators: n.MaxSpectators,
+		Netcode: n.netcode(), MaxPrediction: n.MaxPrediction, Report: n.Report != "",
+	}, nil, g.conn, now)
+	if err != nil {
+		g.conn.Close()
+		return err
+	}
+	g.hostedAt = now
+	fmt.Fprintf(log, "interpdemo: hosting on %v, waiting for %d players\n", g.conn.LocalAddr(), n.Players)
+	return nil
+}
+
+// join starts a joiner's session and waits for the host's Welcome, whose
+// game replaces the flags' (takeHostsGame).
+func (g *netGame) join(c *Config, clock loop.Clock, stop context.Context, id uint64, ep endpoint, now time.Duration, log io.Writer) (err error) {
+	n := &c.Net
+	fmt.Fprintf(log, "interpdemo: connecting to %s...\n", ep.hostText)
 	cfg := netplay.Config{Nonce: id, InputSize: sim.InputSize, Silence: n.Timeout, EndOnDesync: true,
 		Netcode: n.netcode(), MaxPrediction: n.MaxPrediction, Report: n.Report != ""}
-	if g.sess, err = netplay.Join(cfg, nil, conn, host, now); err != nil {
-		conn.Close()
-		return nil, err
+	if g.sess, err = netplay.Join(cfg, nil, g.conn, ep.host, now); err != nil {
+		g.conn.Close()
+		return err
 	}
 	// The Welcome is not answered here: the answer tells the host that
 	// this player is ready, and the host starts the game on it. It goes
@@ -178,24 +224,33 @@ func startNet(c *Config, network Network, clock loop.Clock, stop context.Context
 	// netGame.ready).
 	for g.sess.Frame(clock.Now(), 0, 0); g.sess.State() < netplay.StateLobby && g.sess.Err() == nil; g.sess.Frame(clock.Now(), 0, 0) {
 		if stop.Err() != nil {
-			conn.Close()
-			return nil, stopped(stop, "waiting for the host at "+hostText)
+			g.conn.Close()
+			return stopped(stop, "waiting for the host at "+ep.hostText)
 		}
 		g.conn.Wait(10 * time.Millisecond)
 	}
 	if err := g.sess.Err(); err != nil {
-		conn.Close()
-		return nil, err
+		g.conn.Close()
+		return err
 	}
+	return g.takeHostsGame(c, clock, log)
+}
+
+// takeHostsGame makes the host's game, from its Welcome, the joiner's:
+// its world and tick limit replace the flags', a world flag the user gave
+// that disagrees is an error, and a game without input delay is played
+// with rollback.
+func (g *netGame) takeHostsGame(c *Config, clock loop.Clock, log io.Writer) error {
+	n := &c.Net
 	game := g.sess.Config()
 	world, err := sim.DecodeSettings(game.Settings)
 	if err != nil {
 		g.leave(clock)
-		return nil, err
+		return err
 	}
 	if err := conflicts(c, c.Set, world, game); err != nil {
 		g.leave(clock)
-		return nil, err
+		return err
 	}
 	if game.Delay == 0 && n.Netcode == "lockstep" {
 		// Lockstep cannot play without an input delay (every tick would
@@ -206,7 +261,7 @@ func startNet(c *Config, network Network, clock loop.Clock, stop context.Context
 		// hashes agreed.
 		if c.Set["netcode"] {
 			g.leave(clock)
-			return nil, flagErr("netcode", "lockstep cannot play the host's game: it has no input delay (the host plays rollback); join with -netcode rollback, or without -netcode")
+			return flagErr("netcode", "lockstep cannot play the host's game: it has no input delay (the host plays rollback); join with -netcode rollback, or without -netcode")
 		}
 		n.Netcode, g.netcode = "rollback", "rollback" // as the session plays it
 		g.rollback(n)
@@ -214,7 +269,7 @@ func startNet(c *Config, network Network, clock loop.Clock, stop context.Context
 	}
 	c.Settings = world
 	c.Ticks = int64(game.TickLimit)
-	return g, nil
+	return nil
 }
 
 // rollback sets up what the rollback netcode draws: the ghosts of

@@ -221,17 +221,28 @@ func playLobbyGame(o *options, lobbyBin, transport string, n int) (*lobbyGame, e
 	if hostErr != nil || joinErr != nil {
 		return nil, fmt.Errorf("host: %v: %s; joiner: %v: %s", hostErr, hw.String(), joinErr, jw.String())
 	}
-	if g.host, err = report.Parse(bytes.TrimSpace(hostOut.Bytes())); err != nil {
-		return nil, fmt.Errorf("host's -stats: %v", err)
+	if err := g.readStats(hostOut.Bytes(), joinOut.Bytes()); err != nil {
+		return nil, err
 	}
-	if g.join, err = report.Parse(bytes.TrimSpace(joinOut.Bytes())); err != nil {
-		return nil, fmt.Errorf("joiner's -stats: %v", err)
+	return g, nil
+}
+
+// readStats reads the host's and the joiner's -stats lines into g, and
+// checks that the peers agree: both played a network game over g's
+// transport, to the same state.
+func (g *lobbyGame) readStats(hostOut, joinOut []byte) error {
+	var err error
+	if g.host, err = report.Parse(bytes.TrimSpace(hostOut)); err != nil {
+		return fmt.Errorf("host's -stats: %v", err)
 	}
-	if g.host.Net == nil || g.join.Net == nil || g.host.Net.Transport != transport || g.host.StateHash != g.join.StateHash {
-		return nil, fmt.Errorf("the peers disagree or went another way: host %+v, joiner %+v", g.host.Net, g.join.Net)
+	if g.join, err = report.Parse(bytes.TrimSpace(joinOut)); err != nil {
+		return fmt.Errorf("joiner's -stats: %v", err)
+	}
+	if g.host.Net == nil || g.join.Net == nil || g.host.Net.Transport != g.transport || g.host.StateHash != g.join.StateHash {
+		return fmt.Errorf("the peers disagree or went another way: host %+v, joiner %+v", g.host.Net, g.join.Net)
 	}
 	g.seconds = g.join.Seconds
-	return g, nil
+	return nil
 }
 
 // hostingAnyRe is a host's word that it hosts: on an address (UDP), or

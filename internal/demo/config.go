@@ -328,101 +328,26 @@ func ArgsFromQuery(pairs [][2]string, bare func(name string) bool) []string {
 // then the flags that need them are refused). A bad flag is a UsageError
 // with a one-line message naming the flag; -h writes the usage to
 // usageOut and returns ErrHelp.
+//
+// The checks run in a fixed order, so that a command line with several
+// mistakes is told the same first one every time; a failed check returns
+// the Config as far as it got.
 func Parse(args []string, usageOut io.Writer, p Platform) (Config, error) {
-	files := p.Files
 	var c Config
 	var r rawFlags
-	f := define(&c, &r)
-	fs := f.fs
-	// The flag package calls Usage on every parse error too; the whole
-	// usage is printed for -h only, and an error gets one line.
-	fs.Usage = func() {}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			io.WriteString(usageOut, Usage()) // the defaults, whatever came before -h
-			return c, ErrHelp
-		}
-		return c, UsageError{Msg: oneLine(err.Error()), Hint: true}
+	if err := c.parseArgs(&r, args, usageOut); err != nil {
+		return c, err
 	}
-	if fs.NArg() > 0 {
-		return c, UsageError{Msg: fmt.Sprintf("unexpected argument %q (flags start with -)", fs.Arg(0)), Hint: true}
+	if err := c.checkDisplay(&r); err != nil {
+		return c, err
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	c.Set = set
-
-	var err error
-	if c.Cull, err = adaptive.ParseMode(r.cull); err != nil {
-		return c, flagErr("cull", "%v (got %q)", err, r.cull)
+	if err := c.checkWorld(&r); err != nil {
+		return c, err
 	}
-	if c.Sprites, err = ParseSprites(r.sprites); err != nil {
-		return c, flagErr("sprites", "%v (got %q)", err, r.sprites)
+	if err := c.checkRun(); err != nil {
+		return c, err
 	}
-	if c.Vsync, err = ParseVsync(r.vsync); err != nil {
-		return c, flagErr("vsync", "%v", err)
-	}
-	if c.Pacing = PacingRaw; c.Vsync != VsyncOff {
-		c.Pacing = PacingSmooth
-	}
-	if r.pacing != "" {
-		if c.Pacing, err = ParsePacing(r.pacing); err != nil {
-			return c, flagErr("pacing", "%v", err)
-		}
-	}
-	switch {
-	case c.VsyncSim < 0 || c.VsyncSim > MaxVsyncSim:
-		return c, flagErr("vsync-sim", "must be between 0 (off) and %d Hz (got %d)", MaxVsyncSim, c.VsyncSim)
-	case c.VsyncJitter < 0:
-		return c, flagErr("vsync-jitter", "must not be negative (got %v)", c.VsyncJitter)
-	case c.VsyncJitter > 0 && c.VsyncSim == 0:
-		return c, flagErr("vsync-jitter", "needs -vsync-sim")
-	case c.VsyncSim > 0 && c.VsyncJitter >= time.Second/time.Duration(c.VsyncSim):
-		return c, flagErr("vsync-jitter", "must be less than the simulated refresh interval %v (got %v)", time.Second/time.Duration(c.VsyncSim), c.VsyncJitter)
-	}
-	if c.Mode, err = sim.ParseMode(r.mode); err != nil {
-		return c, flagErr("mode", "%v", err)
-	}
-	switch {
-	case r.balls < 0 || r.balls > physics.MaxBalls:
-		return c, flagErr("balls", "must be between 0 and %d (got %d)", physics.MaxBalls, r.balls)
-	case r.maxLoops < 1 || r.maxLoops > sim.MaxMaxLoops:
-		return c, flagErr("max-loops", "must be between 1 and %d (got %d)", sim.MaxMaxLoops, r.maxLoops)
-	case r.radius < 1 || r.radius > sim.MaxRadius:
-		return c, flagErr("radius", "must be between 1 and %d units (got %d)", sim.MaxRadius, r.radius)
-	}
-	c.Settings = sim.DefaultSettings()
-	c.Settings.Tick, c.Settings.MaxLoops, c.Settings.Lockstep = r.tick, uint32(r.maxLoops), r.lockstep
-	c.Settings.Balls, c.Settings.Seed, c.Settings.Radius = uint32(r.balls), r.seed, int32(r.radius)
-	if err := sim.CheckSettings(c.Settings); err != nil {
-		return c, UsageError{Msg: err.Error()}
-	}
-	switch {
-	case c.Width < 16 || c.Width > 16384:
-		return c, flagErr("width", "must be between 16 and 16384 pixels (got %d)", c.Width)
-	case c.Height < 16 || c.Height > 16384:
-		return c, flagErr("height", "must be between 16 and 16384 pixels (got %d)", c.Height)
-	case c.Duration < 0:
-		return c, flagErr("duration", "must not be negative (got %v)", c.Duration)
-	case c.Ticks < 0 || c.Ticks > math.MaxInt32:
-		return c, flagErr("ticks", "must be between 0 and %d (got %d)", math.MaxInt32, c.Ticks)
-	case !(c.Speed >= sim.MinSpeed && c.Speed <= sim.MaxSpeed): // also NaN
-		return c, flagErr("speed", "must be between %v and %v (got %v)", sim.MinSpeed, sim.MaxSpeed, c.Speed)
-	case c.FPSCap < 0 || c.FPSCap > MaxFPSCap:
-		return c, flagErr("fps-cap", "must be between 0 (none) and %d (got %d)", MaxFPSCap, c.FPSCap)
-	case c.RenderLoad < 0 || c.RenderLoad > MaxLoad:
-		return c, flagErr("render-load", "must be between 0 and %v (got %v)", MaxLoad, c.RenderLoad)
-	case c.LogicLoad < 0 || c.LogicLoad > MaxLoad:
-		return c, flagErr("logic-load", "must be between 0 and %v (got %v)", MaxLoad, c.LogicLoad)
-	case c.RecordFile != "" && c.ReplayFile != "":
-		return c, flagErr("replay", "cannot be combined with -record")
-	case c.RecordFile != "" && !c.Mode.Deterministic():
-		return c, flagErr("record", "only -mode fixed is deterministic; %s mode steps by measured time", c.Mode)
-	case c.ReplayFile != "" && !c.Mode.Deterministic():
-		return c, flagErr("replay", "only -mode fixed is deterministic; %s mode steps by measured time", c.Mode)
-	case c.Fast && c.Mode != sim.ModeFixed:
-		return c, flagErr("fast", "only applies to -mode fixed")
-	}
-	if err := c.Net.check(&c, set); err != nil {
+	if err := c.Net.check(&c, c.Set); err != nil {
 		return c, err
 	}
 	if err := c.Net.checkJoin(p.Network, p.stop()); err != nil {
@@ -434,9 +359,139 @@ func Parse(args []string, usageOut io.Writer, p Platform) (Config, error) {
 	case c.SyncTest > 0 && (c.Net.On() || c.Mode != sim.ModeFixed):
 		return c, flagErr("synctest", "runs the fixed loop on one machine")
 	}
+	if err := c.checkFiles(p.Files); err != nil {
+		return c, err
+	}
+	if c.ReplayFile != "" {
+		if err := c.readReplay(p.Files); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+// parseArgs parses args into c and r, and records in c.Set the flags
+// given: -h writes the usage to usageOut and is ErrHelp, a flag the flag
+// package refuses a one-line UsageError.
+func (c *Config) parseArgs(r *rawFlags, args []string, usageOut io.Writer) error {
+	fs := define(c, r).fs
+	// The flag package calls Usage on every parse error too; the whole
+	// usage is printed for -h only, and an error gets one line.
+	fs.Usage = func() {}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			io.WriteString(usageOut, Usage()) // the defaults, whatever came before -h
+			return ErrHelp
+		}
+		return UsageError{Msg: oneLine(err.Error()), Hint: true}
+	}
+	if fs.NArg() > 0 {
+		return UsageError{Msg: fmt.Sprintf("unexpected argument %q (flags start with -)", fs.Arg(0)), Hint: true}
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	c.Set = set
+	return nil
+}
+
+// checkDisplay parses and checks how the game is drawn and paced: -cull,
+// -sprites, -vsync, -pacing (smooth by default with vsync), and the
+// simulated vsync.
+func (c *Config) checkDisplay(r *rawFlags) error {
+	var err error
+	if c.Cull, err = adaptive.ParseMode(r.cull); err != nil {
+		return flagErr("cull", "%v (got %q)", err, r.cull)
+	}
+	if c.Sprites, err = ParseSprites(r.sprites); err != nil {
+		return flagErr("sprites", "%v (got %q)", err, r.sprites)
+	}
+	if c.Vsync, err = ParseVsync(r.vsync); err != nil {
+		return flagErr("vsync", "%v", err)
+	}
+	if c.Pacing = PacingRaw; c.Vsync != VsyncOff {
+		c.Pacing = PacingSmooth
+	}
+	if r.pacing != "" {
+		if c.Pacing, err = ParsePacing(r.pacing); err != nil {
+			return flagErr("pacing", "%v", err)
+		}
+	}
+	switch {
+	case c.VsyncSim < 0 || c.VsyncSim > MaxVsyncSim:
+		return flagErr("vsync-sim", "must be between 0 (off) and %d Hz (got %d)", MaxVsyncSim, c.VsyncSim)
+	case c.VsyncJitter < 0:
+		return flagErr("vsync-jitter", "must not be negative (got %v)", c.VsyncJitter)
+	case c.VsyncJitter > 0 && c.VsyncSim == 0:
+		return flagErr("vsync-jitter", "needs -vsync-sim")
+	case c.VsyncSim > 0 && c.VsyncJitter >= time.Second/time.Duration(c.VsyncSim):
+		return flagErr("vsync-jitter", "must be less than the simulated refresh interval %v (got %v)", time.Second/time.Duration(c.VsyncSim), c.VsyncJitter)
+	}
+	return nil
+}
+
+// checkWorld parses -mode and makes the world's settings from the flags,
+// checked.
+func (c *Config) checkWorld(r *rawFlags) error {
+	var err error
+	if c.Mode, err = sim.ParseMode(r.mode); err != nil {
+		return flagErr("mode", "%v", err)
+	}
+	switch {
+	case r.balls < 0 || r.balls > physics.MaxBalls:
+		return flagErr("balls", "must be between 0 and %d (got %d)", physics.MaxBalls, r.balls)
+	case r.maxLoops < 1 || r.maxLoops > sim.MaxMaxLoops:
+		return flagErr("max-loops", "must be between 1 and %d (got %d)", sim.MaxMaxLoops, r.maxLoops)
+	case r.radius < 1 || r.radius > sim.MaxRadius:
+		return flagErr("radius", "must be between 1 and %d units (got %d)", sim.MaxRadius, r.radius)
+	}
+	c.Settings = sim.DefaultSettings()
+	c.Settings.Tick, c.Settings.MaxLoops, c.Settings.Lockstep = r.tick, uint32(r.maxLoops), r.lockstep
+	c.Settings.Balls, c.Settings.Seed, c.Settings.Radius = uint32(r.balls), r.seed, int32(r.radius)
+	if err := sim.CheckSettings(c.Settings); err != nil {
+		return UsageError{Msg: err.Error()}
+	}
+	return nil
+}
+
+// checkRun checks the run's window, length, speed and loads, and what
+// -record, -replay and -fast combine with.
+func (c *Config) checkRun() error {
+	switch {
+	case c.Width < 16 || c.Width > 16384:
+		return flagErr("width", "must be between 16 and 16384 pixels (got %d)", c.Width)
+	case c.Height < 16 || c.Height > 16384:
+		return flagErr("height", "must be between 16 and 16384 pixels (got %d)", c.Height)
+	case c.Duration < 0:
+		return flagErr("duration", "must not be negative (got %v)", c.Duration)
+	case c.Ticks < 0 || c.Ticks > math.MaxInt32:
+		return flagErr("ticks", "must be between 0 and %d (got %d)", math.MaxInt32, c.Ticks)
+	case !(c.Speed >= sim.MinSpeed && c.Speed <= sim.MaxSpeed): // also NaN
+		return flagErr("speed", "must be between %v and %v (got %v)", sim.MinSpeed, sim.MaxSpeed, c.Speed)
+	case c.FPSCap < 0 || c.FPSCap > MaxFPSCap:
+		return flagErr("fps-cap", "must be between 0 (none) and %d (got %d)", MaxFPSCap, c.FPSCap)
+	case c.RenderLoad < 0 || c.RenderLoad > MaxLoad:
+		return flagErr("render-load", "must be between 0 and %v (got %v)", MaxLoad, c.RenderLoad)
+	case c.LogicLoad < 0 || c.LogicLoad > MaxLoad:
+		return flagErr("logic-load", "must be between 0 and %v (got %v)", MaxLoad, c.LogicLoad)
+	case c.RecordFile != "" && c.ReplayFile != "":
+		return flagErr("replay", "cannot be combined with -record")
+	case c.RecordFile != "" && !c.Mode.Deterministic():
+		return flagErr("record", "only -mode fixed is deterministic; %s mode steps by measured time", c.Mode)
+	case c.ReplayFile != "" && !c.Mode.Deterministic():
+		return flagErr("replay", "only -mode fixed is deterministic; %s mode steps by measured time", c.Mode)
+	case c.Fast && c.Mode != sim.ModeFixed:
+		return flagErr("fast", "only applies to -mode fixed")
+	}
+	return nil
+}
+
+// checkFiles checks the files the flags name: each named, no two outputs
+// one file, none the recording read, the GIF within its memory, every
+// output writable (files nil: none can be).
+func (c *Config) checkFiles(files Files) error {
 	for _, f := range append(c.outputs(), output{"replay", c.ReplayFile}) {
-		if set[f.flag] && f.path == "" {
-			return c, flagErr(f.flag, "needs a file name")
+		if c.Set[f.flag] && f.path == "" {
+			return flagErr(f.flag, "needs a file name")
 		}
 	}
 	if files != nil {
@@ -447,51 +502,55 @@ func Parse(args []string, usageOut io.Writer, p Platform) (Config, error) {
 		for i, a := range outs {
 			for _, b := range outs[i+1:] {
 				if a.path != "" && b.path != "" && files.SameFile(a.path, b.path) {
-					return c, flagErr(b.flag, "names the file -%s writes: one would replace the other", a.flag)
+					return flagErr(b.flag, "names the file -%s writes: one would replace the other", a.flag)
 				}
 			}
 			if a.path != "" && c.ReplayFile != "" && files.SameFile(a.path, c.ReplayFile) {
-				return c, flagErr(a.flag, "names the recording -replay reads: writing it would destroy it")
+				return flagErr(a.flag, "names the recording -replay reads: writing it would destroy it")
 			}
 		}
 	}
 	if c.GIFFile != "" && int64(c.Width)*int64(c.Height)*MaxGIFFrames > maxGIFBytes {
-		return c, flagErr("gif", "keeps up to %d frames, a byte a pixel: a world of %dx%d pixels would take %.1f GiB, more than %d GiB (use a smaller -width and -height)",
+		return flagErr("gif", "keeps up to %d frames, a byte a pixel: a world of %dx%d pixels would take %.1f GiB, more than %d GiB (use a smaller -width and -height)",
 			MaxGIFFrames, c.Width, c.Height, float64(int64(c.Width)*int64(c.Height)*MaxGIFFrames)/(1<<30), maxGIFBytes>>30)
 	}
 	if c.Paused && c.Headless && c.Duration == 0 {
-		return c, flagErr("paused", "with -headless no key can resume the game: add -duration")
+		return flagErr("paused", "with -headless no key can resume the game: add -duration")
 	}
 	for _, f := range c.outputs() {
 		if f.path == "" {
 			continue
 		}
 		if files == nil {
-			return c, flagErr(f.flag, "no files can be written here")
+			return flagErr(f.flag, "no files can be written here")
 		}
 		if err := files.CheckWritable(f.path); err != nil {
-			return c, flagErr(f.flag, "%v", err)
+			return flagErr(f.flag, "%v", err)
 		}
 	}
-	if c.ReplayFile != "" {
-		// The recording decides the world and the loop.
-		for _, name := range []string{"tick", "max-loops", "lockstep", "balls", "seed", "radius"} {
-			if set[name] {
-				return c, flagErr(name, "cannot be set with -replay: the recording sets it")
-			}
+	return nil
+}
+
+// readReplay reads the -replay recording, which decides the world and the
+// loop: the world's flags cannot be set with it.
+func (c *Config) readReplay(files Files) error {
+	for _, name := range []string{"tick", "max-loops", "lockstep", "balls", "seed", "radius"} {
+		if c.Set[name] {
+			return flagErr(name, "cannot be set with -replay: the recording sets it")
 		}
-		if files == nil {
-			return c, flagErr("replay", "no recording can be read here")
-		}
-		if c.Replay, err = files.ReadRecording(c.ReplayFile); err != nil {
-			return c, err // a runtime error (status 1): the file, not the flag
-		}
-		if err := sim.CheckSettings(c.Replay.Settings); err != nil {
-			return c, fmt.Errorf("%s: the recording's settings: %v", c.ReplayFile, err)
-		}
-		c.Settings = c.Replay.Settings
 	}
-	return c, nil
+	if files == nil {
+		return flagErr("replay", "no recording can be read here")
+	}
+	var err error
+	if c.Replay, err = files.ReadRecording(c.ReplayFile); err != nil {
+		return err // a runtime error (status 1): the file, not the flag
+	}
+	if err := sim.CheckSettings(c.Replay.Settings); err != nil {
+		return fmt.Errorf("%s: the recording's settings: %v", c.ReplayFile, err)
+	}
+	c.Settings = c.Replay.Settings
+	return nil
 }
 
 // output is a file a flag names.

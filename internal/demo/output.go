@@ -115,16 +115,6 @@ func (d *Demo) Report() *report.Stats {
 			tps = report.Round3(float64(d.sim.Ticks()) / g)
 		}
 	}
-	hist := map[string]int64{}
-	for n, c := range s.ticksPerFrame {
-		if c > 0 {
-			k := strconv.Itoa(n)
-			if n == maxTickHist {
-				k += "+"
-			}
-			hist[k] = c
-		}
-	}
 	r := &report.Stats{
 		Frames:            s.frames,
 		Ticks:             d.sim.Ticks(),
@@ -132,7 +122,7 @@ func (d *Demo) Report() *report.Stats {
 		FPS:               rate(s.frames - 1),
 		TPS:               tps,
 		MaxTicksPerFrame:  s.maxTicksPerFrame,
-		TicksPerFrame:     hist,
+		TicksPerFrame:     s.ticksPerFrameHist(),
 		CappedFrames:      s.cappedFrames,
 		DiscardedMs:       ms(s.discarded),
 		Interp:            d.view.draw != drawOff,
@@ -162,16 +152,40 @@ func (d *Demo) Report() *report.Stats {
 		Player:            w.Player(),
 	}
 	d.pace.report(r)
-	if s.capErr.Count() > 0 {
-		v := ms(s.capErr.Quantile(0.99))
+	d.reportOptional(r)
+	return r
+}
+
+// ticksPerFrameHist is -stats' count of frames by the ticks each ran:
+// "0", "1", ..., and "N+" for maxTickHist and more; counts of 0 left out.
+func (s *runStats) ticksPerFrameHist() map[string]int64 {
+	hist := map[string]int64{}
+	for n, c := range s.ticksPerFrame {
+		if c > 0 {
+			k := strconv.Itoa(n)
+			if n == maxTickHist {
+				k += "+"
+			}
+			hist[k] = c
+		}
+	}
+	return hist
+}
+
+// reportOptional fills the fields of r that only some runs have: the frame
+// cap's error, the ticks' cost, the upload of a tick's frame, the
+// recording and the replay, the network game, the sync test.
+func (d *Demo) reportOptional(r *report.Stats) {
+	if d.st.capErr.Count() > 0 {
+		v := ms(d.st.capErr.Quantile(0.99))
 		r.CapErrorMsP99 = &v
 	}
 	if h := d.sim.TickTimes(); h.Count() > 0 {
 		v := report.Round3(float64(h.Mean()) / 1e6)
 		r.TickMsMean = &v
 	}
-	if s.tickFrames > 0 {
-		v := (s.uploadBytes - s.uploadBytesNoTick) / s.tickFrames
+	if d.st.tickFrames > 0 {
+		v := (d.st.uploadBytes - d.st.uploadBytesNoTick) / d.st.tickFrames
 		r.UploadBytesPerTickFrame = &v
 	}
 	if d.sim.Recording() {
@@ -191,7 +205,6 @@ func (d *Demo) Report() *report.Stats {
 		n := d.sim.SyncTestTicks()
 		r.SyncTestTicks = &n
 	}
-	return r
 }
 
 // stateJSON is the world as -state writes it.

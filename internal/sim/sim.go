@@ -186,33 +186,8 @@ func New(cfg Config, clock loop.Clock, now time.Duration) (*Sim, error) {
 	if err := checkSpeed(s.speed); err != nil {
 		return nil, err
 	}
-	if cfg.Spectate != nil {
-		if cfg.Net != nil || cfg.Replay != nil || cfg.Record || !cfg.Mode.Deterministic() {
-			return nil, errors.New("a spectator watches in fixed mode, records nothing and plays nothing else")
-		}
-		c := cfg.Spectate.Config()
-		settings, err := DecodeSettings(c.Settings)
-		if err != nil {
-			return nil, err
-		}
-		s.settings = settings
-		s.settings.Lockstep = true
-		s.settings.Players = uint32(c.Players)
-		s.net = net{spectator: cfg.Spectate}
-	}
-	if cfg.Net != nil {
-		if cfg.Replay != nil || !cfg.Mode.Deterministic() {
-			return nil, errors.New("a network game runs in fixed mode and cannot replay")
-		}
-		c := cfg.Net.Config()
-		settings, err := DecodeSettings(c.Settings)
-		if err != nil {
-			return nil, err
-		}
-		s.settings = settings
-		s.settings.Lockstep = true // all computers must be kept in synchronization
-		s.settings.Players = uint32(c.Players)
-		s.net = net{sess: cfg.Net, bot: cfg.Bot, botSeed: cfg.BotSeed, rollback: c.Netcode == netplay.Rollback, faultAt: cfg.FaultAt}
+	if err := s.takeSession(cfg); err != nil {
+		return nil, err
 	}
 	if cfg.Replay != nil {
 		s.settings = cfg.Replay.Settings
@@ -256,6 +231,41 @@ func New(cfg Config, clock loop.Clock, now time.Duration) (*Sim, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// takeSession takes a network game's session, a spectator's or a
+// player's: the game's settings, which the host sent, replace cfg's, with
+// lockstep and the session's players.
+func (s *Sim) takeSession(cfg Config) error {
+	if cfg.Spectate != nil {
+		if cfg.Net != nil || cfg.Replay != nil || cfg.Record || !cfg.Mode.Deterministic() {
+			return errors.New("a spectator watches in fixed mode, records nothing and plays nothing else")
+		}
+		c := cfg.Spectate.Config()
+		settings, err := DecodeSettings(c.Settings)
+		if err != nil {
+			return err
+		}
+		s.settings = settings
+		s.settings.Lockstep = true
+		s.settings.Players = uint32(c.Players)
+		s.net = net{spectator: cfg.Spectate}
+	}
+	if cfg.Net != nil {
+		if cfg.Replay != nil || !cfg.Mode.Deterministic() {
+			return errors.New("a network game runs in fixed mode and cannot replay")
+		}
+		c := cfg.Net.Config()
+		settings, err := DecodeSettings(c.Settings)
+		if err != nil {
+			return err
+		}
+		s.settings = settings
+		s.settings.Lockstep = true // all computers must be kept in synchronization
+		s.settings.Players = uint32(c.Players)
+		s.net = net{sess: cfg.Net, bot: cfg.Bot, botSeed: cfg.BotSeed, rollback: c.Netcode == netplay.Rollback, faultAt: cfg.FaultAt}
+	}
+	return nil
 }
 
 func checkSpeed(v float64) error {

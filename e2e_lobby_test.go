@@ -360,10 +360,41 @@ func TestLobbyDown(t *testing.T) {
 	addr := l.addr
 	l.stop(t)
 	d := runDemo(t, "", 30*time.Second, "-headless", "-lobby", "ws://"+addr+"/r", "-ticks", "10")
-	msg := strings.TrimSpace(d.stderr.String())
-	if d.code() == 0 || !strings.Contains(msg, "-lobby: ") {
-		t.Errorf("a lobby that is down: exit %d, %q", d.code(), msg)
+	last := lastLine(d.stderr.String())
+	want := "interpdemo (entering a room): no lobby at ws://" + addr + " (connection refused): start one with make lobby"
+	if d.code() != 1 || !strings.HasPrefix(last, want) {
+		t.Errorf("a lobby that is down: exit %d, %q; want 1 and %q...", d.code(), last, want)
 	}
+}
+
+// A third player into a room of two: one line that says the room is
+// full and how to watch it.
+func TestLobbyRoomFullSaysWatchIt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a demo")
+	}
+	l := startLobby(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for range 2 { // two players fill the room
+		c, err := lobby.Join(ctx, l.room("full")+"?players=2")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+	}
+	d := runDemo(t, "", 30*time.Second, "-headless", "-lobby", l.room("full"), "-ticks", "10")
+	last := lastLine(d.stderr.String())
+	want := `interpdemo (entering a room): room "full" is full (2 of 2 players): watch it with -spectate ` + l.room("full")
+	if d.code() != 1 || last != want {
+		t.Errorf("a full room: exit %d, %q; want 1 and %q", d.code(), last, want)
+	}
+}
+
+// lastLine is the last line of s.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
 }
 
 // A room's host waiting for its players when the lobby goes away: nobody

@@ -4,9 +4,11 @@ import (
 	"context"
 	crand "crypto/rand"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/interpdemo/interpdemo/internal/sim"
@@ -14,6 +16,7 @@ import (
 	"github.com/interpdemo/interpdemo/netplay"
 	"github.com/interpdemo/interpdemo/netplay/netsim"
 	"github.com/interpdemo/interpdemo/netplay/webrtc"
+	"github.com/interpdemo/interpdemo/netplay/webrtc/lobby"
 )
 
 // CryptoNonce is a Network's Nonce for a real network: 64 bits from the
@@ -141,12 +144,29 @@ func enterRoom(n *NetConfig, room string, network Network, stop context.Context,
 		if stop.Err() != nil {
 			return endpoint{}, stopped(stop, "entering the room "+room)
 		}
-		return endpoint{}, fmt.Errorf("-%s: %v", flagName, err)
+		return endpoint{}, roomFailed(err, flagName, room)
 	}
 	if r.Host {
 		n.Players = r.Players
 	}
 	return endpoint{conn: r.Conn, hosting: r.Host, host: r.HostAddr, hostText: fmt.Sprintf("the room's host (%s)", r.HostAddr), transport: "webrtc"}, nil
+}
+
+// roomFailed says why the room at rawURL (-flagName's) could not be
+// entered, and what to do next: start a lobby, give a lobby's address,
+// watch a full room.
+func roomFailed(err error, flagName, rawURL string) error {
+	msg := strings.TrimPrefix(err.Error(), "lobby: ")
+	switch {
+	case errors.Is(err, lobby.ErrNoLobby):
+		return fmt.Errorf("%s: start one with make lobby (LOBBYADDR=HOST:PORT for another address)", msg)
+	case errors.Is(err, lobby.ErrNotLobby):
+		return fmt.Errorf("%s: -%s wants a lobby's address (make lobby's: ws://127.0.0.1:8780/ROOM)", msg, flagName)
+	case errors.Is(err, lobby.ErrRoomFull):
+		at, _, _ := strings.Cut(rawURL, "?")
+		return fmt.Errorf("%s: watch it with -spectate %s", msg, at)
+	}
+	return fmt.Errorf("-%s: %s", flagName, msg)
 }
 
 // openUDP opens a UDP game's socket (-host's address, or any port) and,

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/interpdemo/interpdemo/internal/cmdline"
 	core "github.com/interpdemo/interpdemo/internal/demo"
 	"github.com/interpdemo/interpdemo/internal/report"
 	"github.com/interpdemo/interpdemo/internal/x11test"
@@ -332,7 +333,7 @@ func TestHelp(t *testing.T) {
 		if out != want.String() {
 			t.Errorf("%s printed\n%s\nwant\n%s", flag, out, want.String())
 		}
-		for _, part := range []string{"Usage: interpdemo", core.KeyHelp(), "-tick", "-headless", "-cpuprofile"} {
+		for _, part := range []string{"Usage: interpdemo", cmdline.Fold(core.KeyHelp(), cmdline.HelpWidth), "-tick", "-headless", "-cpuprofile"} {
 			if !strings.Contains(out, part) {
 				t.Errorf("%s output lacks %q", flag, part)
 			}

@@ -43,16 +43,14 @@ func foldLine(b *strings.Builder, line string, width int) {
 }
 
 // hangingIndent is the column where line's text begins: after its
-// leading blanks, or after a gap of two or more spaces that follows its
-// first word.
+// leading blanks, or after a gap of two or more spaces within the first
+// 30 columns that follows a name ("  arrows, WASD   what they do").
 func hangingIndent(line string) int {
 	lead := len(line) - len(strings.TrimLeft(line, " "))
 	rest := line[lead:]
-	if word := strings.IndexByte(rest, ' '); word > 0 && strings.HasPrefix(rest[word:], "  ") {
-		gap := len(rest[word:]) - len(strings.TrimLeft(rest[word:], " "))
-		if lead+word+gap < HelpWidth/2 {
-			return lead + word + gap
-		}
+	if gap := strings.Index(rest, "  "); gap > 0 && lead+gap < 30 {
+		after := rest[gap:]
+		return lead + gap + len(after) - len(strings.TrimLeft(after, " "))
 	}
 	return lead
 }
@@ -79,14 +77,18 @@ const notDefined = "flag provided but not defined: -"
 
 // Misspelt returns, for a flag package's error about a flag fs does not
 // define, the name of fs's flag nearest to the one typed, when it is
-// near enough to be a misspelling (-lobyy: lobby); otherwise "".
+// near enough to be a misspelling (-lobyy: lobby; one edit in a name of
+// three or four letters, two in a longer one); otherwise "".
 func Misspelt(fs *flag.FlagSet, err error) string {
 	typed, ok := strings.CutPrefix(err.Error(), notDefined)
 	if !ok {
 		return ""
 	}
 	best, bestD := "", 3 // at most 2 edits
-	if len(typed) <= 3 {
+	switch {
+	case len(typed) < 3:
+		return "" // a letter or two: anything is near
+	case len(typed) <= 4:
 		bestD = 2 // a short name: 1 edit
 	}
 	fs.VisitAll(func(f *flag.Flag) {

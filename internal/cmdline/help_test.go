@@ -13,16 +13,17 @@ import (
 func TestFlagErrorSuggests(t *testing.T) {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	for _, name := range []string{"lobby", "host", "join", "balls", "spectate", "v"} {
+	for _, name := range []string{"lobby", "host", "join", "balls", "spectate", "v", "mode"} {
 		fs.Bool(name, false, "")
 	}
 	for _, tc := range []struct{ typed, want string }{
 		{"lobyy", "demo: flag provided but not defined: -lobyy (did you mean -lobby?)"},
 		{"lboby", "demo: flag provided but not defined: -lboby (did you mean -lobby?)"},
 		{"spectat", "demo: flag provided but not defined: -spectat (did you mean -spectate?)"},
-		{"hots", "demo: flag provided but not defined: -hots (did you mean -host?)"},
 		{"bals", "demo: flag provided but not defined: -bals (did you mean -balls?)"},
-		{"x", "demo: flag provided but not defined: -x (did you mean -v?)"},
+		{"x", "demo: flag provided but not defined: -x (demo -h lists the flags)"},
+		{"nope", "demo: flag provided but not defined: -nope (demo -h lists the flags)"},
+		{"hots", "demo: flag provided but not defined: -hots (did you mean -host?)"},
 		{"xyz", "demo: flag provided but not defined: -xyz (demo -h lists the flags)"},
 		{"colour", "demo: flag provided but not defined: -colour (demo -h lists the flags)"},
 	} {
@@ -42,6 +43,7 @@ func TestFlagErrorSuggests(t *testing.T) {
 func TestFold(t *testing.T) {
 	in := "  -lobby URL\n    \tplay a network game in the lobby's room at URL (ws://HOST:PORT/ROOM), over WebRTC: the first to arrive hosts\n" +
 		"  J              frame pacing: raw (the wake-up time) / smooth (the vblank's time, stable tick counts), and more\n" +
+		"  arrows, WASD   move ball 0 (it becomes the player's on the first press); in a network game player i moves ball i\n" +
 		"short\n" + strings.Repeat("x", 120)
 	got := Fold(in, 60)
 	for _, line := range strings.Split(got, "\n") {
@@ -61,6 +63,11 @@ func TestFold(t *testing.T) {
 	}
 	if !strings.HasPrefix(lines[pacing+1], strings.Repeat(" ", 17)) || lines[pacing+1][17] == ' ' {
 		t.Errorf("the key's text does not hang under its column (17):\n%s", got)
+	}
+	for i, l := range lines {
+		if strings.HasPrefix(l, "  arrows, WASD ") && (!strings.HasPrefix(lines[i+1], strings.Repeat(" ", 17)) || lines[i+1][17] == ' ') {
+			t.Errorf("the keys' text (two names) does not hang under its column (17):\n%s", got)
+		}
 	}
 	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 	if norm(got) != norm(strings.ReplaceAll(in, "\t", " ")) {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/interpdemo/interpdemo/internal/cmdline"
+
 	"github.com/interpdemo/interpdemo/internal/sim"
 	"github.com/interpdemo/interpdemo/physics"
 	"github.com/interpdemo/interpdemo/render/adaptive"
@@ -255,8 +257,10 @@ func define(c *Config, r *rawFlags) *flags {
 }
 
 // usage writes -h: what the demo is, the keys, the flags by group, and
-// examples.
-func (f *flags) usage(w io.Writer) {
+// examples, folded to cmdline.HelpWidth columns.
+func (f *flags) usage(out io.Writer) {
+	w := new(strings.Builder)
+	defer func() { io.WriteString(out, cmdline.Fold(w.String(), cmdline.HelpWidth)) }()
 	fmt.Fprintf(w, "Usage: interpdemo [flags]\n\nA fixed-tick game loop with render interpolation: logic at 25 ticks per\nsecond, drawing as fast as the display allows.\n\n%s", KeyHelp())
 	for g := range numFlagGroups {
 		fmt.Fprintf(w, "\n%s:\n", flagGroupTitles[g])
@@ -382,6 +386,9 @@ func (c *Config) parseArgs(r *rawFlags, args []string, usageOut io.Writer) error
 		if errors.Is(err, flag.ErrHelp) {
 			io.WriteString(usageOut, Usage()) // the defaults, whatever came before -h
 			return ErrHelp
+		}
+		if m := cmdline.Misspelt(fs, err); m != "" {
+			return UsageError{Msg: fmt.Sprintf("%s (did you mean -%s?)", oneLine(err.Error()), m)}
 		}
 		return UsageError{Msg: oneLine(err.Error()), Hint: true}
 	}

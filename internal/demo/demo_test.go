@@ -199,6 +199,11 @@ func TestBadFlagsGiveOneLine(t *testing.T) {
 			t.Errorf("%v: %q (hint %v); want one line starting %q, hint %v", c.args, msg, ue.Hint, c.flag+": ", c.hint)
 		}
 	}
+	// A misspelt flag: the flag meant, and no need of -h.
+	_, err := Parse([]string{"-lobyy", "ws://127.0.0.1:8780/r1"}, io.Discard, p)
+	if ue, ok := err.(UsageError); !ok || ue.Hint || ue.Msg != "flag provided but not defined: -lobyy (did you mean -lobby?)" {
+		t.Errorf("-lobyy: %#v", err)
+	}
 	if _, err := Parse(nil, io.Discard, p); err != nil {
 		t.Errorf("no flags: %v", err)
 	}

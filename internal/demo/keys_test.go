@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/interpdemo/interpdemo/internal/cmdline"
 )
 
 // TestDocsKeyTable: docs/DEMO.md shows the demo's own key table, as
@@ -164,6 +166,15 @@ func TestUsageGolden(t *testing.T) {
 	for _, name := range FlagNames() {
 		if n := strings.Count(golden, "\n  -"+name+" ") + strings.Count(golden, "\n  -"+name+"\n"); n != 1 {
 			t.Errorf("%s: -%s appears %d times", path, name, n)
+		}
+	}
+}
+
+// TestUsageFits: every line of -h fits cmdline.HelpWidth columns.
+func TestUsageFits(t *testing.T) {
+	for i, line := range strings.Split(Usage(), "\n") {
+		if n := len([]rune(strings.ReplaceAll(line, "\t", "        "))); n > cmdline.HelpWidth {
+			t.Errorf("-h line %d: %d columns: %q", i+1, n, line)
 		}
 	}
 }

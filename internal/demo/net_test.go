@@ -320,7 +320,7 @@ func TestDisconnectPolicyInProcess(t *testing.T) {
 				t.Errorf("host: %d ticks, kicked %v (%v); want 150, [1]", r.WorldTicks, r.Net.Kicked, ok)
 			}
 			line := fmt.Sprintf("player 1 disconnected at tick %d: silent", from)
-			if log := host.log.String(); !strings.Contains(log, line) || !strings.Contains(log, "connection interrupted") {
+			if log := host.log.String(); !strings.Contains(log, line) || !strings.Contains(log, "nothing heard for") {
 				t.Errorf("host's log lacks %q or the interruption:\n%s", line, log)
 			}
 			rec := host.files.files["game.rec"]
@@ -501,5 +501,40 @@ func TestJoinerOfAGameWithoutInputDelay(t *testing.T) {
 	var usage UsageError
 	if want := "-netcode: lockstep cannot play the host's game: it has no input delay (the host plays rollback); join with -netcode rollback, or without -netcode"; !errors.As(err, &usage) || err.Error() != want {
 		t.Errorf("a joiner asking for lockstep: %v; want the usage error %q", err, want)
+	}
+}
+
+// TestSilenceSaidOnlyWhenNoticed: a joiner silent for less than half of
+// -net-timeout (a busy machine's pause) leaves no line in the host's
+// log; one silent for more gets one, which says when the player is gone.
+func TestSilenceSaidOnlyWhenNoticed(t *testing.T) {
+	for _, tc := range []struct {
+		pause time.Duration
+		said  bool
+	}{{700 * time.Millisecond, false}, {1300 * time.Millisecond, true}} {
+		t.Run(tc.pause.String(), func(t *testing.T) {
+			g := newNetTestGame(t, netsim.Conditions{}, []string{"-bot", "1", "-ticks", "100", "-net-timeout", "2s"}, []string{"-bot", "2"})
+			host, joiner := g.peers[0], g.peers[1]
+			var paused time.Duration
+			for n := 0; n < 100000 && !host.d.Done(); n++ {
+				host.stepKeys(g.clock.Now())
+				if tick := joiner.d.Sim().Net().Stats().Tick; tick < 30 || paused >= tc.pause {
+					joiner.stepKeys(g.clock.Now())
+				} else {
+					paused += 2 * time.Millisecond
+				}
+				g.clock.Advance(2 * time.Millisecond)
+			}
+			if !host.d.Done() {
+				t.Fatal("the host's game did not end")
+			}
+			log := host.log.String()
+			if said := strings.Contains(log, "player 1: nothing heard for "); said != tc.said {
+				t.Errorf("a pause of %v: said %v, want %v; host's log:\n%s", tc.pause, said, tc.said, log)
+			}
+			if tc.said && !strings.Contains(log, "at 2s of silence (-net-timeout) the player is gone") {
+				t.Errorf("the line does not say when the player is gone:\n%s", log)
+			}
+		})
 	}
 }

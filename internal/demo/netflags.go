@@ -426,3 +426,9 @@ func (n *NetConfig) checkJoin(network Network, stop context.Context) error {
 	}
 	return nil
 }
+
+// interrupt is how long a peer may be silent before the HUD and the log
+// say so: half of -net-timeout (1 s by default), a freeze a player
+// notices. A shorter silence (a busy machine's, a lost packet's) passes
+// unsaid: rollback plays through it, and nobody could act on it.
+func (n *NetConfig) interrupt() time.Duration { return n.Timeout / 2 }

@@ -180,7 +180,7 @@ func (g *netGame) events(log io.Writer) {
 		switch e.Kind {
 		case netplay.EventInterrupted:
 			g.interrupted |= bit
-			fmt.Fprintf(log, "interpdemo: player %d: connection interrupted (nothing heard for %d ms)\n", e.Player, e.Silent.Milliseconds())
+			fmt.Fprintf(log, "interpdemo: player %d: nothing heard for %d ms; at %v of silence (-net-timeout) the player is gone\n", e.Player, e.Silent.Milliseconds(), g.sess.Config().Silence)
 		case netplay.EventResumed:
 			g.interrupted &^= bit
 			fmt.Fprintf(log, "interpdemo: player %d: connection resumed\n", e.Player)

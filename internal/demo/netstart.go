@@ -214,7 +214,7 @@ func (g *netGame) hostGame(c *Config, id uint64, now time.Duration, log io.Write
 	var err error
 	g.sess, err = netplay.Host(netplay.Config{
 		Nonce: id, InputSize: sim.InputSize, Players: n.Players, Settings: sim.EncodeSettings(world), Delay: n.InputDelay,
-		Tick: world.Tick, TickLimit: uint64(c.Ticks), KickAfter: n.KickAfter, Silence: n.Timeout,
+		Tick: world.Tick, TickLimit: uint64(c.Ticks), KickAfter: n.KickAfter, Silence: n.Timeout, Interrupt: n.interrupt(),
 		PlayOn: n.Disconnect == "continue" || n.Disconnect == "" && n.KickAfter > 0, DesyncEvery: every, EndOnDesync: true, MaxSpectators: n.MaxSpectators,
 		Netcode: n.netcode(), MaxPrediction: n.MaxPrediction, Report: n.Report != "",
 	}, nil, g.conn, now)
@@ -232,7 +232,7 @@ func (g *netGame) hostGame(c *Config, id uint64, now time.Duration, log io.Write
 func (g *netGame) join(c *Config, clock loop.Clock, stop context.Context, id uint64, ep endpoint, now time.Duration, log io.Writer) (err error) {
 	n := &c.Net
 	fmt.Fprintf(log, "interpdemo: connecting to %s...\n", ep.hostText)
-	cfg := netplay.Config{Nonce: id, InputSize: sim.InputSize, Silence: n.Timeout, EndOnDesync: true,
+	cfg := netplay.Config{Nonce: id, InputSize: sim.InputSize, Silence: n.Timeout, Interrupt: n.interrupt(), EndOnDesync: true,
 		Netcode: n.netcode(), MaxPrediction: n.MaxPrediction, Report: n.Report != ""}
 	if g.sess, err = netplay.Join(cfg, nil, g.conn, ep.host, now); err != nil {
 		g.conn.Close()

@@ -211,79 +211,93 @@ func (b *broadcast) Receive(now time.Duration, from string, pkt []byte) {
 		}
 		b.hello(now, from, token)
 	case msgSpecBye:
-		if r.err != nil || r.off != len(pkt) {
-			b.s.bad++
-			return
-		}
-		sp := b.spec(from, token)
-		if sp == nil {
-			// A copy of a Bye already taken, or one that overtook its
-			// Hello: that Hello, when it comes, takes no slot.
-			if session == 0 || session == b.s.id {
-				b.gone.add(now, from, token)
-			}
-			return
-		}
-		if session != b.s.id && session != 0 {
-			b.s.bad++
-			return
-		}
-		*sp = specPeer{}
-		b.st.Left++
-		b.gone.add(now, from, token)
+		b.bye(now, from, session, token, &r)
 	case msgSpecAck:
-		// Bounded by what the wire carries, not by a spectator's default
-		// bound (a spectator may allow more: Config.MaxSnapshot) nor by the
-		// snapshot held now (one taken since for another spectator may be
-		// smaller than the one this spectator loaded).
-		snapGot := r.uvMax(maxSnapshotWire)
-		have := r.uvMax(maxTick)
-		var sack [sackBytes]byte
-		nSack := 0
-		if r.err == nil && r.off < len(pkt) {
-			nSack = int(r.uvMax(sackBytes))
-			r.bytes(sack[:nSack])
-		}
-		if r.err != nil || r.off != len(pkt) || session != b.s.id {
-			b.s.bad++
-			return
-		}
-		sp := b.spec(from, token)
-		if sp == nil {
-			b.s.bad++
-			return
-		}
-		sp.lastHeard = now
-		sp.welcome = false
-		if sp.welcomeSent && !sp.timedWelcome {
-			// The first acknowledgement: a round trip since the first
-			// Welcome (or more, if that one was lost: the timeouts start
-			// long, not short).
-			sp.sample(now - sp.welcomeAt)
-			sp.timedWelcome = true
-		}
-		if sp.bound && int(snapGot) <= len(b.snap) {
-			b.snapAck(now, sp, int(snapGot), sack[:nSack])
-		}
-		if have > sp.have && have <= sp.sentTop {
-			sp.have = have
-			sp.news = true
-			if sp.probing && sp.start+have >= sp.probeTop {
-				// Tick probeTop-1 went out once, at probeAt: a round trip.
-				sp.probing = false
-				sp.sample(now - sp.probeAt)
-			}
-		}
-		// An acknowledgement sent after the first tick in flight should
-		// have arrived, and without it: lost (as TCP's RACK judges; a
-		// quarter of a round trip allowed for reordering and jitter).
-		if acked := sp.start + sp.have; sp.rtt > 0 && sp.sentTop > acked &&
-			now-sp.sentAt[acked%spectatorWindow] > sp.rtt+sp.lossWindow() {
-			sp.lost = true
-		}
+		b.specAck(now, from, session, token, &r)
 	}
 }
 
+// bye takes a spectator's Bye (the rest of it in r): its slot is freed,
+// and a Hello from it that comes later takes none.
+func (b *broadcast) bye(now time.Duration, from string, session, token uint64, r *reader) {
+	if r.err != nil || r.off != len(r.b) {
+		b.s.bad++
+		return
+	}
+	sp := b.spec(from, token)
+	if sp == nil {
+		// A copy of a Bye already taken, or one that overtook its
+		// Hello: that Hello, when it comes, takes no slot.
+		if session == 0 || session == b.s.id {
+			b.gone.add(now, from, token)
+		}
+		return
+	}
+	if session != b.s.id && session != 0 {
+		b.s.bad++
+		return
+	}
+	*sp = specPeer{}
+	b.st.Left++
+	b.gone.add(now, from, token)
+}
+
+// specAck takes a spectator's acknowledgement (the rest of it in r): the
+// snapshot's bytes and the ticks it holds, a round trip's sample, and
+// whether a tick in flight was lost.
+func (b *broadcast) specAck(now time.Duration, from string, session, token uint64, r *reader) {
+	// Bounded by what the wire carries, not by a spectator's default
+	// bound (a spectator may allow more: Config.MaxSnapshot) nor by the
+	// snapshot held now (one taken since for another spectator may be
+	// smaller than the one this spectator loaded).
+	snapGot := r.uvMax(maxSnapshotWire)
+	have := r.uvMax(maxTick)
+	var sack [sackBytes]byte
+	nSack := 0
+	if r.err == nil && r.off < len(r.b) {
+		nSack = int(r.uvMax(sackBytes))
+		r.bytes(sack[:nSack])
+	}
+	if r.err != nil || r.off != len(r.b) || session != b.s.id {
+		b.s.bad++
+		return
+	}
+	sp := b.spec(from, token)
+	if sp == nil {
+		b.s.bad++
+		return
+	}
+	sp.lastHeard = now
+	sp.welcome = false
+	if sp.welcomeSent && !sp.timedWelcome {
+		// The first acknowledgement: a round trip since the first
+		// Welcome (or more, if that one was lost: the timeouts start
+		// long, not short).
+		sp.sample(now - sp.welcomeAt)
+		sp.timedWelcome = true
+	}
+	if sp.bound && int(snapGot) <= len(b.snap) {
+		b.snapAck(now, sp, int(snapGot), sack[:nSack])
+	}
+	if have > sp.have && have <= sp.sentTop {
+		sp.have = have
+		sp.news = true
+		if sp.probing && sp.start+have >= sp.probeTop {
+			// Tick probeTop-1 went out once, at probeAt: a round trip.
+			sp.probing = false
+			sp.sample(now - sp.probeAt)
+		}
+	}
+	// An acknowledgement sent after the first tick in flight should
+	// have arrived, and without it: lost (as TCP's RACK judges; a
+	// quarter of a round trip allowed for reordering and jitter).
+	if acked := sp.start + sp.have; sp.rtt > 0 && sp.sentTop > acked &&
+		now-sp.sentAt[acked%spectatorWindow] > sp.rtt+sp.lossWindow() {
+		sp.lost = true
+	}
+}
+
+// spec returns the slot of the spectator at from with token, or nil.
 func (b *broadcast) spec(from string, token uint64) *specPeer {
 	for i := range b.specs {
 		if sp := &b.specs[i]; sp.used && sp.addr == from && sp.token == token {
@@ -484,8 +498,50 @@ func (b *broadcast) sendWelcome(out sender, sp *specPeer) {
 // otherwise.
 func (b *broadcast) sendData(now time.Duration, out sender, sp *specPeer) {
 	s := b.s
-	over := s.state >= StateEnding
 	stale := now-sp.lastSent >= specResend // send something: the spectator hears the host
+	b.judgeLosses(now, sp)
+	for sent := 0; sent < maxSnapshotWindow/chunkSize; sent++ {
+		off, snapLeft := b.nextChunk(sp)
+		top := min(b.logged, sp.start+sp.have+spectatorWindow)
+		ticksLeft := sp.snapAcked == len(b.snap) && sp.sentTop < top
+		if !snapLeft && !ticksLeft && !(sent == 0 && (stale || sp.news)) {
+			break
+		}
+		sp.news = false
+		sp.seq++
+		w := b.header(msgSpecData, s.id)
+		w.u32(sp.seq)
+		b.appendGameState(&w)
+		n := 0
+		if snapLeft {
+			n = min(chunkSize, len(b.snap)-off)
+			sp.snapSent = max(sp.snapSent, off+n)
+			sp.resendAt = off + n
+			sp.snapAt = now
+		}
+		w.uv(uint64(off))
+		w.uv(uint64(n))
+		w.bytes(b.snap[off : off+n])
+		w.uv(sp.sentTop)
+		countAt := len(w.b)
+		w.u8(0)
+		k := 0
+		if ticksLeft {
+			k = b.appendTicks(now, sp, &w, top)
+		}
+		if w.ok {
+			w.b[countAt] = uint8(k)
+		}
+		b.emit(out, sp.addr, &w)
+		sp.lastSent = now
+	}
+}
+
+// judgeLosses decides, before a spectator's Data goes out, what was
+// sent to it and lost: the ticks from the first one not acknowledged
+// (sent again from there), and the snapshot's chunks not acknowledged
+// (sent again, fewer at a time).
+func (b *broadcast) judgeLosses(now time.Duration, sp *specPeer) {
 	if acked := sp.start + sp.have; sp.sentTop > acked {
 		// Go back: what was sent and not acknowledged is lost, by the
 		// acknowledgements or for lack of one in time. (Not only when
@@ -507,72 +563,56 @@ func (b *broadcast) sendData(now time.Duration, out sender, sp *specPeer) {
 		sp.resendAt = sp.snapAcked
 		sp.lose()
 	}
-	for sent := 0; sent < maxSnapshotWindow/chunkSize; sent++ {
-		off, snapLeft := b.nextChunk(sp)
-		top := min(b.logged, sp.start+sp.have+spectatorWindow)
-		ticksLeft := sp.snapAcked == len(b.snap) && sp.sentTop < top
-		if !snapLeft && !ticksLeft && !(sent == 0 && (stale || sp.news)) {
-			break
-		}
-		sp.news = false
-		sp.seq++
-		w := b.header(msgSpecData, s.id)
-		w.u32(sp.seq)
-		var flags uint8
-		if over {
-			flags = 1
-		}
-		w.u8(flags)
-		if over {
-			w.uv(b.logged)
-		}
-		w.uv(b.logged)
-		w.u8(uint8(s.nKick))
-		for p := range s.players {
-			if s.kckd[p] {
-				w.u8(uint8(p))
-				w.uv(s.kick[p].from)
-			}
-		}
-		n := 0
-		if snapLeft {
-			n = min(chunkSize, len(b.snap)-off)
-			sp.snapSent = max(sp.snapSent, off+n)
-			sp.resendAt = off + n
-			sp.snapAt = now
-		}
-		w.uv(uint64(off))
-		w.uv(uint64(n))
-		w.bytes(b.snap[off : off+n])
-		w.uv(sp.sentTop)
-		countAt := len(w.b)
-		w.u8(0)
-		k := 0
-		if ticksLeft {
-			row := s.players * s.inputSize
-			for ; k < 255 && sp.sentTop+uint64(k) < top && len(w.b)+row <= cap(w.b); k++ {
-				t := sp.sentTop + uint64(k)
-				rec := &b.log[t%spectatorLog]
-				for p := range s.players {
-					w.bytes(rec[p][:s.inputSize])
-				}
-				sp.sentAt[t%spectatorWindow] = now
-			}
-			sp.sentTop += uint64(k)
-			if sp.sentTop > sp.sentMax {
-				if !sp.probing && sp.sentTop-uint64(k) >= sp.sentMax {
-					// Only new ticks: their acknowledgement times a round trip.
-					sp.probing, sp.probeTop, sp.probeAt = true, sp.sentTop, now
-				}
-				sp.sentMax = sp.sentTop
-			}
-		}
-		if w.ok {
-			w.b[countAt] = uint8(k)
-		}
-		b.emit(out, sp.addr, &w)
-		sp.lastSent = now
+}
+
+// appendGameState appends to a Data message what it says of the game:
+// the flags (and the end tick once the game ends), the ticks confirmed,
+// and the kicked players with their first autonomous ticks.
+func (b *broadcast) appendGameState(w *writer) {
+	s := b.s
+	over := s.state >= StateEnding
+	var flags uint8
+	if over {
+		flags = 1
 	}
+	w.u8(flags)
+	if over {
+		w.uv(b.logged)
+	}
+	w.uv(b.logged)
+	w.u8(uint8(s.nKick))
+	for p := range s.players {
+		if s.kckd[p] {
+			w.u8(uint8(p))
+			w.uv(s.kick[p].from)
+		}
+	}
+}
+
+// appendTicks appends to a Data message the inputs of the ticks from
+// sp.sentTop on, below top, as many as fit (255 at most), and returns
+// how many; it times the first that are new to measure a round trip.
+func (b *broadcast) appendTicks(now time.Duration, sp *specPeer, w *writer, top uint64) int {
+	s := b.s
+	row := s.players * s.inputSize
+	k := 0
+	for ; k < 255 && sp.sentTop+uint64(k) < top && len(w.b)+row <= cap(w.b); k++ {
+		t := sp.sentTop + uint64(k)
+		rec := &b.log[t%spectatorLog]
+		for p := range s.players {
+			w.bytes(rec[p][:s.inputSize])
+		}
+		sp.sentAt[t%spectatorWindow] = now
+	}
+	sp.sentTop += uint64(k)
+	if sp.sentTop > sp.sentMax {
+		if !sp.probing && sp.sentTop-uint64(k) >= sp.sentMax {
+			// Only new ticks: their acknowledgement times a round trip.
+			sp.probing, sp.probeTop, sp.probeAt = true, sp.sentTop, now
+		}
+		sp.sentMax = sp.sentTop
+	}
+	return k
 }
 
 // nextChunk is the offset of the next snapshot chunk to send to sp: a

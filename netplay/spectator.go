@@ -340,7 +340,14 @@ func (sp *spectator) data(now time.Duration, r *reader) {
 	if n > 0 {
 		sp.chunk(off, chunk)
 	}
-	body := r.b[r.off:]
+	sp.takeTicks(first, k, r.b[r.off:])
+}
+
+// takeTicks takes the k ticks from first on whose inputs body holds (a
+// row of players × input size bytes each): those next in order that fit
+// the ring; ticks past a gap are acknowledged at once.
+func (sp *spectator) takeTicks(first uint64, k int, body []byte) {
+	row := sp.players * sp.inputSize
 	if k > 0 && first > sp.received {
 		// Ticks past a gap: say at once what arrived in order, so that
 		// the host sends the gap again about a round trip after it went

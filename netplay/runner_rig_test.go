@@ -8,7 +8,8 @@ import (
 	"github.com/interpdemo/interpdemo/netplay/netsim"
 )
 
-// ---- The rig: peers with Runners over a netsim.Path, on a manual clock ----
+// The rig: peers with Runners over a netsim.Path, on a manual clock,
+// each checking its game against the reference (toygame_test.go).
 
 type rigConfig struct {
 	players   int

@@ -316,8 +316,6 @@ func TestRunnerInputsAfterTheEnd(t *testing.T) {
 	rg.checkEnd(join)
 }
 
-// ---- The sync test ----
-
 // ---- Allocations ----
 
 // Runner.Frame allocates nothing once the game runs, in lockstep and in

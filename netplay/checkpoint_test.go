@@ -95,3 +95,72 @@ func TestFirstDesyncReported(t *testing.T) {
 		}
 	}
 }
+
+// divergent is a specGame whose state really departs from the others'
+// after tick at (it moves player 0 one step more there), and which
+// records the confirmed inputs.
+type divergent struct {
+	*specGame
+	at        uint64
+	confirmed [][2]byte
+}
+
+func (g *divergent) Advance(in *Inputs) {
+	g.specGame.Advance(in)
+	if g.at != 0 && g.ticks == g.at {
+		g.pos[0]++
+	}
+}
+
+func (g *divergent) Confirmed(in *Inputs, _ uint64, _ bool) {
+	g.confirmed = append(g.confirmed, [2]byte{in.Input(0)[0], in.Input(1)[0]})
+}
+
+// hashAfter replays inputs on a fresh game that diverges at at (0:
+// never) and returns its hash after n ticks.
+func hashAfter(inputs [][2]byte, at, n uint64, fill int) uint64 {
+	g := &divergent{specGame: newSpecGame(fill, 1), at: at}
+	for k := range g.fill {
+		g.fill[k] = byte(k*7 + k>>8 + 3)
+	}
+	for t := range n {
+		in := Inputs{Tick: t, players: 2, size: 1}
+		in.in[0][0], in.in[1][0] = inputs[t][0], inputs[t][1]
+		g.Advance(&in)
+	}
+	return g.Hash()
+}
+
+// A game whose states really diverge under a Runner (no lie injected
+// through the session: one peer's game moves a ball one step more after
+// tick 37) ends in a DesyncError on both peers, at the first checkpoint
+// after it, with each side's true hash there; in both netcodes.
+func TestRunnerRealDesync(t *testing.T) {
+	const at, ticks, fill = 37, 200, 64
+	check := uint64((at + hashEvery - 1) / hashEvery * hashEvery) // the first checkpoint from tick at on
+	for _, nc := range []Netcode{Lockstep, Rollback} {
+		games := make([]*divergent, 2)
+		rg := newSpecRigWith(t, netsim.Conditions{Delay: 30 * time.Millisecond, Jitter: 10 * time.Millisecond}, ticks, fill, 0, nc, func(i int, g *specGame) Game {
+			games[i] = &divergent{specGame: g}
+			if i == 1 {
+				games[i].at = at
+			}
+			return games[i]
+		})
+		rg.run(60*time.Second, func() bool { return rg.players[0].s.Done() && rg.players[1].s.Done() })
+		if len(games[0].confirmed) < int(check) {
+			t.Fatalf("%v: %d ticks confirmed", nc, len(games[0].confirmed))
+		}
+		clean, broken := hashAfter(games[0].confirmed, 0, check, fill), hashAfter(games[0].confirmed, at, check, fill)
+		want := []Error{{Reason: ErrDesync, Tick: check, Local: clean, Player: 1, Remote: broken}, {Reason: ErrDesync, Tick: check, Local: broken, Player: 0, Remote: clean}}
+		for i, p := range rg.players {
+			var d *Error
+			if !errors.As(p.s.Err(), &d) || *d != want[i] {
+				t.Errorf("%v: player %d: %v, want %v", nc, i, p.s.Err(), &want[i])
+			}
+		}
+		if rg.players[1].r.Stats().Rollbacks == 0 && nc == Rollback {
+			t.Errorf("rollback: no rollback happened")
+		}
+	}
+}

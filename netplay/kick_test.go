@@ -267,3 +267,55 @@ func TestSlownessExcusesWaiting(t *testing.T) {
 		t.Errorf("host: the joiner held the game back %v, want %v (not 0)", got, want)
 	}
 }
+
+// A three-player kick at a moment when the host's confirmed tick trails
+// the inputs it holds of the kicked player (a long input delay): the
+// kick names the first tick whose input of it the host lacks,
+// not the host's confirmed tick, so the joiner that already ran ticks
+// with those inputs agrees with everyone.
+func TestKickWhileHostTrailsKickedInputs(t *testing.T) {
+	const limit = 300
+	for seed := uint64(1); seed <= 6; seed++ {
+		h := newHarness(t, netsim.Conditions{Delay: 20 * ms}, seed)
+		// An input delay of 20 ticks: the host holds each player's
+		// inputs far ahead of the ticks it confirmed; its frames are slow,
+		// so the joiners run ahead of it between them.
+		h.game(config{TickLimit: limit, KickAfter: time.Second, Silence: 500 * ms, Delay: 20}, 3)
+		h.peers[0].frame = 60 * ms
+		h.runUntil(10*time.Second, func() bool { return h.peers[0].s.State() == StateRunning })
+		var victim *tpeer
+		for _, p := range h.peers {
+			if p.s.Index() == 2 {
+				victim = p
+			}
+		}
+		host := h.peers[0]
+		h.runUntil(20*time.Second, func() bool { return victim.s.NextTick() >= 80 })
+		victim.dead = true
+		var trailed bool
+		var kickAt, hostNext, have uint64
+		h.runUntil(20*time.Second, func() bool {
+			if _, ok := host.s.Kicked(2); ok && kickAt == 0 {
+				kickAt, hostNext, have = host.s.kick[2].from, host.s.NextTick(), host.s.have[2]
+				trailed = hostNext < have
+			}
+			return kickAt != 0
+		})
+		h.run(90 * time.Second)
+		if !trailed {
+			t.Logf("seed %d: the host's confirmed tick %d did not trail its inputs of the player, to %d", seed, hostNext, have)
+			continue
+		}
+		if kickAt != have {
+			t.Errorf("seed %d: kicked from %d, the host had the player's inputs to %d", seed, kickAt, have)
+		}
+		for _, p := range h.peers {
+			if p != victim && (p.s.Err() != nil || p.s.NextTick() != limit) {
+				t.Errorf("seed %d: %s: %v at tick %d", seed, p.name, p.s.Err(), p.s.NextTick())
+			}
+		}
+		h.checkHistories(limit)
+		return
+	}
+	t.Fatal("the scenario never happened: the host's confirmed tick never trailed the kicked player's inputs")
+}

@@ -323,3 +323,88 @@ func TestQuitLingerIsShort(t *testing.T) {
 		t.Errorf("%d of %d peers waited Linger or more after the end (the longest %v), want at most 3%%", long, peers, worst)
 	}
 }
+
+// Two players that quit at the same tick: every peer, the quitters
+// included, ends at that tick naming the same quitter (the lower index),
+// whoever heard which quit first.
+func TestQuitsAtTheSameTickNameOneQuitter(t *testing.T) {
+	for seed := uint64(1); seed <= 12; seed++ {
+		h := newHarness(t, netsim.Conditions{Delay: 30 * ms, Jitter: 20 * ms, Loss: 0.05, Reorder: 0.1}, seed)
+		h.game(config{Delay: 3}, 4)
+		a, b := h.peers[1+int(seed%3)], h.peers[1+int(seed+1)%3]
+		if seed%4 == 0 {
+			a = h.peers[0] // the host among the quitters
+		}
+		a.quitAt, b.quitAt = 60, 60
+		h.run(30 * time.Second)
+		if a.quitTick == 0 || a.quitTick != b.quitTick {
+			t.Fatalf("seed %d: the scenario: quits at %d and %d", seed, a.quitTick, b.quitTick)
+		}
+		first := min(a.s.Index(), b.s.Index())
+		h.checkQuitEnd(a.quitTick, first)
+		for _, p := range h.peers {
+			want := fmt.Sprintf("player %d quit", first)
+			if p.s.Index() == first {
+				want = "quit"
+			}
+			if st := p.s.Stats(); st.End != want {
+				t.Errorf("seed %d: %s says %q, want %q", seed, p.name, st.End, want)
+			}
+		}
+	}
+}
+
+// A quit that claims a tick already run (a broken host relays a quit of
+// tick 1 when the joiner has run many more) does not take the ticks run
+// back: the joiner ends at once where it is, its end tick the tick it
+// stopped at.
+func TestQuitClaimingATickAlreadyRun(t *testing.T) {
+	host, join, _ := running(t)
+	now := 100 * ms
+	var recs [][]byte
+	carry := func(rewrite bool) {
+		host.Poll(now, sendFunc(func(_ string, pkt []byte) {
+			if rewrite {
+				var p packet
+				p.inputSize = testInputSize
+				if p.decode(pkt) == nil && p.flags&flagEnd != 0 && p.end.reason == endQuit {
+					p.end.tick = 1
+					var buf [MaxPacketSize]byte
+					pkt = buf[:p.encode(buf[:])]
+				}
+			}
+			join.Receive(now, addr(0), pkt)
+		}))
+
+		join.Poll(now, sendFunc(func(_ string, pkt []byte) { host.Receive(now, addr(1), pkt) }))
+	}
+	// Run 40 ticks on both.
+	for join.NextTick() < 40 {
+		for _, s := range []*session{host, join} {
+			if s.NeedInput() {
+				s.AddLocalInput(s.InputTick(), make([]byte, testInputSize))
+			}
+			if _, ok := s.Next(now, recs); ok {
+				s.Advance(nil)
+			}
+		}
+		carry(false)
+		now += ms
+		if now > 10*time.Second {
+			t.Fatal("the game did not run")
+		}
+	}
+	ran := join.NextTick()
+	host.Quit(now)
+	for i := 0; i < 100 && !join.Over(); i++ {
+		carry(true)
+		now += ms
+	}
+	end, ok := join.EndTick()
+	if !join.Over() || !ok || end < ran || join.NextTick() != end {
+		t.Errorf("joiner that ran %d ticks: over %v, end tick %d %v, stopped at %d", ran, join.Over(), end, ok, join.NextTick())
+	}
+	if _, ok := join.Next(now, recs); ok {
+		t.Error("a tick runs after the end")
+	}
+}

@@ -32,46 +32,13 @@ func (s *session) Receive(now time.Duration, from string, pkt []byte) {
 	}
 }
 
+// hostReceive takes a decoded datagram (err, if it was not one) on the
+// host: from a stranger, or from joiner j in the lobby or the game.
 func (s *session) hostReceive(now time.Duration, from string, pkt []byte, err error) {
 	p := &s.in
 	j := s.slotOf(from)
-	if tok, ok := specHelloToken(pkt); ok && j < 0 {
-		// A spectator's Hello to a host that serves none (a Broadcast
-		// takes them): it is told so at once rather than left to wait.
-		// The answer is smaller than the Hello, one a Poll.
-		if !s.specRejectDue {
-			s.specReject, s.specRejectTok, s.specRejectDue = from, tok, true
-		}
-		return
-	}
 	if j < 0 {
-		// Strangers get an answer only to a Hello: a Welcome in the
-		// lobby while a slot is free; else a Reject, so that a joiner
-		// that finds no room, or speaks another version, knows at once
-		// rather than wait JoinTimeout.
-		free := s.freeSlot()
-		switch {
-		case err == nil && p.typ == msgHello && (s.state != StateLobby || free < 0):
-			s.bad++
-			if !s.rejectDue {
-				s.reject, s.rejectDue, s.rejectWhy = from, true, rejectFull
-			}
-		case s.state != StateLobby || free < 0:
-			s.bad++
-		case err == errVersion && p.typ == msgHello && (len(pkt) == helloSize || len(pkt) == helloSizeV1):
-			s.bad++ // not ours, but answered so that the joiner knows why
-			if !s.rejectDue {
-				s.reject, s.rejectDue, s.rejectWhy = from, true, rejectVersion
-			}
-		case err != nil || p.typ != msgHello:
-			s.bad++
-		case s.quitters.has(now, from, p.token, s.cfg.Silence):
-			// A late copy of the Hello of a joiner that quit: gone.
-		default:
-			s.peers[free] = peer{used: true, welcome: true, addr: from, token: p.token, lastHeard: now}
-			s.joined++
-			s.event(Event{Kind: EventSynchronizing, Joined: s.joined, Players: s.players})
-		}
+		s.hostFromStranger(now, from, pkt, err)
 		return
 	}
 	r := &s.peers[j]
@@ -97,32 +64,47 @@ func (s *session) hostReceive(now time.Duration, from string, pkt []byte, err er
 	}
 	s.link(r, now)
 	if p.typ == msgLobby {
-		if p.flags&flagEnded != 0 {
-			switch s.state {
-			case StateLobby: // it quit in the lobby: free the slot
-				s.quitters.add(now, r.addr, r.token)
-				*r = peer{}
-				s.joined--
-				s.event(Event{Kind: EventSynchronizing, Joined: s.joined, Players: s.players})
-			case StateRunning: // it quit before it heard of the start
-				// It ran no tick and sent no input: the game ends for
-				// everyone at the first tick that needs its input.
-				r.ended = true
-				s.takeQuit(j, s.have[j])
-			default:
-				r.ended = true
-			}
-			return
-		}
-		if !r.confirmed && s.state == StateLobby {
-			s.event(Event{Kind: EventSynchronized, Player: j})
-		}
-		r.confirmed = true
-		if s.state >= StateRunning {
-			r.news = true // it missed the start
+		s.hostLobbyPacket(now, j, r)
+		return
+	}
+	s.hostGamePacket(now, j, r)
+}
+
+// hostLobbyPacket takes joiner j's lobby packet: its quit (which frees
+// its slot in the lobby, or ends the game at its first tick once the game
+// runs) or its confirmation of the Welcome.
+func (s *session) hostLobbyPacket(now time.Duration, j int, r *peer) {
+	p := &s.in
+	if p.flags&flagEnded != 0 {
+		switch s.state {
+		case StateLobby: // it quit in the lobby: free the slot
+			s.quitters.add(now, r.addr, r.token)
+			*r = peer{}
+			s.joined--
+			s.event(Event{Kind: EventSynchronizing, Joined: s.joined, Players: s.players})
+		case StateRunning: // it quit before it heard of the start
+			// It ran no tick and sent no input: the game ends for
+			// everyone at the first tick that needs its input.
+			r.ended = true
+			s.takeQuit(j, s.have[j])
+		default:
+			r.ended = true
 		}
 		return
 	}
+	if !r.confirmed && s.state == StateLobby {
+		s.event(Event{Kind: EventSynchronized, Player: j})
+	}
+	r.confirmed = true
+	if s.state >= StateRunning {
+		r.news = true // it missed the start
+	}
+}
+
+// hostGamePacket takes joiner j's game packet: what it has of the others'
+// inputs, its own inputs and state hashes, its load, and its end.
+func (s *session) hostGamePacket(now time.Duration, j int, r *peer) {
+	p := &s.in
 	if int(p.n) != s.players || s.state < StateRunning {
 		s.bad++
 		return
@@ -171,6 +153,52 @@ func (s *session) hostReceive(now time.Duration, from string, pkt []byte, err er
 	// knows of it (heard).
 }
 
+// hostFromStranger takes a datagram from an address that is no
+// player's: a spectator's Hello to a host that serves none is told so,
+// a joiner's Hello takes a free slot in the lobby or is told why not;
+// anything else is dropped.
+func (s *session) hostFromStranger(now time.Duration, from string, pkt []byte, err error) {
+	p := &s.in
+	if tok, ok := specHelloToken(pkt); ok {
+		// A spectator's Hello to a host that serves none (a Broadcast
+		// takes them): it is told so at once rather than left to wait.
+		// The answer is smaller than the Hello, one a Poll.
+		if !s.specRejectDue {
+			s.specReject, s.specRejectTok, s.specRejectDue = from, tok, true
+		}
+		return
+	}
+	// Strangers get an answer only to a Hello: a Welcome in the
+	// lobby while a slot is free; else a Reject, so that a joiner
+	// that finds no room, or speaks another version, knows at once
+	// rather than wait JoinTimeout.
+	free := s.freeSlot()
+	switch {
+	case err == nil && p.typ == msgHello && (s.state != StateLobby || free < 0):
+		s.bad++
+		if !s.rejectDue {
+			s.reject, s.rejectDue, s.rejectWhy = from, true, rejectFull
+		}
+	case s.state != StateLobby || free < 0:
+		s.bad++
+	case err == errVersion && p.typ == msgHello && (len(pkt) == helloSize || len(pkt) == helloSizeV1):
+		s.bad++ // not ours, but answered so that the joiner knows why
+		if !s.rejectDue {
+			s.reject, s.rejectDue, s.rejectWhy = from, true, rejectVersion
+		}
+	case err != nil || p.typ != msgHello:
+		s.bad++
+	case s.quitters.has(now, from, p.token, s.cfg.Silence):
+		// A late copy of the Hello of a joiner that quit: gone.
+	default:
+		s.peers[free] = peer{used: true, welcome: true, addr: from, token: p.token, lastHeard: now}
+		s.joined++
+		s.event(Event{Kind: EventSynchronizing, Joined: s.joined, Players: s.players})
+	}
+}
+
+// joinerReceive takes a decoded datagram (err, if it was not one) on a
+// joiner: only the host's count, while it joins, in the lobby or the game.
 func (s *session) joinerReceive(now time.Duration, from string, err error) {
 	p := &s.in
 	if from != s.hostAddr {
@@ -183,17 +211,7 @@ func (s *session) joinerReceive(now time.Duration, from string, err error) {
 	}
 	r := &s.peers[0]
 	if s.state == StateJoining {
-		switch {
-		case p.typ == msgReject:
-			s.finish(0, 0, rejected(p.version, p.reason == rejectFull), "")
-			s.state = StateEnded
-		case p.typ == msgWelcome && p.token == s.cfg.Nonce:
-			s.welcome(now)
-		case p.typ == msgLobby || p.typ == msgGame:
-			// Overtook the Welcome: it is resent until we answer.
-		default:
-			s.bad++ // a forged or stale Welcome
-		}
+		s.joinerJoiningPacket(now)
 		return
 	}
 	switch p.typ {
@@ -210,18 +228,50 @@ func (s *session) joinerReceive(now time.Duration, from string, err error) {
 	}
 	s.link(r, now)
 	if p.typ == msgLobby {
-		if s.newer && s.joined != int(p.joined) {
-			s.joined = int(p.joined)
-			s.event(Event{Kind: EventSynchronizing, Joined: s.joined, Players: s.players})
-		}
-		if p.flags&flagEnded != 0 {
-			r.ended = true
-			if s.state == StateLobby {
-				s.finish(endQuit, 0, nil, playerNote(0, " quit"))
-			}
-		}
+		s.joinerLobbyPacket(r)
 		return
 	}
+	s.joinerGamePacket(now, r)
+}
+
+// joinerJoiningPacket takes the host's packet while the joiner waits for
+// its Welcome: the Welcome, or a Reject that ends the join.
+func (s *session) joinerJoiningPacket(now time.Duration) {
+	p := &s.in
+	switch {
+	case p.typ == msgReject:
+		s.finish(0, 0, rejected(p.version, p.reason == rejectFull), "")
+		s.state = StateEnded
+	case p.typ == msgWelcome && p.token == s.cfg.Nonce:
+		s.welcome(now)
+	case p.typ == msgLobby || p.typ == msgGame:
+		// Overtook the Welcome: it is resent until we answer.
+	default:
+		s.bad++ // a forged or stale Welcome
+	}
+}
+
+// joinerLobbyPacket takes the host's lobby packet: how many have joined,
+// and whether the host quit.
+func (s *session) joinerLobbyPacket(r *peer) {
+	p := &s.in
+	if s.newer && s.joined != int(p.joined) {
+		s.joined = int(p.joined)
+		s.event(Event{Kind: EventSynchronizing, Joined: s.joined, Players: s.players})
+	}
+	if p.flags&flagEnded != 0 {
+		r.ended = true
+		if s.state == StateLobby {
+			s.finish(endQuit, 0, nil, playerNote(0, " quit"))
+		}
+	}
+}
+
+// joinerGamePacket takes the host's game packet: the start, what the
+// others have of ours, the kicks, the others' inputs and state hashes,
+// and the end.
+func (s *session) joinerGamePacket(now time.Duration, r *peer) {
+	p := &s.in
 	if int(p.n) != s.players {
 		s.bad++
 		return
@@ -253,22 +303,29 @@ func (s *session) joinerReceive(now time.Duration, from string, err error) {
 		}
 	}
 	if p.flags&flagEnd != 0 {
-		r.heard(&p.end)
-		q := int(p.end.player)
-		switch p.end.reason {
-		case endQuit:
-			s.takeQuit(q, p.end.tick) // the game goes on to the quit's tick
-		case endSilent, endLeft:
-			if s.state >= StateEnding {
-				break // said before
-			}
-			if p.end.reason == endSilent {
-				s.disconnected(q, ErrSilent, s.next)
-				s.finish(endSilent, uint8(q), &Error{Reason: ErrSilent, Player: q, For: s.cfg.Silence}, "")
-			} else {
-				s.disconnected(q, ErrLeft, s.next)
-				s.finish(endLeft, uint8(q), &Error{Reason: ErrLeft, Player: q}, "")
-			}
+		s.joinerEndSection(r)
+	}
+}
+
+// joinerEndSection takes the end section of the host's game packet: a
+// player's quit, or a player gone silent or left that ends the game.
+func (s *session) joinerEndSection(r *peer) {
+	p := &s.in
+	r.heard(&p.end)
+	q := int(p.end.player)
+	switch p.end.reason {
+	case endQuit:
+		s.takeQuit(q, p.end.tick) // the game goes on to the quit's tick
+	case endSilent, endLeft:
+		if s.state >= StateEnding {
+			break // said before
+		}
+		if p.end.reason == endSilent {
+			s.disconnected(q, ErrSilent, s.next)
+			s.finish(endSilent, uint8(q), &Error{Reason: ErrSilent, Player: q, For: s.cfg.Silence}, "")
+		} else {
+			s.disconnected(q, ErrLeft, s.next)
+			s.finish(endLeft, uint8(q), &Error{Reason: ErrLeft, Player: q}, "")
 		}
 	}
 }

@@ -26,15 +26,15 @@ import (
 // holds of the other's is bounded by Config.MaxSnapshot; the exchange
 // gives up after reportTimeout, and the report says what was missing.
 const (
-	msgReport       msgType = 12
-	reportHashes            = 1
-	reportState             = 2
-	reportAck               = 3
-	reportSpan              = 64               // the hashes a report compares, at most
-	reportChunk             = 1024             // the state's bytes a message carries, at most
-	reportWindow            = 16 * reportChunk // the state's bytes sent ahead of the acknowledgement
-	reportTimeout           = 10 * time.Second // an exchange's longest
-	reportStates            = 4                // the checkpoints whose states a peer keeps
+	msgReport     msgType = 12
+	reportHashes          = 1
+	reportState           = 2
+	reportAck             = 3
+	reportSpan            = 64               // the hashes a report compares, at most
+	reportChunk           = 1024             // the state's bytes a message carries, at most
+	reportWindow          = 16 * reportChunk // the state's bytes sent ahead of the acknowledgement
+	reportTimeout         = 10 * time.Second // an exchange's longest
+	reportStates          = 4                // the checkpoints whose states a peer keeps
 )
 
 // reportSource is what the tick path keeps for a report: the runner's.

@@ -365,6 +365,62 @@ func (s *session) fillLink(p *packet, r *peer, now time.Duration) {
 // something new; every Resend while j lacks something; every KeepAlive
 // otherwise. notify: j is a kicked player, told only about the kicks.
 func (s *session) sendGame(now time.Duration, out sender, j int, notify bool) {
+	if !s.gameDue(now, j, notify) {
+		return
+	}
+	r := &s.peers[j]
+	ending := s.state == StateEnding
+	end, hasEnd := s.endSection()
+	p := &s.out
+	s.fillInputs(p, j, notify)
+	p.typ, p.session = msgGame, s.id
+	s.fillLink(p, r, now)
+	p.flags = 0
+	if ending {
+		p.flags |= flagEnded
+	}
+	if hasEnd {
+		p.flags |= flagEnd
+		p.end = end
+	}
+	p.tick, p.n, p.have = s.ranTicks(), uint8(s.players), s.have
+	p.load.debtMs = uint64(s.debt / time.Millisecond)
+	p.load.capped = uint64(s.capped)
+	for q := range s.players {
+		p.load.waited[q] = uint64(s.waited[q] / time.Millisecond)
+	}
+	// Nobody waits for its own input: the own slot carries the sender's
+	// own slowness instead.
+	p.load.waited[s.index] = uint64(s.slow / time.Millisecond)
+	p.nKick = 0
+	if s.role == roleHost {
+		p.flags |= flagHost
+		s.fillPeerInfo(p, j, now)
+	}
+	s.emit(out, r.addr, p)
+	for i := range p.nBlock {
+		b := &p.blocks[i]
+		r.sentTop[b.player] = max(r.sentTop[b.player], b.first+uint64(b.n))
+	}
+	for i := range p.nHash {
+		c := &p.hashes[i]
+		r.sentCk[c.player] = max(r.sentCk[c.player], c.tick)
+	}
+	r.sentKix = s.nKick
+	if ending {
+		r.byes++
+	}
+	if hasEnd {
+		r.toldEnd = end
+	}
+	r.news, r.lastSent, r.sentAny = false, now, true
+}
+
+// gameDue reports whether a game packet to peer j is due now: it has
+// news (inputs, hashes, kicks or an end it has not had), it was never
+// sent one, something it has not acknowledged waits a Resend, or the
+// KeepAlive passed. A notify packet carries no inputs.
+func (s *session) gameDue(now time.Duration, j int, notify bool) bool {
 	r := &s.peers[j]
 	fresh, unacked := false, false
 	for q := range s.players {
@@ -389,11 +445,15 @@ func (s *session) sendGame(now time.Duration, out sender, j int, notify bool) {
 	// and the other would wait for it until Linger passes.
 	unacked = unacked || (ending && (!r.ended || r.byes < goodbyes)) ||
 		(s.quitSet && !ending && !s.knowsQuit(r))
-	if !(fresh || r.news || !r.sentAny || (unacked && now-r.lastSent >= s.cfg.Resend) ||
-		now-r.lastSent >= s.cfg.KeepAlive) {
-		return
-	}
-	p := &s.out
+	return fresh || r.news || !r.sentAny || (unacked && now-r.lastSent >= s.cfg.Resend) ||
+		now-r.lastSent >= s.cfg.KeepAlive
+}
+
+// fillInputs puts in p the latest state hash and the inputs peer j has
+// not acknowledged (a window's worth at most) of every player whose
+// records go to j; a notify packet carries the hashes only.
+func (s *session) fillInputs(p *packet, j int, notify bool) {
+	r := &s.peers[j]
 	p.nBlock, p.nHash = 0, 0
 	for q := range s.players {
 		if !s.relays(j, q) {
@@ -414,66 +474,32 @@ func (s *session) sendGame(now time.Duration, out sender, j int, notify bool) {
 			b.recs[k] = s.fullRecord(q, from+uint64(k))
 		}
 	}
-	p.typ, p.session = msgGame, s.id
-	s.fillLink(p, r, now)
-	p.flags = 0
-	if ending {
-		p.flags |= flagEnded
-	}
-	if hasEnd {
-		p.flags |= flagEnd
-		p.end = end
-	}
-	p.tick, p.n, p.have = s.ranTicks(), uint8(s.players), s.have
-	p.load.debtMs = uint64(s.debt / time.Millisecond)
-	p.load.capped = uint64(s.capped)
+}
+
+// fillPeerInfo (host) puts in p, for joiner j, the lowest tick of its
+// input some peer lacks, each player's tick, load, round trip and time
+// held back as the host knows them, and the kicks.
+func (s *session) fillPeerInfo(p *packet, j int, now time.Duration) {
+	p.low = s.lowOf(j)
 	for q := range s.players {
-		p.load.waited[q] = uint64(s.waited[q] / time.Millisecond)
-	}
-	// Nobody waits for its own input: the own slot carries the sender's
-	// own slowness instead.
-	p.load.waited[s.index] = uint64(s.slow / time.Millisecond)
-	p.nKick = 0
-	if s.role == roleHost {
-		p.flags |= flagHost
-		p.low = s.lowOf(j)
-		for q := range s.players {
-			pi := &p.peers[q]
-			if q == 0 {
-				*pi = peerInfo{tick: p.tick, debtMs: p.load.debtMs, capped: p.load.capped}
-			} else {
-				o := &s.peers[q]
-				*pi = peerInfo{tick: o.tick, debtMs: o.debtMs, capped: o.capped, rttUs: o.rttUs}
-				// Not heard yet: as old as can be, so that nobody waits for it.
-				pi.ageUs = 1<<32 - 1
-				if o.tickSet {
-					pi.ageUs = uint64(min(max(now-o.tickAt, 0)/time.Microsecond, 1<<32-1))
-				}
-			}
-			pi.heldMs = uint64(s.heldBack(q) / time.Millisecond)
-			if s.kckd[q] {
-				p.kicks[p.nKick] = s.kick[q]
-				p.nKick++
+		pi := &p.peers[q]
+		if q == 0 {
+			*pi = peerInfo{tick: p.tick, debtMs: p.load.debtMs, capped: p.load.capped}
+		} else {
+			o := &s.peers[q]
+			*pi = peerInfo{tick: o.tick, debtMs: o.debtMs, capped: o.capped, rttUs: o.rttUs}
+			// Not heard yet: as old as can be, so that nobody waits for it.
+			pi.ageUs = 1<<32 - 1
+			if o.tickSet {
+				pi.ageUs = uint64(min(max(now-o.tickAt, 0)/time.Microsecond, 1<<32-1))
 			}
 		}
+		pi.heldMs = uint64(s.heldBack(q) / time.Millisecond)
+		if s.kckd[q] {
+			p.kicks[p.nKick] = s.kick[q]
+			p.nKick++
+		}
 	}
-	s.emit(out, r.addr, p)
-	for i := range p.nBlock {
-		b := &p.blocks[i]
-		r.sentTop[b.player] = max(r.sentTop[b.player], b.first+uint64(b.n))
-	}
-	for i := range p.nHash {
-		c := &p.hashes[i]
-		r.sentCk[c.player] = max(r.sentCk[c.player], c.tick)
-	}
-	r.sentKix = s.nKick
-	if ending {
-		r.byes++
-	}
-	if hasEnd {
-		r.toldEnd = end
-	}
-	r.news, r.lastSent, r.sentAny = false, now, true
 }
 
 // endSection is the end section of the game packets: why the game ended,

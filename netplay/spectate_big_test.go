@@ -17,7 +17,6 @@ type bigGame struct {
 	ticks uint64
 	saved [10]uint64
 	block []byte
-	me    *Session
 }
 
 func (g *bigGame) Advance(*Inputs)                { g.ticks++ }

@@ -1,6 +1,7 @@
 package netplay
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -210,4 +211,108 @@ func TestSnapshotPaceOverflowingReceiver(t *testing.T) {
 	if st.JoinTime > 2*time.Second || rg.chunks > chunks*13/10 {
 		t.Errorf("joined in %v with %d chunks sent for %d: want at most 2 s and under 1.3 times", st.JoinTime, rg.chunks, chunks)
 	}
+}
+
+// A watcher whose loop owes ticks at real time (one per tick of the
+// clock, no faster) and joins late, with a snapshot that takes a while,
+// catches up with the players: from a second after its snapshot on, it is
+// never more than a tick behind what the host had confirmed (it loaded
+// the snapshot a round trip before the ticks since came).
+func TestWatcherAtRealTimeCatchesUp(t *testing.T) {
+	// A snapshot of two rounds of acknowledgements (more than
+	// snapshotWindow), 100 ms each way: the watcher starts well behind.
+	rg := newSpecRig(t, netsim.Conditions{Delay: 100 * time.Millisecond}, 600, snapshotWindow+50000, 2)
+	var start time.Duration
+	var played int64
+	s := rg.spectator(2*time.Second, func(now time.Duration) (int, int, bool) {
+		if start == 0 {
+			start = now
+		}
+		due := int64((now-start)/rg.tick) - played
+		played += due
+		return int(due), 5, true
+	})
+	worst, checked := int64(0), 0
+	rg.check = func() {
+		if s.w == nil || !s.w.Loaded() || s.sp.over() || rg.now < s.sp.loadedAt+time.Second {
+			return
+		}
+		checked++
+		worst = max(worst, s.w.Behind())
+	}
+	rg.run(60*time.Second, rg.allDone)
+	rg.endsWithPlayers(s, 600)
+	if st := s.sp.Stats(); st.JoinTime < 300*time.Millisecond {
+		t.Fatalf("the scenario: the snapshot took %v, not two round trips", st.JoinTime)
+	}
+	if checked < 100 || worst > 1 {
+		t.Errorf("the watcher was up to %d ticks behind the host's confirmed ticks (%d frames checked)", worst, checked)
+	}
+	t.Logf("joined at tick %d in %v; at most %d behind", s.sp.Stats().Start, s.sp.Stats().JoinTime, worst)
+}
+
+// A spectator whose loop stalls (it still acknowledges what it holds, so
+// it is not silent) is dropped by the host before the host's input log
+// wraps over the ticks it still needs: at every frame a served spectator
+// lacks no tick older than the log's margin, and it ends with a
+// DroppedError ("too far behind"); the players are not held back.
+func TestStalledSpectatorDroppedBeforeLogWraps(t *testing.T) {
+	rg := newSpecRig(t, netsim.Conditions{Delay: 5 * time.Millisecond}, spectatorLog+1500, 0, 2)
+	rg.tick = 5 * time.Millisecond
+	stallAt := uint64(200)
+	s := rg.spectator(100*time.Millisecond, nil)
+	s.pace = func(now time.Duration) (int, int, bool) {
+		return 1, 5, s.w == nil || s.w.Head() < stallAt
+	}
+	worst := uint64(0)
+	rg.check = func() {
+		b := rg.bcast
+		for i := range b.specs {
+			if sp := &b.specs[i]; sp.used && sp.bound {
+				worst = max(worst, b.logged-min(b.logged, sp.start+sp.have))
+			}
+		}
+	}
+	rg.run(120*time.Second, rg.allDone)
+	var dropped *Error
+	if !errors.As(s.sp.Err(), &dropped) || !errors.Is(dropped, ErrBehind) {
+		t.Fatalf("stalled spectator: %v", s.sp.Err())
+	}
+	if s.w.Head() != stallAt || rg.bcast.Stats().Dropped != 1 {
+		t.Errorf("the scenario: the watcher stalled at %d, %d dropped", s.w.Head(), rg.bcast.Stats().Dropped)
+	}
+	if worst >= spectatorLog-spectatorWindow {
+		t.Errorf("a served spectator lacked ticks %d behind the host's log (it keeps %d, a spectator is sent up to %d ahead of its acknowledgement)", worst, spectatorLog, spectatorWindow)
+	}
+	for i, p := range rg.players {
+		if p.s.Err() != nil || p.r.Head() != spectatorLog+1500 {
+			t.Errorf("player %d: %v at tick %d", i, p.s.Err(), p.r.Head())
+		}
+	}
+}
+
+// A watcher slower than its data (a tick every other frame, at most one,
+// while the host confirms two a frame: it falls more than its buffer
+// behind) never has a tick it has not played overwritten: it plays every
+// tick with the players' inputs, and ends in their state.
+func TestSlowWatcherNeverOverwritten(t *testing.T) {
+	const ticks = 2 * spectatorWindow
+	rg := newSpecRig(t, netsim.Conditions{Delay: 5 * time.Millisecond}, ticks, 0, 2)
+	rg.tick = 5 * time.Millisecond / 2
+	frame := 0
+	s := rg.spectator(100*time.Millisecond, func(now time.Duration) (int, int, bool) {
+		frame++
+		return 1, 1, frame%2 == 0
+	})
+	most := int64(0)
+	rg.check = func() {
+		if s.w != nil && s.w.Loaded() {
+			most = max(most, s.w.Behind())
+		}
+	}
+	rg.run(120*time.Second, rg.allDone)
+	if most <= spectatorWindow {
+		t.Fatalf("the scenario: the watcher was at most %d ticks behind, not more than its buffer (%d)", most, spectatorWindow)
+	}
+	rg.endsWithPlayers(s, ticks)
 }

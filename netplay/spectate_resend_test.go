@@ -120,3 +120,29 @@ func TestSpectatorAcksAtOnceAfterAGap(t *testing.T) {
 		t.Errorf("ticks past a gap arrived at %v, the spectator acknowledged at %v: want at once", pastGap, acked)
 	}
 }
+
+// A lost snapshot chunk is sent again: the second chunk of the snapshot
+// is dropped the first time (the chunks after it arrive), and the
+// spectator still loads the host's state and ends in the players'.
+func TestSpectatorLostChunkResent(t *testing.T) {
+	rg := newSpecRig(t, netsim.Conditions{Delay: 10 * time.Millisecond}, 300, 5000, 2)
+	s := rg.spectator(time.Second, nil)
+	dropped, after := 0, 0
+	rg.filter = func(from, to string, pkt []byte) []byte {
+		if off, _, n, ok := specData(pkt); ok && n > 0 {
+			switch {
+			case off == chunkSize && dropped == 0:
+				dropped++
+				return nil
+			case off > chunkSize && dropped == 1:
+				after++
+			}
+		}
+		return pkt
+	}
+	rg.run(60*time.Second, rg.allDone)
+	if dropped != 1 || after == 0 {
+		t.Fatalf("the scenario: %d chunks dropped, %d after it arrived", dropped, after)
+	}
+	rg.endsWithPlayers(s, 300)
+}

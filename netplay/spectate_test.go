@@ -571,3 +571,83 @@ func TestSpectatorLateHelloTakesNoSlot(t *testing.T) {
 		}
 	}
 }
+
+// The spectator limit: a Broadcast serves MaxSpectators spectators and
+// turns the next one away at once, whatever the limit (1, the most, 8);
+// with MaxSpectators 0 every one is refused ("takes no spectators"); a
+// limit outside 0..MaxSpectators is refused by NewBroadcast.
+func TestSpectatorLimit(t *testing.T) {
+	for _, max := range []int{0, 1, MaxSpectators} {
+		rg := newSpecRig(t, netsim.Conditions{Delay: 5 * time.Millisecond}, 150, 100, max)
+		for i := range max + 1 {
+			rg.spectator(time.Duration(i+1)*200*time.Millisecond, nil)
+		}
+		rg.run(60*time.Second, rg.allDone)
+		for i, s := range rg.specs {
+			var dropped *Error
+			switch {
+			case i < max:
+				rg.endsWithPlayers(s, 150)
+			case max == 0:
+				if !errors.As(s.sp.Err(), &dropped) || !errors.Is(dropped, ErrFull) || dropped.What != "no spectators" {
+					t.Errorf("max 0: spectator %d: %v", i, s.sp.Err())
+				}
+			default:
+				if !errors.As(s.sp.Err(), &dropped) || !errors.Is(dropped, ErrFull) || dropped.What != "spectators" {
+					t.Errorf("max %d: spectator %d: %v", max, i, s.sp.Err())
+				}
+			}
+			if s.sp.Err() != nil && s.sp.Stats().PacketsSent > 3 {
+				t.Errorf("max %d: spectator %d refused after %d Hellos, want at once", max, i, s.sp.Stats().PacketsSent)
+			}
+		}
+		if st := rg.bcast.Stats(); st.Joined != int64(max) || st.Rejected != 1 {
+			t.Errorf("max %d: %+v", max, st)
+		}
+	}
+	host, _ := newHost(config{Nonce: 1, InputSize: 1, Players: 2, Delay: DefaultDelay}, 0)
+	r, _ := newRunner(host, newSpecGame(0, 2), newSpecGame(0, 2), runnerConfig{Netcode: Lockstep})
+	for _, bad := range []int{-1, MaxSpectators + 1} {
+		if _, err := newBroadcast(r, broadcastConfig{MaxSpectators: bad}); !errors.Is(err, ErrInvalid) {
+			t.Errorf("MaxSpectators %d: %v", bad, err)
+		}
+	}
+}
+
+// A host Session without a Broadcast (no spectators served) answers a
+// spectator's Hello with a Reject at once, in the lobby and in the game,
+// with a datagram smaller than the Hello; the players go on.
+func TestSessionRefusesSpectators(t *testing.T) {
+	host, join, carry := running(t)
+	for _, when := range []string{"in the game"} {
+		sp, _ := newSpectator(spectatorConfig{Nonce: 7, InputSize: testInputSize}, addr(0), 100*ms)
+		var sizes []int
+		for now := 100 * ms; now < 200*ms && sp.Err() == nil; now += ms {
+			sp.Poll(now, sendFunc(func(_ string, p []byte) { host.Receive(now, addr(5), p) }))
+			host.Poll(now, sendFunc(func(to string, p []byte) {
+				if to == addr(5) {
+					sizes = append(sizes, len(p))
+					sp.Receive(now, addr(0), p)
+				}
+			}))
+
+			carry(now, false)
+		}
+		var dropped *Error
+		if !errors.As(sp.Err(), &dropped) || !errors.Is(dropped, ErrFull) || dropped.What != "no spectators" || len(sizes) != 1 || sizes[0] >= helloSize {
+			t.Errorf("%s: %v, answers of %v bytes", when, sp.Err(), sizes)
+		}
+	}
+	if host.Err() != nil || join.Err() != nil || host.Stats().BadPackets != 0 {
+		t.Errorf("players: %v %v, %d bad packets", host.Err(), join.Err(), host.Stats().BadPackets)
+	}
+	lobby, _ := newHost(config{Nonce: 1, InputSize: testInputSize, Players: 2, Delay: DefaultDelay}, 0)
+	sp, _ := newSpectator(spectatorConfig{Nonce: 7, InputSize: testInputSize}, addr(0), 0)
+	for now := time.Duration(0); now < 50*ms && sp.Err() == nil; now += ms {
+		sp.Poll(now, sendFunc(func(_ string, p []byte) { lobby.Receive(now, addr(5), p) }))
+		lobby.Poll(now, sendFunc(func(_ string, p []byte) { sp.Receive(now, addr(0), p) }))
+	}
+	if !errors.Is(sp.Err(), ErrFull) {
+		t.Errorf("in the lobby: %v", sp.Err())
+	}
+}

@@ -409,3 +409,38 @@ func TestSlowdownCurveInNumbers(t *testing.T) {
 		t.Errorf("lead 0.51 over a 1 s frame: slowdown %v, more than the lead beyond half a tick (400µs)", got)
 	}
 }
+
+// Time sync between two peers whose clocks run at the same rate, over a
+// network that delays 60 ms and jitters up to 40 ms each way, slows
+// nobody down: the estimates of the other's head wander with the jitter,
+// but less than the half tick from which a peer counts as ahead.
+func TestTimeSyncEqualClocksJitter(t *testing.T) {
+	for _, nc := range []Netcode{Rollback, Lockstep} {
+		delay := 0
+		if nc == Lockstep {
+			delay = 3
+		}
+		rg := newRig(t, rigConfig{
+			players: 2, netcode: nc, delay: delay, seed: 5, tickLimit: 1000,
+			timeSync: true, cond: netsim.Conditions{Delay: 60 * ms, Jitter: 40 * ms},
+		})
+		// The start leaves the host a little ahead (its game starts when
+		// it sends the start): what happens before 10 s is not counted.
+		rg.runUntil(time.Minute, func() bool { return rg.now >= 10*time.Second })
+		var before [2]time.Duration
+		for i, p := range rg.peers {
+			before[i] = p.r.Stats().Slowdown
+		}
+		rg.run(3 * time.Minute)
+		for i, p := range rg.peers {
+			st := p.r.Stats()
+			if err := p.s.Err(); err != nil || p.s.NextTick() != 1000 {
+				t.Errorf("%v %s: ended at tick %d, err %v", nc, p.name, p.s.NextTick(), err)
+			}
+			if d := st.Slowdown - before[i]; d != 0 {
+				t.Errorf("%v %s: slowed down %v after 10 s in a game of equal clocks", nc, p.name, d)
+			}
+			t.Logf("%v %s: slowdown %v", nc, p.name, st.Slowdown)
+		}
+	}
+}

@@ -714,9 +714,14 @@ func (p *packet) encodeGame(w *writer) {
 			return
 		}
 	}
-	// The blocks: as many records as fit, oldest first, each block
-	// getting an equal share of the room left (an unused share passes on
-	// to the next).
+	p.encodeBlocks(w)
+}
+
+// encodeBlocks appends the input blocks: as many records as fit, oldest
+// first, each block getting an equal share of the room left (an unused
+// share passes on to the next). It leaves in p the blocks and records
+// that went out.
+func (p *packet) encodeBlocks(w *writer) {
 	countAt := len(w.b)
 	w.u8(0)
 	if !w.ok {

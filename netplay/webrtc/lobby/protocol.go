@@ -168,15 +168,10 @@ func DecodeClient(b []byte) (ClientMsg, error) {
 // ServerMsg: DecodeServer's indexes.
 var serverFields = [...]string{"type", "id", "host", "players", "spectator", "from", "data", "reason", "ice"}
 
-// DecodeServer decodes a message from the lobby: one JSON object with a
-// known type and that type's fields, each once and well formed. It
-// ignores fields it does not know, so that a newer lobby may add some.
-// The message's Data is a slice of b.
-func DecodeServer(b []byte) (ServerMsg, error) {
-	var m ServerMsg
-	if len(b) > MaxServerMessage {
-		return m, fmt.Errorf("lobby: message of %d bytes from the lobby", len(b))
-	}
+// serverMsgFields splits a message from the lobby into the fields a
+// ServerMsg knows, raw JSON in serverFields' order (nil where absent);
+// a field given twice is an error, any other field is passed over.
+func serverMsgFields(b []byte) ([len(serverFields)][]byte, error) {
 	var fields [len(serverFields)][]byte
 	err := decodeObject(b, func(key string, raw []byte) error {
 		for i, name := range serverFields {
@@ -189,6 +184,19 @@ func DecodeServer(b []byte) (ServerMsg, error) {
 		}
 		return nil
 	})
+	return fields, err
+}
+
+// DecodeServer decodes a message from the lobby: one JSON object with a
+// known type and that type's fields, each once and well formed. It
+// ignores fields it does not know, so that a newer lobby may add some.
+// The message's Data is a slice of b.
+func DecodeServer(b []byte) (ServerMsg, error) {
+	var m ServerMsg
+	if len(b) > MaxServerMessage {
+		return m, fmt.Errorf("lobby: message of %d bytes from the lobby", len(b))
+	}
+	fields, err := serverMsgFields(b)
 	if err != nil {
 		return m, err
 	}

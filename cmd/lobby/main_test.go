@@ -158,8 +158,15 @@ func TestRun(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("run did not return after its ctx ended")
 	}
-	if log := stderr.String(); !strings.Contains(log, "refused=full") || !strings.Contains(log, "lobby: shutting down") {
-		t.Errorf("log:\n%s", log)
+	// A game that works is logged (who joined, as what), a refusal once.
+	log := stderr.String()
+	for _, want := range []string{`msg="lobby: joined" room=run peer=p1 as=host players="1 of 2"`, `msg="lobby: joined" room=run peer=p2 as=player players="2 of 2"`, "lobby: shutting down"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the log lacks %s:\n%s", want, log)
+		}
+	}
+	if n := strings.Count(log, "refused=full"); n != 1 {
+		t.Errorf("the refusal logged %d times:\n%s", n, log)
 	}
 }
 

@@ -114,7 +114,19 @@ func (s *Server) join(c *pending, j joinReq) (*peer, refusal, string) {
 	if p != rm.host {
 		s.queueLocked(rm.host, outMsg{b: AppendServer(nil, ServerMsg{Type: TypeJoined, ID: p.id, Spectator: p.spectator})})
 	}
+	s.log.Info("lobby: joined", "room", rm.name, "peer", p.id, "as", p.role(), "players", fmt.Sprintf("%d of %d", rm.joined, rm.players), "remote", p.remote)
 	return p, 0, ""
+}
+
+// role is what p is in its room, for the log.
+func (p *peer) role() string {
+	switch {
+	case p == p.room.host:
+		return "host"
+	case p.spectator:
+		return "spectator"
+	}
+	return "player"
 }
 
 // refuse sends c the error message reason and closes it, within the

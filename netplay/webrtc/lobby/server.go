@@ -485,12 +485,15 @@ func (s *Server) leaveLocked(p *peer) {
 		return
 	}
 	rm := p.room
+	role := p.role()
 	s.dropLocked(p)
 	left := AppendServer(nil, ServerMsg{Type: TypeLeft, ID: p.id})
 	if p != rm.host {
+		s.log.Info("lobby: left", "room", rm.name, "peer", p.id, "as", role)
 		s.queueLocked(rm.host, outMsg{b: left})
 		return
 	}
+	s.log.Info("lobby: the host left; room closed", "room", rm.name, "peer", p.id, "others", len(rm.peers))
 	delete(s.rooms, rm.name)
 	for _, q := range rm.peers {
 		s.dropLocked(q)

@@ -229,3 +229,17 @@ func TestQueryOf(t *testing.T) {
 		t.Errorf("queryOf = %q, want %q", got, want)
 	}
 }
+
+// TestGoBenchBeside: the Go benchmarks' output goes to the file beside
+// the report, line for line, and the report's section links it.
+func TestGoBenchBeside(t *testing.T) {
+	r := &results{benchRaw: []string{"# loop: go test -bench x", "BenchmarkFrame-2 10 5 ns/op"}}
+	var raw, sec strings.Builder
+	if err := r.writeGoBenchRaw(&raw); err != nil || raw.String() != strings.Join(r.benchRaw, "\n")+"\n" {
+		t.Errorf("raw %q, %v", raw.String(), err)
+	}
+	r.writeGoBench(func(f string, a ...any) { fmt.Fprintf(&sec, f, a...) }, "docs/PERFORMANCE.md")
+	if f := goBenchFile("docs/PERFORMANCE.md"); f != "docs/PERFORMANCE-go-bench.txt" || !strings.Contains(sec.String(), "(PERFORMANCE-go-bench.txt)") {
+		t.Errorf("%s; section:\n%s", f, sec.String())
+	}
+}

@@ -149,11 +149,15 @@ func writeReport(o *options, recs []gpuRecording) int {
 			return 1
 		}
 	}
+	if err := atomicfile.WriteFile(goBenchFile(o.out), func(w io.Writer) error { return r.writeGoBenchRaw(w) }); err != nil {
+		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
+		return 1
+	}
 	if err := atomicfile.WriteFile(o.out, func(w io.Writer) error { return r.write(w, o) }); err != nil {
 		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(os.Stderr, "bench: wrote %s in %v\n", o.out, time.Since(r.started).Round(time.Second))
+	fmt.Fprintf(os.Stderr, "bench: wrote %s and %s in %v\n", o.out, goBenchFile(o.out), time.Since(r.started).Round(time.Second))
 	return 0
 }
 

@@ -113,6 +113,7 @@ func writeSpecJoin(p func(string, ...any), s *specJoin) {
 	if !s.same {
 		same = "**not** the players' state hash at the end"
 	}
-	p("A spectator joining a running game of %s balls (a rollback game of two headless peers with bots on 127.0.0.1, `-balls %s -ticks 400`; `interpdemo -spectate ADDR` 2 s after the game started): `spectator_join_ms` %s (target: at most 1,000), a snapshot of %s bytes at tick %d, %s.\n\n",
-		commas(100000), specBalls, commas(int64(s.joinMs+0.5)), commas(int64(s.snapshotBytes)), s.startTick, same)
+	p("A spectator joining a running game of %s balls: `spectator_join_ms` %s (target: at most 1,000), a snapshot of %s bytes at tick %d, %s.\n\n",
+		commas(100000), commas(int64(s.joinMs+0.5)), commas(int64(s.snapshotBytes)), s.startTick, same)
+	p("The game: a rollback game of two headless peers with bots on 127.0.0.1, `-balls %s -ticks 400`; the spectator `interpdemo -spectate ADDR`, 2 s after the game started.\n\n", specBalls)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -35,7 +36,7 @@ func (r *results) write(w io.Writer, o *options) error {
 	writeGPU(p, r.gpu)
 	r.web.write(p)
 	r.writeProfile(p)
-	r.writeGoBench(p)
+	r.writeGoBench(p, o.out)
 	return nil
 }
 
@@ -135,13 +136,24 @@ func (r *results) writeProfile(p func(string, ...any)) {
 }
 
 // writeGoBench writes the Go benchmarks' output as it came.
-func (r *results) writeGoBench(p func(string, ...any)) {
+func (r *results) writeGoBench(p func(string, ...any), out string) {
 	p("## Go benchmarks\n\n")
-	p("`go test -run '^$' -bench ... ./render`, and `.` in `loop/` and in `physics/`, modules of their own (the limiter with `-benchtime 600x -count 3`: 3 runs of 10 s of 60 FPS waits per variant; target 6 takes the medians):\n\n```\n")
+	p("`go test -run '^$' -bench ... ./render`, and `.` in `loop/` and in `physics/`, modules of their own (the limiter with `-benchtime 600x -count 3`: 3 runs of 10 s of 60 FPS waits per variant; target 6 takes the medians). Their output, as go test printed it, is in [%s](%s), written by the same run; targets 2 to 6 above read it.\n", filepath.Base(goBenchFile(out)), filepath.Base(goBenchFile(out)))
+}
+
+// goBenchFile is the file beside the report (out) that holds the Go
+// benchmarks' output.
+func goBenchFile(out string) string { return strings.TrimSuffix(out, ".md") + "-go-bench.txt" }
+
+// writeGoBenchRaw writes the Go benchmarks' output, each package's lines
+// after the command that printed them.
+func (r *results) writeGoBenchRaw(w io.Writer) error {
 	for _, l := range r.benchRaw {
-		p("%s\n", l)
+		if _, err := fmt.Fprintf(w, "%s\n", l); err != nil {
+			return err
+		}
 	}
-	p("```\n")
+	return nil
 }
 
 // memoryTargets writes targets 1 and 2: no upload on a frame without a

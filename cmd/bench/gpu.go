@@ -186,21 +186,18 @@ func cullCell(rs []gpuRun) string {
 }
 
 // writeGPU writes the section of the recordings, or says there are none:
-// each GPU's newest in full, the others by name.
+// the one target 21 judges in full, the others by name.
 func writeGPU(p func(string, ...any), recs []gpuRecording) {
 	p("## On a GPU (recorded, not measured by this run)\n\n")
 	if len(recs) == 0 {
 		p("No recording in docs/gpu.\n\n")
 		return
 	}
-	newest := map[string]int{} // each GPU's newest recording
-	for i, g := range recs {
-		newest[g.header.GPU] = i
-	}
+	shown := judged(recs)
 	var older []string
 	for i, g := range recs {
 		h := g.header
-		if newest[h.GPU] != i {
+		if i != shown {
 			older = append(older, fmt.Sprintf("[%s](gpu/%s) (%s, `%s`)", g.file, filepath.Base(g.file), h.Recorded, h.GLRenderer))
 			continue
 		}
@@ -234,7 +231,7 @@ func writeGPU(p func(string, ...any), recs []gpuRecording) {
 		}
 	}
 	if len(older) > 0 {
-		p("Older recordings, each GPU's newest shown above: %s.\n\n", strings.Join(older, ", "))
+		p("The other recordings: %s.\n\n", strings.Join(older, ", "))
 	}
 }
 
@@ -244,12 +241,12 @@ func writeGPU(p func(string, ...any), recs []gpuRecording) {
 // is shown in the section, but judges nothing.
 func gpuTarget(row func(n int, target, measured string, ok bool), n int, recs []gpuRecording) {
 	target := "on a GPU (recorded; NVIDIA, headless, EGL): FPS at least commit " + regressionRef + "'s at every ball count from 1 to 1,000,000, each build in turn"
-	recs = slices.DeleteFunc(slices.Clone(recs), func(g gpuRecording) bool { return g.header.Ref != regressionRef })
-	if len(recs) == 0 {
+	i := judged(recs)
+	if i < 0 || recs[i].header.Ref != regressionRef {
 		row(n, target, "no recording against "+regressionRef+" in docs/gpu", false)
 		return
 	}
-	g := recs[len(recs)-1]
+	g := recs[i]
 	ok := true
 	var parts []string
 	for _, b := range g.balls() {
@@ -258,4 +255,15 @@ func gpuTarget(row func(n int, target, measured string, ok bool), n int, recs []
 		parts = append(parts, fmt.Sprintf("%.2fx at %s", r, commas(int64(b))))
 	}
 	row(n, target, fmt.Sprintf("%s (%s, %s; recorded, not this run: see below)", strings.Join(parts, ", "), g.header.GPU, g.header.Recorded), ok && len(parts) > 0)
+}
+
+// judged is the index of the recording target 21 judges: the newest
+// against regressionRef's build, or else the newest; -1 when none.
+func judged(recs []gpuRecording) int {
+	for i := len(recs) - 1; i >= 0; i-- {
+		if recs[i].header.Ref == regressionRef {
+			return i
+		}
+	}
+	return len(recs) - 1
 }

@@ -42,6 +42,7 @@ type options struct {
 	quick       bool
 	soakOnly    bool
 	webOnly     bool
+	peerOnly    bool // the page beside Ebitengine's wasm
 	winOnly     bool
 	netOnly     bool
 	lobbyOnly   bool
@@ -61,24 +62,7 @@ type options struct {
 
 func run() int {
 	var o options
-	flag.StringVar(&o.bin, "bin", "bin/interpdemo", "the demo binary to measure (make bench builds it)")
-	flag.StringVar(&o.out, "o", "docs/PERFORMANCE.md", "the report to write")
-	flag.BoolVar(&o.quick, "quick", false, "shorter runs (numbers are noisier)")
-	flag.BoolVar(&o.soakOnly, "soak-only", false, "run only the soak and print its section (the report is not written)")
-	flag.BoolVar(&o.webOnly, "web-only", false, "measure only the web page in a browser and print its section (the report is not written)")
-	flag.BoolVar(&o.roomOnly, "room-only", false, "play only the page's game against a native host through a lobby and print its line (the report is not written)")
-	flag.BoolVar(&o.lobbyOnly, "lobby-only", false, "play only the games through a lobby (WebRTC) and over UDP and print their section (the report is not written)")
-	flag.BoolVar(&o.netOnly, "net-only", false, "play only the network scenario's games and print their section (the report is not written)")
-	flag.BoolVar(&o.regressOnly, "regress-only", false, "measure only this build against commit "+regressionRef+"'s and print the section (the report is not written)")
-	flag.BoolVar(&o.gpuOnly, "gpu-only", false, "print only the section of the runs recorded on a GPU (docs/gpu beside the report) and its target's row; measures nothing")
-	flag.BoolVar(&o.startOnly, "startup-only", false, "measure only the start-up, the demo's and the floor's in turn, and print target 8's row (the report is not written)")
-	flag.StringVar(&o.startAgainst, "startup-against", "", "measure only the start-up of -bin against that of another build of the demo (a path), in turn, and print both medians and the median of the rounds' differences (the report is not written)")
-	flag.IntVar(&o.startRounds, "startup-rounds", 41, "the rounds of -startup-against")
-	flag.BoolVar(&o.cullOnly, "cull-only", false, "measure only the balls' choice (-cull auto against each of its three options forced) and print its section (the report is not written)")
-	flag.BoolVar(&o.spritesOnly, "sprites-only", false, "measure only the balls' form (-sprites auto against points and quads) and print its section (the report is not written)")
-	flag.BoolVar(&o.enginesOnly, "engines-only", false, "measure only the demo beside Ebitengine and raylib-go in a window under Xvfb and print the section (the report is not written)")
-	flag.BoolVar(&o.winOnly, "window-only", false, "measure only the runs in a window under Xvfb and print their sections (the report is not written)")
-	flag.StringVar(&o.goTool, "go", "go", "the go command that runs the Go benchmarks (a name looked up in PATH, or a path)")
+	o.flags()
 	flag.Parse()
 	goTool, err := findGo(o.goTool)
 	if err != nil {
@@ -105,116 +89,137 @@ func run() int {
 		gpuTarget(targetRow(p), 21, recs)
 		return 0
 	}
-	if o.soakOnly {
-		if err := runSoakOnly(&o, os.Stdout); err != nil {
-			fmt.Fprintf(os.Stderr, "bench: soak: %v\n", err)
-			return 1
-		}
-		return 0
-	}
-	if o.winOnly {
-		r := &results{}
-		if err := window(&o, r); err != nil {
-			fmt.Fprintf(os.Stderr, "bench: window: %v\n", err)
-			return 1
-		}
-		r.window.write(func(format string, args ...any) { fmt.Printf(format, args...) })
-		return 0
-	}
-	if o.enginesOnly {
-		r := &results{}
-		if err := engines(&o, r); err != nil {
-			fmt.Fprintf(os.Stderr, "bench: beside other engines: %v\n", err)
-			return 1
-		}
-		p := func(format string, args ...any) { fmt.Printf(format, args...) }
-		r.engines.write(p)
-		r.engines.targets(targetRow(p), 20)
-		return 0
-	}
-	if o.regressOnly {
-		r := &results{}
-		if err := regression(&o, r); err != nil {
-			fmt.Fprintf(os.Stderr, "bench: against %s: %v\n", regressionRef, err)
-			return 1
-		}
-		p := func(format string, args ...any) { fmt.Printf(format, args...) }
-		r.regress.write(p)
-		r.regress.targets(targetRow(p), 16)
-		return 0
-	}
 	if o.startAgainst != "" {
 		if err := checkStartupAgainst(o.startAgainst, o.startRounds); err != nil {
 			fmt.Fprintf(os.Stderr, "bench: %v\n", err)
 			return 2
 		}
-		if err := startupAgainst(&o, o.startAgainst, o.startRounds, func(format string, args ...any) { fmt.Printf(format, args...) }); err != nil {
-			fmt.Fprintf(os.Stderr, "bench: start-up: %v\n", err)
-			return 1
-		}
-		return 0
 	}
-	if o.startOnly {
-		r := &results{}
-		if err := startup(&o, r); err != nil {
-			fmt.Fprintf(os.Stderr, "bench: start-up: %v\n", err)
-			return 1
+	for _, s := range o.onlySteps() {
+		if s.on {
+			if err := s.run(&o, func(format string, args ...any) { fmt.Printf(format, args...) }); err != nil {
+				fmt.Fprintf(os.Stderr, "bench: %s: %v\n", s.what, err)
+				return 1
+			}
+			return 0
 		}
-		p := func(format string, args ...any) { fmt.Printf(format, args...) }
-		p("| # | target | measured | met |\n|---|---|---|---|\n")
-		r.startupTarget(targetRow(p), 8)
-		return 0
 	}
-	if o.cullOnly {
-		if err := cullOnly(&o); err != nil {
-			fmt.Fprintf(os.Stderr, "bench: culling: %v\n", err)
-			return 1
-		}
-		return 0
+	return fullReport(&o, recs)
+}
+
+// flags defines the command's flags into o.
+func (o *options) flags() {
+	flag.StringVar(&o.bin, "bin", "bin/interpdemo", "the demo binary to measure (make bench builds it)")
+	flag.StringVar(&o.out, "o", "docs/PERFORMANCE.md", "the report to write")
+	flag.BoolVar(&o.quick, "quick", false, "shorter runs (numbers are noisier)")
+	flag.BoolVar(&o.soakOnly, "soak-only", false, "run only the soak and print its section (the report is not written)")
+	flag.BoolVar(&o.webOnly, "web-only", false, "measure only the web page in a browser and print its section (the report is not written)")
+	flag.BoolVar(&o.peerOnly, "web-ebiten-only", false, "measure only the page beside Ebitengine's wasm build in the same browser and print its table (the report is not written)")
+	flag.BoolVar(&o.roomOnly, "room-only", false, "play only the page's game against a native host through a lobby and print its line (the report is not written)")
+	flag.BoolVar(&o.lobbyOnly, "lobby-only", false, "play only the games through a lobby (WebRTC) and over UDP and print their section (the report is not written)")
+	flag.BoolVar(&o.netOnly, "net-only", false, "play only the network scenario's games and print their section (the report is not written)")
+	flag.BoolVar(&o.regressOnly, "regress-only", false, "measure only this build against commit "+regressionRef+"'s and print the section (the report is not written)")
+	flag.BoolVar(&o.gpuOnly, "gpu-only", false, "print only the section of the runs recorded on a GPU (docs/gpu beside the report) and its target's row; measures nothing")
+	flag.BoolVar(&o.startOnly, "startup-only", false, "measure only the start-up, the demo's and the floor's in turn, and print target 8's row (the report is not written)")
+	flag.StringVar(&o.startAgainst, "startup-against", "", "measure only the start-up of -bin against that of another build of the demo (a path), in turn, and print both medians and the median of the rounds' differences (the report is not written)")
+	flag.IntVar(&o.startRounds, "startup-rounds", 41, "the rounds of -startup-against")
+	flag.BoolVar(&o.cullOnly, "cull-only", false, "measure only the balls' choice (-cull auto against each of its three options forced) and print its section (the report is not written)")
+	flag.BoolVar(&o.spritesOnly, "sprites-only", false, "measure only the balls' form (-sprites auto against points and quads) and print its section (the report is not written)")
+	flag.BoolVar(&o.enginesOnly, "engines-only", false, "measure only the demo beside Ebitengine and raylib-go in a window under Xvfb and print the section (the report is not written)")
+	flag.BoolVar(&o.winOnly, "window-only", false, "measure only the runs in a window under Xvfb and print their sections (the report is not written)")
+	flag.StringVar(&o.goTool, "go", "go", "the go command that runs the Go benchmarks (a name looked up in PATH, or a path)")
+}
+
+// onlyStep is a -*-only mode: what it measures, printed as its section.
+type onlyStep struct {
+	on   bool
+	what string // the error's prefix
+	run  func(o *options, p func(string, ...any)) error
+}
+
+// onlySteps are the -*-only modes, in the order their flags are looked
+// at: the first one set runs.
+func (o *options) onlySteps() []onlyStep {
+	return []onlyStep{
+		{o.soakOnly, "soak", func(o *options, _ func(string, ...any)) error { return runSoakOnly(o, os.Stdout) }},
+		{o.winOnly, "window", func(o *options, p func(string, ...any)) error {
+			r := &results{}
+			if err := window(o, r); err != nil {
+				return err
+			}
+			r.window.write(p)
+			return nil
+		}},
+		{o.enginesOnly, "beside other engines", func(o *options, p func(string, ...any)) error {
+			r := &results{}
+			if err := engines(o, r); err != nil {
+				return err
+			}
+			r.engines.write(p)
+			r.engines.targets(targetRow(p), 20)
+			return nil
+		}},
+		{o.regressOnly, "against " + regressionRef, func(o *options, p func(string, ...any)) error {
+			r := &results{}
+			if err := regression(o, r); err != nil {
+				return err
+			}
+			r.regress.write(p)
+			r.regress.targets(targetRow(p), 16)
+			return nil
+		}},
+		{o.startAgainst != "", "start-up", func(o *options, p func(string, ...any)) error {
+			return startupAgainst(o, o.startAgainst, o.startRounds, p)
+		}},
+		{o.startOnly, "start-up", func(o *options, p func(string, ...any)) error {
+			r := &results{}
+			if err := startup(o, r); err != nil {
+				return err
+			}
+			p("| # | target | measured | met |\n|---|---|---|---|\n")
+			r.startupTarget(targetRow(p), 8)
+			return nil
+		}},
+		{o.cullOnly, "culling", func(o *options, _ func(string, ...any)) error { return cullOnly(o) }},
+		{o.spritesOnly, "squares or points", func(o *options, _ func(string, ...any)) error { return spritesOnly(o) }},
+		{o.roomOnly, "a room's game with the page", func(o *options, p func(string, ...any)) error {
+			w, err := measureWeb(o)
+			if err != nil {
+				return err
+			}
+			w.writeRoom(p)
+			return nil
+		}},
+		{o.lobbyOnly, "lobby", func(o *options, p func(string, ...any)) error {
+			r := &results{}
+			if err := lobbySection(o, r); err != nil {
+				return err
+			}
+			r.writeLobby(p)
+			return nil
+		}},
+		{o.netOnly, "network", func(o *options, p func(string, ...any)) error {
+			r := &results{}
+			if err := network(o, r); err != nil {
+				return err
+			}
+			r.writeNet(p)
+			return nil
+		}},
+		{o.peerOnly, "the page beside Ebitengine", webPeerOnly},
+		{o.webOnly, "web", func(o *options, p func(string, ...any)) error {
+			w, err := measureWeb(o)
+			if err != nil {
+				return err
+			}
+			w.write(p)
+			return nil
+		}},
 	}
-	if o.spritesOnly {
-		if err := spritesOnly(&o); err != nil {
-			fmt.Fprintf(os.Stderr, "bench: squares or points: %v\n", err)
-			return 1
-		}
-		return 0
-	}
-	if o.roomOnly {
-		w, err := measureWeb(&o)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "bench: a room's game with the page: %v\n", err)
-			return 1
-		}
-		w.writeRoom(func(format string, args ...any) { fmt.Printf(format, args...) })
-		return 0
-	}
-	if o.lobbyOnly {
-		r := &results{}
-		if err := lobbySection(&o, r); err != nil {
-			fmt.Fprintf(os.Stderr, "bench: lobby: %v\n", err)
-			return 1
-		}
-		r.writeLobby(func(format string, args ...any) { fmt.Printf(format, args...) })
-		return 0
-	}
-	if o.netOnly {
-		r := &results{}
-		if err := network(&o, r); err != nil {
-			fmt.Fprintf(os.Stderr, "bench: network: %v\n", err)
-			return 1
-		}
-		r.writeNet(func(format string, args ...any) { fmt.Printf(format, args...) })
-		return 0
-	}
-	if o.webOnly {
-		w, err := measureWeb(&o)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "bench: web: %v\n", err)
-			return 1
-		}
-		w.write(func(format string, args ...any) { fmt.Printf(format, args...) })
-		return 0
-	}
+}
+
+// fullReport measures everything and writes the report.
+func fullReport(o *options, recs []gpuRecording) int {
 	if err := atomicfile.CheckWritable(o.out); err != nil {
 		fmt.Fprintf(os.Stderr, "bench: -o: %v\n", err)
 		return 2
@@ -246,12 +251,12 @@ func run() int {
 	}
 	for _, s := range steps {
 		fmt.Fprintf(os.Stderr, "bench: %s...\n", s.name)
-		if err := s.f(&o, r); err != nil {
+		if err := s.f(o, r); err != nil {
 			fmt.Fprintf(os.Stderr, "bench: %s: %v\n", s.name, err)
 			return 1
 		}
 	}
-	if err := atomicfile.WriteFile(o.out, func(w io.Writer) error { return r.write(w, &o) }); err != nil {
+	if err := atomicfile.WriteFile(o.out, func(w io.Writer) error { return r.write(w, o) }); err != nil {
 		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
 		return 1
 	}
@@ -660,5 +665,5 @@ func commas(n int64) string {
 // partial reports whether a -*-only flag asks for one section that
 // measures something, not the whole report.
 func (o *options) partial() bool {
-	return o.soakOnly || o.webOnly || o.winOnly || o.netOnly || o.lobbyOnly || o.roomOnly || o.cullOnly || o.spritesOnly || o.enginesOnly || o.regressOnly || o.startOnly || o.startAgainst != ""
+	return o.soakOnly || o.webOnly || o.peerOnly || o.winOnly || o.netOnly || o.lobbyOnly || o.roomOnly || o.cullOnly || o.spritesOnly || o.enginesOnly || o.regressOnly || o.startOnly || o.startAgainst != ""
 }

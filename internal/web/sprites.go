@@ -143,7 +143,7 @@ func (r *glRenderer) copySquares(i, n int) {
 		g.Call("texSubImage2D", glTexture2D, 0, 0, rows, rest, 1, glRGInteger, glInt, rows*posTexWidth*8)
 	}
 	g.Call("bindTexture", glTexture2D, nil)
-	g.Call("bindBuffer", glPixelUnpackBuffer, nil) // the panels' uploads read from JavaScript again
+	g.Call("bindBuffer", glPixelUnpackBuffer, nil) // the culler's uploads read from JavaScript again
 }
 
 // drawSquares draws n balls as squares at mix factor alpha, from the

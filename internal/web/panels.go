@@ -39,10 +39,18 @@ type panelCanvas struct {
 	// (its Stride): a changed rectangle's pixels are copied into it from
 	// the first to the last, unpacked, then written into the canvas.
 	img, data js.Value
-	imgW      int       // img's width in pixels; 0: none yet
-	imgLen    int       // data's length in bytes
-	at        demo.Rect // where the canvas is shown; zero: hidden
+	imgW      int // img's width in pixels; 0: none yet
+	imgLen    int // data's length in bytes
+	// narrow is an ImageData narrowW pixels wide, and its bytes: a
+	// rectangle at most that wide (a few columns of the graph's sweep)
+	// is packed into stage in Go and copied alone, not its rows whole.
+	narrow, narrowData js.Value
+	stage              []byte
+	at                 demo.Rect // where the canvas is shown; zero: hidden
 }
+
+// narrowW is the widest rectangle put packs.
+const narrowW = 64
 
 // barCSS is the colour of the window where nothing is drawn: the world's
 // letterbox bars' (barColor).
@@ -164,6 +172,10 @@ func (l *layout) put(pc *panelCanvas, img *image.RGBA, c image.Rectangle) {
 	if c.Empty() {
 		return
 	}
+	if c.Dx() <= narrowW {
+		l.putNarrow(pc, img, c)
+		return
+	}
 	if w, n := img.Stride/4, img.Stride*img.Rect.Dy(); w != pc.imgW || n > pc.imgLen {
 		pc.img = js.Global().Get("ImageData").New(w, img.Rect.Dy())
 		pc.data = pc.img.Get("data")
@@ -175,5 +187,19 @@ func (l *layout) put(pc *panelCanvas, img *image.RGBA, c image.Rectangle) {
 	first, last := img.PixOffset(c.Min.X, c.Min.Y), img.PixOffset(c.Max.X-1, c.Max.Y-1)+4
 	js.CopyBytesToJS(pc.data, img.Pix[first:last])
 	pc.ctx.Call("putImageData", pc.img, c.Min.X-img.Rect.Min.X, c.Min.Y-img.Rect.Min.Y, 0, 0, c.Dx(), c.Dy())
+	l.bytes += int64(c.Dx() * c.Dy() * 4)
+}
+
+// putNarrow writes c, at most narrowW pixels wide, into pc's canvas
+// through the narrow ImageData: its rows packed one after another.
+func (l *layout) putNarrow(pc *panelCanvas, img *image.RGBA, c image.Rectangle) {
+	if n := narrowW * 4 * c.Dy(); n > len(pc.stage) {
+		h := max(c.Dy(), img.Rect.Dy())
+		pc.narrow = js.Global().Get("ImageData").New(narrowW, h)
+		pc.narrowData = pc.narrow.Get("data")
+		pc.stage = make([]byte, narrowW*4*h)
+	}
+	js.CopyBytesToJS(pc.narrowData, pc.stage[:packRect(pc.stage, narrowW*4, img, c)])
+	pc.ctx.Call("putImageData", pc.narrow, c.Min.X-img.Rect.Min.X, c.Min.Y-img.Rect.Min.Y, 0, 0, c.Dx(), c.Dy())
 	l.bytes += int64(c.Dx() * c.Dy() * 4)
 }

@@ -49,3 +49,49 @@ func TestPackRect(t *testing.T) {
 		}
 	}
 }
+
+// A dirty set keeps a sweep's columns, one after another, as one
+// rectangle, the wrap's at the other end apart, and every pixel added
+// inside what it lists, however many rectangles come.
+func TestDirtyMergesWhatTouches(t *testing.T) {
+	var d dirty
+	for x := 100; x < 130; x += 3 {
+		d.add(image.Rect(x, 0, x+3, 108))
+	}
+	d.add(image.Rect(0, 0, 4, 108))
+	d.add(image.Rectangle{})
+	if got, want := d.list(), []image.Rectangle{image.Rect(100, 0, 130, 108), image.Rect(0, 0, 4, 108)}; len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("sweep and wrap: %v, want %v", got, want)
+	}
+	d.reset()
+	if len(d.list()) != 0 {
+		t.Errorf("reset: %v", d.list())
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	var added []image.Rectangle
+	for range 200 {
+		x, y := r.IntN(600), r.IntN(100)
+		c := image.Rect(x, y, x+1+r.IntN(40), y+1+r.IntN(20))
+		added = append(added, c)
+		d.add(c)
+		if len(d.list()) > maxDirty {
+			t.Fatalf("%d rectangles kept, at most %d", len(d.list()), maxDirty)
+		}
+	}
+	for _, c := range added {
+		for y := c.Min.Y; y < c.Max.Y; y++ {
+			for x := c.Min.X; x < c.Max.X; x++ {
+				in := false
+				for _, k := range d.list() {
+					in = in || image.Pt(x, y).In(k)
+				}
+				if !in {
+					t.Fatalf("pixel %d,%d of %v not listed in %v", x, y, c, d.list())
+				}
+			}
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { d.reset(); d.add(image.Rect(0, 0, 1, 1)); _ = d.list() }); n != 0 {
+		t.Errorf("%v allocations a change", n)
+	}
+}

@@ -143,7 +143,7 @@ func (p *page) start() error {
 	}
 	p.win = newLayout(p.doc, canvas, p.winW, p.winH)
 	world, hudArea, graphArea := demo.Layout(p.winW, p.winH, p.cfg.HUDColumn(), p.cfg.Graph)
-	p.win.show(&demo.Scene{World: world}, p.gl)
+	p.win.show(0, &demo.Scene{World: world}, p.gl)
 	p.win.warm(hudArea, graphArea)
 	// Whether the browser offers the GPU timer the balls' choice needs
 	// (cull.go): a property, read without a call into Go.
@@ -411,7 +411,7 @@ func (p *page) draw(now time.Duration, ts float64) {
 	uploaded := d.SyncWorld(p.gl.sync)
 	sc := d.Scene(now, p.winW, p.winH)
 	p.alpha = sc.Alpha
-	p.win.show(sc, p.gl)
+	p.win.show(now, sc, p.gl)
 	p.gl.draw(sc)
 	p.busy(d.RenderLoad())
 	p.budget.drawn(drawStart, p.clock.Now())

@@ -6,6 +6,7 @@ import (
 	"image"
 	"strconv"
 	"syscall/js"
+	"time"
 
 	"github.com/interpdemo/interpdemo/internal/demo"
 )
@@ -17,8 +18,10 @@ import (
 // by its size when it changed: a WebGL canvas is handed to the
 // compositor whole each frame it draws (with SwiftShader, a copy of every
 // pixel on the CPU), so the world's canvas is as large as the world's
-// part and no larger, and the overlays, which change 10 and 30 times a
-// second, cost nothing on the frames between (docs/WEB.md, "Where a
+// part and no larger, and the overlays' canvases are written only in the
+// frames where their images changed, both together, at most 10 times a
+// second (overlayRefresh): each frame that changes one costs the browser
+// that canvas again, whatever the change's size (docs/WEB.md, "Where a
 // frame goes"). The canvases show the overlays' images pixel for pixel,
 // as the window's textures do.
 
@@ -29,8 +32,18 @@ type layout struct {
 	world      js.Value // the world's canvas
 	worldAt    demo.Rect
 	hud, graph panelCanvas
-	bytes      int64 // overlay bytes written into the canvases
+	bytes      int64         // overlay bytes written into the canvases
+	nextWrite  time.Duration // when the overlays' changes may next be written
 }
+
+// overlayRefresh is how often at most the overlays' canvases are
+// written with what changed in their images: a person reads the HUD's
+// numbers a few times a second, and each frame that changes a canvas
+// costs the browser that canvas again (with SwiftShader, a copy of it on
+// the CPU, and its compositing). The demo redraws the graph 30 times a
+// second and the HUD's text 10; the page writes both, together, at most
+// 10 times: what changed since, its latest pixels.
+const overlayRefresh = 100 * time.Millisecond
 
 // panelCanvas is an overlay's canvas.
 type panelCanvas struct {
@@ -47,6 +60,7 @@ type panelCanvas struct {
 	narrow, narrowData js.Value
 	stage              []byte
 	at                 demo.Rect // where the canvas is shown; zero: hidden
+	changed            dirty     // what changed in the image since the canvas was written
 }
 
 // narrowW is the widest rectangle put packs.
@@ -125,26 +139,36 @@ func (l *layout) warm(hudArea, graphArea demo.Rect) {
 
 // show places the world's canvas and the overlays' as sc lays them out,
 // sizing the world's (a change resizes gl), and writes what changed of
-// the overlays' images into their canvases.
-func (l *layout) show(sc *demo.Scene, gl *glRenderer) {
+// the overlays' images into their canvases: a canvas shown anew or
+// resized at once, whole; the changes of both, together, at most every
+// overlayRefresh (now is the frame's time).
+func (l *layout) show(now time.Duration, sc *demo.Scene, gl *glRenderer) {
 	if w := sc.World; w != l.worldAt && w.W > 0 && w.H > 0 {
 		l.worldAt = w // an overlay turned on or off, or the HUD's form changed
 		l.place.Invoke(l.world, w.X, w.Y, w.W, w.H)
 		gl.resize(w.W, w.H)
 	}
-	l.panel(&l.hud, sc.HUD)
-	l.panel(&l.graph, sc.Graph)
+	hud := l.panel(&l.hud, sc.HUD)
+	graph := l.panel(&l.graph, sc.Graph)
+	if now < l.nextWrite || l.hud.changed.n == 0 && l.graph.changed.n == 0 {
+		return
+	}
+	l.nextWrite = now + overlayRefresh
+	l.flush(&l.hud, hud)
+	l.flush(&l.graph, graph)
 }
 
-// panel shows p (nil: none) in pc: the rectangles of its image that
-// changed, or all of it where the canvas was hidden or resized.
-func (l *layout) panel(pc *panelCanvas, p *demo.Panel) {
+// panel places pc as p (nil: none) is shown, and returns p's image: the
+// canvas written whole where it was hidden or resized, else p's changes
+// noted for the next write.
+func (l *layout) panel(pc *panelCanvas, p *demo.Panel) *image.RGBA {
 	if p == nil || p.W <= 0 || p.H <= 0 {
 		if pc.at != (demo.Rect{}) {
 			l.place.Invoke(pc.el, 0, 0, 0, 0)
 			pc.at = demo.Rect{}
 		}
-		return
+		pc.changed.reset()
+		return nil
 	}
 	at := demo.Rect{X: p.X, Y: p.Y, W: p.W, H: p.H}
 	whole := at.W != pc.at.W || at.H != pc.at.H
@@ -158,12 +182,24 @@ func (l *layout) panel(pc *panelCanvas, p *demo.Panel) {
 	}
 	shown := image.Rect(0, 0, at.W, at.H).Add(p.Img.Rect.Min)
 	if whole {
+		pc.changed.reset()
 		l.put(pc, p.Img, shown)
-		return
+		return p.Img
 	}
 	for _, c := range p.Changed {
-		l.put(pc, p.Img, c.Intersect(shown))
+		pc.changed.add(c.Intersect(shown))
 	}
+	return p.Img
+}
+
+// flush writes what changed of img (nil: none shown) into pc's canvas.
+func (l *layout) flush(pc *panelCanvas, img *image.RGBA) {
+	if img != nil {
+		for _, c := range pc.changed.list() {
+			l.put(pc, img, c)
+		}
+	}
+	pc.changed.reset()
 }
 
 // put writes the rectangle c of img into pc's canvas.

@@ -328,7 +328,7 @@ func (r *glRenderer) idleGPU() bool { return !r.fences.Call("busy", 1).Bool() }
 // the ghosts' rings, squares where their program is made) and fences it,
 // before the loop starts: the first draw of each makes its pipeline in
 // the GPU process, which on SwiftShader takes several frames' time, and
-// the loop's first frames paid it (docs/WEB.md, "Where a frame goes").
+// the loop's first frames paid it (docs/WEB.md, "The loop").
 func (r *glRenderer) warm() {
 	g := r.gl
 	g.Call("enable", glScissorTest)

@@ -42,6 +42,7 @@ type options struct {
 	quick       bool
 	soakOnly    bool
 	webOnly     bool
+	peerOnly    bool
 	winOnly     bool
 	netOnly     bool
 	lobbyOnly   bool
@@ -99,6 +100,7 @@ func (o *options) define() {
 	flag.BoolVar(&o.quick, "quick", false, "shorter runs (numbers are noisier)")
 	flag.BoolVar(&o.soakOnly, "soak-only", false, "run only the soak and print its section (the report is not written)")
 	flag.BoolVar(&o.webOnly, "web-only", false, "measure only the web page in a browser and print its section (the report is not written)")
+	flag.BoolVar(&o.peerOnly, "web-ebiten-only", false, "measure only the page beside Ebitengine's wasm build in the same browser and print its table (the report is not written)")
 	flag.BoolVar(&o.roomOnly, "room-only", false, "play only the page's game against a native host through a lobby and print its line (the report is not written)")
 	flag.BoolVar(&o.lobbyOnly, "lobby-only", false, "play only the games through a lobby (WebRTC) and over UDP and print their section (the report is not written)")
 	flag.BoolVar(&o.netOnly, "net-only", false, "play only the network scenario's games and print their section (the report is not written)")
@@ -562,5 +564,5 @@ func commas(n int64) string {
 // partial reports whether a -*-only flag asks for one section that
 // measures something, not the whole report.
 func (o *options) partial() bool {
-	return o.soakOnly || o.webOnly || o.winOnly || o.netOnly || o.lobbyOnly || o.roomOnly || o.cullOnly || o.spritesOnly || o.enginesOnly || o.regressOnly || o.startOnly || o.startAgainst != ""
+	return o.soakOnly || o.webOnly || o.peerOnly || o.winOnly || o.netOnly || o.lobbyOnly || o.roomOnly || o.cullOnly || o.spritesOnly || o.enginesOnly || o.regressOnly || o.startOnly || o.startAgainst != ""
 }

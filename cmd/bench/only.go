@@ -84,6 +84,7 @@ func onlyRuns(o *options, recs []gpuRecording) []onlyRun {
 		}},
 		{o.lobbyOnly, "lobby", measured(o, lobbySection, (*results).writeLobby)},
 		{o.netOnly, "network", measured(o, network, (*results).writeNet)},
+		{o.peerOnly, "the page beside Ebitengine", func(p func(string, ...any)) error { return webPeerOnly(o, p) }},
 		{o.webOnly, "web", func(p func(string, ...any)) error {
 			w, err := measureWeb(o)
 			if err != nil {

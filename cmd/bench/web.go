@@ -33,6 +33,7 @@ type webResults struct {
 	// A room's game: a native host through a lobby, the page its joiner.
 	roomHost, roomPage *report.Stats
 	roomQuery          string
+	peer               *peerResults // beside Ebitengine's wasm build
 }
 
 // webRow is one ball count: the page (vsync off: frames as fast as the
@@ -87,6 +88,9 @@ func measureWeb(o *options) (*webResults, error) {
 		res.renderer = row.page.GLRenderer
 		res.rows = append(res.rows, row)
 	}
+	if res.peer, err = measurePeer(o, pr); err != nil {
+		return nil, err
+	}
 	res.pacingQuery = "balls=1&duration=" + res.secs + "&stats"
 	if res.pacing, err = page(res.pacingQuery); err != nil {
 		return nil, err
@@ -103,6 +107,7 @@ type pageRunner struct {
 	ctx                  context.Context
 	browser              *cdp.Browser
 	url                  string
+	dir                  string // what is served: the page, and Ebitengine's build under ebiten/
 	wasmBytes, gzipBytes int64
 	stop                 func()
 }
@@ -120,6 +125,7 @@ func startPages(o *options) (*pageRunner, error) {
 			stops[i]()
 		}
 	}}
+	pr.dir = dir
 	stops = append(stops, func() { os.RemoveAll(dir) })
 	fail := func(err error) (*pageRunner, error) {
 		pr.stop()
@@ -268,6 +274,7 @@ func (w *webResults) write(p func(string, ...any)) {
 		p("| %s | %.1f | %.3f | %.2f | %.1f | %.1f | %.2fx | %s | %s |\n", commas(int64(r.balls)), r.page.FPS, r.page.FrameMsP50, r.page.TPS,
 			r.window.FPS, r.headless.FPS, r.page.FPS/r.window.FPS, intOr(r.page.AllocsAfterWarmup), intOr(r.page.GCAfterWarmup))
 	}
+	w.peer.write(p)
 	w.writeRoom(p)
 	if s := w.pacing; s != nil {
 		p("\nFrame pacing on animation frames (`?%s`: vsync on, a frame per `requestAnimationFrame`, each frame's vblank its timestamp plus the refresh interval): refresh %s ms, display step error p99 %s ms, %.1f FPS, %.2f TPS, pacing %s.\n\n",

@@ -250,6 +250,11 @@ func (d *Demo) World() *physics.World { return d.sim.World() }
 // Sim is the simulation (for tests and measurements).
 func (d *Demo) Sim() *sim.Sim { return d.sim }
 
+// Discarded is the time debt the latest frame's logic threw away: in the
+// fixed mode, what a frame later than MaxLoops ticks can catch up left
+// over (0 when the logic kept up).
+func (d *Demo) Discarded() time.Duration { return d.last.Discarded }
+
 // Done says the run is over: quit, the tick limit, the end of a replay or
 // of a network game.
 func (d *Demo) Done() bool { return d.quit }

@@ -27,17 +27,11 @@ const (
 	glTexture2D        = 0x0DE1
 	glScissorTest      = 0x0C11
 	glPoints           = 0x0000
-	glUnpackSkipPixels = 0x0CF4
-	glUnpackRowLength  = 0x0CF2
 	glInt              = 0x1404
 	glColorBufferBit   = 0x4000
-	glUnsignedByte     = 0x1401
 	glUnpackAlignment  = 0x0CF5
 	glTriangles        = 0x0004
-	glTriangleStrip    = 0x0005
 	glTexture0         = 0x84C0
-	glRGBA8            = 0x8058
-	glRGBA             = 0x1908
 	glRendererParam    = 0x1F01 // RENDERER
 	glOneMinusSrcAlpha = 0x0303
 	glOne              = 1
@@ -64,22 +58,22 @@ var (
 	worldColor = [3]float64{20.0 / 255, 26.0 / 255, 41.0 / 255}
 )
 
-// glRenderer draws the demo's Scene with WebGL2, the way package render
-// draws it with OpenGL 3.3: one draw call of point sprites for every
-// ball (or of squares, where they measure cheaper: sprites.go), placed
-// between its last and next position by the vertex shader (ball.vert)
-// from two buffers, so that a frame with no tick changes one uniform and
-// uploads no position; the HUD and the graph as textures updated where
-// they changed; the balls that later ones hide entirely culled first
-// where that pays (cull.go). The shaders are the window's, their version
-// line swapped (shaders.WebGL2).
+// glRenderer draws the world of the demo's Scene with WebGL2 into the
+// world's canvas, the way package render draws it with OpenGL 3.3: one
+// draw call of point sprites for every ball (or of squares, where they
+// measure cheaper: sprites.go), placed between its last and next
+// position by the vertex shader (ball.vert) from two buffers, so that a
+// frame with no tick changes one uniform and uploads no position; the
+// balls that later ones hide entirely culled first where that pays
+// (cull.go). The shaders are the window's, their version line swapped
+// (shaders.WebGL2). The HUD and the graph are canvases of their own
+// (panels.go).
 type glRenderer struct {
 	gl  js.Value
 	cfg physics.Config
 
 	disc, ball ballProgram     // ball.vert with disc.frag (balls), with ball.frag (ghost rings)
 	progs      [3]*ballProgram // disc, ball, and the squares' (sprites.go) where made
-	ov         overlayProgram
 
 	vbo      [2]js.Value
 	vao      [2]js.Value // vao[i] reads last from vbo[i], next from vbo[1-i]
@@ -87,14 +81,12 @@ type glRenderer struct {
 	capacity int   // balls the buffers hold
 	uploaded int64 // position bytes sent
 
-	winW, winH int
-	area       demo.Rect       // the world's part of the canvas (Scene.World)
+	canvas     js.Value
+	winW, winH int             // the canvas's size: the world's part of the page (Scene.World)
 	view       image.Rectangle // the letterboxed world in it, canvas pixels from the top left
 	highlight  int
 
-	stage   js.Value // a Uint8Array the positions and panels are copied through
-	hud, gr panelTexture
-	ovBytes int64 // panel bytes sent
+	stage js.Value // a Uint8Array the positions are copied through
 
 	fences js.Value // fencesJS's queue of the frames still on the GPU
 
@@ -116,16 +108,6 @@ type ballProgram struct {
 	cellCull, cells, viewport, cellOrigin, cellReach, cellWin, cellSize js.Value
 }
 
-type overlayProgram struct {
-	prog, rect, window, tex js.Value
-}
-
-// panelTexture is a panel's texture, as large as the largest panel.
-type panelTexture struct {
-	tex  js.Value
-	w, h int
-}
-
 // newGLRenderer makes the renderer on canvas, whose WebGL2 context it
 // asks for, its occlusion culling chosen as cull says and the balls'
 // form as sprites says (as demo.SpritesForms names the modes); an error
@@ -137,7 +119,7 @@ func newGLRenderer(canvas js.Value, cfg physics.Config, cull, sprites adaptive.M
 	if ctx.IsNull() || ctx.IsUndefined() {
 		return nil, fmt.Errorf("this browser gives no WebGL2 context")
 	}
-	r := &glRenderer{gl: ctx, cfg: cfg, highlight: -1}
+	r := &glRenderer{gl: ctx, cfg: cfg, canvas: canvas, highlight: -1}
 	// ball.vert with its occlusion culling, as the window compiles it.
 	vert, err := shaders.WithDefine(shaders.BallVert, ballVertCullFlag)
 	if err != nil {
@@ -153,13 +135,6 @@ func newGLRenderer(canvas js.Value, cfg physics.Config, cull, sprites adaptive.M
 	for _, p := range r.progs[:2] {
 		r.initBall(p)
 	}
-	if r.ov.prog, err = r.program("overlay", shaders.OverlayVert, shaders.OverlayFrag); err != nil {
-		return nil, err
-	}
-	r.ov.rect, r.ov.window, r.ov.tex = r.uniform(r.ov.prog, "rect"), r.uniform(r.ov.prog, "window"), r.uniform(r.ov.prog, "tex")
-	r.gl.Call("useProgram", r.ov.prog)
-	r.gl.Call("uniform1i", r.ov.tex, 0) // texture unit 0: the panels'
-
 	g := r.gl
 	for i := range 2 {
 		r.vbo[i] = g.Call("createBuffer")
@@ -178,9 +153,7 @@ func newGLRenderer(canvas js.Value, cfg physics.Config, cull, sprites adaptive.M
 	g.Call("enable", glBlend)
 	g.Call("blendFunc", glOne, glOneMinusSrcAlpha) // premultiplied alpha, as in the window
 	g.Call("pixelStorei", glUnpackAlignment, 1)
-	r.hud = r.newPanelTexture(demo.HUDMaxWidth, demo.HUDMaxHeight)
-	r.gr = r.newPanelTexture(demo.GraphMaxWidth, demo.GraphHeight)
-	r.stage = js.Global().Get("Uint8Array").New(demo.GraphMaxWidth * demo.GraphHeight * 4)
+	r.stage = js.Global().Get("Uint8Array").New(64 * 8) // grown with the buffers (grow)
 	r.fences = js.Global().Get("Function").New("gl", fencesJS).Invoke(g)
 	r.initCells(cull)
 	if err := r.initSprites(sprites, vert); err != nil {
@@ -252,23 +225,14 @@ func (r *glRenderer) initBall(p *ballProgram) {
 	g.Call("uniform1i", p.cellSize, occlusion.CellSize)
 }
 
-func (r *glRenderer) newPanelTexture(w, h int) panelTexture {
-	g := r.gl
-	t := panelTexture{tex: g.Call("createTexture"), w: w, h: h}
-	g.Call("bindTexture", glTexture2D, t.tex)
-	g.Call("texStorage2D", glTexture2D, 1, glRGBA8, w, h)
-	for _, p := range []int{glTextureMinFilter, glTextureMagFilter} {
-		g.Call("texParameteri", glTexture2D, p, glNearest)
-	}
-	return t
-}
-
-// resize lays the world out in the part area of a canvas of w×h pixels,
-// as the window does: letterboxed, centred.
-func (r *glRenderer) resize(w, h int, area demo.Rect) {
-	r.winW, r.winH, r.area = w, h, area
-	x, y, vw, vh, scale := letterbox.Fit(area.W, area.H, r.cfg.Width, r.cfg.Height)
-	r.view = image.Rect(area.X+x, area.Y+y, area.X+x+vw, area.Y+y+vh)
+// resize makes the canvas w×h pixels and lays the world out in it, as the
+// window does in its part of the window: letterboxed, centred.
+func (r *glRenderer) resize(w, h int) {
+	r.winW, r.winH = w, h
+	r.canvas.Set("width", w)
+	r.canvas.Set("height", h)
+	x, y, vw, vh, scale := letterbox.Fit(w, h, r.cfg.Width, r.cfg.Height)
+	r.view = image.Rect(x, y, x+vw, y+vh)
 	// As the window's projection (package render): the world's fixed-point
 	// units onto the view and its margin, y down.
 	one := float32(physics.One)
@@ -287,8 +251,6 @@ func (r *glRenderer) resize(w, h int, area demo.Rect) {
 		g.Call("uniform4f", p.clip, r.view.Min.X, y0, r.view.Max.X, y0+r.view.Dy())
 	}
 	r.resizeCells(scale)
-	g.Call("useProgram", r.ov.prog)
-	g.Call("uniform2f", r.ov.window, r.winW, r.winH)
 }
 
 // sync is the demo's SyncFunc: it brings the buffers up to date with the
@@ -359,6 +321,38 @@ func (r *glRenderer) busyGPU() bool { return r.fences.Call("busy", maxInFlight).
 // fence marks the frame's end on the GPU, for busyGPU.
 func (r *glRenderer) fence() { r.fences.Call("put") }
 
+// idleGPU says the GPU has finished every frame fenced so far.
+func (r *glRenderer) idleGPU() bool { return !r.fences.Call("busy", 1).Bool() }
+
+// warm draws the world once in each way the page may draw it (points,
+// the ghosts' rings, squares where their program is made) and fences it,
+// before the loop starts: the first draw of each makes its pipeline in
+// the GPU process, which on SwiftShader takes several frames' time, and
+// the loop's first frames paid it (docs/WEB.md, "The loop").
+func (r *glRenderer) warm() {
+	g := r.gl
+	g.Call("enable", glScissorTest)
+	g.Call("scissor", r.view.Min.X, r.winH-r.view.Max.Y, r.view.Dx(), r.view.Dy())
+	g.Call("clearColor", worldColor[0], worldColor[1], worldColor[2], 1)
+	g.Call("clear", glColorBufferBit)
+	if n := r.pos.N(); n > 0 {
+		// Not through draw: the balls' choice counts and measures the
+		// frames that draw, and this is none of the loop's.
+		g.Call("viewport", r.view.Min.X-marginPx, r.winH-r.view.Max.Y-marginPx, r.view.Dx()+2*marginPx, r.view.Dy()+2*marginPx)
+		g.Call("bindVertexArray", r.vao[r.pos.Last()])
+		for _, p := range []*ballProgram{&r.ball, &r.disc} {
+			g.Call("useProgram", p.prog)
+			g.Call("drawArrays", glPoints, 0, n)
+		}
+		if r.squaresUsable() {
+			r.drawSquares(0, r.pos.Last(), n)
+		}
+		g.Call("bindVertexArray", nil)
+	}
+	g.Call("disable", glScissorTest)
+	r.fence()
+}
+
 // fencesJS is the body of a function of the WebGL2 context that returns
 // the frames' fences, kept in JavaScript: a WebGLSync handed to Go would
 // cost a heap allocation (and a finalizer) a frame.
@@ -375,17 +369,18 @@ return {
 };
 `
 
-// draw draws the scene whole: the browser keeps nothing of the last
-// frame's canvas that a repaint could count on.
+// draw draws the scene's world whole into the canvas, which the page
+// has made as large as sc.World (resize).
 func (r *glRenderer) draw(sc *demo.Scene) {
-	if sc.World != r.area && sc.World.W > 0 && sc.World.H > 0 {
-		r.resize(r.winW, r.winH, sc.World) // an overlay turned on or off
-	}
 	g := r.gl
-	g.Call("disable", glScissorTest)
-	g.Call("viewport", 0, 0, r.winW, r.winH)
-	g.Call("clearColor", barColor[0], barColor[1], barColor[2], 1)
-	g.Call("clear", glColorBufferBit)
+	if r.view != image.Rect(0, 0, r.winW, r.winH) {
+		// Letterboxed: the bars, then the world over them. (A world
+		// that fills the canvas, as it does with the page's defaults,
+		// is cleared once: SwiftShader clears every pixel it is asked.)
+		g.Call("disable", glScissorTest)
+		g.Call("clearColor", barColor[0], barColor[1], barColor[2], 1)
+		g.Call("clear", glColorBufferBit)
+	}
 	g.Call("enable", glScissorTest)
 	g.Call("scissor", r.view.Min.X, r.winH-r.view.Max.Y, r.view.Dx(), r.view.Dy())
 	g.Call("clearColor", worldColor[0], worldColor[1], worldColor[2], 1)
@@ -436,41 +431,6 @@ func (r *glRenderer) draw(sc *demo.Scene) {
 		g.Call("bindVertexArray", nil)
 	}
 	g.Call("disable", glScissorTest)
-	g.Call("viewport", 0, 0, r.winW, r.winH)
-	r.drawPanel(sc.HUD, &r.hud)
-	r.drawPanel(sc.Graph, &r.gr)
-}
-
-// drawPanel uploads what changed of a panel's image and draws it.
-func (r *glRenderer) drawPanel(p *demo.Panel, t *panelTexture) {
-	if p == nil {
-		return
-	}
-	g := r.gl
-	g.Call("activeTexture", glTexture0)
-	g.Call("bindTexture", glTexture2D, t.tex)
-	for _, c := range p.Changed {
-		c = c.Intersect(p.Img.Rect).Intersect(image.Rect(0, 0, t.w, t.h))
-		if c.Empty() {
-			continue
-		}
-		// The changed rows, whole, through the staging array; the
-		// unpack parameters pick the rectangle out of them.
-		stride := p.Img.Stride
-		first := p.Img.PixOffset(p.Img.Rect.Min.X, c.Min.Y)
-		rows := p.Img.Pix[first : first+c.Dy()*stride]
-		js.CopyBytesToJS(r.stage, rows)
-		g.Call("pixelStorei", glUnpackRowLength, stride/4)
-		g.Call("pixelStorei", glUnpackSkipPixels, c.Min.X-p.Img.Rect.Min.X)
-		g.Call("texSubImage2D", glTexture2D, 0, c.Min.X, c.Min.Y, c.Dx(), c.Dy(),
-			glRGBA, glUnsignedByte, r.stage)
-		g.Call("pixelStorei", glUnpackRowLength, 0)
-		g.Call("pixelStorei", glUnpackSkipPixels, 0)
-		r.ovBytes += int64(c.Dx() * c.Dy() * 4)
-	}
-	g.Call("useProgram", r.ov.prog)
-	g.Call("uniform4f", r.ov.rect, p.X, p.Y, p.W, p.H)
-	g.Call("drawArrays", glTriangleStrip, 0, 4)
 }
 
 func float32Array(v []float32) js.Value {

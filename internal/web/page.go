@@ -55,10 +55,11 @@ type page struct {
 	perf   js.Value
 	offset time.Duration // the clock's reading less performance.now()'s, in ns
 
-	d      *demo.Demo
-	cfg    *demo.Config
-	gl     *glRenderer
-	canvas js.Value
+	d          *demo.Demo
+	cfg        *demo.Config
+	gl         *glRenderer
+	win        *layout // the window: the world's canvas and the overlays' (panels.go)
+	winW, winH int
 
 	refresh time.Duration // the display's, measured on animation frames
 	animate bool          // vsync: a frame on each animation frame; else as fast as the browser runs them
@@ -85,6 +86,7 @@ type page struct {
 	runAllocs   uint64 // since then, to the last frame (finish)
 	runGCs      uint64
 	log         consoleLog
+	budget      budget // why the logic fell behind, when it does (budget.go)
 }
 
 // start reads the query, fetches a recording, checks the flags, makes
@@ -132,20 +134,17 @@ func (p *page) start() error {
 		return err
 	}
 	p.cfg = p.d.Config()
-	// The canvas is the window: the world's -width x -height, with the
-	// HUD's column and the graph's strip beside it (demo.Layout).
-	w, h := p.cfg.WindowSize()
-	p.canvas = p.doc.Call("getElementById", "world")
-	p.canvas.Set("width", w)
-	p.canvas.Set("height", h)
-	style := p.canvas.Get("style")
-	style.Set("width", fmt.Sprintf("%dpx", w))
-	style.Set("height", fmt.Sprintf("%dpx", h))
-	if p.gl, err = newGLRenderer(p.canvas, p.d.World().Config(), p.cfg.Cull, p.cfg.Sprites); err != nil {
+	// The window: the world's -width x -height, with the HUD's column
+	// and the graph's strip beside it (demo.Layout), each a canvas.
+	p.winW, p.winH = p.cfg.WindowSize()
+	canvas := p.doc.Call("getElementById", "world")
+	if p.gl, err = newGLRenderer(canvas, p.d.World().Config(), p.cfg.Cull, p.cfg.Sprites); err != nil {
 		return err
 	}
-	world, _, _ := demo.Layout(w, h, p.cfg.HUDColumn(), p.cfg.Graph)
-	p.gl.resize(w, h, world)
+	p.win = newLayout(p.doc, canvas, p.winW, p.winH)
+	world, hudArea, graphArea := demo.Layout(p.winW, p.winH, p.cfg.HUDColumn(), p.cfg.Graph)
+	p.win.show(0, &demo.Scene{World: world}, p.gl)
+	p.win.warm(hudArea, graphArea)
 	// Whether the browser offers the GPU timer the balls' choice needs
 	// (cull.go): a property, read without a call into Go.
 	p.api.Set("timer_query", p.gl.cells.hasTimer())
@@ -156,7 +155,10 @@ func (p *page) start() error {
 		p.log.Write([]byte("sprites auto: this browser offers no " + timerExtension + ": the balls stay points (?sprites=quads forces squares)\n"))
 	}
 	p.d.Uploaded(p.d.SyncWorld(p.gl.sync)) // the initial upload, before any frame
+	p.gl.warm()
+	p.settle()
 	p.listen()
+	p.budget.init()
 	current = p
 	now := p.clock.Now()
 	if err := p.d.Start(now); err != nil {
@@ -268,6 +270,29 @@ func (p *page) measureRefresh() time.Duration {
 	return time.Duration(d[len(d)/2] * 1e6)
 }
 
+// settleFrames bounds the animation frames settle waits.
+const settleFrames = 300
+
+// settle waits on animation frames until the GPU has finished what the
+// setup gave it (the warm-up's draws) and the browser has shown two
+// frames since, at most settleFrames: the loop's clock starts after.
+func (p *page) settle() {
+	done := make(chan struct{})
+	var f js.Func
+	n := 0
+	f = js.FuncOf(func(js.Value, []js.Value) any {
+		if n++; (n > 2 && p.gl.idleGPU()) || n >= settleFrames {
+			close(done)
+			return nil
+		}
+		js.Global().Call("requestAnimationFrame", f)
+		return nil
+	})
+	js.Global().Call("requestAnimationFrame", f)
+	<-done
+	f.Release()
+}
+
 // listen turns the page's key events into the demo's, stamped with the
 // time the browser gave each (when the key moved, even during a long
 // frame), delivered at the next frame.
@@ -362,7 +387,9 @@ func (p *page) frame(ts float64) {
 		d.Key(e)
 	}
 	p.keys = p.keys[:0]
-	if t, ok := d.Update(now); ok {
+	t, ok := d.Update(now)
+	p.budget.check(p, now)
+	if ok {
 		if wait := t - p.clock.Now(); wait > time.Millisecond {
 			p.frameNow, p.drawAfter = now, true
 			p.after(float64(wait) / 1e6)
@@ -377,14 +404,17 @@ func (p *page) frame(ts float64) {
 func (p *page) draw(now time.Duration, ts float64) {
 	d := p.d
 	p.frameNow = now
-	d.BeginDraw(p.clock.Now())
+	drawStart := p.clock.Now()
+	d.BeginDraw(drawStart)
 	d.SetCull(p.gl.cullStats(false).hud())
 	d.SetSprites(p.gl.spriteStats().hud())
 	uploaded := d.SyncWorld(p.gl.sync)
-	sc := d.Scene(now, p.gl.winW, p.gl.winH)
+	sc := d.Scene(now, p.winW, p.winH)
 	p.alpha = sc.Alpha
+	p.win.show(now, sc, p.gl)
 	p.gl.draw(sc)
 	p.busy(d.RenderLoad())
+	p.budget.drawn(drawStart, p.clock.Now())
 	// The canvas is shown at the display's next refresh after the
 	// animation frame's callback returns: that is the frame's vblank.
 	shown := p.clock.Now()
@@ -399,6 +429,7 @@ func (p *page) draw(now time.Duration, ts float64) {
 	// The Go frame's wall time, for the balls' choice: the call that
 	// drew it, from its start (a page has no CPU clock).
 	p.gl.frameDone(int64(p.clock.Now() - p.callStart))
+	p.budget.called(p.callStart, p.clock.Now())
 	p.frames++
 	p.countAllocs(now)
 	if b, ok := d.Title(now); ok {
@@ -483,7 +514,7 @@ func (p *page) finish() {
 func (p *page) report(r *report.Stats) {
 	r.VideoDriver = "browser (WebGL2)"
 	r.GLRenderer = p.gl.info()
-	r.OverlayUploadBytes = p.gl.ovBytes
+	r.OverlayUploadBytes = p.win.bytes
 	p.gl.cullStats(true).report(r)
 	p.gl.spriteStats().report(r)
 	if p.warm {

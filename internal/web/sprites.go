@@ -35,7 +35,8 @@ import (
 // after the buffer was written, so that a page drawing points copies
 // nothing. A draw instanced per ball, tried first, was far slower on
 // SwiftShader, which draws instance after instance: 0.5x the points'
-// frame rate at 1,000 balls, 0.33x at 10,000 (docs/WEB.md).
+// frame rate at 1,000 balls, 0.33x at 10,000 (TestWebSpritesFrameRate
+// on that build, 2026-11-29).
 //
 // Without EXT_disjoint_timer_query_webgl2, nothing measures what either
 // form costs the GPU: auto stays with points, the form every browser
@@ -143,7 +144,7 @@ func (r *glRenderer) copySquares(i, n int) {
 		g.Call("texSubImage2D", glTexture2D, 0, 0, rows, rest, 1, glRGInteger, glInt, rows*posTexWidth*8)
 	}
 	g.Call("bindTexture", glTexture2D, nil)
-	g.Call("bindBuffer", glPixelUnpackBuffer, nil) // the panels' uploads read from JavaScript again
+	g.Call("bindBuffer", glPixelUnpackBuffer, nil) // the culler's uploads read from JavaScript again
 }
 
 // drawSquares draws n balls as squares at mix factor alpha, from the

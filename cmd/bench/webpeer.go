@@ -1,0 +1,192 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/interpdemo/interpdemo/cmd/bench/engines/scene"
+)
+
+// The page beside Ebitengine's own WebAssembly build of the same scene
+// (cmd/bench/engines/ebiten, built with GOOS=js GOARCH=wasm), in the same
+// headless Chromium, in turn: the page with its defaults, the page with
+// its overlays off, and Ebitengine, at each ball count, peerRounds rounds.
+
+// peerBalls are the ball counts of the page against Ebitengine's wasm;
+// peerRounds how many times each program runs at each, all in turn.
+var peerBalls = []int{1, 1000, 10_000}
+
+const peerRounds = 3
+
+// ebitenWasm names Ebitengine's build in the page's comparison.
+const ebitenWasm = "Ebitengine v2.8.8, wasm"
+
+// peerNames are the programs of the comparison, in the order they run.
+var peerNames = [3]string{"page, default", "page, overlays off", ebitenWasm}
+
+// peerResults are the page's and Ebitengine's frame rates (and the
+// page's tick rates): fps[program][ball count index] holds one figure a
+// round.
+type peerResults struct {
+	secs     string
+	fps, tps [3][][]float64
+}
+
+// peerQueries are the page's queries of the comparison at n balls.
+func peerQueries(n int, secs string) [2]string {
+	q := fmt.Sprintf("balls=%d&vsync=off&duration=%s&stats", n, secs)
+	return [2]string{q, q + "&hud=false&graph=false"}
+}
+
+// measurePeer runs the page and Ebitengine's wasm in turn in pr's
+// browser.
+func measurePeer(o *options, pr *pageRunner) (*peerResults, error) {
+	if err := buildEbitenWasm(o, pr.dir); err != nil {
+		return nil, err
+	}
+	e := &peerResults{secs: o.dur("6s")}
+	for i := range e.fps {
+		e.fps[i] = make([][]float64, len(peerBalls))
+		e.tps[i] = make([][]float64, len(peerBalls))
+	}
+	for bi, n := range peerBalls {
+		for range peerRounds {
+			for i, q := range peerQueries(n, e.secs) {
+				s, err := pr.page(q)
+				if err != nil {
+					return nil, err
+				}
+				e.fps[i][bi] = append(e.fps[i][bi], s.FPS)
+				e.tps[i][bi] = append(e.tps[i][bi], s.TPS)
+			}
+			r, err := pr.ebiten(n, e.secs)
+			if err != nil {
+				return nil, err
+			}
+			e.fps[2][bi] = append(e.fps[2][bi], r.FPS)
+			e.tps[2][bi] = append(e.tps[2][bi], r.TPS)
+		}
+	}
+	return e, nil
+}
+
+// buildEbitenWasm builds cmd/bench/engines/ebiten for the browser into
+// dir/ebiten, with its page.
+func buildEbitenWasm(o *options, dir string) error {
+	out := filepath.Join(dir, "ebiten")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	b := exec.Command(o.goTool, "build", "-trimpath", "-o", filepath.Join(out, "ebiten.wasm"), ".")
+	b.Dir = filepath.Join("cmd", "bench", "engines", "ebiten")
+	b.Env = append(os.Environ(), "GOWORK=off", "GOOS=js", "GOARCH=wasm")
+	if msg, err := b.CombinedOutput(); err != nil {
+		return fmt.Errorf("building %s for js/wasm: %v: %s", b.Dir, err, msg)
+	}
+	js, err := os.ReadFile(filepath.Join(dir, "wasm_exec.js"))
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(out, "wasm_exec.js"), js, 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(out, "index.html"), []byte(ebitenPage), 0o644)
+}
+
+// ebitenPage runs ebiten.wasm with the query's balls and duration as its
+// flags, its canvas the scene's 640x480 pixels (Ebitengine sizes it to
+// the page's body, which it makes the window's), and leaves the result
+// line it prints in window.result, its exit status in window.exitCode.
+const ebitenPage = `<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>ebiten</title>
+<style>body { width: 640px !important; height: 480px !important; }</style>
+</head><body>
+<script src="wasm_exec.js"></script>
+<script>
+  const q = new URLSearchParams(location.search);
+  const go = new Go();
+  go.argv = ["ebiten", "-balls", q.get("balls"), "-duration", q.get("duration")];
+  go.exit = (code) => { window.exitCode = code; };
+  const log = console.log;
+  console.log = (...a) => {
+    const s = a.join(" ");
+    if (s.startsWith('{"engine"')) window.result = s;
+    else window.lastLine = s;
+    log(...a);
+  };
+  WebAssembly.instantiateStreaming(fetch("ebiten.wasm"), go.importObject)
+    .then((r) => go.run(r.instance))
+    .catch((e) => { window.lastLine = String(e); window.exitCode = 1; });
+</script>
+</body></html>
+`
+
+// ebiten runs Ebitengine's build of the scene at balls for secs in a
+// page of the browser and returns its result line.
+func (pr *pageRunner) ebiten(balls int, secs string) (scene.Result, error) {
+	ctx := pr.ctx
+	var res scene.Result
+	p, err := pr.browser.NewPage(ctx, pr.url+"/ebiten/?balls="+strconv.Itoa(balls)+"&duration="+secs)
+	if err != nil {
+		return res, err
+	}
+	defer p.Close()
+	if err := p.WaitFor(ctx, `window.exitCode !== undefined`); err != nil {
+		return res, fmt.Errorf("%s, %d balls: %v", ebitenWasm, balls, err)
+	}
+	var line, last string
+	p.Eval(ctx, `window.result || ""`, &line)
+	p.Eval(ctx, `window.lastLine || ""`, &last)
+	if err := json.Unmarshal([]byte(line), &res); err != nil || res.Balls != balls || res.FPS <= 0 {
+		return res, fmt.Errorf("%s, %d balls: no result line: %q", ebitenWasm, balls, last)
+	}
+	return res, nil
+}
+
+// med is program i's median frame rate at ball count index bi.
+func (e *peerResults) med(i, bi int) float64 { return median(e.fps[i][bi]) }
+
+// write writes the comparison's table.
+func (e *peerResults) write(p func(string, ...any)) {
+	if e == nil {
+		return
+	}
+	q := peerQueries(0, e.secs)
+	p("\nBeside Ebitengine in the same browser: `cmd/bench/engines/ebiten` built with `GOOS=js GOARCH=wasm` (its canvas the scene's 640x480 pixels), against the page with `?%s` and with `?%s` (N balls), the three in turn, %d rounds, in the same headless Chromium. FPS is frames over the run; each cell is the median of the rounds, then the rounds; TPS the page's median.\n\n",
+		strings.Replace(q[0], "balls=0", "balls=N", 1), strings.Replace(q[1], "balls=0", "balls=N", 1), peerRounds)
+	p("| balls | page, default FPS | page, overlays off FPS | %s FPS | page TPS (default, off) | default / Ebitengine | off / Ebitengine | default / off |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n", ebitenWasm)
+	for bi, n := range peerBalls {
+		p("| %s |", commas(int64(n)))
+		for i := range peerNames {
+			var each []string
+			for _, f := range e.fps[i][bi] {
+				each = append(each, fmt.Sprintf("%.1f", f))
+			}
+			p(" **%.1f** (%s) |", e.med(i, bi), strings.Join(each, ", "))
+		}
+		p(" %.2f, %.2f |", median(e.tps[0][bi]), median(e.tps[1][bi]))
+		p(" %.2fx | %.2fx | %.2fx |\n", e.med(0, bi)/e.med(2, bi), e.med(1, bi)/e.med(2, bi), e.med(0, bi)/e.med(1, bi))
+	}
+}
+
+// webPeerOnly measures only the page beside Ebitengine's wasm and
+// prints the table.
+func webPeerOnly(o *options, p func(string, ...any)) error {
+	pr, err := startPages(o)
+	if err != nil {
+		return err
+	}
+	defer pr.stop()
+	e, err := measurePeer(o, pr)
+	if err != nil {
+		return err
+	}
+	p("In headless %s.\n", pr.browser.Version())
+	e.write(p)
+	return nil
+}

@@ -420,7 +420,8 @@ func TestLobbyGoesAwayFromAWaitingHost(t *testing.T) {
 
 // The page in a room it cannot enter: a lobby that is down, and a room
 // that is full. Each ends the page with one line in its status, as the
-// native demo's, through the browser's own WebSocket.
+// native demo's, through the browser's own WebSocket: the cause and the
+// next step, in the page's words (?lobby=URL&spectate, not -spectate).
 func TestLobbyPageCannotEnter(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a lobby and a browser")
@@ -444,14 +445,14 @@ func TestLobbyPageCannotEnter(t *testing.T) {
 		}
 		got := w.text("status")
 		t.Logf("?%s: %s", query, got)
-		if !strings.HasPrefix(got, "interpdemo: -lobby: ") || strings.Contains(got, "\n") || !strings.Contains(got, want) {
-			t.Errorf("?%s: status %q, want one line with %q", query, got, want)
+		if !strings.HasPrefix(got, "interpdemo: ") || strings.Contains(got, "\n") || !strings.Contains(got, want) || strings.Contains(got, "-lobby") {
+			t.Errorf("?%s: status %q, want one line with %q, in the page's words (lobby=, not -lobby)", query, got, want)
 		}
 	}
-	check("lobby="+l.room("full"), `room "full" is full`)
+	check("lobby="+l.room("full"), `room "full" is full (2 of 2 players): watch it with ?lobby=`+l.room("full")+`&spectate`)
 	addr := l.addr
 	l.stop(t)
-	check("lobby=ws://"+addr+"/r", "no connection")
+	check("lobby=ws://"+addr+"/r", "no lobby answered at ws://"+addr+" (the browser's WebSocket closed with status 1006): start one with make lobby")
 }
 
 var turnListening = regexp.MustCompile(`^turn: listening on (127\.0\.0\.1:\d+)$`)

@@ -154,19 +154,19 @@ func enterRoom(n *NetConfig, room string, network Network, stop context.Context,
 
 // roomFailed says why the room at rawURL (-flagName's) could not be
 // entered, and what to do next: start a lobby, give a lobby's address,
-// watch a full room.
+// watch a full room; in roomWords, the page's or the demo's.
 func roomFailed(err error, flagName, rawURL string) error {
 	msg := strings.TrimPrefix(err.Error(), "lobby: ")
 	switch {
 	case errors.Is(err, lobby.ErrNoLobby):
 		return fmt.Errorf("%s: start one with make lobby (LOBBYADDR=HOST:PORT for another address)", msg)
 	case errors.Is(err, lobby.ErrNotLobby):
-		return fmt.Errorf("%s: -%s wants a lobby's address (make lobby's: ws://127.0.0.1:8780/ROOM)", msg, flagName)
+		return fmt.Errorf("%s: %s wants a lobby's address (make lobby's: ws://127.0.0.1:8780/ROOM)", msg, roomWords.flag(flagName))
 	case errors.Is(err, lobby.ErrRoomFull):
 		at, _, _ := strings.Cut(rawURL, "?")
-		return fmt.Errorf("%s: watch it with -spectate %s", msg, at)
+		return fmt.Errorf("%s: watch it with %s", msg, roomWords.spectate(at))
 	}
-	return fmt.Errorf("-%s: %s", flagName, msg)
+	return fmt.Errorf("%s: %s", roomWords.flag(flagName), msg)
 }
 
 // openUDP opens a UDP game's socket (-host's address, or any port) and,

@@ -245,6 +245,28 @@ func TestLobbyPageAgainstNative(t *testing.T) {
 			checkRoomGame(t, []*report.Stats{host.stats(), got}, "host", "join")
 		})
 	}
+	// The host's world made to go wrong at tick 37 (-fault-desync): the
+	// page, which saw the desync, shows its report under the status's
+	// line: the first tick whose states differ and ball 0's X, both
+	// values; the host writes its own (-desync-report).
+	t.Run("desync", func(t *testing.T) {
+		t.Parallel()
+		room := l.room("page-desync")
+		host := startDemo(t, "", append([]string{"-lobby", room, "-bot", "1", "-fault-desync", "37", "-desync-report", t.TempDir()}, roomCommon...)...)
+		host.waitStderr(regexp.MustCompile(`hosting on`), 30*time.Second)
+		page := openPage(t, 120*time.Second, fmt.Sprintf("lobby=%s&bot=2&ticks=300&stats&%s", room, pageNetTimeout))
+		if s := page.waitState("stopped", "error"); s != "error" {
+			t.Fatalf("the page %s: %s", s, page.text("status"))
+		}
+		status := page.text("status")
+		line, rep, _ := strings.Cut(status, "\n\n")
+		if !strings.Contains(line, "desync") || !strings.Contains(rep, "the states first differ after tick 37") || !strings.Contains(rep, "World.Balls[0].X: ") {
+			t.Errorf("the page's status, want the desync's line and its report:\n%s", status)
+		}
+		if code := host.mustExit(30 * time.Second); code != 1 || !strings.Contains(host.stderr.String(), "desync report: ") {
+			t.Errorf("the host: exit %d, stderr:\n%s\nwant status 1 and its report written", code, host.stderr.String())
+		}
+	})
 	// A player who closes the page's tab quits as with Q: the host hears
 	// it at once and ends at the page's end tick, cleanly, not after a
 	// silence of -net-timeout (30 s here) with an error.

@@ -45,7 +45,13 @@ type NetConfig struct {
 	// there ("" none); FaultAt is -fault-desync's tick (0 none).
 	Report  string
 	FaultAt int64
+	// ShowReport asks for a desync's report without a folder: the page
+	// shows it (netplay.Error.Report) in its status.
+	ShowReport bool
 }
+
+// report says whether a desync's report is asked for.
+func (n *NetConfig) report() bool { return n.Report != "" || n.ShowReport }
 
 // netcode is the netcode the flags ask for.
 func (n *NetConfig) netcode() netplay.Netcode {

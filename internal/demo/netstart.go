@@ -216,7 +216,7 @@ func (g *netGame) hostGame(c *Config, id uint64, now time.Duration, log io.Write
 		Nonce: id, InputSize: sim.InputSize, Players: n.Players, Settings: sim.EncodeSettings(world), Delay: n.InputDelay,
 		Tick: world.Tick, TickLimit: uint64(c.Ticks), KickAfter: n.KickAfter, Silence: n.Timeout, Interrupt: n.interrupt(),
 		PlayOn: n.Disconnect == "continue" || n.Disconnect == "" && n.KickAfter > 0, DesyncEvery: every, EndOnDesync: true, MaxSpectators: n.MaxSpectators,
-		Netcode: n.netcode(), MaxPrediction: n.MaxPrediction, Report: n.Report != "",
+		Netcode: n.netcode(), MaxPrediction: n.MaxPrediction, Report: n.report(),
 	}, nil, g.conn, now)
 	if err != nil {
 		g.conn.Close()
@@ -233,7 +233,7 @@ func (g *netGame) join(c *Config, clock loop.Clock, stop context.Context, id uin
 	n := &c.Net
 	fmt.Fprintf(log, "interpdemo: connecting to %s...\n", ep.hostText)
 	cfg := netplay.Config{Nonce: id, InputSize: sim.InputSize, Silence: n.Timeout, Interrupt: n.interrupt(), EndOnDesync: true,
-		Netcode: n.netcode(), MaxPrediction: n.MaxPrediction, Report: n.Report != ""}
+		Netcode: n.netcode(), MaxPrediction: n.MaxPrediction, Report: n.report()}
 	if g.sess, err = netplay.Join(cfg, nil, g.conn, ep.host, now); err != nil {
 		g.conn.Close()
 		return err

@@ -15,6 +15,7 @@ import (
 
 	"github.com/interpdemo/interpdemo/internal/demo"
 	"github.com/interpdemo/interpdemo/internal/report"
+	"github.com/interpdemo/interpdemo/netplay"
 	"github.com/interpdemo/interpdemo/render/adaptive"
 )
 
@@ -128,6 +129,7 @@ func (p *page) start() error {
 	if err := checkPage(&cfg); err != nil {
 		return err
 	}
+	cfg.Net.ShowReport = true // a desync's report, in the status (fail)
 	p.refresh = p.measureRefresh()
 
 	if p.d, err = demo.New(cfg, platform); err != nil {
@@ -191,10 +193,14 @@ func checkPage(c *demo.Config) error {
 }
 
 // fail shows a one-line error: in the status line and, with ?stats, in
-// <pre id="stats">, where a test reads it. Nothing is drawn.
+// <pre id="stats">, where a test reads it; a desync's report below the
+// line, in the status. Nothing is drawn.
 func (p *page) fail(err error) {
 	line := "interpdemo: " + firstLine(err.Error())
 	p.setText("status", line)
+	if e := (*netplay.Error)(nil); errors.As(err, &e) && e.Report != "" {
+		p.setText("status", line+"\n\n"+e.Report)
+	}
 	if strings.Contains(js.Global().Get("location").Get("search").String(), "stats") {
 		p.setText("stats", line)
 	}

@@ -45,13 +45,15 @@ type NetConfig struct {
 	// there ("" none); FaultAt is -fault-desync's tick (0 none).
 	Report  string
 	FaultAt int64
-	// ShowReport asks for a desync's report without a folder: the page
-	// shows it (netplay.Error.Report) in its status.
-	ShowReport bool
+	// Page is set by the web page: a desync's report is asked for
+	// without a folder (the page shows netplay.Error.Report in its
+	// status), and a room's failures name the page's query keys
+	// (?lobby=URL, &spectate), not the flags.
+	Page bool
 }
 
 // report says whether a desync's report is asked for.
-func (n *NetConfig) report() bool { return n.Report != "" || n.ShowReport }
+func (n *NetConfig) report() bool { return n.Report != "" || n.Page }
 
 // netcode is the netcode the flags ask for.
 func (n *NetConfig) netcode() netplay.Netcode {

@@ -144,7 +144,7 @@ func enterRoom(n *NetConfig, room string, network Network, stop context.Context,
 		if stop.Err() != nil {
 			return endpoint{}, stopped(stop, "entering the room "+room)
 		}
-		return endpoint{}, roomFailed(err, flagName, room)
+		return endpoint{}, roomFailed(err, flagName, room, n.Page)
 	}
 	if r.Host {
 		n.Players = r.Players
@@ -154,19 +154,23 @@ func enterRoom(n *NetConfig, room string, network Network, stop context.Context,
 
 // roomFailed says why the room at rawURL (-flagName's) could not be
 // entered, and what to do next: start a lobby, give a lobby's address,
-// watch a full room; in roomWords, the page's or the demo's.
-func roomFailed(err error, flagName, rawURL string) error {
+// watch a full room; in the page's words where page is set.
+func roomFailed(err error, flagName, rawURL string, page bool) error {
 	msg := strings.TrimPrefix(err.Error(), "lobby: ")
+	at, _, _ := strings.Cut(rawURL, "?")
+	flag, watch := "-"+flagName, "-spectate "+at
+	if page {
+		flag, watch = "lobby=", "?lobby="+at+"&spectate"
+	}
 	switch {
 	case errors.Is(err, lobby.ErrNoLobby):
 		return fmt.Errorf("%s: start one with make lobby (LOBBYADDR=HOST:PORT for another address)", msg)
 	case errors.Is(err, lobby.ErrNotLobby):
-		return fmt.Errorf("%s: %s wants a lobby's address (make lobby's: ws://127.0.0.1:8780/ROOM)", msg, roomWords.flag(flagName))
+		return fmt.Errorf("%s: %s wants a lobby's address (make lobby's: ws://127.0.0.1:8780/ROOM)", msg, flag)
 	case errors.Is(err, lobby.ErrRoomFull):
-		at, _, _ := strings.Cut(rawURL, "?")
-		return fmt.Errorf("%s: watch it with %s", msg, roomWords.spectate(at))
+		return fmt.Errorf("%s: watch it with %s", msg, watch)
 	}
-	return fmt.Errorf("%s: %s", roomWords.flag(flagName), msg)
+	return fmt.Errorf("%s: %s", flag, msg)
 }
 
 // openUDP opens a UDP game's socket (-host's address, or any port) and,

@@ -129,7 +129,7 @@ func (p *page) start() error {
 	if err := checkPage(&cfg); err != nil {
 		return err
 	}
-	cfg.Net.ShowReport = true // a desync's report, in the status (fail)
+	cfg.Net.Page = true // a desync's report in the status (fail); the query's words
 	p.refresh = p.measureRefresh()
 
 	if p.d, err = demo.New(cfg, platform); err != nil {

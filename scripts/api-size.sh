@@ -2,8 +2,8 @@
 # api-size.sh: the exported identifiers of netplay and netplay/udp as
 # go doc -all lists them (types, functions, methods, constants, variables;
 # struct fields and promoted methods not counted), and the lines of the
-# smallest complete two-player example (netplay/example_runner_test.go:
-# the game, its input, ExampleRunner and its play).
+# smallest complete two-player game over a real network
+# (examples/netplay/main.go: two processes over UDP).
 # Usage: sh scripts/api-size.sh (from the repository root).
 set -e
 for p in ./netplay ./netplay/udp; do
@@ -21,4 +21,4 @@ inc && /^\t[A-Z][A-Za-z0-9_]*( |$)/ {c++}
 inv && /^\t[A-Z][A-Za-z0-9_]*( |$)/ {v++}
 END {printf "types %d, funcs %d, methods %d, consts %d, vars %d: %d\n", t, f, m, c, v, t+f+m+c+v}'
 done
-awk '{n++} /^[ \t]*$/ {b++; next} /^[ \t]*\/\// {c++} END {printf "netplay/example_runner_test.go: %d lines, %d of code\n", n, n-b-c}' netplay/example_runner_test.go
+awk '{n++} /^[ \t]*$/ {b++; next} /^[ \t]*\/\// {c++} END {printf "examples/netplay/main.go: %d lines, %d of code\n", n, n-b-c}' examples/netplay/main.go

@@ -114,23 +114,25 @@ browser-deps:
 
 # Every test. INTERPDEMO_REQUIRE_GL=1 turns "no display / no GL context"
 # skips into failures: here the tests must really run. The race detector
-# runs on the pure packages that start a goroutine (scripts/racepkgs says
-# which): it reports accesses from two goroutines, and the others (the
-# simulation, the loop, netplay's core, the demo's core) start none, by
-# design, so there it can find nothing (the pass over them all took
-# 200 s of make test's 14 minutes, 2026-12-05, this 2-core machine). -parallel 8: the
-# root package's network games (t.Parallel) wait on real time, not on the
-# CPU, and go test runs its parallel tests only once its others are done:
-# with go test's default of one a core they ran 2 at a time (239 s for
-# those tests alone against 134 with 6, 2026-11-27); with 8 the last of
-# them, a 3-player lockstep game of 75 s, starts with the others, and the
-# phase takes 82 s against 92 with 6, the CPU half busy in both
-# (2026-12-02, this 2-core machine). The library's modules' whole tests
-# run in the same go command, beside the demo's packages. The pacing test
-# (the demo on simulated displays, 12 s) runs alone after them: it
-# measures how evenly frames wake and show, and beside the other
-# packages' tests (go test runs two at a time here) CI's machine woke it
-# late in every attempt (2026-12-03).
+# runs on the pure packages that start a goroutine (scripts/racepkgs
+# says which): it reports accesses from two goroutines, and the others
+# (the simulation, the loop, netplay's core, the demo's core) start
+# none, by design, so there it can find nothing (the pass over them all
+# took 200 s of make test's 14 minutes, 2026-12-05, this 2-core
+# machine). -parallel 8: the root package's network games (t.Parallel)
+# wait on real time, not on the CPU, and go test runs its parallel tests
+# only once its others are done: with go test's default of one a core
+# they ran 2 at a time (239 s for those tests alone against 134 with 6,
+# 2026-11-27); with 8 the phase took 82 s against 92 with 6, the CPU
+# half busy in both (2026-12-02, this 2-core machine). The longest games
+# (e2e_games_test.go, first in go test's order) take the slots first:
+# behind the lobby's tests, a 75 s game started late and the phase took
+# 127 s (2026-12-05). The library's modules' whole tests run in the same
+# go command, beside the demo's packages. The pacing test (the demo on
+# simulated displays, 12 s) runs alone after them: it measures how
+# evenly frames wake and show, and beside the other packages' tests (go
+# test runs two at a time here) CI's machine woke it late in every
+# attempt (2026-12-03).
 PACINGTEST := ^TestPacingOnSimulatedDisplay$$
 test: test-deps browser-deps
 	$(GO) vet ./... $(LIBPKGS)

@@ -36,7 +36,7 @@ const maxInFlight = 2
 // 30 and more frames ahead of the rasterizer, and the next tick's upload
 // (a buffer those frames read) waited 10 to 40 ms for all of them: 278
 // frames a second and a frame p99 of 31 ms, against 325 and 9.3 ms with
-// this rule (medians of alternating 3 s runs, 2026-11-27; DESIGN.md).
+// this rule (medians of alternating 3 s runs, 2026-11-27).
 func (r *Renderer) EndFrame() {
 	defer r.timers.endFrame(r.choice) // after any wait for the GPU
 	r.sinceFence++
@@ -83,7 +83,7 @@ func (r *Renderer) EndFrame() {
 		// another way. A block's frames each measured alone, as first
 		// built, let llvmpipe's point sprites at 10,000 balls of radius 1
 		// leave their work to the squares after them: the choice took the
-		// points, a fifth dearer (DESIGN.md). (Before that, a measured
+		// points, a fifth dearer. (Before that, a measured
 		// frame with no frame two before in flight waited for its own, so
 		// that on an NVIDIA H100 at 1,000,000 balls the run's first two
 		// frames without culling no longer measured 0.2 and 0.05 ms

@@ -87,7 +87,7 @@ func Open(o Options) (*Window, error) {
 	// os.Setenv, may free the array a getenv is reading. A fault there,
 	// on a thread with every signal blocked, kills the process with
 	// nothing said, as three demos died in the tests' runs under load
-	// (TestOpenWaitsForThePreloading; DESIGN.md).
+	// (TestOpenWaitsForThePreloading).
 	waitPreload(preloadDeadline)
 	serialRaster(o.SerialRaster) // before the driver is loaded, below
 	keepHeapTop()                // before the driver's first buffers

@@ -17,7 +17,7 @@ import (
 // read just before the exec): StartupMs then counts from it. Without it,
 // the demo counts from the start the system keeps, which Linux rounds
 // down to its clock tick of 10 ms: over by up to 10 ms from that alone (5
-// to 14 ms measured on this project's machine, docs/DESIGN.md). A
+// to 14 ms measured on this project's machine). A
 // value that is no such time, or not within the minute before the
 // demo's main, is ignored.
 const LaunchedEnv = "INTERPDEMO_LAUNCHED_NS"

@@ -377,5 +377,5 @@ func newChoice(n int, mode Mode) *Choice {
 // quartile of their frames a quarter under the median; squares' barely
 // spread), and their work ran on into the first squares after them; by
 // the lower quartiles of single frames, the choice took the points,
-// which cost a fifth more than the squares in force (DESIGN.md).
+// which cost a fifth more than the squares in force.
 func (c *Choice) JudgeBlocks() { c.whole = true }

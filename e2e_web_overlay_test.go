@@ -66,7 +66,9 @@ func TestWebOverlaysAreCanvasesOfTheirOwn(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := w.page.WaitFor(w.ctx, `document.getElementById("world").width === 920`); err != nil {
+	// Each key takes effect on a frame of its own: wait for both (the
+	// world's width is H's alone, its height F's).
+	if err := w.page.WaitFor(w.ctx, `document.getElementById("world").width === 920 && document.getElementById("world").height === 588`); err != nil {
 		t.Fatalf("after H and F: %v", err)
 	}
 	w.eval(measure, &got)

@@ -179,7 +179,8 @@ func TestWindowAllocatesNothing(t *testing.T) {
 	}
 }
 
-func intOr(p *uint64) string {
+// intOr is *p, or "none" where p is nil.
+func intOr[T any](p *T) string {
 	if p == nil {
 		return "none"
 	}

@@ -4,6 +4,7 @@ package web
 
 import (
 	"errors"
+	"runtime"
 	"syscall/js"
 )
 
@@ -30,7 +31,7 @@ var current *page
 
 // The export is called from JavaScript only; staticcheck, which does
 // not count a //go:wasmexport function as used, is told so.
-var _ = frameExport
+var _, _ = frameExport, afterWarmupExport
 
 //go:wasmexport interpdemo_frame
 func frameExport(ts float64) float64 {
@@ -38,6 +39,33 @@ func frameExport(ts float64) float64 {
 		return nextNone
 	}
 	return current.step(ts)
+}
+
+// afterWarmupExport is what the page has done since its warm-up ended
+// (0 before): its frames (what 0), ticks (1), heap allocations (2) or GC
+// cycles (3), for a test that counts the loop's allocations while it
+// runs: quitting by a key would count the key event's (syscall/js
+// allocates in a Go callback), and polling info() would allocate too; a
+// call of an export allocates nothing.
+//
+//go:wasmexport interpdemo_after_warmup
+func afterWarmupExport(what int32) float64 {
+	p := current
+	if p == nil || !p.warm {
+		return 0
+	}
+	switch what {
+	case 1:
+		// A reset (R) starts the world's count again: none since.
+		return float64(max(p.d.World().Ticks(), p.warmTicks) - p.warmTicks)
+	case 2, 3:
+		runtime.ReadMemStats(&p.mem)
+		if what == 2 {
+			return float64(p.mem.Mallocs - p.allocs)
+		}
+		return float64(uint64(p.mem.NumGC) - p.gcs)
+	}
+	return float64(p.frames - p.warmFrames)
 }
 
 // schedulerJS is the body of a function of the WebAssembly exports that

@@ -84,6 +84,8 @@ type page struct {
 	warm        bool
 	mem         runtime.MemStats
 	allocs, gcs uint64 // the counts at the end of the warm-up
+	warmFrames  int64  // the frames and ticks at its end
+	warmTicks   uint64
 	runAllocs   uint64 // since then, to the last frame (finish)
 	runGCs      uint64
 	log         consoleLog
@@ -475,6 +477,7 @@ func (p *page) countAllocs(now time.Duration) {
 		} else if now >= p.warmAt {
 			runtime.ReadMemStats(&p.mem)
 			p.allocs, p.gcs, p.warm = p.mem.Mallocs, uint64(p.mem.NumGC), true
+			p.warmFrames, p.warmTicks = p.frames, p.d.World().Ticks()
 			if ch := p.gl.cells.choice; ch != nil {
 				ch.Restart() // what the balls' choice measured so far was the warm-up's, as in the window
 			}

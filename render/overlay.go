@@ -138,8 +138,9 @@ func (o *Overlay) reserve(w, h int) {
 // allocated it, a value: img's, where it has them (the demo's panels
 // cover the whole overlay), else transparent. Not at allocation: a blank
 // upload there, from a fresh buffer into fresh texture memory, cost 15 ms
-// of the demo's start-up for its two overlays on llvmpipe (DESIGN.md,
-// "Where start-up goes"), for texels the first picture then wrote again.
+// of the demo's start-up for its two overlays on llvmpipe, for texels
+// the first picture then wrote again (DESIGN.md, "Where start-up goes",
+// says what else the start leaves to later).
 func (o *Overlay) define(img *image.RGBA) {
 	o.defined = true
 	gl.BindTexture(gl.TEXTURE_2D, o.tex)

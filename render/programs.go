@@ -43,7 +43,8 @@ func (r *Renderer) initBallPrograms() error {
 	// now, and a driver that cannot compile it fails New; the others
 	// when first drawn with (ready). Each program but the first that
 	// Mesa compiles and links in a process costs about 1.2 ms on
-	// llvmpipe (docs/DESIGN.md, "Where start-up goes"): the demo's first
+	// llvmpipe, so only what the first frame draws is made before it
+	// (docs/DESIGN.md, "Where start-up goes", for why): the demo's first
 	// frame draws with one of the six: the squares' unless culling or
 	// points are forced (the choices start without culling, and with
 	// squares: quads.go).

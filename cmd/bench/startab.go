@@ -12,8 +12,8 @@ import (
 // build of the demo, in turn, rounds times, and prints both medians and
 // the median of the rounds' differences with its quartiles. A change of
 // a few milliseconds is lost in this machine's swing between runs of
-// the same build (tens of ms from one hour to the next, DESIGN.md's
-// "Where start-up goes"): builds run in turn see the same hour, and the
+// the same build (tens of ms from one hour to the next on this
+// project's machine): builds run in turn see the same hour, and the
 // median of their rounds' differences shows what the medians of
 // separate runs cannot.
 func startupAgainst(o *options, other string, rounds int, p func(string, ...any)) error {

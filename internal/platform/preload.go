@@ -237,7 +237,7 @@ import (
 // pthread_create takes it, so the Go runtime's first new thread (sysmon,
 // before any package's init) waits for the preloading to end; what
 // overlaps is the end of the exec and the start of Go's runtime: 6 to
-// 7 ms less start-up here (DESIGN.md, "Where start-up goes"). A process
+// 7 ms less start-up on this project's machine. A process
 // that exits at once (a bad flag) waits for it too. Open waits for it
 // before it changes the environment (setenv): the libraries' constructors
 // read it as they load (getenv), and a setenv beside them may free the

@@ -16,7 +16,7 @@ import (
 // (/proc/self/stat, field 22); CLOCK_BOOTTIME is the same clock, in
 // nanoseconds. A tick is 10 ms, and the start is rounded down to one, so
 // this is over by up to 10 ms from that alone (5 to 14 ms measured on
-// this project's machine: docs/DESIGN.md, "Where start-up goes"); 0 if
+// this project's machine); 0 if
 // the system does not say.
 func procPreMain(mainStart time.Time) time.Duration {
 	b, err := os.ReadFile("/proc/self/stat")

@@ -38,14 +38,12 @@ func pacingRun(t *testing.T, hz int, tick, pacing string) *report.Stats {
 	args := []string{"-headless", "-vsync-sim", strconv.Itoa(hz), "-vsync-jitter", "1ms",
 		"-tick", tick, "-pacing", pacing, "-duration", pacingRunDuration.String(),
 		"-hud=false", "-graph=false", "-width", "320", "-height", "240", "-stats"}
-	d := &demo{t: t, args: args, done: make(chan struct{})}
-	cmd := exec.Command(binPath, args...)
-	cmd.Env = env("")
-	if rt := realTime(); rt != nil {
-		cmd = exec.Command(rt[0], append(append(rt[1:], binPath), args...)...)
-		cmd.Env = append(env(""), "LP_NUM_THREADS=0")
+	var extra []string
+	rt := realTime()
+	if rt != nil {
+		extra = []string{"LP_NUM_THREADS=0"}
 	}
-	d.start(cmd)
+	d := startDemoVia(t, rt, "", extra, args...)
 	d.mustSucceed(40 * time.Second)
 	return d.stats()
 }

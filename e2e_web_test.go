@@ -220,16 +220,31 @@ const choiceFrames = 200
 // after the warm-up runs for a time instead.
 func (w *webRun) statsAfter(frames int) *report.Stats {
 	w.t.Helper()
-	if err := w.page.WaitFor(w.ctx, fmt.Sprintf(`window.interpdemo.state !== "running" || window.interpdemo.info().frames >= %d`, frames)); err != nil {
-		w.t.Fatalf("?%s: waiting for %d frames: %v\nconsole: %q", w.query, frames, err, w.page.Console())
+	w.runUntil(fmt.Sprintf(`window.interpdemo.info().frames >= %d`, frames), fmt.Sprintf("%d frames", frames))
+	w.quit()
+	return w.stats()
+}
+
+// runUntil waits until the page has stopped loading and the JavaScript
+// expression until holds while it runs (what says what it waits for); a
+// page that stopped before fails the test.
+func (w *webRun) runUntil(until, what string) {
+	w.t.Helper()
+	cond := `window.interpdemo && window.interpdemo.state !== "loading" && (window.interpdemo.state !== "running" || ` + until + `)`
+	if err := w.page.WaitFor(w.ctx, cond); err != nil {
+		w.t.Fatalf("?%s: waiting for %s: %v\nconsole: %q", w.query, what, err, w.page.Console())
 	}
 	if s := w.state(); s != "running" {
-		w.t.Fatalf("?%s: %s before %d frames: %s", w.query, s, frames, w.text("status"))
+		w.t.Fatalf("?%s: %s before %s: %s", w.query, s, what, w.text("status"))
 	}
+}
+
+// quit presses Q.
+func (w *webRun) quit() {
+	w.t.Helper()
 	if err := w.page.Key(w.ctx, "KeyQ"); err != nil {
 		w.t.Fatal(err)
 	}
-	return w.stats()
 }
 
 // afterWarmup runs the page (its query without a duration: it runs
@@ -243,18 +258,10 @@ func (w *webRun) statsAfter(frames int) *report.Stats {
 func (w *webRun) afterWarmup(frames, ticks int) (allocs, gcs int64, s *report.Stats) {
 	w.t.Helper()
 	f := `window.interpdemoWasm.interpdemo_after_warmup`
-	cond := fmt.Sprintf(`window.interpdemo && window.interpdemo.state !== "loading" && (window.interpdemo.state !== "running" || %s(0) >= %d && %s(1) >= %d)`, f, frames, f, ticks)
-	if err := w.page.WaitFor(w.ctx, cond); err != nil {
-		w.t.Fatalf("?%s: waiting for %d frames and %d ticks after the warm-up: %v\nconsole: %q", w.query, frames, ticks, err, w.page.Console())
-	}
-	if s := w.state(); s != "running" {
-		w.t.Fatalf("?%s: %s before %d frames after the warm-up: %s", w.query, s, frames, w.text("status"))
-	}
+	w.runUntil(fmt.Sprintf(`%s(0) >= %d && %s(1) >= %d`, f, frames, f, ticks), fmt.Sprintf("%d frames and %d ticks after the warm-up", frames, ticks))
 	var counts [2]int64
 	w.eval(fmt.Sprintf(`[%s(2), %s(3)]`, f, f), &counts)
-	if err := w.page.Key(w.ctx, "KeyQ"); err != nil {
-		w.t.Fatal(err)
-	}
+	w.quit()
 	return counts[0], counts[1], w.stats()
 }
 

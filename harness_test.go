@@ -184,8 +184,19 @@ func startDemo(t *testing.T, display string, args ...string) *demo {
 // the environment.
 func startDemoEnv(t *testing.T, display string, extra []string, args ...string) *demo {
 	t.Helper()
+	return startDemoVia(t, nil, display, extra, args...)
+}
+
+// startDemoVia is startDemoEnv with the binary run by the command via
+// (its program and first arguments, such as chrt -f 1), or directly
+// where via is empty.
+func startDemoVia(t *testing.T, via []string, display string, extra []string, args ...string) *demo {
+	t.Helper()
 	d := &demo{t: t, args: args, display: display, done: make(chan struct{})}
 	cmd := exec.Command(binPath, args...)
+	if len(via) > 0 {
+		cmd = exec.Command(via[0], append(append(via[1:len(via):len(via)], binPath), args...)...)
+	}
 	cmd.Env = append(env(display), extra...)
 	d.start(cmd)
 	return d

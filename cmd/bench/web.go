@@ -266,7 +266,7 @@ func (w *webResults) write(p func(string, ...any)) {
 		return
 	}
 	p("## In a browser\n\n")
-	p("The page of `make web` (WebAssembly, WebGL2), served from 127.0.0.1 and run in headless %s with SwiftShader (`--use-angle=swiftshader`: WebGL on the CPU, as llvmpipe is GL on the CPU for the native demo), against the native demo on the same machine in the same run: `bin/interpdemo -vsync off -duration %s -stats -balls N` in a window under Xvfb, and the same with `-headless`. All with the default HUD and graph; the page with `?balls=N&vsync=off&duration=%s&stats` (frames as fast as the browser runs them, a `MessageChannel` loop).\n\n", w.browser, w.secs, w.secs)
+	p("The page of `make web`, served from 127.0.0.1, in headless %s with SwiftShader (WebGL on the CPU, as llvmpipe is GL on the CPU), against the native demo in the same run: `bin/interpdemo -vsync off -duration %s -stats -balls N` in a window under Xvfb, and with `-headless`. The page: `?balls=N&vsync=off&duration=%s&stats`.\n\n", w.browser, w.secs, w.secs)
 	p("- `interpdemo.wasm`: %s bytes, %s gzipped (`go build -trimpath`, %s).\n", commas(w.wasmBytes), commas(w.gzipBytes), "GOOS=js GOARCH=wasm")
 	p("- WebGL renderer: %s.\n\n", w.renderer)
 	p("| balls | page FPS | page frame p50 ms | page TPS | native, window FPS | native, headless FPS | page / window | allocs after warm-up (page) | GC cycles (page) |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
@@ -289,6 +289,6 @@ func (w *webResults) writeRoom(p func(string, ...any)) {
 	if s == nil || s.Net == nil || w.roomHost == nil || w.roomHost.Net == nil {
 		return
 	}
-	p("\nThrough a lobby's room (see NETPLAY.md): a native host (`bin/interpdemo -lobby ws://127.0.0.1:PORT/page -bot 1 %s`) and the page its joiner (`?%s`), over WebRTC, the browser's own data channels against pion's: the page's first shared tick came %.0f ms after its program started (its WebAssembly loaded and compiled before that), the host's %.0f ms after its own; both ended at tick %d with the state hash %s; the page sent %s bytes a second of netplay's, the host %s.\n",
+	p("\nThrough a lobby's room (see NETPLAY.md): a native host (`bin/interpdemo -lobby ws://127.0.0.1:PORT/page -bot 1 %s`) and the page its joiner (`?%s`), over WebRTC (the browser's data channels against pion's): the page's first shared tick came %.0f ms after its program started, the host's %.0f ms; both ended at tick %d with the state hash %s; the page sent %s bytes a second of netplay's, the host %s.\n",
 		strings.Join(lobbyArgs, " "), w.roomQuery, s.Net.StartMs, w.roomHost.Net.StartMs, s.WorldTicks, s.StateHash, commas(int64(s.SendBytesPerS+0.5)), commas(int64(w.roomHost.SendBytesPerS+0.5)))
 }

@@ -157,17 +157,13 @@ func (e *peerResults) write(p func(string, ...any)) {
 		return
 	}
 	q := peerQueries(0, e.secs)
-	p("\nBeside Ebitengine in the same browser: `cmd/bench/engines/ebiten` built with `GOOS=js GOARCH=wasm` (its canvas the scene's 640x480 pixels), against the page with `?%s` and with `?%s` (N balls), the three in turn, %d rounds, in the same headless Chromium. FPS is frames over the run; each cell is the median of the rounds, then the rounds; TPS the page's median.\n\n",
-		strings.Replace(q[0], "balls=0", "balls=N", 1), strings.Replace(q[1], "balls=0", "balls=N", 1), peerRounds)
+	p("\nBeside Ebitengine: `cmd/bench/engines/ebiten` built for js/wasm (a 640x480 canvas), the page with `?%s`, and with `%s`, the three in turn, %d rounds, in one browser. FPS and TPS: the medians of the rounds.\n\n",
+		strings.Replace(q[0], "balls=0", "balls=N", 1), strings.TrimPrefix(q[1], q[0]), peerRounds)
 	p("| balls | page, default FPS | page, overlays off FPS | %s FPS | page TPS (default, off) | default / Ebitengine | off / Ebitengine | default / off |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n", ebitenWasm)
 	for bi, n := range peerBalls {
 		p("| %s |", commas(int64(n)))
 		for i := range peerNames {
-			var each []string
-			for _, f := range e.fps[i][bi] {
-				each = append(each, fmt.Sprintf("%.1f", f))
-			}
-			p(" **%.1f** (%s) |", e.med(i, bi), strings.Join(each, ", "))
+			p(" %.1f |", e.med(i, bi))
 		}
 		p(" %.2f, %.2f |", median(e.tps[0][bi]), median(e.tps[1][bi]))
 		p(" %.2fx | %.2fx | %.2fx |\n", e.med(0, bi)/e.med(2, bi), e.med(1, bi)/e.med(2, bi), e.med(0, bi)/e.med(1, bi))

@@ -76,7 +76,7 @@ const (
 	glClampToEdge    = 0x812F
 	cellTextureUnit  = 2               // ball.vert's cells
 	cellTextures     = maxInFlight + 2 // the ring of window textures, as in the window
-	timerRing        = 6               // frames whose GPU times may be pending at once
+	timerRing        = maxInFlight + 2 // frames whose GPU times may be pending at once
 	timerPending     = -1              // timerJS's poll: nothing ready
 	timerDisjoint    = -2              // timerJS's poll: a result dropped
 	timerExtension   = "EXT_disjoint_timer_query_webgl2"

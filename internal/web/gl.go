@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"syscall/js"
+	"time"
 	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -94,11 +95,25 @@ type glRenderer struct {
 	sprites spriteChooser // the balls' form: points or squares (sprites.go)
 }
 
-// maxInFlight is how many frames the page may run ahead of the GPU, as
-// in the window (package render). Frames run by a MessageChannel loop
-// (vsync off) are not paced by the compositor: without a bound the
-// browser's GPU process falls seconds behind the loop.
-const maxInFlight = 2
+// Frames run by a MessageChannel loop (vsync off) are not paced by the
+// compositor: without a bound the browser's GPU process falls seconds
+// behind the loop. The window lets the GPU run two frames behind (package
+// render); so does the page while the GPU is slow (it took the last frame
+// it finished a display refresh or more, fence to done), and otherwise up
+// to maxInFlight. In a browser the GPU process runs the page's WebGL on
+// the thread that composites the browser's frames: with SwiftShader each
+// composite held it 9 ms, 60 times a second, and two frames of a light
+// scene waited behind it, the loop idle (docs/WEB.md, "Where a frame
+// goes"). A heavy scene's frames take the GPU longer than a refresh:
+// there more would only queue, and a frame late by the queue drops game
+// time.
+const (
+	steadyInFlight = 2
+	maxInFlight    = 8
+)
+
+// defaultLag is the bound where the display's refresh is not known.
+const defaultLag = time.Second / 60
 
 type ballProgram struct {
 	prog                                            js.Value
@@ -313,16 +328,22 @@ func (r *glRenderer) upload(vbo js.Value, data []int32) {
 	g.Call("bufferSubData", glArrayBuffer, 0, r.stage, 0, len(b))
 }
 
-// busyGPU says the GPU still runs maxInFlight frames: the next should
+// busyGPU says the GPU still runs steadyInFlight frames and took the
+// last it finished lag or longer, or runs maxInFlight: the next should
 // wait. A fence's state changes only between the browser's tasks, so
 // the caller tries again in a later task.
-func (r *glRenderer) busyGPU() bool { return r.fences.Call("busy", maxInFlight).Bool() }
+func (r *glRenderer) busyGPU(lag time.Duration) bool {
+	if lag <= 0 {
+		lag = defaultLag
+	}
+	return r.fences.Call("busy", maxInFlight, steadyInFlight, float64(lag)/1e6).Bool()
+}
 
 // fence marks the frame's end on the GPU, for busyGPU.
 func (r *glRenderer) fence() { r.fences.Call("put") }
 
 // idleGPU says the GPU has finished every frame fenced so far.
-func (r *glRenderer) idleGPU() bool { return !r.fences.Call("busy", 1).Bool() }
+func (r *glRenderer) idleGPU() bool { return !r.fences.Call("busy", 1, 1, 0).Bool() }
 
 // warm draws the world once in each way the page may draw it (points,
 // the ghosts' rings, squares where their program is made) and fences it,
@@ -357,14 +378,17 @@ func (r *glRenderer) warm() {
 // the frames' fences, kept in JavaScript: a WebGLSync handed to Go would
 // cost a heap allocation (and a finalizer) a frame.
 const fencesJS = `
-const q = [];
+const q = [], at = [];
+let late = 0; // how long the GPU took the newest frame it finished, from its fence until seen done
 return {
-	put() { q.push(gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0)); gl.flush(); },
-	busy(most) {
+	put() { q.push(gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0)); at.push(performance.now()); gl.flush(); },
+	busy(most, steady, lagMs) {
+		const now = performance.now();
 		while (q.length > 0 && gl.getSyncParameter(q[0], gl.SYNC_STATUS) === gl.SIGNALED) {
 			gl.deleteSync(q.shift());
+			late = now - at.shift();
 		}
-		return q.length >= most;
+		return q.length >= most || (q.length >= steady && late >= lagMs);
 	},
 };
 `

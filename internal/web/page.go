@@ -363,7 +363,7 @@ func (p *page) info() any {
 // timestamp, or -1 outside one.
 func (p *page) frame(ts float64) {
 	d := p.d
-	if !p.animate && p.gl.busyGPU() {
+	if !p.animate && p.gl.busyGPU(p.refresh) {
 		// The GPU runs behind: not a frame yet. A timer, not a message:
 		// spinning on messages would take the CPU from the browser's GPU
 		// process, which on a software rasterizer shares the cores.

@@ -2,21 +2,24 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/interpdemo/interpdemo/render/letterbox"
 )
 
 // The page's window is three canvases (internal/web/panels.go): the
-// world's, no larger than the world's part of the window, and one for
-// each overlay where demo.Layout puts it, written where they change. A
-// WebGL canvas costs the browser by its size on every frame it draws;
-// the overlays' cost nothing on the frames they do not change. With the
-// defaults (640x480 world, the HUD's 280-pixel column, the graph's
-// 108-pixel strip) the world's canvas is 640x480, as with the overlays
-// off; turning them off (H, F) gives the world the room.
+// world's, no larger than the world's view, letterboxed in its part of
+// the window, and one for each overlay where demo.Layout puts it, written
+// where they change. A WebGL canvas costs the browser by its size on
+// every frame it draws. With the defaults (640x480 world, the HUD's
+// 280-pixel column, the graph's 108-pixel strip) the world's canvas is
+// 640x480, as with the overlays off; turning them off (H, F) gives the
+// world the room, its canvas the view letterboxed in the whole window.
 func TestWebOverlaysAreCanvasesOfTheirOwn(t *testing.T) {
 	w := openPage(t, 90*time.Second, "balls=100")
 	if s := w.state(); s != "running" {
@@ -67,13 +70,14 @@ func TestWebOverlaysAreCanvasesOfTheirOwn(t *testing.T) {
 		}
 	}
 	// Each key takes effect on a frame of its own: wait for both (the
-	// world's width is H's alone, its height F's).
-	if err := w.page.WaitFor(w.ctx, `document.getElementById("world").width === 920 && document.getElementById("world").height === 588`); err != nil {
+	// view fills the window's height only with both overlays off).
+	x, y, vw, vh, _ := letterbox.Fit(920, 588, 640, 480)
+	if err := w.page.WaitFor(w.ctx, fmt.Sprintf(`document.getElementById("world").width === %d && document.getElementById("world").height === %d`, vw, vh)); err != nil {
 		t.Fatalf("after H and F: %v", err)
 	}
 	w.eval(measure, &got)
-	if got.HUD.W != 0 || got.Graph.W != 0 || got.World != (box{0, 0, 920, 588, 920, 588}) {
-		t.Errorf("overlays off: world %+v, HUD %+v, graph %+v: want the world the whole window, the overlays hidden", got.World, got.HUD, got.Graph)
+	if want := (box{x, y, vw, vh, vw, vh}); got.HUD.W != 0 || got.Graph.W != 0 || got.World != want || vh != 588 {
+		t.Errorf("overlays off: world %+v (want %+v), HUD %+v, graph %+v: want the world's view letterboxed in the whole window, the overlays hidden", got.World, want, got.HUD, got.Graph)
 	}
 }
 

@@ -18,10 +18,16 @@ import (
 // its overlays off, and Ebitengine, at each ball count, peerRounds rounds.
 
 // peerBalls are the ball counts of the page against Ebitengine's wasm;
-// peerRounds how many times each program runs at each, all in turn.
+// peerRounds how many times each program runs at each, all in turn, for
+// peerSecs each: the machine's speed swings by a third from one run to
+// the next at 1 ball, and a median of five short runs holds better than
+// one of three long ones.
 var peerBalls = []int{1, 1000, 10_000}
 
-const peerRounds = 3
+const (
+	peerRounds = 5
+	peerSecs   = "4s"
+)
 
 // ebitenWasm names Ebitengine's build in the page's comparison.
 const ebitenWasm = "Ebitengine v2.8.8, wasm"
@@ -49,7 +55,7 @@ func measurePeer(o *options, pr *pageRunner) (*peerResults, error) {
 	if err := buildEbitenWasm(o, pr.dir); err != nil {
 		return nil, err
 	}
-	e := &peerResults{secs: o.dur("6s")}
+	e := &peerResults{secs: o.dur(peerSecs)}
 	for i := range e.fps {
 		e.fps[i] = make([][]float64, len(peerBalls))
 		e.tps[i] = make([][]float64, len(peerBalls))

@@ -18,7 +18,8 @@ import (
 // by its size when it changed: a WebGL canvas is handed to the
 // compositor whole each frame it draws (with SwiftShader, a copy of every
 // pixel on the CPU), so the world's canvas is as large as the world's
-// part and no larger, and the overlays' canvases are written only in the
+// view, letterboxed in its part, and no larger (the page's background is
+// the bars), and the overlays' canvases are written only in the
 // frames where their images changed, both together, at most 10 times a
 // second (overlayRefresh): each frame that changes one costs the browser
 // that canvas again, whatever the change's size (docs/WEB.md, "Where a
@@ -66,10 +67,6 @@ type panelCanvas struct {
 // narrowW is the widest rectangle put packs.
 const narrowW = 64
 
-// barCSS is the colour of the window where nothing is drawn: the world's
-// letterbox bars' (barColor).
-const barCSS = "rgb(5, 5, 8)"
-
 // placeJS is the body of a function that returns a function placing an
 // element at x, y, w×h CSS pixels in its box, or hiding it where w or h
 // is 0: called with numbers, it costs the loop no allocation (a string
@@ -91,8 +88,11 @@ func newLayout(doc, world js.Value, w, h int) *layout {
 	box := doc.Call("createElement", "div")
 	box.Set("id", "window")
 	st := box.Get("style")
+	// No background of its own: where nothing is drawn the page's shows,
+	// the letterbox bars' colour (cmd/web/index.html's body).
+	// One of the box's would be composited again under the canvases in
+	// every frame the browser shows.
 	st.Set("position", "relative")
-	st.Set("background", barCSS)
 	st.Set("width", strconv.Itoa(w)+"px")
 	st.Set("height", strconv.Itoa(h)+"px")
 	world.Get("parentNode").Call("insertBefore", box, world)
@@ -138,15 +138,15 @@ func (l *layout) warm(hudArea, graphArea demo.Rect) {
 }
 
 // show places the world's canvas and the overlays' as sc lays them out,
-// sizing the world's (a change resizes gl), and writes what changed of
+// the world's as large as its view (a change resizes gl), and writes what changed of
 // the overlays' images into their canvases: a canvas shown anew or
 // resized at once, whole; the changes of both, together, at most every
 // overlayRefresh (now is the frame's time).
 func (l *layout) show(now time.Duration, sc *demo.Scene, gl *glRenderer) {
 	if w := sc.World; w != l.worldAt && w.W > 0 && w.H > 0 {
 		l.worldAt = w // an overlay turned on or off, or the HUD's form changed
-		l.place.Invoke(l.world, w.X, w.Y, w.W, w.H)
-		gl.resize(w.W, w.H)
+		x, y, vw, vh := gl.resize(w.W, w.H)
+		l.place.Invoke(l.world, w.X+x, w.Y+y, vw, vh)
 	}
 	hud := l.panel(&l.hud, sc.HUD)
 	graph := l.panel(&l.graph, sc.Graph)

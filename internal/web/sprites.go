@@ -87,7 +87,7 @@ func (r *glRenderer) initSprites(mode adaptive.Mode, vert string) error {
 	if err != nil {
 		return err
 	}
-	f, err := shaders.WithDefine(shaders.DiscFrag, "QUADS")
+	f, err := discFrag("QUADS")
 	if err != nil {
 		return err
 	}

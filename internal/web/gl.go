@@ -48,7 +48,7 @@ const (
 
 // marginPx is how far beyond the world's edges the balls' viewport
 // reaches, as in the window (package render): a ball drawn slightly past
-// a wall is clipped by the scissor, not dropped whole.
+// a wall is clipped by the canvas's edge, not dropped whole.
 const marginPx = 64
 
 // worldColor is the world's background, the window's (package render).
@@ -411,8 +411,8 @@ return {
 };
 `
 
-// draw draws the scene's world whole into the canvas, which the page
-// has made as large as sc.World (resize).
+// draw draws the scene's world whole into the canvas, the world's view
+// (resize).
 func (r *glRenderer) draw(sc *demo.Scene) {
 	g := r.gl
 	// The canvas is the view (resize): cleared whole, with no scissor, as

@@ -89,9 +89,9 @@ func newLayout(doc, world js.Value, w, h int) *layout {
 	box.Set("id", "window")
 	st := box.Get("style")
 	// No background of its own: where nothing is drawn the page's shows,
-	// the letterbox bars' colour (cmd/web/index.html's body).
-	// One of the box's would be composited again under the canvases in
-	// every frame the browser shows.
+	// the letterbox bars' colour (cmd/web/index.html's body). One of the
+	// box's would be composited again under the canvases in every frame
+	// the browser shows.
 	st.Set("position", "relative")
 	st.Set("width", strconv.Itoa(w)+"px")
 	st.Set("height", strconv.Itoa(h)+"px")
@@ -138,10 +138,10 @@ func (l *layout) warm(hudArea, graphArea demo.Rect) {
 }
 
 // show places the world's canvas and the overlays' as sc lays them out,
-// the world's as large as its view (a change resizes gl), and writes what changed of
-// the overlays' images into their canvases: a canvas shown anew or
-// resized at once, whole; the changes of both, together, at most every
-// overlayRefresh (now is the frame's time).
+// the world's as large as its view (a change resizes gl), and writes
+// what changed of the overlays' images into their canvases: a canvas
+// shown anew or resized at once, whole; the changes of both, together,
+// at most every overlayRefresh (now is the frame's time).
 func (l *layout) show(now time.Duration, sc *demo.Scene, gl *glRenderer) {
 	if w := sc.World; w != l.worldAt && w.W > 0 && w.H > 0 {
 		l.worldAt = w // an overlay turned on or off, or the HUD's form changed

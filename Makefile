@@ -7,7 +7,7 @@ ARGS ?=
 # (those that start goroutines), and on a 32-bit target.
 PURE := ./internal/sim/... ./internal/report/... ./internal/trace/... \
 	./internal/stats/... ./internal/hud/... ./render/positions/... ./render/letterbox/... \
-	./render/occlusion/... ./render/adaptive/... ./internal/demo/... ./internal/web/... ./examples/terminal/... ./examples/replay/...
+	./render/occlusion/... ./render/paint/... ./render/adaptive/... ./internal/demo/... ./internal/web/... ./examples/terminal/... ./examples/replay/...
 # The library's own modules (loop, physics, input, replay, atomicfile,
 # netplay and its transport), nested in this repository so that a game
 # importing them gets none of the demo's dependencies: pure Go too,
@@ -34,7 +34,7 @@ LIBPKGS386 := $(foreach m,$(LIBS386),./$(m)/...)
 # their folders.
 WASM := ./internal/sim/... \
 	./internal/demo/... ./internal/hud/... ./internal/report/... ./internal/trace/... ./internal/stats/... ./render/positions/... ./render/letterbox/... \
-	./render/occlusion/... ./render/adaptive/... ./internal/room/...
+	./render/occlusion/... ./render/paint/... ./render/adaptive/... ./internal/room/...
 # The oldest Go the module supports (go.mod's go line), fetched through
 # the module proxy: the library's modules, which games build with their
 # own Go, are tested with it; the demo's pure packages are compiled and

@@ -231,6 +231,8 @@ func TestBadFlagValues(t *testing.T) {
 		{[]string{"-vsync", "sometimes"}, "-vsync"},
 		{[]string{"-cull", "yes"}, "-cull"},
 		{[]string{"-sprites", "circles"}, "-sprites"},
+		{[]string{"-paint", "sometimes"}, "-paint"},
+		{[]string{"-paint", "on"}, "-paint on"}, // the page's alone
 		{[]string{"-mode", "warp"}, "-mode"},
 		{[]string{"-width", "0"}, "-width"},
 		{[]string{"-duration", "-1s"}, "-duration"},

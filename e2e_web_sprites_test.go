@@ -74,29 +74,37 @@ func TestWebSpritesKeepThePicture(t *testing.T) {
 				t.Errorf("?%s: a forced form measured costs %v, %v", q, s.SpritesCostQuadsMs, s.SpritesCostPointsMs)
 			}
 		}
-		a, b := pics[0], pics[1]
-		if len(a) != len(b) {
-			t.Fatalf("%s: canvases of %d and %d bytes", world, len(a), len(b))
-		}
-		if bytes.Equal(a, make([]byte, len(a))) {
-			t.Fatalf("%s: the canvas is black", world)
-		}
-		k, d := 0, 0
-		for p := 0; p+3 < len(a); p += 4 {
-			m := 0
-			for c := range 4 {
-				m = max(m, abs(int(a[p+c])-int(b[p+c])))
-			}
-			if m > 0 {
-				k++
-				d = max(d, m)
-			}
-		}
-		t.Logf("%s: %d of %d pixels differ, by up to %d", world, k, len(a)/4, d)
+		a := pics[0]
+		k, d := pictureDiff(t, world, pics[0], pics[1])
 		if d > 16 || k > len(a)/4/200 {
 			t.Errorf("%s: %d pixels differ between squares and points, by up to %d; want up to 16 levels in under 0.5 %%", world, k, d)
 		}
 	}
+}
+
+// pictureDiff compares two canvases' pixels (RGBA) of world: how many
+// pixels differ, and by how many levels at most; a canvas all black, or
+// two of different sizes, fail the test.
+func pictureDiff(t *testing.T, world string, a, b []byte) (pixels, levels int) {
+	t.Helper()
+	if len(a) != len(b) {
+		t.Fatalf("%s: canvases of %d and %d bytes", world, len(a), len(b))
+	}
+	if bytes.Equal(a, make([]byte, len(a))) {
+		t.Fatalf("%s: the canvas is black", world)
+	}
+	for p := 0; p+3 < len(a); p += 4 {
+		m := 0
+		for c := range 4 {
+			m = max(m, abs(int(a[p+c])-int(b[p+c])))
+		}
+		if m > 0 {
+			pixels++
+			levels = max(levels, m)
+		}
+	}
+	t.Logf("%s: %d of %d pixels differ, by up to %d", world, pixels, len(a)/4, levels)
+	return pixels, levels
 }
 
 func abs(x int) int {
@@ -145,48 +153,55 @@ func TestWebSpritesAutoChooses(t *testing.T) {
 	}
 }
 
-// With everything auto, the page's one choice weighs all three ways to
-// draw the balls (internal/web/options.go): points, squares and culled
-// points each get measured, at 3,000 balls, where the culling can run
-// (and where two choices of two, started with squares, took up culling
-// against them and never measured the points: docs/WEB.md), and at
-// 10,000, where SwiftShader draws them culled cheaper; and the
-// option in force agrees with what they measured, within the margin: an
-// option listed later is taken up only where it costs at most
-// adaptive.Margin of the one in force, one listed earlier kept only
-// while dearer, so the option in force costs at most 1/Margin of any
-// other measured.
-func TestWebBallsAutoChoosesAmongThree(t *testing.T) {
+// With everything auto, the page's one choice weighs all four ways to
+// draw the balls (internal/web/options.go): points, squares, culled
+// points and the painted image each get measured, at 3,000 balls, where
+// the culling can run (and where two choices of two, started with
+// squares, took up culling against them and never measured the points:
+// docs/WEB.md), and at 10,000, where SwiftShader draws them culled
+// cheaper than whole and painting them is cheaper still; and the option
+// in force agrees with what they measured, within the margin: an option
+// listed later is taken up only where it costs at most adaptive.Margin
+// of the one in force, one listed earlier kept only while dearer, so the
+// option in force costs at most 1/Margin of any other measured.
+func TestWebBallsAutoChoosesAmongFour(t *testing.T) {
 	for _, q := range []string{"balls=3000&vsync=off&stats", "balls=10000&vsync=off&stats"} {
 		w := openPage(t, 120*time.Second, q)
 		var timer bool
 		w.eval(`window.interpdemo.timer_query === true`, &timer)
 		s := w.statsAfter(choiceFrames)
-		if s.CullMode != "auto" || s.SpritesMode != "auto" {
-			t.Fatalf("?%s: cull mode %q, sprites mode %q: want auto, auto", q, s.CullMode, s.SpritesMode)
+		if s.CullMode != "auto" || s.SpritesMode != "auto" || s.PaintMode != "auto" {
+			t.Fatalf("?%s: cull mode %q, sprites mode %q, paint mode %q: want auto", q, s.CullMode, s.SpritesMode, s.PaintMode)
 		}
 		if !timer {
 			t.Skipf("?%s: the browser offers no GPU timer; TestWebSpritesWithoutTimer and TestWebCullingWithoutTimer cover this", q)
 		}
 		names := ballOptions
-		costs := [3]*float64{s.SpritesCostPointsMs, s.SpritesCostQuadsMs, s.CullCostOnMs}
+		costs := [4]*float64{s.SpritesCostPointsMs, s.SpritesCostQuadsMs, s.CullCostOnMs, s.PaintCostMs}
 		force := optionInForce(s)
-		t.Logf("?%s: in force %s (cull %s, sprites %s); a frame %s ms as points, %s as squares, %s culled (walk %s); "+
-			"compared %s frames with culled points, %s of the forms; %.1f FPS",
-			q, names[force], s.Cull, s.Sprites, msText(costs[0]), msText(costs[1]), msText(costs[2]), msText(s.CullWalkMs),
-			intText(s.CullComparedFrames), intText(s.SpritesComparedFrames), s.FPS)
+		t.Logf("?%s: in force %s (cull %s, sprites %s, paint %s); a frame %s ms as points, %s as squares, %s culled (walk %s), %s painted (painting %s); "+
+			"compared %s frames with culled points, %s of the forms, %s with the painted image; %.1f FPS",
+			q, names[force], s.Cull, s.Sprites, s.Paint, msText(costs[0]), msText(costs[1]), msText(costs[2]), msText(s.CullWalkMs),
+			msText(costs[3]), msText(s.PaintMs), intText(s.CullComparedFrames), intText(s.SpritesComparedFrames), intText(s.PaintComparedFrames), s.FPS)
 		missing := false
 		for i, c := range costs {
 			if c == nil || *c <= 0 {
-				t.Errorf("?%s: %s not measured (%s ms): want all three measured", q, names[i], msText(c))
+				t.Errorf("?%s: %s not measured (%s ms): want all four measured", q, names[i], msText(c))
 				missing = true
 			}
 		}
 		if missing {
 			continue
 		}
-		if s.CullComparedFrames == nil || *s.CullComparedFrames < 2*adaptive.Samples {
-			t.Errorf("?%s: %s frames compared with culled points, want at least %d", q, intText(s.CullComparedFrames), 2*adaptive.Samples)
+		// A comparison with an option far dearer ends after a block of it
+		// (adaptive.Apart): culled points against the painted image at
+		// 10,000 balls. The painted image is tried first, with all the
+		// comparison's blocks.
+		if s.CullComparedFrames == nil || *s.CullComparedFrames == 0 {
+			t.Errorf("?%s: %s frames compared with culled points, want some", q, intText(s.CullComparedFrames))
+		}
+		if s.PaintComparedFrames == nil || *s.PaintComparedFrames < 2*adaptive.Samples {
+			t.Errorf("?%s: %s frames compared with the painted image, want at least %d", q, intText(s.PaintComparedFrames), 2*adaptive.Samples)
 		}
 		// The culling's "off" is the cheaper of the forms unculled.
 		if s.CullCostOffMs == nil || *s.CullCostOffMs != min(*costs[0], *costs[1]) {
@@ -198,12 +213,14 @@ func TestWebBallsAutoChoosesAmongThree(t *testing.T) {
 
 // ballOptions names the page's options, in its list's order
 // (internal/web/options.go).
-var ballOptions = [3]string{"points", "squares", "culled points"}
+var ballOptions = [4]string{"points", "squares", "culled points", "painted"}
 
 // optionInForce is the page's option in force at exit, as its -stats
 // say it (an index of ballOptions).
 func optionInForce(s *report.Stats) int {
 	switch {
+	case s.Paint == "on":
+		return 3
 	case s.Cull == "on":
 		return 2
 	case s.Sprites == "quads":
@@ -233,7 +250,7 @@ func lastComparisonAgrees(t *testing.T, w *webRun, q string, force int) {
 		return
 	}
 	a, b, ta, tb := int(last[0]), int(last[1]), last[2], last[3]
-	if a < 0 || a > 2 || b < 0 || b > 2 || a == b || (force != a && force != b) || ta < 0 || tb < 0 {
+	if a < 0 || a >= len(names) || b < 0 || b >= len(names) || a == b || (force != a && force != b) || ta < 0 || tb < 0 {
 		t.Errorf("?%s: %s in force, the last comparison %v: want the one in force among its two options, both measured", q, names[force], last)
 		return
 	}

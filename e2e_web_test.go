@@ -207,8 +207,9 @@ func (w *webRun) stats() *report.Stats {
 
 // choiceFrames is how many frames the tests of the balls' choice let the
 // page draw: about twice what its comparisons after the warm-up took here
-// to measure all three ways at 3,000 balls (about 100 frames, 2026-12-03).
-const choiceFrames = 200
+// to measure all three ways at 3,000 balls (about 100 frames, 2026-12-03),
+// and more for the fourth, the painted image, tried first.
+const choiceFrames = 260
 
 // statsAfter runs the page (its query without a duration: it runs until
 // Q) until it has drawn frames frames, presses Q and returns its stats.

@@ -194,11 +194,17 @@ func writeGPU(p func(string, ...any), recs []gpuRecording) {
 		return
 	}
 	shown := judged(recs)
-	var older []string
+	// The other recordings, by renderer in the order first met: each
+	// renderer named once.
+	var renderers []string
+	older := map[string][]string{}
 	for i, g := range recs {
 		h := g.header
 		if i != shown {
-			older = append(older, fmt.Sprintf("[%s](gpu/%s) (%s, `%s`)", g.file, filepath.Base(g.file), h.Recorded, h.GLRenderer))
+			if _, ok := older[h.GLRenderer]; !ok {
+				renderers = append(renderers, h.GLRenderer)
+			}
+			older[h.GLRenderer] = append(older[h.GLRenderer], fmt.Sprintf("[%s](gpu/%s)", g.file, filepath.Base(g.file)))
 			continue
 		}
 		p("Recorded on %s on %s (`%s`), headless (SDL's offscreen driver, EGL), not by this run: `%s`, BIN this build (commit %s) and commit %s's; %s. The runs are in [%s](gpu/%s). Each cell is FPS (frame p50 ms), round by round; the ratio is the median over rounds of this build's FPS over %s's in the same round.\n\n",
@@ -230,8 +236,12 @@ func writeGPU(p func(string, ...any), recs []gpuRecording) {
 			p("In a window: %s\n\n", h.Window)
 		}
 	}
-	if len(older) > 0 {
-		p("The other recordings: %s.\n\n", strings.Join(older, ", "))
+	if len(renderers) > 0 {
+		by := make([]string, len(renderers))
+		for i, r := range renderers {
+			by[i] = fmt.Sprintf("`%s`: %s", r, strings.Join(older[r], ", "))
+		}
+		p("The other recordings (each file's name is its time and GPU), by renderer: %s.\n\n", strings.Join(by, "; "))
 	}
 }
 

@@ -38,6 +38,10 @@ type Config struct {
 	// culled (-sprites): by measurement (auto), or forced to points
 	// (adaptive.On) or squares (adaptive.Off).
 	Sprites adaptive.Mode
+	// Paint is how the page chooses to paint the balls on the CPU into
+	// one texture instead of drawing them (-paint): by measurement
+	// (auto), or forced on or off. The window never paints.
+	Paint adaptive.Mode
 
 	Duration time.Duration
 	Ticks    int64
@@ -190,6 +194,7 @@ type rawFlags struct {
 	vsync, pacing, mode     string
 	cull                    string
 	sprites                 string
+	paint                   string
 }
 
 // define defines every flag on a new flag set, c and r taking the values.
@@ -225,6 +230,7 @@ func define(c *Config, r *rawFlags) *flags {
 	fs.IntVar(&c.Height, "height", 480, "the world's height in the window, `PIXELS` (the graph's strip adds 108 below it)")
 	fs.StringVar(&r.cull, "cull", "auto", "occlusion culling of hidden balls, `MODE`: auto (used while it measures cheaper on this machine), on or off")
 	fs.StringVar(&r.sprites, "sprites", "auto", "how balls are drawn where not culled, `FORM`: auto (whichever measures cheaper on this machine), points (point sprites) or quads (squares of two triangles)")
+	fs.StringVar(&r.paint, "paint", "auto", "the page only: paint the balls on the CPU into one texture instead of drawing them, `MODE`: auto (used while it measures cheaper on this machine), on or off (the window never paints)")
 	fs.BoolVar(&c.Headless, "headless", false, "render offscreen (SDL offscreen driver): no window, no X server needed")
 	f.note()
 
@@ -411,6 +417,9 @@ func (c *Config) checkDisplay(r *rawFlags) error {
 	}
 	if c.Sprites, err = ParseSprites(r.sprites); err != nil {
 		return flagErr("sprites", "%v (got %q)", err, r.sprites)
+	}
+	if c.Paint, err = adaptive.ParseMode(r.paint); err != nil {
+		return flagErr("paint", "%v (got %q)", err, r.paint)
 	}
 	if c.Vsync, err = ParseVsync(r.vsync); err != nil {
 		return flagErr("vsync", "%v", err)

@@ -26,6 +26,7 @@ import (
 	"github.com/interpdemo/interpdemo/internal/report"
 	"github.com/interpdemo/interpdemo/loop"
 	"github.com/interpdemo/interpdemo/render"
+	"github.com/interpdemo/interpdemo/render/adaptive"
 )
 
 // Run is the whole program: it returns the exit status, 0 on success, 1
@@ -52,6 +53,9 @@ func run(args []string, stdout, stderr io.Writer, start time.Time) int {
 	cfg, err := demo.Parse(args, stdout, p)
 	if errors.Is(err, demo.ErrHelp) {
 		return 0
+	}
+	if err == nil && cfg.Paint == adaptive.On {
+		err = demo.UsageError{Msg: "-paint on: the window draws its balls on the GPU; the page paints them (make web, ?paint=on)"}
 	}
 	var usage demo.UsageError
 	if errors.As(err, &usage) {

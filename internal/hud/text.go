@@ -67,11 +67,16 @@ type Cull struct {
 }
 
 // Sprites is the balls' form as chosen, points or squares, and what a
-// frame cost drawn each way (each negative where not measured).
+// frame cost drawn each way (each negative where not measured); on the
+// page, or the image painted on the CPU (Painted, as PaintMode chose it),
+// and what a painted frame cost (0 where not measured).
 type Sprites struct {
 	Known, Quads          bool
 	Mode                  string // auto, points or quads
 	CostQuads, CostPoints time.Duration
+	Painted               bool
+	PaintMode             string // auto, on or off
+	CostPainted           time.Duration
 }
 
 // GraphLegend explains the graph, a line or two per item, each line
@@ -297,26 +302,39 @@ func appendCull(b []byte, c *Cull) []byte {
 }
 
 // appendSprites appends the form's line: "sprites quads (auto)  frame
-// 1.20ms quads, 1.60ms points".
+// 1.20ms quads, 1.60ms points", or on a page that paints "sprites
+// painted (paint auto)  frame 1.20ms quads, 1.60ms points, 0.90ms
+// painted".
 func appendSprites(b []byte, c *Sprites) []byte {
 	if !c.Known {
 		return b
 	}
 	b = append(b, "\nsprites "...)
-	if c.Quads {
-		b = append(b, "quads"...)
-	} else {
-		b = append(b, "points"...)
+	switch {
+	case c.Painted:
+		b = append(b, "painted (paint "...)
+		b = append(b, c.PaintMode...)
+	case c.Quads:
+		b = append(b, "quads ("...)
+		b = append(b, c.Mode...)
+	default:
+		b = append(b, "points ("...)
+		b = append(b, c.Mode...)
 	}
-	b = append(b, " ("...)
-	b = append(b, c.Mode...)
 	b = append(b, ')')
+	sep := "  frame "
 	if c.CostQuads >= 0 && c.CostPoints >= 0 {
-		b = append(b, "  frame "...)
+		b = append(b, sep...)
 		b = AppendMs(b, c.CostQuads)
 		b = append(b, " quads, "...)
 		b = AppendMs(b, c.CostPoints)
 		b = append(b, " points"...)
+		sep = ", "
+	}
+	if c.CostPainted > 0 {
+		b = append(b, sep...)
+		b = AppendMs(b, c.CostPainted)
+		b = append(b, " painted"...)
 	}
 	return b
 }

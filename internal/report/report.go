@@ -135,6 +135,20 @@ type Stats struct {
 	SpritesComparedFrames *int     `json:"sprites_compared_frames,omitempty"`
 	SpritesTriedFrames    *int     `json:"sprites_tried_frames,omitempty"`
 
+	// Paint is whether the page painted its balls on the CPU at exit,
+	// "on" or "off" (a page only: the window never paints); PaintMode how
+	// it was chosen (-paint). With auto, what the last comparison that
+	// painted measured, as for the culling: the painting's CPU time, the
+	// upload and draw's GPU time, a painted frame's whole cost, and the
+	// frames the comparisons with painting drew and tried.
+	Paint               string   `json:"paint,omitempty"`
+	PaintMode           string   `json:"paint_mode,omitempty"`
+	PaintMs             *float64 `json:"paint_ms,omitempty"`
+	PaintGPUMs          *float64 `json:"paint_gpu_ms,omitempty"`
+	PaintCostMs         *float64 `json:"paint_cost_ms,omitempty"`
+	PaintComparedFrames *int     `json:"paint_compared_frames,omitempty"`
+	PaintTriedFrames    *int     `json:"paint_tried_frames,omitempty"`
+
 	// Heap allocations and GC cycles from the end of the first second to
 	// the end of the loop, counted exactly (runtime.ReadMemStats). The GC
 	// cycles include the runtime's own periodic one, which it starts when
@@ -302,6 +316,29 @@ func (r *Stats) SetSprites(s Sprites) {
 	if s.Mode == "auto" {
 		compared, tried := s.Compared, s.Tried
 		r.SpritesComparedFrames, r.SpritesTriedFrames = &compared, &tried
+	}
+}
+
+// Paint is the page's painting of its balls as its choice made it: the
+// mode (-paint), whether it paints, and the measured costs in
+// nanoseconds (negative where not measured).
+type Paint struct {
+	Mode                   string
+	On                     bool
+	PaintNs, GPUNs, CostNs int64
+	Compared, Tried        int
+}
+
+// SetPaint sets the painting's keys.
+func (r *Stats) SetPaint(p Paint) {
+	r.Paint, r.PaintMode = "off", p.Mode
+	if p.On {
+		r.Paint = "on"
+	}
+	r.PaintMs, r.PaintGPUMs, r.PaintCostMs = msOrNil(p.PaintNs), msOrNil(p.GPUNs), msOrNil(p.CostNs)
+	if p.Mode == "auto" {
+		compared, tried := p.Compared, p.Tried
+		r.PaintComparedFrames, r.PaintTriedFrames = &compared, &tried
 	}
 }
 

@@ -20,9 +20,9 @@ import (
 // times a ball as squares).
 //
 // One choice weighs every way the page can draw its balls: points,
-// squares (sprites.go), or culled points (options.go), a single
-// adaptive.Choice among three (adaptive.NewOf) for ?cull= and ?sprites=
-// together. Two choices of two, the culling's and the form's, each
+// squares (sprites.go), culled points, or the painted image (painted.go),
+// a single adaptive.Choice among four (adaptive.NewOf, options.go) for
+// ?cull=, ?sprites= and ?paint= together. Two choices of two, the culling's and the form's, each
 // blind to the other's options, could miss the cheapest: the culling's
 // comparison weighed culled points against the form in force, and the
 // form's comparisons ran only in frames that did not cull, so a start
@@ -30,8 +30,8 @@ import (
 // both, kept culling and never measured the other form. The list starts
 // with points, as the page always has: SwiftShader draws them cheaper
 // than squares, every browser draws them natively, and the list's order
-// is the hysteresis: squares and culling, each spending work to save
-// other work, are taken up only where they measure adaptive.Margin
+// is the hysteresis: squares, culling and painting, each spending work
+// to save other work, are taken up only where they measure adaptive.Margin
 // cheaper than the option in force, twice, and kept while cheaper at
 // all.
 //
@@ -130,27 +130,33 @@ func (r *glRenderer) initCells(mode adaptive.Mode) {
 // the GPU timer, and ?cull= or ?sprites= auto (choosing).
 func (r *glRenderer) initChoice() {
 	c := &r.cells
-	if choosing(c.mode, r.sprites.mode, c.hasTimer()) {
+	if choosing(c.mode, r.sprites.mode, r.paint.mode, c.hasTimer()) {
 		c.choice = adaptive.NewOf(numOptions)
 	}
 }
 
 func (c *cellCuller) hasTimer() bool { return c.timer.Type() == js.TypeObject }
 
-// resizeCells sizes the culler's grids and textures for the view, and
-// sets ball.vert's culling uniforms, as the window's resizeArea does.
-func (r *glRenderer) resizeCells(scale float64) {
-	c := &r.cells
-	// The projection and viewport's mapping (resize) of world positions
-	// into the view's pixels from its top left.
+// viewOf is the projection and viewport's mapping (resize) of world
+// positions into the view's pixels from its top left, at scale pixels a
+// world unit, as the culler and the painter take it.
+func (r *glRenderer) viewOf(scale float64) occlusion.View {
 	one := float64(physics.One)
 	mu := marginPx / scale * one
 	ww, wh := float64(r.cfg.Width)*one, float64(r.cfg.Height)*one
 	sx := float64(r.view.Dx()+2*marginPx) / (ww + 2*mu)
 	sy := float64(r.view.Dy()+2*marginPx) / (wh + 2*mu)
 	rad := float64(r.cfg.Radius) * scale
-	c.Resize(occlusion.View{W: r.view.Dx(), H: r.view.Dy(), SX: sx, SY: sy, OX: mu*sx - marginPx, OY: mu*sy - marginPx,
-		Radius: rad, MaxReach: (2*rad + 1) / 2})
+	return occlusion.View{W: r.view.Dx(), H: r.view.Dy(), SX: sx, SY: sy, OX: mu*sx - marginPx, OY: mu*sy - marginPx,
+		Radius: rad, MaxReach: (2*rad + 1) / 2}
+}
+
+// resizeCells sizes the culler's grids and textures for the view, and
+// sets ball.vert's culling uniforms, as the window's resizeArea does.
+func (r *glRenderer) resizeCells(scale float64) {
+	c := &r.cells
+	c.Resize(r.viewOf(scale))
+	rad := float64(r.cfg.Radius) * scale
 	c.Size() // now, not in the frame that first culls: the loop allocates nothing after its warm-up
 	c.scene = adaptive.Scene{Balls: 0, ViewW: r.view.Dx(), ViewH: r.view.Dy(), RadiusPx64: int(rad * 64)}
 	g := r.gl
@@ -223,7 +229,7 @@ func msOf(ns int64) float64 {
 
 // options is the mask of the options this frame can draw (options.go).
 func (r *glRenderer) options() uint8 {
-	return allowedOptions(r.cells.mode, r.sprites.mode, r.cullable(), r.squaresUsable())
+	return allowedOptions(r.cells.mode, r.sprites.mode, r.paint.mode, r.cullable(), r.squaresUsable(), r.paintUsable())
 }
 
 // syncCells keeps the culler's copy of the positions sync uploaded;
@@ -239,11 +245,12 @@ func (c *cellCuller) syncCells(last, next []int32, step bool) {
 	c.Sync(last, next)
 }
 
-// beginBalls chooses how this frame draws its balls: culled (then it
-// finds the hidden balls), or unculled as squares or points; and starts
-// the draw's GPU timer when the choice measures the frame. It allocates
-// nothing.
-func (r *glRenderer) beginBalls(alpha float32) (cull, quads bool) {
+// beginBalls chooses how this frame draws its balls (an option,
+// options.go): culled (then it finds the hidden balls), painted (then it
+// paints them, ball hl in the player's colour), or as squares or points;
+// and starts the draw's GPU timer when the choice measures the frame. It
+// allocates nothing.
+func (r *glRenderer) beginBalls(alpha float32, hl int) int {
 	c := &r.cells
 	if c.hasTimer() {
 		c.timers.poll(c.timer, c.choice)
@@ -254,25 +261,29 @@ func (r *glRenderer) beginBalls(alpha float32) (cull, quads bool) {
 	if c.choice != nil {
 		opt, measure, tag = c.choice.Pick(c.scene)
 	}
-	cull, quads = opt == optCulled, opt == optSquares
-	var walk int64
-	if cull {
+	// The strategy's own time: the culler's walk, or the painting.
+	var own int64
+	if opt == optCulled || opt == optPainted {
 		var t0 int64
 		if measure {
 			t0 = wallNs() // the clock only on the frames a comparison measures
 		}
-		r.prepareCells(alpha)
+		if opt == optCulled {
+			r.prepareCells(alpha)
+		} else {
+			r.paintBalls(alpha, hl)
+		}
 		if measure {
-			walk = wallNs() - t0
+			own = wallNs() - t0
 		}
 	}
 	if measure && c.hasTimer() {
 		if q := c.timers.begin(c.timer); q != nil {
-			q.tag, q.cost.Strategy = tag, walk
+			q.tag, q.cost.Strategy = tag, own
 		}
 	}
-	c.on, r.sprites.quads = cull, quads
-	return cull, quads
+	c.on, r.sprites.quads, r.paint.on = opt == optCulled, opt == optSquares, opt == optPainted
+	return opt
 }
 
 // endBalls ends the ball draw's GPU timer, if one runs.

@@ -29,8 +29,9 @@ type cullStats struct {
 	// (options.go), the GPU time its own.
 	WalkNs, GPUOnNs, GPUOffNs, CostOnNs, CostOffNs int64
 	// Compared and Tried count the frames of the comparisons of culled
-	// points with either form unculled, and those of them with the
-	// option not in force (adaptive.Choice.ComparedPair).
+	// points with any other option (either form unculled, the painted
+	// image), and those of them with the option not in force
+	// (adaptive.Choice.ComparedPair).
 	Compared, Tried int
 }
 
@@ -47,8 +48,8 @@ func newCullStats(mode adaptive.Mode, on, timer bool, hidden int, choice *adapti
 	}
 	s.CostOnNs, s.WalkNs, s.GPUOnNs = choice.Measures(optCulled)
 	s.CostOffNs, s.GPUOffNs = cheaperUnculled(choice)
-	for _, form := range [2]int{optPoints, optSquares} {
-		frames, tried := choice.ComparedPair(optCulled, form)
+	for _, other := range [3]int{optPoints, optSquares, optPainted} {
+		frames, tried := choice.ComparedPair(optCulled, other)
 		s.Compared, s.Tried = s.Compared+frames, s.Tried+tried
 	}
 	return s

@@ -90,6 +90,7 @@ type glRenderer struct {
 
 	cells   cellCuller    // occlusion culling of hidden balls (cull.go)
 	sprites spriteChooser // the balls' form: points or squares (sprites.go)
+	paint   painter       // the balls painted on the CPU (painted.go)
 }
 
 // Frames run by a MessageChannel loop (vsync off) are not paced by the
@@ -141,7 +142,7 @@ type ballProgram struct {
 // asks for, its occlusion culling chosen as cull says and the balls'
 // form as sprites says (as demo.SpritesForms names the modes); an error
 // says why there is none.
-func newGLRenderer(canvas js.Value, cfg physics.Config, cull, sprites adaptive.Mode) (*glRenderer, error) {
+func newGLRenderer(canvas js.Value, cfg physics.Config, cull, sprites, paintMode adaptive.Mode) (*glRenderer, error) {
 	ctx := canvas.Call("getContext", "webgl2", map[string]any{
 		"antialias": false, "alpha": false, "depth": false, "preserveDrawingBuffer": true,
 	})
@@ -190,6 +191,9 @@ func newGLRenderer(canvas js.Value, cfg physics.Config, cull, sprites adaptive.M
 	r.fences = js.Global().Get("Function").New("gl", fencesJS).Invoke(g)
 	r.initCells(cull)
 	if err := r.initSprites(sprites, vert); err != nil {
+		return nil, err
+	}
+	if err := r.initPaint(paintMode); err != nil {
 		return nil, err
 	}
 	r.initChoice()
@@ -286,6 +290,7 @@ func (r *glRenderer) resize(w, h int) (x, y, vw, vh int) {
 		g.Call("uniform4f", p.clip, r.view.Min.X, y0, r.view.Max.X, y0+r.view.Dy())
 	}
 	r.resizeCells(scale)
+	r.resizePaint(r.viewOf(scale))
 	return x, y, vw, vh
 }
 
@@ -301,7 +306,11 @@ func (r *glRenderer) sync(last, next []int32, step, moved uint64) int {
 	if n > r.capacity {
 		r.grow(n)
 	}
-	switch r.pos.Plan(n, step, moved) {
+	plan := r.pos.Plan(n, step, moved)
+	if plan != positions.None {
+		r.syncPaint(last, next)
+	}
+	switch plan {
 	case positions.None:
 		return 0
 	case positions.Next:
@@ -387,6 +396,9 @@ func (r *glRenderer) warm() {
 		if r.squaresUsable() {
 			r.drawSquares(0, r.pos.Last(), n)
 		}
+		if r.paintUsable() {
+			r.drawPainted()
+		}
 		g.Call("bindVertexArray", nil)
 	}
 	r.fence()
@@ -439,22 +451,29 @@ func (r *glRenderer) draw(sc *demo.Scene) {
 			}
 			r.highlight = hl
 		}
-		cull, quads := r.beginBalls(sc.Alpha) // finds the hidden balls, chooses the form, starts the GPU timer
-		if quads {
+		switch r.beginBalls(sc.Alpha, hl) { // finds the hidden balls or paints them, starts the GPU timer
+		case optPainted:
+			r.drawPainted()
+			r.endBalls()
+			// the ghost rings' points
+			g.Call("viewport", r.view.Min.X-marginPx, r.winH-r.view.Max.Y-marginPx, r.view.Dx()+2*marginPx, r.view.Dy()+2*marginPx)
+			g.Call("bindVertexArray", r.vao[r.pos.Last()])
+		case optSquares:
 			r.drawSquares(sc.Alpha, r.pos.Last(), n)
 			r.endBalls()
 			g.Call("bindVertexArray", r.vao[r.pos.Last()]) // the ghost rings' points
-		} else {
+		case optCulled:
 			g.Call("useProgram", p.prog)
 			g.Call("uniform1f", p.alpha, sc.Alpha)
-			if cull {
-				g.Call("uniform1i", p.cellCull, 1)
-			}
+			g.Call("uniform1i", p.cellCull, 1)
 			g.Call("drawArrays", glPoints, 0, n)
 			r.endBalls()
-			if cull {
-				g.Call("uniform1i", p.cellCull, 0)
-			}
+			g.Call("uniform1i", p.cellCull, 0)
+		default:
+			g.Call("useProgram", p.prog)
+			g.Call("uniform1f", p.alpha, sc.Alpha)
+			g.Call("drawArrays", glPoints, 0, n)
+			r.endBalls()
 		}
 		if sc.Ghosts {
 			q := &r.ball

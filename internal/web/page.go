@@ -142,7 +142,7 @@ func (p *page) start() error {
 	// and the graph's strip beside it (demo.Layout), each a canvas.
 	p.winW, p.winH = p.cfg.WindowSize()
 	canvas := p.doc.Call("getElementById", "world")
-	if p.gl, err = newGLRenderer(canvas, p.d.World().Config(), p.cfg.Cull, p.cfg.Sprites); err != nil {
+	if p.gl, err = newGLRenderer(canvas, p.d.World().Config(), p.cfg.Cull, p.cfg.Sprites, p.cfg.Paint); err != nil {
 		return err
 	}
 	p.win = newLayout(p.doc, canvas, p.winW, p.winH)
@@ -354,7 +354,7 @@ func (p *page) info() any {
 		"title": p.doc.Get("title").String(), "refresh_ms": float64(p.refresh) / 1e6,
 		"vsync": p.animate, "uploaded": p.gl.uploaded,
 		"cull": p.gl.culling(), "cull_hidden": p.gl.cullStats(true).Hidden, "timer_query": p.gl.cells.hasTimer(),
-		"quads": p.gl.sprites.quads, "last_comparison": p.gl.lastComparison(),
+		"quads": p.gl.sprites.quads, "painted": p.gl.paint.on, "last_comparison": p.gl.lastComparison(),
 	}
 }
 
@@ -415,7 +415,7 @@ func (p *page) draw(now time.Duration, ts float64) {
 	drawStart := p.clock.Now()
 	d.BeginDraw(drawStart)
 	d.SetCull(p.gl.cullStats(false).hud())
-	d.SetSprites(p.gl.spriteStats().hud())
+	d.SetSprites(p.gl.spritesHUD())
 	uploaded := d.SyncWorld(p.gl.sync)
 	sc := d.Scene(now, p.winW, p.winH)
 	p.alpha = sc.Alpha
@@ -526,6 +526,7 @@ func (p *page) report(r *report.Stats) {
 	r.OverlayUploadBytes = p.win.bytes
 	p.gl.cullStats(true).report(r)
 	p.gl.spriteStats().report(r)
+	p.gl.paintStats().report(r)
 	if p.warm {
 		a, g := p.runAllocs, p.runGCs
 		r.AllocsAfterWarmup, r.GCAfterWarmup = &a, &g

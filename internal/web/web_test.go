@@ -125,7 +125,7 @@ func TestCullStatsReport(t *testing.T) {
 	// them the GPU's; squares 8 ms, 3 the GPU's; culled points 6 ms, 1 of
 	// them the culler's, 2 the GPU's. The cheaper form unculled is the
 	// squares: culling's "off".
-	c := measuredChoice(0, [numOptions]adaptive.Cost{{Busy: 10e6}, {Busy: 8e6}, {Strategy: 1e6, Busy: 5e6}}, [numOptions]int64{4e6, 3e6, 2e6})
+	c := measuredChoice(sprites3, [numOptions]adaptive.Cost{{Busy: 10e6}, {Busy: 8e6}, {Strategy: 1e6, Busy: 5e6}}, [numOptions]int64{4e6, 3e6, 2e6})
 	s := newCullStats(adaptive.Auto, c.Option() == optCulled, true, 0, c)
 	r = report.Stats{}
 	s.report(&r)
@@ -185,7 +185,7 @@ func TestSpriteStatsReport(t *testing.T) {
 	// culled points 9: culling not taken up against points, by the
 	// margin, nor against squares): the forms' frames are those of their
 	// own comparisons, the culling's the rest.
-	ch = measuredChoice(0, [numOptions]adaptive.Cost{{Busy: 10e6}, {Busy: 8e6}, {Strategy: 1e6, Busy: 8e6}}, [numOptions]int64{4e6, 3e6, 2e6})
+	ch = measuredChoice(sprites3, [numOptions]adaptive.Cost{{Busy: 10e6}, {Busy: 8e6}, {Strategy: 1e6, Busy: 8e6}}, [numOptions]int64{4e6, 3e6, 2e6})
 	s = newSpriteStats(adaptive.Auto, ch.Option() == optSquares, true, ch)
 	cs := newCullStats(adaptive.Auto, ch.Option() == optCulled, true, 0, ch)
 	pair, _ := ch.ComparedPair(optPoints, optSquares)
@@ -197,47 +197,56 @@ func TestSpriteStatsReport(t *testing.T) {
 	}
 }
 
-// The options a frame can draw, for each mode of ?cull= and ?sprites=
-// (as demo.SpritesForms names them), where the balls can be culled or
-// not; and what a page without a choice draws (the first of them).
+// sprites3 allows the three ways to draw sprites, not painting.
+const sprites3 = 1<<optPoints | 1<<optSquares | 1<<optCulled
+
+// The options a frame can draw, for each mode of ?cull=, ?sprites= (as
+// demo.SpritesForms names them) and ?paint=, where the balls can be
+// culled, drawn as squares and painted or not; and what a page without a
+// choice draws (the first of them).
 func TestAllowedOptions(t *testing.T) {
-	const P, Q, C = 1 << optPoints, 1 << optSquares, 1 << optCulled
+	const P, Q, C, D = 1 << optPoints, 1 << optSquares, 1 << optCulled, 1 << optPainted
 	auto, on, off := adaptive.Auto, adaptive.On, adaptive.Off
 	for _, c := range []struct {
-		cull, sprites     adaptive.Mode
-		cullable, squares bool
-		want              uint8
-		first             int
+		cull, sprites, paint         adaptive.Mode
+		cullable, squares, paintable bool
+		want                         uint8
+		first                        int
 	}{
-		{auto, auto, true, true, P | Q | C, optPoints},
-		{auto, auto, false, true, P | Q, optPoints},
-		{auto, auto, true, false, P | C, optPoints}, // no squares' program: no GPU timer
-		{on, auto, true, true, C, optCulled},        // culling forced
-		{on, off, true, true, C, optCulled},         // culled balls are points, even with ?sprites=quads
-		{on, auto, false, true, P | Q, optPoints},   // forced, but the balls cannot be culled now
-		{on, off, false, true, Q, optSquares},
-		{off, auto, false, true, P | Q, optPoints},
-		{off, off, false, true, Q, optSquares}, // everything forced
-		{off, on, false, false, P, optPoints},
-		{auto, off, true, true, Q | C, optSquares}, // squares unless culled
-		{auto, on, true, false, P | C, optPoints},
-		{auto, off, false, false, P, optPoints}, // nothing drawable: points
+		{auto, auto, auto, true, true, true, P | Q | C | D, optPoints},
+		{auto, auto, auto, false, true, true, P | Q | D, optPoints},
+		{auto, auto, auto, true, false, true, P | C | D, optPoints}, // no squares' program: no GPU timer
+		{auto, auto, auto, true, true, false, P | Q | C, optPoints},
+		{on, auto, auto, true, true, true, C, optCulled},          // culling forced
+		{on, off, auto, true, true, true, C, optCulled},           // culled balls are points, even with ?sprites=quads
+		{on, auto, auto, false, true, true, P | Q | D, optPoints}, // forced, but the balls cannot be culled now
+		{on, off, auto, false, true, true, Q, optSquares},
+		{off, auto, auto, false, true, true, P | Q | D, optPoints},
+		{off, off, off, false, true, true, Q, optSquares},      // everything forced
+		{off, on, auto, false, false, true, P, optPoints},      // a form forced: sprites, not painted
+		{auto, off, auto, true, true, true, Q | C, optSquares}, // squares unless culled
+		{auto, on, auto, true, false, true, P | C, optPoints},
+		{auto, off, auto, false, false, false, P, optPoints},      // nothing drawable: points
+		{auto, auto, on, true, true, true, D, optPainted},         // painting forced
+		{on, off, on, true, true, true, D, optPainted},            // ... whatever the others say
+		{auto, auto, on, true, true, false, P | Q | C, optPoints}, // forced, but the balls cannot be painted now
+		{auto, auto, off, true, true, true, P | Q | C, optPoints},
 	} {
-		got := allowedOptions(c.cull, c.sprites, c.cullable, c.squares)
+		got := allowedOptions(c.cull, c.sprites, c.paint, c.cullable, c.squares, c.paintable)
 		if got != c.want || adaptive.First(got) != c.first {
-			t.Errorf("cull %s, sprites %s, cullable %v, squares %v: options %03b (first %d), want %03b (%d)",
-				c.cull, demo.SpritesForms[c.sprites], c.cullable, c.squares, got, adaptive.First(got), c.want, c.first)
+			t.Errorf("cull %s, sprites %s, paint %s, cullable %v, squares %v, paintable %v: options %04b (first %d), want %04b (%d)",
+				c.cull, demo.SpritesForms[c.sprites], c.paint, c.cullable, c.squares, c.paintable, got, adaptive.First(got), c.want, c.first)
 		}
 	}
 	for _, c := range []struct {
-		cull, sprites adaptive.Mode
-		timer, want   bool
+		cull, sprites, paint adaptive.Mode
+		timer, want          bool
 	}{
-		{auto, auto, true, true}, {auto, on, true, true}, {off, auto, true, true}, {on, off, true, false},
-		{off, off, true, false}, {auto, auto, false, false},
+		{auto, auto, auto, true, true}, {auto, on, off, true, true}, {off, auto, off, true, true}, {on, off, off, true, false},
+		{off, off, off, true, false}, {off, off, auto, true, true}, {auto, auto, auto, false, false},
 	} {
-		if got := choosing(c.cull, c.sprites, c.timer); got != c.want {
-			t.Errorf("cull %s, sprites %s, timer %v: a choice %v, want %v", c.cull, demo.SpritesForms[c.sprites], c.timer, got, c.want)
+		if got := choosing(c.cull, c.sprites, c.paint, c.timer); got != c.want {
+			t.Errorf("cull %s, sprites %s, paint %s, timer %v: a choice %v, want %v", c.cull, demo.SpritesForms[c.sprites], c.paint, c.timer, got, c.want)
 		}
 	}
 }

@@ -181,7 +181,7 @@ const (
 )
 
 // MaxOptions is the most options a Choice chooses among.
-const MaxOptions = 3
+const MaxOptions = 4
 
 // Skips: among more than two options, an option is tried again at the
 // latest after this many comparisons that tried others.
@@ -338,7 +338,10 @@ func NewOf(n int) *Choice {
 }
 
 func newChoice(n int, mode Mode) *Choice {
-	c := &Choice{mode: mode, n: n, every: FirstEvery, size: Block, long: LongBlock, sorted: make([]int64, 0, MaxSamples), gpu: [MaxOptions]int64{-1, -1, -1}}
+	c := &Choice{mode: mode, n: n, every: FirstEvery, size: Block, long: LongBlock, sorted: make([]int64, 0, MaxSamples)}
+	for i := range c.gpu {
+		c.gpu[i] = -1
+	}
 	for i := range c.samples[:n] {
 		c.samples[i] = make([]Cost, 0, MaxSamples)
 		c.blocks[i] = make([]Cost, 0, MaxBlocks)

@@ -53,41 +53,59 @@ func flat(ns [MaxOptions]int64) func(int, int) Cost {
 	}
 }
 
-// TestAmongFindsTheCheapest: among three options, whichever is the
-// cheapest by more than the margin is in force after the first
-// comparisons, from option 0, for every order of three costs: among them
-// the case two choices of two options, one after the other, got wrong
-// (squares or points, then culled points against the form in force):
-// the option in force at first the dearest, the last listed cheaper than
-// it and the second cheaper still.
+// TestAmongFindsTheCheapest: among three options, and among four,
+// whichever is the cheapest by more than the margin is in force after
+// the first comparisons, from option 0, for every order of the costs:
+// among them the case two choices of two options, one after the other,
+// got wrong (squares or points, then culled points against the form in
+// force): the option in force at first the dearest, the last listed
+// cheaper than it and the second cheaper still.
 func TestAmongFindsTheCheapest(t *testing.T) {
-	perms := [][MaxOptions]int64{
-		{10e6, 14e6, 20e6}, {10e6, 20e6, 14e6}, {14e6, 10e6, 20e6},
-		{14e6, 20e6, 10e6}, {20e6, 10e6, 14e6}, {20e6, 14e6, 10e6},
-	}
-	for _, ns := range perms {
-		for _, delay := range []int{0, 2} {
-			s := newAmong(3, delay)
-			s.run(10*MaxTrialFrames, scene10k, flat(ns))
-			want := 0
-			for i := range ns {
-				if ns[i] < ns[want] {
-					want = i
+	for n := 3; n <= MaxOptions; n++ {
+		for _, ns := range permutations([]int64{10e6, 14e6, 20e6, 27e6}[:n]) {
+			for _, delay := range []int{0, 2} {
+				s := newAmong(n, delay)
+				s.run(10*MaxTrialFrames, scene10k, flat(ns))
+				want := 0
+				for i := range n {
+					if ns[i] < ns[want] {
+						want = i
+					}
 				}
-			}
-			if got := s.c.Option(); got != want {
-				t.Errorf("costs %v, results %d frames late: option %d in force after %d frames, want %d (drawn %v)", ns, delay, got, s.frame, want, s.drawn)
-			}
-			// and it holds: no switch in many more frames
-			before := s.c.Option()
-			for range 20 {
-				s.run(MaxEvery, scene10k, flat(ns))
-				if s.c.Option() != before {
-					t.Fatalf("costs %v: switched from %d to %d in the long run", ns, before, s.c.Option())
+				if got := s.c.Option(); got != want {
+					t.Errorf("costs %v, results %d frames late: option %d in force after %d frames, want %d (drawn %v)", ns[:n], delay, got, s.frame, want, s.drawn)
+				}
+				// and it holds: no switch in many more frames
+				before := s.c.Option()
+				for range 20 {
+					s.run(MaxEvery, scene10k, flat(ns))
+					if s.c.Option() != before {
+						t.Fatalf("costs %v: switched from %d to %d in the long run", ns[:n], before, s.c.Option())
+					}
 				}
 			}
 		}
 	}
+}
+
+// permutations is every order of v, each in an array of MaxOptions.
+func permutations(v []int64) [][MaxOptions]int64 {
+	if len(v) <= 1 {
+		var a [MaxOptions]int64
+		copy(a[:], v)
+		return [][MaxOptions]int64{a}
+	}
+	var out [][MaxOptions]int64
+	for i := range v {
+		rest := append(append([]int64(nil), v[:i]...), v[i+1:]...)
+		for _, p := range permutations(rest) {
+			var a [MaxOptions]int64
+			a[0] = v[i]
+			copy(a[1:], p[:len(rest)])
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // TestAmongTriesEachAtOnce: after a new scene, and after Restart, every

@@ -22,18 +22,18 @@ import (
 // One choice weighs every way the page can draw its balls: points,
 // squares (sprites.go), culled points, or the painted image (painted.go),
 // a single adaptive.Choice among four (adaptive.NewOf, options.go) for
-// ?cull=, ?sprites= and ?paint= together. Two choices of two, the culling's and the form's, each
-// blind to the other's options, could miss the cheapest: the culling's
-// comparison weighed culled points against the form in force, and the
-// form's comparisons ran only in frames that did not cull, so a start
-// with a form dearer than culled points, the other form cheaper than
-// both, kept culling and never measured the other form. The list starts
-// with points, as the page always has: SwiftShader draws them cheaper
-// than squares, every browser draws them natively, and the list's order
-// is the hysteresis: squares, culling and painting, each spending work
-// to save other work, are taken up only where they measure adaptive.Margin
-// cheaper than the option in force, twice, and kept while cheaper at
-// all.
+// ?cull=, ?sprites= and ?paint= together. Two choices of two, the
+// culling's and the form's, each blind to the other's options, could
+// miss the cheapest: the culling's comparison weighed culled points
+// against the form in force, and the form's comparisons ran only in
+// frames that did not cull, so a start with a form dearer than culled
+// points, the other form cheaper than both, kept culling and never
+// measured the other form. The list starts with points, as the page
+// always has: SwiftShader draws them cheaper than squares, every browser
+// draws them natively, and the list's order is the hysteresis: squares,
+// culling and painting, each spending work to save other work, are taken
+// up only where they measure adaptive.Margin cheaper than the option in
+// force, twice, and kept while cheaper at all.
 //
 // Each frame the page says which options it can draw
 // (adaptive.Scene.Options, from allowedOptions): culling only where the
@@ -151,14 +151,13 @@ func (r *glRenderer) viewOf(scale float64) occlusion.View {
 		Radius: rad, MaxReach: (2*rad + 1) / 2}
 }
 
-// resizeCells sizes the culler's grids and textures for the view, and
+// resizeCells sizes the culler's grids and textures for view v, and
 // sets ball.vert's culling uniforms, as the window's resizeArea does.
-func (r *glRenderer) resizeCells(scale float64) {
+func (r *glRenderer) resizeCells(v occlusion.View) {
 	c := &r.cells
-	c.Resize(r.viewOf(scale))
-	rad := float64(r.cfg.Radius) * scale
+	c.Resize(v)
 	c.Size() // now, not in the frame that first culls: the loop allocates nothing after its warm-up
-	c.scene = adaptive.Scene{Balls: 0, ViewW: r.view.Dx(), ViewH: r.view.Dy(), RadiusPx64: int(rad * 64)}
+	c.scene = adaptive.Scene{Balls: 0, ViewW: r.view.Dx(), ViewH: r.view.Dy(), RadiusPx64: int(v.Radius * 64)}
 	g := r.gl
 	if c.Usable() {
 		tw, th := c.Windows()

@@ -289,8 +289,9 @@ func (r *glRenderer) resize(w, h int) (x, y, vw, vh int) {
 		y0 := r.winH - r.view.Max.Y
 		g.Call("uniform4f", p.clip, r.view.Min.X, y0, r.view.Max.X, y0+r.view.Dy())
 	}
-	r.resizeCells(scale)
-	r.resizePaint(r.viewOf(scale))
+	v := r.viewOf(scale)
+	r.resizeCells(v)
+	r.resizePaint(v)
 	return x, y, vw, vh
 }
 
@@ -451,7 +452,7 @@ func (r *glRenderer) draw(sc *demo.Scene) {
 			}
 			r.highlight = hl
 		}
-		switch r.beginBalls(sc.Alpha, hl) { // finds the hidden balls or paints them, starts the GPU timer
+		switch opt := r.beginBalls(sc.Alpha, hl); opt { // finds the hidden balls or paints them, starts the GPU timer
 		case optPainted:
 			r.drawPainted()
 			r.endBalls()
@@ -462,18 +463,18 @@ func (r *glRenderer) draw(sc *demo.Scene) {
 			r.drawSquares(sc.Alpha, r.pos.Last(), n)
 			r.endBalls()
 			g.Call("bindVertexArray", r.vao[r.pos.Last()]) // the ghost rings' points
-		case optCulled:
+		default: // points, culled or not
+			cull := opt == optCulled
 			g.Call("useProgram", p.prog)
 			g.Call("uniform1f", p.alpha, sc.Alpha)
-			g.Call("uniform1i", p.cellCull, 1)
+			if cull {
+				g.Call("uniform1i", p.cellCull, 1)
+			}
 			g.Call("drawArrays", glPoints, 0, n)
 			r.endBalls()
-			g.Call("uniform1i", p.cellCull, 0)
-		default:
-			g.Call("useProgram", p.prog)
-			g.Call("uniform1f", p.alpha, sc.Alpha)
-			g.Call("drawArrays", glPoints, 0, n)
-			r.endBalls()
+			if cull {
+				g.Call("uniform1i", p.cellCull, 0)
+			}
 		}
 		if sc.Ghosts {
 			q := &r.ball

@@ -53,6 +53,7 @@ type painter struct {
 	synced int      // balls in the painter's last Sync
 	maxTex int      // the largest texture's side the browser makes
 	fits   bool     // the view's image fits in a texture
+	fresh  bool     // bytes holds an image the texture does not yet
 	on     bool     // the last frame that drew balls painted them
 }
 
@@ -110,6 +111,7 @@ func (r *glRenderer) resizePaint(v occlusion.View) {
 	g.Call("bindTexture", glTexture2D, p.tex)
 	g.Call("texImage2D", glTexture2D, 0, glRGBA8, w, h, 0, glRGBA, glUnsignedByte, nil)
 	g.Call("bindTexture", glTexture2D, nil)
+	p.fresh = false // the painter paints anew after Resize
 	if p.bytes.IsUndefined() || p.bytes.Length() < 4*w*h {
 		p.bytes = js.Global().Get("Uint8Array").New(4 * w * h)
 	}
@@ -129,23 +131,30 @@ func (r *glRenderer) syncPaint(last, next []int32) {
 }
 
 // paintBalls paints the balls at mix factor alpha, ball hl (-1 for none)
-// in the player's colour, and copies the image to JavaScript.
+// in the player's colour, and copies the image to JavaScript, where it
+// changed (p.fresh: the texture's upload is due).
 func (r *glRenderer) paintBalls(alpha float32, hl int) {
 	p := &r.paint
 	p.SetHighlight(hl)
-	img := p.Paint(alpha)
-	js.CopyBytesToJS(p.bytes, unsafe.Slice((*byte)(unsafe.Pointer(&img[0])), 4*len(img)))
+	img, fresh := p.Paint(alpha)
+	if fresh {
+		js.CopyBytesToJS(p.bytes, unsafe.Slice((*byte)(unsafe.Pointer(&img[0])), 4*len(img)))
+	}
+	p.fresh = p.fresh || fresh
 }
 
-// drawPainted uploads the painted image and draws it over the whole
-// canvas.
+// drawPainted uploads the painted image, where it changed since the last
+// upload, and draws it over the whole canvas.
 func (r *glRenderer) drawPainted() {
 	p := &r.paint
 	w, h := p.Size()
 	g := r.gl
 	g.Call("viewport", 0, 0, r.winW, r.winH)
 	g.Call("bindTexture", glTexture2D, p.tex)
-	g.Call("texSubImage2D", glTexture2D, 0, 0, 0, w, h, glRGBA, glUnsignedByte, p.bytes)
+	if p.fresh {
+		g.Call("texSubImage2D", glTexture2D, 0, 0, 0, w, h, glRGBA, glUnsignedByte, p.bytes)
+		p.fresh = false
+	}
 	g.Call("useProgram", p.prog)
 	g.Call("bindVertexArray", nil) // no attributes: the corners come from gl_VertexID
 	g.Call("disable", glBlend)     // the image is opaque: no pixel to read

@@ -62,6 +62,12 @@ type Painter struct {
 	opaque, blank  []uint64 // h rows of words: pixels opaque so far; blank with only the outside set
 	img            []uint32 // w*h pixels, RGBA (R in the low byte), rows from the top
 	background     [3]float32
+	// What img was painted for: the positions', view's and highlight's
+	// generation (bumped by Sync, Resize and SetHighlight) and the mix
+	// factor.
+	gen, paintedGen int
+	alpha           float32
+	painted         bool
 }
 
 // New is a painter whose world is the colour rgb (0 to 1 each).
@@ -80,6 +86,7 @@ func (p *Painter) Usable() bool { return p.stamp > 0 && p.w > 0 && p.h > 0 }
 // Resize sets the view, as package occlusion takes it, and sizes the
 // buffers (it allocates; Paint does not).
 func (p *Painter) Resize(v occlusion.View) {
+	p.gen++
 	p.w, p.h = max(v.W, 0), max(v.H, 0)
 	p.sx, p.sy, p.ox, p.oy = v.SX, v.SY, v.OX, v.OY
 	p.radius = float32(v.Radius)
@@ -167,6 +174,7 @@ func (p *Painter) Sync(last, next []int32) {
 		}
 	}
 	p.n = n
+	p.gen++
 }
 
 // SetHighlight paints ball i (-1 for none) in the player's colour.
@@ -181,6 +189,7 @@ func (p *Painter) SetHighlight(i int) {
 		p.colors[i] = pack(Highlight)
 	}
 	p.highlight = i
+	p.gen++
 }
 
 // Highlight is the player's colour (ball.vert's).
@@ -209,10 +218,16 @@ func (p *Painter) Size() (w, h int) { return p.w, p.h }
 
 // Paint paints the balls at mix factor alpha (between last and next) and
 // returns the image: w*h pixels, RGBA with R in the low byte, rows from
-// the top. It allocates nothing.
-func (p *Painter) Paint(alpha float32) []uint32 {
+// the top. It allocates nothing, and paints nothing when the image is
+// still right (fresh false): the same positions, view and highlight at
+// the same mix factor (interpolation off, or the game paused).
+func (p *Painter) Paint(alpha float32) (img []uint32, fresh bool) {
+	if p.painted && p.paintedGen == p.gen && p.alpha == alpha {
+		return p.img, false
+	}
+	p.painted, p.paintedGen, p.alpha = true, p.gen, alpha
 	if !p.Usable() {
-		return p.img
+		return p.img, true
 	}
 	clear(p.img)
 	copy(p.opaque, p.blank)
@@ -232,7 +247,7 @@ func (p *Painter) Paint(alpha float32) []uint32 {
 		p.ball(i, int(fx)-p.stamp, int(fy)-p.stamp, float32(x), float32(y), p.reachM[at:at+n], p.coreM[at:at+n])
 	}
 	p.world()
-	return p.img
+	return p.img, true
 }
 
 // ball paints ball i under what is painted, its stamp's column 0 at

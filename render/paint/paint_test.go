@@ -3,6 +3,7 @@ package paint
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/interpdemo/interpdemo/render/occlusion"
@@ -77,7 +78,7 @@ func TestPaintedMatchesBackToFront(t *testing.T) {
 		p.Sync(last, next)
 		p.SetHighlight(hl)
 		for _, alpha := range []float32{0, 0.37, 1} {
-			got := p.Paint(alpha)
+			got, _ := p.Paint(alpha)
 			want := backToFront(v, last, next, alpha, hl)
 			worst, sum := 0, 0
 			for i := range want {
@@ -105,7 +106,7 @@ func TestPaintedBallIsWhereItIs(t *testing.T) {
 	next := []int32{20 * 256, 12 * 256, 30 * 256, 15 * 256}
 	p.SetHighlight(1)
 	p.Sync(last, next)
-	img := p.Paint(0.5)
+	img, _ := p.Paint(0.5)
 	if got, want := img[12*40+15], pack(Palette(0)); got != want {
 		t.Errorf("ball 0's centre at (15, 12) = %08x, want its colour %08x", got, want)
 	}
@@ -116,8 +117,44 @@ func TestPaintedBallIsWhereItIs(t *testing.T) {
 		t.Errorf("a corner = %08x, want the world's colour %08x", got, want)
 	}
 	p.SetHighlight(-1)
-	if got, want := p.Paint(0.5)[15*40+30], pack(Palette(1)); got != want {
+	if img, _ := p.Paint(0.5); img[15*40+30] != pack(Palette(1)) {
+		got, want := img[15*40+30], pack(Palette(1))
 		t.Errorf("ball 1 unhighlighted = %08x, want %08x", got, want)
+	}
+}
+
+// Paint paints again only where its image would change: new positions,
+// a new view, another highlighted ball or another mix factor; else it
+// says the last image is still right, and leaves it as it was.
+func TestPaintOnlyWhatChanged(t *testing.T) {
+	v, last, next := scene(5, 300, 160, 120, 6.4)
+	p := New(world)
+	p.Resize(v)
+	p.Sync(last, next)
+	first, fresh := p.Paint(0.25)
+	want := append([]uint32(nil), first...)
+	if !fresh {
+		t.Fatal("the first Paint: not fresh")
+	}
+	if img, fresh := p.Paint(0.25); fresh || !slices.Equal(img, want) {
+		t.Errorf("the same mix factor again: fresh %v, image kept %v", fresh, slices.Equal(img, want))
+	}
+	for _, c := range []struct {
+		what   string
+		change func()
+		alpha  float32
+	}{
+		{"another mix factor", func() {}, 0.5},
+		{"new positions", func() { p.Sync(next, last) }, 0.5},
+		{"another highlighted ball", func() { p.SetHighlight(3) }, 0.5},
+		{"the same highlighted ball", func() { p.SetHighlight(3) }, 0.5},
+		{"a new view", func() { p.Resize(v) }, 0.5},
+	} {
+		c.change()
+		_, fresh := p.Paint(c.alpha)
+		if want := c.what != "the same highlighted ball"; fresh != want {
+			t.Errorf("%s: fresh %v, want %v", c.what, fresh, want)
+		}
 	}
 }
 

@@ -243,3 +243,25 @@ func TestGoBenchBeside(t *testing.T) {
 		t.Errorf("%s; section:\n%s", f, sec.String())
 	}
 }
+
+// The peer comparison's rounds run the three programs in every order,
+// so that each runs right after each other as often.
+func TestPeerOrdersAreBalanced(t *testing.T) {
+	seen := map[[3]int]bool{}
+	var after [3][3]int // after[a][b]: rounds where b ran right after a
+	for _, o := range peerOrders {
+		if o[0] == o[1] || o[1] == o[2] || o[0] == o[2] || seen[o] {
+			t.Fatalf("order %v repeats a program or an order", o)
+		}
+		seen[o] = true
+		after[o[0]][o[1]]++
+		after[o[1]][o[2]]++
+	}
+	for a := range after {
+		for b := range after[a] {
+			if a != b && after[a][b] != after[0][1] {
+				t.Errorf("program %d ran right after %d in %d rounds, 0 after 1 in %d: %v", b, a, after[a][b], after[0][1], after)
+			}
+		}
+	}
+}

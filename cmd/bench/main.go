@@ -284,6 +284,7 @@ func goBenchmarks(o *options, r *results) error {
 		{"-bench", "^BenchmarkLimiter$", "-benchtime", limiterN, "-count", "3", "./loop"},
 		{"-bench", "^(BenchmarkTick|BenchmarkCopyFloor|BenchmarkSnapshot|BenchmarkRollback8|BenchmarkSnapshotCopyFloor)$", "-benchtime", bt, "./physics"},
 		{"-bench", "^BenchmarkFrame$", "-benchtime", bt, "./render"},
+		{"-bench", "^BenchmarkPaint$", "-benchtime", bt, "./render/paint"},
 	}
 	for _, args := range runs {
 		pkg := args[len(args)-1][2:]

@@ -178,10 +178,35 @@ func startPages(o *options) (*pageRunner, error) {
 	return pr, nil
 }
 
-// page runs the page with query (?stats among it) to its end and returns
-// its -stats.
+// Quiet: a program's run starts once the browser's processes used under
+// quietCPU of a processor over a quietSpan (at most quietWait later):
+// closing the page before, on the GPU process and in the renderers, took
+// a processor for up to half a second, within the next program's run.
+const (
+	quietSpan = 250 * time.Millisecond
+	quietCPU  = 0.25
+	quietWait = 10 * time.Second
+)
+
+// settle waits until the browser is quiet, or quietWait has passed (the
+// run then starts anyway), or where its CPU time cannot be read.
+func (pr *pageRunner) settle() {
+	prev, err := pr.browser.CPUTime()
+	for end := time.Now().Add(quietWait); err == nil && time.Now().Before(end); {
+		time.Sleep(quietSpan)
+		var now time.Duration
+		if now, err = pr.browser.CPUTime(); err == nil && float64(now-prev) < quietCPU*float64(quietSpan) {
+			return
+		}
+		prev = now
+	}
+}
+
+// page runs the page with query (?stats among it) to its end, from a
+// quiet browser, and returns its -stats.
 func (pr *pageRunner) page(query string) (*report.Stats, error) {
 	ctx := pr.ctx
+	pr.settle()
 	p, err := pr.browser.NewPage(ctx, pr.url+"/?"+query)
 	if err != nil {
 		return nil, err

@@ -138,7 +138,7 @@ func (r *results) writeProfile(p func(string, ...any)) {
 // writeGoBench writes the Go benchmarks' output as it came.
 func (r *results) writeGoBench(p func(string, ...any), out string) {
 	p("## Go benchmarks\n\n")
-	p("`go test -run '^$' -bench ... ./render`, and `.` in `loop/` and in `physics/`, modules of their own (the limiter with `-benchtime 600x -count 3`: 3 runs of 10 s of 60 FPS waits per variant; target 6 takes the medians). Their output, as go test printed it, is in [%s](%s), written by the same run; targets 2 to 6 above read it.\n", filepath.Base(goBenchFile(out)), filepath.Base(goBenchFile(out)))
+	p("`go test -run '^$' -bench ... ./render ./render/paint`, and `.` in `loop/` and in `physics/`, modules of their own (the limiter with `-benchtime 600x -count 3`: 3 runs of 10 s of 60 FPS waits per variant; target 6 takes the medians). Their output, as go test printed it, is in [%s](%s), written by the same run; targets 2 to 6 above read it.\n", filepath.Base(goBenchFile(out)), filepath.Base(goBenchFile(out)))
 }
 
 // goBenchFile is the file beside the report (out) that holds the Go

@@ -265,3 +265,51 @@ func TestPeerOrdersAreBalanced(t *testing.T) {
 		}
 	}
 }
+
+// The page's targets beside Ebitengine follow the medians: each fails
+// on its own figure.
+func TestPeerTargets(t *testing.T) {
+	make3 := func(def, off, eb, tps float64) *peerResults {
+		e := &peerResults{}
+		for i, v := range [3]float64{def, off, eb} {
+			for range peerBalls {
+				e.fps[i] = append(e.fps[i], []float64{v, v * 2, v / 2})
+				e.tps[i] = append(e.tps[i], []float64{tps, tps, 20})
+			}
+		}
+		return e
+	}
+	rows := func(e *peerResults) map[int]string {
+		got := map[int]string{}
+		e.targets(func(n int, target, measured string, ok bool) {
+			got[n] = fmt.Sprintf("%s %v", measured, ok)
+		}, 22)
+		return got
+	}
+	all := rows(make3(100, 105, 40, 25))
+	want := map[int]string{
+		22: "default 2.50x, 2.50x, 2.50x; overlays off 2.62x, 2.62x, 2.62x true",
+		23: "0.95x at 1, 0.95x at 1,000 true",
+		24: "lowest 25.00 true",
+	}
+	for n, w := range want {
+		if all[n] != w {
+			t.Errorf("target %d: got %q, want %q", n, all[n], w)
+		}
+	}
+	for _, c := range []struct {
+		e    *peerResults
+		fail int
+	}{
+		{make3(79, 80, 40, 25), 22},   // default under 2x
+		{make3(100, 150, 40, 25), 23}, // the overlays cost a third
+		{make3(100, 105, 40, 24.4), 24},
+	} {
+		got := rows(c.e)
+		for n := 22; n <= 24; n++ {
+			if failed := strings.HasSuffix(got[n], "false"); failed != (n == c.fail) {
+				t.Errorf("target %d: %q, want failed only for target %d", n, got[n], c.fail)
+			}
+		}
+	}
+}

@@ -189,8 +189,40 @@ func (e *peerResults) write(p func(string, ...any)) {
 	}
 }
 
+// targets writes the comparison's targets, numbered from n: the page
+// leads Ebitengine's wasm, its overlays cost little, its logic holds.
+func (e *peerResults) targets(row func(n int, target, measured string, ok bool), n int) {
+	if e == nil {
+		return
+	}
+	var lead, off, cost []string
+	leadOK, costOK, tpsOK := true, true, true
+	minTPS := 25.0
+	for bi, b := range peerBalls {
+		at := " at " + commas(int64(b))
+		def, no, eb := e.med(0, bi), e.med(1, bi), e.med(2, bi)
+		lead = append(lead, fmt.Sprintf("%.2fx", def/eb))
+		off = append(off, fmt.Sprintf("%.2fx", no/eb))
+		leadOK = leadOK && def >= 2*eb && no >= 1.5*eb
+		if b <= 1000 {
+			cost = append(cost, fmt.Sprintf("%.2fx%s", def/no, at))
+			costOK = costOK && def >= 0.9*no
+		}
+		if b >= 1000 {
+			t := min(median(e.tps[0][bi]), median(e.tps[1][bi]))
+			minTPS = min(minTPS, t)
+			tpsOK = tpsOK && t >= 24.5
+		}
+	}
+	counts := "1, 1,000 and 10,000 balls"
+	row(n, "the page in headless Chromium beside "+ebitenWasm+" (medians of rounds in turn): at least 2x its frame rate with the page's defaults at "+counts+", and 1.5x with the overlays off",
+		"default "+strings.Join(lead, ", ")+"; overlays off "+strings.Join(off, ", "), leadOK)
+	row(n+1, "the page's default frame rate at least 0.9x its own with the overlays off, at 1 and 1,000 balls", strings.Join(cost, ", "), costOK)
+	row(n+2, "the page's TPS at least 24.5 at 1,000 and 10,000 balls, default and overlays off", fmt.Sprintf("lowest %.2f", minTPS), tpsOK)
+}
+
 // webPeerOnly measures only the page beside Ebitengine's wasm and
-// prints the table.
+// prints the table and its targets.
 func webPeerOnly(o *options, p func(string, ...any)) error {
 	pr, err := startPages(o)
 	if err != nil {
@@ -203,5 +235,7 @@ func webPeerOnly(o *options, p func(string, ...any)) error {
 	}
 	p("In headless %s.\n", pr.browser.Version())
 	e.write(p)
+	p("\n| # | target | measured | met |\n|---|---|---|---|\n")
+	e.targets(targetRow(p), 22)
 	return nil
 }

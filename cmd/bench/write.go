@@ -58,6 +58,9 @@ func (r *results) writeTargets(p func(string, ...any)) {
 	r.cullTargets(row, 17)
 	r.engines.targets(row, 20)
 	gpuTarget(row, 21, r.gpu)
+	if r.web != nil {
+		r.web.peer.targets(row, 22)
+	}
 	p("\n")
 }
 

@@ -349,9 +349,13 @@ func (w *webRun) pictures(n int) (distinct int, alphas []float64, ticks int) {
 // Space toggles interpolation: with it on, at 5 ticks a second, nearly
 // every animation frame shows a new picture (the ball between its
 // positions); off, the picture changes only at the ticks. A real key
-// press, through the browser's input.
+// press, through the browser's input. The balls are points alone: the
+// balls' choice, comparing ways to draw them, would draw blocks of
+// frames painted, whose edge pixels differ from the points' by a few
+// levels (TestWebPaintKeepsThePicture), a picture more between ticks
+// (in one run in six, the comparison that follows the warm-up).
 func TestWebSpaceTogglesInterpolation(t *testing.T) {
-	w := openPage(t, 90*time.Second, "tick=200ms&hud=false&graph=false&radius=20")
+	w := openPage(t, 90*time.Second, "tick=200ms&hud=false&graph=false&radius=20&sprites=points&cull=off&paint=off")
 	if s := w.state(); s != "running" {
 		t.Fatalf("state %s: %s", s, w.text("status"))
 	}

@@ -43,9 +43,8 @@ func TestWebPaintKeepsThePicture(t *testing.T) {
 				t.Errorf("?%s: a forced mode measured costs %v, %v, %v frames", q, s.PaintCostMs, s.PaintMs, s.PaintComparedFrames)
 			}
 		}
-		a := pics[0]
 		k, d := pictureDiff(t, world, pics[0], pics[1])
-		if d > 16 || k > len(a)/4/3 {
+		if d > 16 || k > len(pics[0])/4/3 {
 			t.Errorf("%s: %d pixels differ between painted and points, by up to %d; want up to 16 levels, in under a third of them", world, k, d)
 		}
 	}

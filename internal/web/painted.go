@@ -50,7 +50,6 @@ type painter struct {
 	window js.Value
 	tex    js.Value
 	bytes  js.Value // a Uint8Array the image is copied through
-	synced int      // balls in the painter's last Sync
 	maxTex int      // the largest texture's side the browser makes
 	fits   bool     // the view's image fits in a texture
 	fresh  bool     // bytes holds an image the texture does not yet
@@ -93,7 +92,7 @@ func (r *glRenderer) initPaint(mode adaptive.Mode) error {
 // holds the balls drawn.
 func (r *glRenderer) paintUsable() bool {
 	p := &r.paint
-	return p.prog.Truthy() && p.Usable() && p.fits && p.synced == r.pos.N() && p.synced > 0
+	return p.prog.Truthy() && p.Usable() && p.fits && p.Balls() == r.pos.N() && p.Balls() > 0
 }
 
 // resizePaint sizes the painter and the image's texture for view v.
@@ -127,7 +126,6 @@ func (r *glRenderer) syncPaint(last, next []int32) {
 		return
 	}
 	p.Sync(last, next)
-	p.synced = len(next) / 2
 }
 
 // paintBalls paints the balls at mix factor alpha, ball hl (-1 for none)
@@ -169,7 +167,7 @@ func (r *glRenderer) painted() bool { return r.option() == optPainted }
 
 // paintStats is the painted option's part of the choice and its costs.
 func (r *glRenderer) paintStats() paintStats {
-	return newPaintStats(r.paint.mode, r.painted(), r.cells.hasTimer(), r.cells.choice)
+	return newPaintStats(r.paint.mode, r.painted(), r.cells.choice)
 }
 
 // spritesHUD is the HUD's line of the balls' form: as sprites, or

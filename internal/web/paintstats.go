@@ -13,9 +13,6 @@ import (
 type paintStats struct {
 	Mode adaptive.Mode // what the page was asked for (?paint=)
 	On   bool          // the option in force is the painted image
-	// Timer says the browser offers EXT_disjoint_timer_query_webgl2:
-	// without it, auto never paints.
-	Timer bool
 	// What the last comparison that painted measured (lower quartiles,
 	// see adaptive.Choice.Measures), in nanoseconds, -1 where not
 	// measured: the painting's own time, the upload and draw's last GPU
@@ -30,8 +27,8 @@ type paintStats struct {
 // newPaintStats reads the page's choice's costs (nil where it has none)
 // into the stats of a page asked for mode; on says the painted image is
 // in force.
-func newPaintStats(mode adaptive.Mode, on, timer bool, choice *adaptive.Choice) paintStats {
-	s := paintStats{Mode: mode, On: on, Timer: timer, PaintNs: -1, GPUNs: -1, CostNs: -1}
+func newPaintStats(mode adaptive.Mode, on bool, choice *adaptive.Choice) paintStats {
+	s := paintStats{Mode: mode, On: on, PaintNs: -1, GPUNs: -1, CostNs: -1}
 	if choice == nil {
 		return s
 	}

@@ -15,14 +15,14 @@ import (
 // the painting's figures stay what was measured.
 func TestPaintStats(t *testing.T) {
 	var r report.Stats
-	newPaintStats(adaptive.Auto, false, false, nil).report(&r)
+	newPaintStats(adaptive.Auto, false, nil).report(&r)
 	if r.Paint != "off" || r.PaintMode != "auto" || r.PaintCostMs != nil || r.PaintComparedFrames == nil || *r.PaintComparedFrames != 0 {
 		t.Errorf("auto, no choice: %q %q cost %v compared %v", r.Paint, r.PaintMode, r.PaintCostMs, r.PaintComparedFrames)
 	}
 	cost := [numOptions]adaptive.Cost{{Busy: 10e6}, {Busy: 12e6}, {Strategy: 1e6, Busy: 8e6}, {Strategy: 3e6, Busy: 1e6}}
 	gpu := [numOptions]int64{9e6, 11e6, 6e6, 5e5}
 	c := measuredChoice(0, cost, gpu)
-	s := newPaintStats(adaptive.Auto, c.Option() == optPainted, true, c)
+	s := newPaintStats(adaptive.Auto, c.Option() == optPainted, c)
 	all, _ := c.Compared()
 	if !s.On || s.CostNs != 4e6 || s.PaintNs != 3e6 || s.GPUNs != 5e5 || s.Compared == 0 || s.Compared > all {
 		t.Errorf("painted cheapest: %+v (all compared %d)", s, all)
@@ -40,7 +40,7 @@ func TestPaintStats(t *testing.T) {
 
 	cost[optPainted] = adaptive.Cost{Strategy: 30e6, Busy: 1e6}
 	c = measuredChoice(0, cost, gpu)
-	if s := newPaintStats(adaptive.Auto, c.Option() == optPainted, true, c); s.On || c.Option() == optPainted || s.CostNs != 31e6 {
+	if s := newPaintStats(adaptive.Auto, c.Option() == optPainted, c); s.On || c.Option() == optPainted || s.CostNs != 31e6 {
 		t.Errorf("painted dearest: option %d, %+v", c.Option(), s)
 	}
 }

@@ -177,6 +177,9 @@ func (p *Painter) Sync(last, next []int32) {
 	p.gen++
 }
 
+// Balls is how many balls the last Sync gave the painter.
+func (p *Painter) Balls() int { return p.n }
+
 // SetHighlight paints ball i (-1 for none) in the player's colour.
 func (p *Painter) SetHighlight(i int) {
 	if i == p.highlight {

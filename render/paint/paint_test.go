@@ -192,3 +192,16 @@ func BenchmarkPaint(b *testing.B) {
 		p.Paint(float32(i%10) / 10)
 	}
 }
+
+// Balls is what the last Sync gave: none where last and next disagree.
+func TestBallsSynced(t *testing.T) {
+	p := New(world)
+	p.Sync([]int32{1, 2, 3, 4}, []int32{5, 6, 7, 8})
+	if p.Balls() != 2 {
+		t.Errorf("2 balls synced: Balls() = %d", p.Balls())
+	}
+	p.Sync([]int32{1, 2}, []int32{5, 6, 7, 8})
+	if p.Balls() != 0 {
+		t.Errorf("last and next of different lengths: Balls() = %d, want 0", p.Balls())
+	}
+}
